@@ -1,0 +1,35 @@
+/** The interface every page engine implements inside the engine host. */
+
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { EngineName } from '../../shared/engine-name.js';
+import type { Block, PageImage } from '../../shared/page.js';
+import type { ConvertOptions } from '../../shared/protocol.js';
+
+export interface PageJob {
+  pdf: PDFDocumentProxy;
+  /** 1-based. */
+  page: number;
+  options: ConvertOptions;
+  signal: AbortSignal;
+  /** Streams Markdown as it is produced; the concatenation of all deltas equals the final Markdown. */
+  emitDelta(text: string): void;
+}
+
+export interface PageContent {
+  width: number;
+  height: number;
+  markdown: string;
+  blocks: Block[];
+  images: PageImage[];
+  device: string;
+  reason?: string;
+  tokens?: number;
+  steps?: number;
+}
+
+export interface PageEngine {
+  readonly name: EngineName;
+  convertPage(job: PageJob): Promise<PageContent>;
+  /** Frees what the engine cached for a document (layout statistics, running-text signatures). */
+  forgetDocument(pdf: PDFDocumentProxy): void;
+}

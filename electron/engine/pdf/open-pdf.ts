@@ -1,0 +1,81 @@
+/** Opens a PDF with pdf.js in Node, turning pdf.js's exceptions into failures a person can act on. */
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DocumentInfo } from '../../../shared/protocol.js';
+import { FailureError } from '../failure-error.js';
+
+const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+export interface OpenedPdf {
+  pdf: PDFDocumentProxy;
+  info: DocumentInfo;
+}
+
+export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
+  const data = await readPdfBytes(file);
+  const task = getDocument({
+    data,
+    password,
+    cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
+    wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  let pdf: PDFDocumentProxy;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw describeOpenError(error, file, password);
+  }
+  return { pdf, info: await readInfo(pdf) };
+}
+
+async function readPdfBytes(file: string): Promise<Uint8Array> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new FailureError('not-found', `${file}: no such file.`);
+    if (code === 'EISDIR') throw new FailureError('not-pdf', `${file}: is a folder, not a PDF.`);
+    throw new FailureError('io', `${file}: cannot be read (${code ?? String(error)}).`);
+  }
+  if (bytes.length === 0) throw new FailureError('not-pdf', `${file}: the file is empty.`);
+  if (!looksLikePdf(bytes)) {
+    throw new FailureError('not-pdf', `${file}: not a PDF (no %PDF header).`);
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/** PDF readers accept the header anywhere in the first KiB; so do we. */
+function looksLikePdf(bytes: Buffer): boolean {
+  return bytes.subarray(0, 1024).includes('%PDF-');
+}
+
+function describeOpenError(error: unknown, file: string, password: string | undefined): FailureError {
+  const name = (error as { name?: string } | null)?.name;
+  const detail = error instanceof Error ? error.message : String(error);
+  if (name === 'PasswordException') {
+    return password === undefined
+      ? new FailureError('encrypted', `${file}: encrypted; give its password with --password.`)
+      : new FailureError('wrong-password', `${file}: the password given does not open it.`);
+  }
+  if (name === 'InvalidPDFException') {
+    return new FailureError('damaged', `${file}: damaged PDF that cannot be repaired (${detail}).`);
+  }
+  return new FailureError('damaged', `${file}: cannot be read as a PDF (${detail}).`);
+}
+
+async function readInfo(pdf: PDFDocumentProxy): Promise<DocumentInfo> {
+  const meta = await pdf.getMetadata().catch(() => undefined);
+  const fields = (meta?.info ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' && value.trim() ? value.trim() : undefined);
+  return { pageCount: pdf.numPages, title: text(fields.Title), author: text(fields.Author) };
+}

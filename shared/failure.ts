@@ -1,0 +1,21 @@
+/** Why a document or a page could not be converted, in words a person can act on. */
+export type FailureCode =
+  | 'not-found'
+  | 'not-pdf'
+  | 'encrypted'
+  | 'wrong-password'
+  | 'damaged'
+  | 'timeout'
+  | 'engine-crashed'
+  | 'io'
+  | 'internal';
+
+export interface Failure {
+  code: FailureCode;
+  /** One sentence: what happened and, where there is one, what to do. */
+  message: string;
+}
+
+export function failure(code: FailureCode, message: string): Failure {
+  return { code, message };
+}

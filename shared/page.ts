@@ -1,0 +1,64 @@
+/** What every engine produces for one page, in the same shape whichever engine ran. */
+
+import type { EngineName } from './engine-name.js';
+
+/** A rectangle in PDF points: origin at the page's top-left corner, y growing downwards. */
+export type BBox = readonly [x0: number, y0: number, x1: number, y1: number];
+
+export type BlockKind =
+  | 'heading'
+  | 'paragraph'
+  | 'list'
+  | 'table'
+  | 'image'
+  | 'formula'
+  | 'code'
+  | 'caption'
+  /** Running text repeated across pages; left out of the Markdown unless headers are kept. */
+  | 'header'
+  | 'footer';
+
+export interface Block {
+  kind: BlockKind;
+  bbox: BBox;
+  /** The block's own Markdown, as it appears in the page's Markdown (empty for dropped running text). */
+  markdown: string;
+  /** 1-6 for headings. */
+  level?: number;
+}
+
+/** An image found on the page; `data` is present only when images are extracted. */
+export interface PageImage {
+  /** Stable within the document, e.g. `page-3-image-1.png`; Markdown links to it as `folio-image:<name>`. */
+  name: string;
+  bbox: BBox;
+  mime: 'image/png';
+  data?: Uint8Array;
+}
+
+export interface PageStats {
+  engine: EngineName;
+  /** Where the engine ran: `cpu`, `cuda:0`, `remote`. */
+  device: string;
+  /** Why that device (e.g. "CUDA libraries not installed"), or why this engine was routed to. */
+  reason?: string;
+  timeMs: number;
+  chars: number;
+  tokens?: number;
+  steps?: number;
+  tokensPerStep?: number;
+}
+
+export interface PageResult {
+  /** 1-based page number. */
+  page: number;
+  width: number;
+  height: number;
+  markdown: string;
+  blocks: Block[];
+  images: PageImage[];
+  stats: PageStats;
+}
+
+/** The prefix of image links in engine Markdown, resolved by export to an asset path or a placeholder. */
+export const IMAGE_LINK_PREFIX = 'folio-image:';

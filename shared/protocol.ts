@@ -1,0 +1,46 @@
+/**
+ * Messages between an engine host (a separate process running the engines) and whoever drives it:
+ * the CLI, the tests, or Electron main. Requests go in, events come out; every event names its
+ * document so one host can serve several.
+ */
+
+import type { EngineChoice } from './engine-name.js';
+import type { Failure } from './failure.js';
+import type { PageResult } from './page.js';
+
+export interface ConvertOptions {
+  engine: EngineChoice;
+  /** Keep running headers, footers and page numbers in the Markdown. */
+  keepHeaders: boolean;
+  /** Include each image's PNG bytes in the page result (for export to an assets folder). */
+  extractImages: boolean;
+}
+
+export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {
+  engine: 'auto',
+  keepHeaders: false,
+  extractImages: false,
+};
+
+export interface DocumentInfo {
+  pageCount: number;
+  title?: string;
+  author?: string;
+}
+
+export type HostRequest =
+  | { type: 'open'; docId: string; path: string; password?: string }
+  /** Pages are 1-based and converted in the order given; one conversion per document at a time. */
+  | { type: 'convert'; docId: string; pages: number[]; options: ConvertOptions }
+  | { type: 'cancel'; docId: string }
+  | { type: 'close'; docId: string };
+
+export type HostEvent =
+  | { type: 'ready' }
+  | { type: 'opened'; docId: string; info: DocumentInfo }
+  | { type: 'open-failed'; docId: string; failure: Failure }
+  | { type: 'page-started'; docId: string; page: number }
+  | { type: 'page-delta'; docId: string; page: number; text: string }
+  | { type: 'page-done'; docId: string; result: PageResult }
+  | { type: 'page-failed'; docId: string; page: number; failure: Failure }
+  | { type: 'convert-done'; docId: string; cancelled: boolean };
