@@ -1,7 +1,9 @@
 // Placeholder until drawing extraction lands (being written now).
-import type { PDFOperatorList, PageViewport } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PageViewport, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ImagePlacement, Rule } from './geometry.js';
 
-export function readDrawing(_ops: PDFOperatorList, _viewport: PageViewport): { rules: Rule[]; images: ImagePlacement[] } {
+export type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
+
+export function readDrawing(_ops: OperatorList, _viewport: PageViewport): { rules: Rule[]; images: ImagePlacement[] } {
   return { rules: [], images: [] };
 }
