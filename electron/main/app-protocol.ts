@@ -6,23 +6,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { net, protocol } from 'electron';
+import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy.js';
 
 export const APP_SCHEME = 'folio';
 export const APP_ORIGIN = `${APP_SCHEME}://app`;
-
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob:",
-  "font-src 'self' data:",
-  "worker-src 'self' blob:",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
 
 /** Must run before the app is ready. */
 export function registerAppScheme(): void {
