@@ -1,0 +1,73 @@
+/** The standalone HTML export: one file that opens offline with tables and rendered math. */
+
+import rehypeKatex from 'rehype-katex';
+import rehypeRaw from 'rehype-raw';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { EXPORT_STYLESHEET } from './html-style.js';
+import { exportSanitizeSchema } from './html-sanitize-schema.js';
+
+/**
+ * KaTeX runs after sanitising: its own markup (inline styles, MathML) would not pass the schema, and
+ * it renders formula source as text, so nothing a document wrote reaches the page unchecked.
+ * rehype-katex never throws: a formula KaTeX cannot parse comes out as its source, marked as an
+ * error. `trust` stays off so `\href` and friends cannot make links.
+ */
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkGfm)
+  .use(remarkMath)
+  .use(remarkRehype, { allowDangerousHtml: true })
+  .use(rehypeRaw)
+  .use(rehypeSanitize, exportSanitizeSchema)
+  .use(rehypeKatex, { output: 'htmlAndMathml', trust: false })
+  .use(rehypeStringify)
+  .freeze();
+
+/** Scripts are already gone; the policy is a second lock and keeps the file from reaching the network. */
+const CONTENT_SECURITY_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src 'self' file:";
+
+export function documentHtml(markdown: string, options: { title: string; mathCss: string }): string {
+  const tree = processor.runSync(processor.parse(markdown));
+  const body = processor.stringify(tree);
+  const mathStyle = containsMath(tree) ? `<style>${options.mathCss}</style>\n` : '';
+  return `<!doctype html>
+<html>
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<meta name="generator" content="Folio">
+<title>${escapeText(options.title)}</title>
+<style>${EXPORT_STYLESHEET}</style>
+${mathStyle}</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}
+
+interface TreeNode {
+  type: string;
+  properties?: { className?: unknown };
+  children?: readonly TreeNode[];
+}
+
+function containsMath(node: TreeNode): boolean {
+  const className = node.properties?.className;
+  if (Array.isArray(className) && className.includes('katex')) return true;
+  return node.children?.some(containsMath) ?? false;
+}
+
+function escapeText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
