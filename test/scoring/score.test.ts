@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { formatReport } from './report.js';
+import { scoreDocument } from './score.js';
+
+const expected = `# Ferry Timetable
+
+- 07:15 Morven
+- 09:40 Skerry Lass
+`;
+
+describe('scoreDocument and its report', () => {
+  it('passes output equal to the expectation up to Markdown syntax variants', () => {
+    const score = scoreDocument('ferry', '# Ferry Timetable\n\n* 07:15 Morven\n* 09:40 Skerry Lass', {
+      markdown: expected,
+      checks: [{ kind: 'heading', text: 'Ferry Timetable', level: 1 }],
+      maxEditDistance: 0,
+    });
+    expect(score).toMatchObject({ passed: true, editDistance: 0 });
+  });
+
+  it('fails on a failing check or an edit distance over the limit, and the report names both', () => {
+    const score = scoreDocument('ferry', 'Ferry Timetable\n\n07:15 Morven 09:40 Skerry Lass', {
+      markdown: expected,
+      checks: [
+        { kind: 'heading', text: 'Ferry Timetable', level: 1 },
+        { kind: 'present', text: 'Skerry Lass' },
+      ],
+      maxEditDistance: 0.05,
+    });
+    expect(score.passed).toBe(false);
+    expect(score.editDistance).toBeGreaterThan(0.05);
+    const report = formatReport([score]);
+    expect(report).toMatch(/^ferry +1\/2 +0\.\d{3} \(0\.050\) +FAIL$/m);
+    expect(report).toContain('- heading level 1 "Ferry Timetable": present, but not as a heading');
+    expect(report).toMatch(/- edit distance 0\.\d{3} above 0\.050/);
+    expect(report).not.toContain('Skerry Lass":');
+  });
+});
