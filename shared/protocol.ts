@@ -43,4 +43,6 @@ export type HostEvent =
   | { type: 'page-delta'; docId: string; page: number; text: string }
   | { type: 'page-done'; docId: string; result: PageResult }
   | { type: 'page-failed'; docId: string; page: number; failure: Failure }
-  | { type: 'convert-done'; docId: string; cancelled: boolean };
+  | { type: 'convert-done'; docId: string; cancelled: boolean }
+  /** A request the host could not act on (malformed, unknown document, conversion already running). */
+  | { type: 'request-rejected'; docId?: string; message: string };

@@ -1,0 +1,58 @@
+/** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
+
+import type { Failure, FailureCode } from '../../shared/failure.js';
+import type { PageResult } from '../../shared/page.js';
+import type { DocumentInfo } from '../../shared/protocol.js';
+
+/** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
+export interface FileFailure {
+  code: FailureCode | 'page-range';
+  message: string;
+}
+
+export interface BatchSummary {
+  files: number;
+  filesFailed: number;
+  pagesDone: number;
+  pagesFailed: number;
+  elapsedMs: number;
+  cancelled: boolean;
+}
+
+export interface BatchReporter {
+  documentOpened(file: string, info: DocumentInfo, pages: readonly number[], index: number, count: number): void;
+  pageStarted(file: string, page: number): void;
+  pageDone(file: string, result: PageResult): void;
+  pageFailed(file: string, page: number, failure: Failure): void;
+  documentDone(file: string, outputs: readonly string[]): void;
+  documentFailed(file: string, failure: FileFailure): void;
+  summary(summary: BatchSummary): void;
+}
+
+/** One reporter made of several, e.g. --json events on stdout plus failure lines on stderr. */
+export function allOf(reporters: readonly BatchReporter[]): BatchReporter {
+  return {
+    documentOpened: (...args) => reporters.forEach((reporter) => reporter.documentOpened(...args)),
+    pageStarted: (...args) => reporters.forEach((reporter) => reporter.pageStarted(...args)),
+    pageDone: (...args) => reporters.forEach((reporter) => reporter.pageDone(...args)),
+    pageFailed: (...args) => reporters.forEach((reporter) => reporter.pageFailed(...args)),
+    documentDone: (...args) => reporters.forEach((reporter) => reporter.documentDone(...args)),
+    documentFailed: (...args) => reporters.forEach((reporter) => reporter.documentFailed(...args)),
+    summary: (...args) => reporters.forEach((reporter) => reporter.summary(...args)),
+  };
+}
+
+/** `file: page N: reason` or `file: reason`; engine messages that already start with the file are not prefixed twice. */
+export function failureLine(file: string, message: string, page?: number): string {
+  const reason = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
+  return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
+}
+
+export function summaryLine(summary: BatchSummary): string {
+  const seconds = summary.elapsedMs / 1000;
+  const rate = seconds > 0 ? summary.pagesDone / seconds : 0;
+  const converted = summary.files - summary.filesFailed;
+  const failedPages = summary.pagesFailed ? `, ${summary.pagesFailed} failed` : '';
+  const head = summary.cancelled ? 'Interrupted: converted' : 'Converted';
+  return `${head} ${converted} of ${summary.files} file${summary.files === 1 ? '' : 's'} (${summary.pagesDone} page${summary.pagesDone === 1 ? '' : 's'}${failedPages}) in ${seconds.toFixed(1)} s, ${rate.toFixed(1)} pages/s.`;
+}

@@ -1,0 +1,119 @@
+/** The `folio` command line, parsed into what to do; every mistake becomes a UsageError that says how to fix it. */
+
+import { parseArgs } from 'node:util';
+import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
+import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
+
+export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+export interface ConvertRequest {
+  files: string[];
+  outDir: string;
+  /** Undefined: every page. */
+  pages?: PageRange[];
+  formats: OutputFormat[];
+  splitPages: boolean;
+  engine: EngineChoice;
+  keepHeaders: boolean;
+  images: boolean;
+  password?: string;
+  pageTimeoutMs: number;
+  json: boolean;
+}
+
+export type CliCommand =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'doctor' }
+  | { kind: 'convert'; request: ConvertRequest };
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const DEFAULT_PAGE_TIMEOUT_S = 60;
+
+const CONVERT_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  pages: { type: 'string' },
+  format: { type: 'string' },
+  'split-pages': { type: 'boolean' },
+  engine: { type: 'string' },
+  'keep-headers': { type: 'boolean' },
+  images: { type: 'boolean' },
+  password: { type: 'string' },
+  'page-timeout': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export function parseCommandLine(argv: readonly string[]): CliCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
+  if (command === '--version' || command === '-v') return { kind: 'version' };
+  if (command === 'doctor') return { kind: 'doctor' };
+  if (command === 'convert') return parseConvert(rest);
+  throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
+}
+
+function parseConvert(args: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: CONVERT_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
+  if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
+  return {
+    kind: 'convert',
+    request: {
+      files: positionals,
+      outDir: values.out,
+      pages: values.pages === undefined ? undefined : parsePages(values.pages),
+      formats: parseFormats(values.format ?? 'md'),
+      splitPages: values['split-pages'] ?? false,
+      engine: parseEngine(values.engine ?? 'auto'),
+      keepHeaders: values['keep-headers'] ?? false,
+      images: values.images ?? false,
+      password: values.password,
+      pageTimeoutMs: parsePageTimeout(values['page-timeout']) * 1000,
+      json: values.json ?? false,
+    },
+  };
+}
+
+function parsePages(text: string): PageRange[] {
+  try {
+    return parsePageRanges(text);
+  } catch (error) {
+    if (error instanceof PageRangeError) throw new UsageError(`--pages ${error.message}`);
+    throw error;
+  }
+}
+
+function parseFormats(text: string): OutputFormat[] {
+  const formats = text.split(',').map((format) => format.trim().toLowerCase());
+  for (const format of formats) {
+    if (!(OUTPUT_FORMATS as readonly string[]).includes(format)) {
+      throw new UsageError(`--format "${format}" is not one of ${OUTPUT_FORMATS.join(', ')}; write e.g. --format md,html.`);
+    }
+  }
+  return [...new Set(formats as OutputFormat[])];
+}
+
+function parseEngine(text: string): EngineChoice {
+  const engine = ENGINE_CHOICES.find((choice) => choice === text);
+  if (!engine) throw new UsageError(`--engine "${text}" is not one of ${ENGINE_CHOICES.join(', ')}.`);
+  return engine;
+}
+
+function parsePageTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_PAGE_TIMEOUT_S;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--page-timeout "${text}" is not a positive number of seconds.`);
+  return seconds;
+}

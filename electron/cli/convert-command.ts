@@ -1,0 +1,173 @@
+/**
+ * `folio convert`: every file through one supervised engine host, in order. A file that fails (not a
+ * PDF, encrypted, damaged, a page that hangs) is reported and the batch goes on; outputs are written
+ * atomically and only for documents that finished.
+ */
+
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import type { WriteStream } from 'node:tty';
+import type { PageFailure } from '../../shared/export/json.js';
+import type { PageResult } from '../../shared/page.js';
+import { PageRangeError, allPages, resolvePageRanges } from '../../shared/page-range.js';
+import type { ConvertOptions } from '../../shared/protocol.js';
+import { loadMathCss } from '../engine/export/math-css.js';
+import { toFailure } from '../engine/failure-error.js';
+import { forkHost } from '../engine/fork-host.js';
+import { HostClient, type OpenedDocument } from '../engine/host-client.js';
+import type { SpawnHost } from '../engine/host-process.js';
+import { writeFileAtomic } from './atomic-write.js';
+import { allOf, type BatchReporter } from './batch-reporter.js';
+import type { ConvertRequest } from './cli-args.js';
+import { jsonEvents } from './json-events.js';
+import { logLines } from './log-lines.js';
+import { outputFiles, outputNames, type OutputPlan } from './output-files.js';
+import { OutputNames } from './output-names.js';
+import { ttyProgress } from './tty-progress.js';
+
+export interface ConvertIo {
+  stdout: Writable;
+  stderr: Writable | WriteStream;
+  signal: AbortSignal;
+  spawnHost?: SpawnHost;
+}
+
+/** Exit status 0 when every file and page converted, 1 when any failed, 130 when interrupted. */
+export async function runConvert(request: ConvertRequest, io: ConvertIo): Promise<number> {
+  const reporter = chooseReporter(request, io);
+  try {
+    await mkdir(request.outDir, { recursive: true });
+  } catch (error) {
+    io.stderr.write(`folio: cannot create the output folder ${request.outDir} (${errorCode(error)}); choose another with -o.\n`);
+    return 1;
+  }
+  const client = new HostClient({
+    spawnHost: io.spawnHost ?? (() => forkHost()),
+    pageTimeoutMs: request.pageTimeoutMs,
+    openTimeoutMs: request.pageTimeoutMs,
+  });
+  const batch = new Batch(request, client, reporter, io.signal);
+  const started = performance.now();
+  try {
+    for (const [index, file] of request.files.entries()) {
+      if (io.signal.aborted) break;
+      await batch.convertFile(file, index);
+    }
+  } finally {
+    client.dispose();
+  }
+  const cancelled = io.signal.aborted;
+  reporter.summary({ ...batch.counts, files: request.files.length, elapsedMs: performance.now() - started, cancelled });
+  if (cancelled) return 130;
+  return batch.counts.filesFailed > 0 || batch.counts.pagesFailed > 0 ? 1 : 0;
+}
+
+function chooseReporter(request: ConvertRequest, io: ConvertIo): BatchReporter {
+  if (request.json) return allOf([jsonEvents(io.stdout), logLines(io.stderr, false)]);
+  if ('isTTY' in io.stderr && io.stderr.isTTY) return ttyProgress(io.stderr);
+  return logLines(io.stderr, true);
+}
+
+class Batch {
+  readonly counts = { filesFailed: 0, pagesDone: 0, pagesFailed: 0 };
+  private readonly names = new OutputNames();
+  private readonly plan: OutputPlan;
+  private readonly options: ConvertOptions;
+
+  constructor(
+    private readonly request: ConvertRequest,
+    private readonly client: HostClient,
+    private readonly reporter: BatchReporter,
+    private readonly signal: AbortSignal,
+  ) {
+    this.plan = { formats: request.formats, splitPages: request.splitPages, images: request.images };
+    this.options = { engine: request.engine, keepHeaders: request.keepHeaders, extractImages: request.images };
+  }
+
+  async convertFile(file: string, index: number): Promise<void> {
+    let doc: OpenedDocument;
+    try {
+      doc = await this.client.open(file, this.request.password, this.signal);
+    } catch (error) {
+      if (!this.signal.aborted) this.fileFailed(file, toFailure(error));
+      return;
+    }
+    try {
+      await this.convertOpened(doc, index);
+    } finally {
+      this.client.close(doc);
+    }
+  }
+
+  private async convertOpened(doc: OpenedDocument, index: number): Promise<void> {
+    const { file, info } = doc;
+    let pages: number[];
+    try {
+      pages = this.request.pages ? resolvePageRanges(this.request.pages, info.pageCount) : allPages(info.pageCount);
+    } catch (error) {
+      if (!(error instanceof PageRangeError)) throw error;
+      return this.fileFailed(file, { code: 'page-range', message: `--pages asks for more than the file holds: ${error.message}` });
+    }
+    this.reporter.documentOpened(file, info, pages, index, this.request.files.length);
+    const results: PageResult[] = [];
+    const failures: PageFailure[] = [];
+    try {
+      const { cancelled } = await this.client.convert(
+        doc,
+        pages,
+        this.options,
+        {
+          pageStarted: (page) => this.reporter.pageStarted(file, page),
+          pageDone: (result) => {
+            results.push(result);
+            this.counts.pagesDone++;
+            this.reporter.pageDone(file, result);
+          },
+          pageFailed: (page, failure) => {
+            failures.push({ page, failure });
+            this.counts.pagesFailed++;
+            this.reporter.pageFailed(file, page, failure);
+          },
+        },
+        this.signal,
+      );
+      // An interrupted document is not written at all: a partial file would look complete.
+      if (cancelled) return;
+    } catch (error) {
+      return this.fileFailed(file, toFailure(error));
+    }
+    if (results.length === 0) return this.fileFailed(file, { code: 'damaged', message: 'no page could be converted.' });
+    await this.write({ file, info, pages: results, failures }, pages);
+  }
+
+  private async write(doc: { file: string; info: OpenedDocument['info']; pages: PageResult[]; failures: PageFailure[] }, pages: readonly number[]): Promise<void> {
+    const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
+    const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
+    const written: string[] = [];
+    for (const output of outputFiles(stem, doc, this.plan, mathCss)) {
+      const target = path.join(this.request.outDir, output.name);
+      try {
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFileAtomic(target, output.data);
+      } catch (error) {
+        return this.fileFailed(doc.file, {
+          code: 'io',
+          message: `cannot write ${target} (${errorCode(error)}); nothing half-written was left. Free some space or choose another -o.`,
+        });
+      }
+      written.push(target);
+    }
+    this.reporter.documentDone(doc.file, written);
+  }
+
+  private fileFailed(file: string, failure: Parameters<BatchReporter['documentFailed']>[1]): void {
+    this.counts.filesFailed++;
+    this.reporter.documentFailed(file, failure);
+  }
+}
+
+function errorCode(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return code ?? message ?? String(error);
+}

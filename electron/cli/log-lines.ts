@@ -1,0 +1,25 @@
+/** Progress as plain lines on stderr when it is not a terminal (a log, CI): one line per file and per failure. */
+
+import type { Writable } from 'node:stream';
+import { failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+
+/** With `perFile` false only failures are written: the --json stream on stdout already says the rest. */
+export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
+  const line = (text: string) => stderr.write(`${text}\n`);
+  const pagesDone = new Map<string, number>();
+  return {
+    documentOpened: (file) => pagesDone.set(file, 0),
+    pageStarted: () => undefined,
+    pageDone: (file) => pagesDone.set(file, (pagesDone.get(file) ?? 0) + 1),
+    pageFailed: (file, page, failure) => line(failureLine(file, failure.message, page)),
+    documentDone: (file, outputs) => {
+      if (!perFile) return;
+      const pages = pagesDone.get(file) ?? 0;
+      line(`${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${outputs.join(', ')}`);
+    },
+    documentFailed: (file, failure) => line(failureLine(file, failure.message)),
+    summary: (summary) => {
+      if (perFile) line(summaryLine(summary));
+    },
+  };
+}

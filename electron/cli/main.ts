@@ -1,0 +1,55 @@
+/** The `folio` command: parses the command line and runs it; bin/folio.js calls `main`. */
+
+import { readFile } from 'node:fs/promises';
+import { HELP_TEXT } from './help-text.js';
+import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
+import { runConvert } from './convert-command.js';
+
+export async function main(argv: readonly string[]): Promise<number> {
+  let command: CliCommand;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`folio: ${error.message}\n`);
+    return 2;
+  }
+  switch (command.kind) {
+    case 'help':
+      process.stdout.write(HELP_TEXT);
+      return 0;
+    case 'version':
+      process.stdout.write(`${await packageVersion()}\n`);
+      return 0;
+    case 'doctor':
+      return runDoctor();
+    case 'convert':
+      return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+  }
+}
+
+/** Ctrl-C stops after the page in flight and writes nothing half-done; a second Ctrl-C quits at once. */
+function interruptSignal(): AbortSignal {
+  const controller = new AbortController();
+  const interrupt = () => {
+    if (controller.signal.aborted) process.exit(130);
+    process.stderr.write('\nfolio: interrupted; stopping after the current page (Ctrl-C again to quit now).\n');
+    controller.abort();
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+  return controller.signal;
+}
+
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/** Loaded on demand: ONNX Runtime's native library is slow to load and `convert` does not need it yet. */
+async function runDoctor(): Promise<number> {
+  const { chooseExecutionProvider } = await import('../engine/onnx/execution-provider.js');
+  const choice = await chooseExecutionProvider();
+  process.stdout.write(`execution provider: ${choice.provider} (${choice.device})\nreason: ${choice.reason}\nONNX Runtime: ${choice.runtimeVersion}\n`);
+  return 0;
+}

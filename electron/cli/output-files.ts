@@ -1,0 +1,98 @@
+/** What one converted document becomes on disk: names and contents, decided before anything is written. */
+
+import { documentHtml } from '../../shared/export/html.js';
+import { documentJson, type PageFailure } from '../../shared/export/json.js';
+import { documentMarkdown } from '../../shared/export/markdown.js';
+import type { PageResult } from '../../shared/page.js';
+import type { DocumentInfo } from '../../shared/protocol.js';
+import type { OutputFormat } from './cli-args.js';
+
+export interface OutputPlan {
+  formats: readonly OutputFormat[];
+  splitPages: boolean;
+  images: boolean;
+}
+
+export interface ConvertedDocument {
+  file: string;
+  info: DocumentInfo;
+  pages: readonly PageResult[];
+  failures: readonly PageFailure[];
+}
+
+/** A file relative to the output folder. */
+export interface OutputFile {
+  name: string;
+  data: string | Uint8Array;
+}
+
+/** Every name a stem would take, so that a stem is claimed whole (see OutputNames). */
+export function outputNames(stem: string, pages: readonly number[], plan: OutputPlan): string[] {
+  const names = plan.formats.map((format) => `${stem}.${format}`);
+  if (plan.splitPages) {
+    for (const page of pages) names.push(...pageFormats(plan).map((format) => `${stem}_pg${page}.${format}`));
+  }
+  if (plan.images) names.push(assetsFolder(stem));
+  return names;
+}
+
+export function assetsFolder(stem: string): string {
+  return `${stem}_assets`;
+}
+
+/** Assets first, then pages, then the whole document: each file written only links to files already there. */
+export function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPlan, mathCss: string): OutputFile[] {
+  const images = plan.images ? extractedImages(stem, doc.pages) : new Map<string, OutputFile>();
+  const resolveImage = (name: string) => (images.has(name) ? linkTo(images.get(name)!.name) : undefined);
+  const title = doc.info.title ?? stem;
+  const files: OutputFile[] = [...images.values()];
+  if (plan.splitPages) {
+    for (const page of doc.pages) {
+      const markdown = documentMarkdown([page], { resolveImage });
+      for (const format of pageFormats(plan)) {
+        files.push({
+          name: `${stem}_pg${page.page}.${format}`,
+          data: format === 'md' ? markdown : documentHtml(markdown, { title: `${title}, page ${page.page}`, mathCss }),
+        });
+      }
+    }
+  }
+  const markdown = documentMarkdown(doc.pages, { resolveImage });
+  for (const format of plan.formats) {
+    files.push({ name: `${stem}.${format}`, data: documentFile(format, markdown, doc, title, mathCss) });
+  }
+  return files;
+}
+
+function documentFile(format: OutputFormat, markdown: string, doc: ConvertedDocument, title: string, mathCss: string): string {
+  switch (format) {
+    case 'md':
+      return markdown;
+    case 'html':
+      return documentHtml(markdown, { title, mathCss });
+    case 'json':
+      return documentJson({ file: doc.file, info: doc.info }, doc.pages, doc.failures);
+  }
+}
+
+/** Per-page files: Markdown always, HTML when asked; JSON stays whole, since it already holds every page. */
+function pageFormats(plan: OutputPlan): OutputFormat[] {
+  return plan.formats.includes('html') ? ['md', 'html'] : ['md'];
+}
+
+function extractedImages(stem: string, pages: readonly PageResult[]): Map<string, OutputFile> {
+  const images = new Map<string, OutputFile>();
+  for (const page of pages) {
+    for (const image of page.images) {
+      if (!image.data) continue;
+      // Names come from the engine, but a path separator must never lead a write out of the folder.
+      const safeName = image.name.replace(/[\\/]/g, '_');
+      images.set(image.name, { name: `${assetsFolder(stem)}/${safeName}`, data: image.data });
+    }
+  }
+  return images;
+}
+
+function linkTo(name: string): string {
+  return name.split('/').map(encodeURIComponent).join('/');
+}

@@ -1,0 +1,61 @@
+/** Starts the engine host with `child_process.fork`, as the CLI and the tests do. */
+
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { HostEvent } from '../../shared/protocol.js';
+import type { HostProcess } from './host-process.js';
+
+/** The built host entry beside this module (`dist/electron/engine/host.js`). */
+export const HOST_MODULE = fileURLToPath(new URL('./host.js', import.meta.url));
+
+/** Enough of the host's stderr to explain a crash without holding a hostile file's warnings forever. */
+const STDERR_TAIL_CHARS = 2000;
+
+export interface ForkHostOptions {
+  /** The script to run; tests pass fake hosts that hang or crash. */
+  modulePath?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export function forkHost(options: ForkHostOptions = {}): HostProcess {
+  const child = fork(options.modulePath ?? HOST_MODULE, [], {
+    // Uint8Array image data in page results must arrive as bytes, not as a JSON object of indices.
+    serialization: 'advanced',
+    // The host's output must never mix into the caller's stdout (the CLI's --json stream).
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: options.env ?? process.env,
+  });
+  let stderrTail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (chunk: string) => {
+    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+  const exitListeners: ((description: string) => void)[] = [];
+  let exitDescription: string | undefined;
+  const exited = (description: string) => {
+    if (exitDescription !== undefined) return;
+    exitDescription = description;
+    for (const listener of exitListeners) listener(description);
+  };
+  // 'close' rather than 'exit': it comes after stderr has drained, so the crash reason is complete.
+  child.once('close', (code, signal) => {
+    const how = signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`;
+    const lastLine = stderrTail.trim().split('\n').at(-1);
+    exited(lastLine ? `${how}: ${lastLine}` : how);
+  });
+  child.on('error', (error) => exited(`could not run ${options.modulePath ?? HOST_MODULE}: ${error.message}`));
+  return {
+    send: (request) => {
+      // A host that died a moment ago is reported through onExit; the failed send adds nothing.
+      if (child.connected) child.send(request, () => undefined);
+    },
+    onEvent: (listener) => child.on('message', (message) => listener(message as HostEvent)),
+    onExit: (listener) => {
+      if (exitDescription !== undefined) listener(exitDescription);
+      else exitListeners.push(listener);
+    },
+    kill: () => {
+      child.kill('SIGKILL');
+    },
+  };
+}

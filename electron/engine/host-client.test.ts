@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Failure } from '../../shared/failure.js';
+import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
+import { writeSampleDocuments, type SampleDocuments } from '../../test/sample-documents.js';
+import { forkHost } from './fork-host.js';
+import { HostClient } from './host-client.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const builtHost = path.join(root, 'dist/electron/engine/host.js');
+const faultyHost = path.join(root, 'test/fake-hosts/faulty-host.mjs');
+/** Short enough to keep the tests quick, long enough for a page of a printed test document on a busy machine. */
+const PAGE_TIMEOUT_MS = 4000;
+
+let folder: string;
+let docs: SampleDocuments;
+
+beforeAll(async () => {
+  if (!existsSync(builtHost)) throw new Error(`${builtHost} is missing; run "npm run build" before these tests.`);
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-host-client-'));
+  docs = await writeSampleDocuments(folder);
+});
+
+afterAll(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+/** A client whose hosts run `modulePath` with `env` added, counting how many it starts. */
+function supervised(modulePath: string, env: Record<string, string> = {}) {
+  const spawned = { count: 0 };
+  const client = new HostClient({
+    spawnHost: () => {
+      spawned.count++;
+      return forkHost({ modulePath, env: { ...process.env, ...env } });
+    },
+    pageTimeoutMs: PAGE_TIMEOUT_MS,
+    openTimeoutMs: PAGE_TIMEOUT_MS * 2,
+  });
+  return { client, spawned };
+}
+
+async function convertAll(client: HostClient, file: string, signal?: AbortSignal) {
+  const doc = await client.open(file, undefined, signal);
+  const done: number[] = [];
+  const failed: { page: number; failure: Failure }[] = [];
+  const markdown = new Map<number, string>();
+  const outcome = await client.convert(
+    doc,
+    Array.from({ length: doc.info.pageCount }, (_, index) => index + 1),
+    DEFAULT_CONVERT_OPTIONS,
+    {
+      pageDone: (result) => {
+        done.push(result.page);
+        markdown.set(result.page, result.markdown);
+      },
+      pageFailed: (page, failure) => failed.push({ page, failure }),
+    },
+    signal,
+  );
+  client.close(doc);
+  return { doc, done, failed, markdown, outcome };
+}
+
+describe('engine host supervisor', () => {
+  it('converts every page of a document in a separate host process', async () => {
+    const { client, spawned } = supervised(builtHost);
+    try {
+      const { doc, done, failed, markdown, outcome } = await convertAll(client, docs.report);
+      expect(doc.info.pageCount).toBe(4);
+      expect(done).toEqual([1, 2, 3, 4]);
+      expect(failed).toEqual([]);
+      expect(outcome.cancelled).toBe(false);
+      expect(markdown.get(3)).toContain('Chapter three');
+      expect(spawned.count).toBe(1);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('serves a batch of documents with one host while nothing goes wrong', async () => {
+    const { client, spawned } = supervised(builtHost);
+    try {
+      await expect(client.open(docs.notPdf)).rejects.toMatchObject({ failure: { code: 'not-pdf' } });
+      await convertAll(client, docs.notes);
+      await convertAll(client, docs.report);
+      expect(spawned.count).toBe(1);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('fails a page that hangs with timeout, kills the host and converts the next pages in a fresh one', async () => {
+    const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' });
+    try {
+      const { done, failed, markdown } = await convertAll(client, docs.report);
+      expect(done).toEqual([1, 3, 4]);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]?.page).toBe(2);
+      expect(failed[0]?.failure.code).toBe('timeout');
+      expect(failed[0]?.failure.message).toMatch(/took longer than 4 s/);
+      expect(markdown.get(4)).toContain('Chapter four');
+      expect(spawned.count).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('fails a page whose host crashes with engine-crashed, saying how it ended, and goes on', async () => {
+    const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_CRASH_PAGE: '3' });
+    try {
+      const { done, failed } = await convertAll(client, docs.report);
+      expect(done).toEqual([1, 2, 4]);
+      expect(failed.map(({ page, failure }) => [page, failure.code])).toEqual([[3, 'engine-crashed']]);
+      expect(failed[0]?.failure.message).toContain('exit code 70: fake crash on page 3');
+      expect(spawned.count).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('fails a document that cannot be opened in time with timeout, and the next document still converts', async () => {
+    const hanging = supervised(faultyHost, { FOLIO_FAKE_HANG_OPEN: '1' });
+    try {
+      await expect(hanging.client.open(docs.notes)).rejects.toMatchObject({ failure: { code: 'timeout' } });
+    } finally {
+      hanging.client.dispose();
+    }
+    const { client } = supervised(builtHost);
+    try {
+      expect((await convertAll(client, docs.notes)).done).toEqual([1]);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('stops at a cancel, even with a page hanging, without reporting the page that was cut short', async () => {
+    const { client } = supervised(faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' });
+    const controller = new AbortController();
+    try {
+      const doc = await client.open(docs.report);
+      const done: number[] = [];
+      const failed: number[] = [];
+      const outcome = await client.convert(
+        doc,
+        [1, 2, 3, 4],
+        DEFAULT_CONVERT_OPTIONS,
+        {
+          pageDone: (result) => {
+            done.push(result.page);
+            controller.abort();
+          },
+          pageFailed: (page) => failed.push(page),
+        },
+        controller.signal,
+      );
+      expect(outcome.cancelled).toBe(true);
+      expect(done).toEqual([1]);
+      expect(failed).toEqual([]);
+    } finally {
+      client.dispose();
+    }
+  });
+});

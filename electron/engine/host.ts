@@ -1,0 +1,14 @@
+/**
+ * Entry point of the engine host process. Plain Node: started by `child_process.fork` from the CLI
+ * and tests, and by Electron's `utilityProcess.fork` from the desktop app.
+ */
+
+import { EngineHost } from './host-loop.js';
+import { connectToParent } from './host-transport.js';
+import { EngineRouter } from './router.js';
+
+const transport = connectToParent();
+const host = new EngineHost(transport, new EngineRouter());
+transport.onMessage((message) => host.handle(message));
+transport.onDisconnect(() => process.exit(0));
+transport.send({ type: 'ready' });

@@ -1,0 +1,37 @@
+/**
+ * Runtime validation of requests arriving at the engine host: the other end of the channel is a
+ * separate process (later a renderer's port), so its messages are checked, not trusted.
+ */
+
+import { z } from 'zod';
+import { ENGINE_CHOICES } from './engine-name.js';
+import type { HostRequest } from './protocol.js';
+
+const docId = z.string().min(1).max(200);
+
+const convertOptions = z.object({
+  engine: z.enum(ENGINE_CHOICES),
+  keepHeaders: z.boolean(),
+  extractImages: z.boolean(),
+});
+
+const hostRequest = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('open'), docId, path: z.string().min(1), password: z.string().optional() }),
+  z.object({ type: z.literal('convert'), docId, pages: z.array(z.int().min(1)), options: convertOptions }),
+  z.object({ type: z.literal('cancel'), docId }),
+  z.object({ type: z.literal('close'), docId }),
+]) satisfies z.ZodType<HostRequest>;
+
+export type ParsedRequest = { ok: true; request: HostRequest } | { ok: false; docId?: string; message: string };
+
+export function parseHostRequest(message: unknown): ParsedRequest {
+  const parsed = hostRequest.safeParse(message);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'message'}: ${issue.message}`);
+  return { ok: false, docId: docIdOf(message), message: `Malformed request to the engine host (${issues.join('; ')}).` };
+}
+
+function docIdOf(message: unknown): string | undefined {
+  const value = (message as { docId?: unknown } | null)?.docId;
+  return typeof value === 'string' ? value : undefined;
+}

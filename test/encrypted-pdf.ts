@@ -1,0 +1,81 @@
+/**
+ * A one-page PDF encrypted with the standard security handler (revision 2, RC4 40-bit), built by
+ * hand: Chromium cannot print encrypted PDFs and the project avoids a qpdf dependency for one test.
+ * Follows ISO 32000-1, 7.6.3 (algorithms 2, 3 and 4).
+ */
+
+import { createHash } from 'node:crypto';
+
+const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+const PERMISSIONS = -4;
+const FILE_ID = Buffer.from('f0110f0110f0110f0110f0110f0110f0', 'hex');
+
+export function encryptedPdf(userPassword: string, text: string): Buffer {
+  const owner = rc4(md5(padded(`${userPassword}-owner`)).subarray(0, 5), padded(userPassword));
+  const permissions = Buffer.alloc(4);
+  permissions.writeInt32LE(PERMISSIONS);
+  const key = md5(Buffer.concat([padded(userPassword), owner, permissions, FILE_ID])).subarray(0, 5);
+  const user = rc4(key, PASSWORD_PAD);
+  const content = Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1');
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    stream(rc4(objectKey(key, 4), content)),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${PERMISSIONS} >>`,
+  ];
+  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+}
+
+function padded(password: string): Buffer {
+  return Buffer.concat([Buffer.from(password, 'latin1'), PASSWORD_PAD]).subarray(0, 32);
+}
+
+function objectKey(key: Buffer, objectNumber: number): Buffer {
+  const suffix = Buffer.from([objectNumber & 0xff, (objectNumber >> 8) & 0xff, (objectNumber >> 16) & 0xff, 0, 0]);
+  return md5(Buffer.concat([key, suffix])).subarray(0, key.length + 5);
+}
+
+function stream(data: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`<< /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+}
+
+function assemble(objects: readonly (string | Buffer)[], trailer: string): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
+  const offsets: number[] = [];
+  let length = parts[0]!.length;
+  objects.forEach((body, index) => {
+    offsets.push(length);
+    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`, 'latin1'), Buffer.from(body as string | Uint8Array), Buffer.from('\nendobj\n', 'latin1')]);
+    parts.push(part);
+    length += part.length;
+  });
+  const xref = ['xref', `0 ${objects.length + 1}`, '0000000000 65535 f ', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `)];
+  parts.push(Buffer.from(`${xref.join('\n')}\ntrailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(parts);
+}
+
+function md5(data: Buffer): Buffer {
+  return createHash('md5').update(data).digest();
+}
+
+/** RC4 by hand: OpenSSL 3 keeps it in the legacy provider, which Node does not load. */
+function rc4(key: Buffer, data: Buffer): Buffer {
+  const state = Array.from({ length: 256 }, (_, index) => index);
+  let j = 0;
+  for (let i = 0; i < 256; i++) {
+    j = (j + state[i]! + key[i % key.length]!) & 0xff;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  let i = 0;
+  j = 0;
+  for (let n = 0; n < data.length; n++) {
+    i = (i + 1) & 0xff;
+    j = (j + state[i]!) & 0xff;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+    out[n] = data[n]! ^ state[(state[i]! + state[j]!) & 0xff]!;
+  }
+  return out;
+}

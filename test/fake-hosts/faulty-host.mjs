@@ -1,0 +1,30 @@
+// The real engine host (built in dist/) with faults injected at its transport, the way hostile PDFs
+// hurt pdf.js: FOLIO_FAKE_HANG_PAGE spins forever once that page starts, FOLIO_FAKE_CRASH_PAGE exits
+// mid-page, FOLIO_FAKE_HANG_OPEN never answers "open". Plain JS so child_process.fork runs it as is.
+import { EngineHost } from '../../dist/electron/engine/host-loop.js';
+import { connectToParent } from '../../dist/electron/engine/host-transport.js';
+import { EngineRouter } from '../../dist/electron/engine/router.js';
+
+const hangPage = Number(process.env.FOLIO_FAKE_HANG_PAGE);
+const crashPage = Number(process.env.FOLIO_FAKE_CRASH_PAGE);
+const hangOpen = process.env.FOLIO_FAKE_HANG_OPEN === '1';
+
+const parent = connectToParent();
+const transport = {
+  ...parent,
+  send(event) {
+    if (event.type === 'page-started' && event.page === hangPage) for (;;);
+    if (event.type === 'page-started' && event.page === crashPage) {
+      process.stderr.write(`fake crash on page ${crashPage}\n`);
+      process.exit(70);
+    }
+    parent.send(event);
+  },
+};
+const host = new EngineHost(transport, new EngineRouter());
+parent.onMessage((message) => {
+  if (hangOpen && message?.type === 'open') return;
+  host.handle(message);
+});
+parent.onDisconnect(() => process.exit(0));
+parent.send({ type: 'ready' });
