@@ -1,15 +1,226 @@
-// Placeholder until the text engine lands (being written now).
-import type { PageEngine } from '../engine.js';
+/**
+ * The `text` engine: a page's text layer and drawing, read with pdf.js, laid out as Markdown.
+ * Per page: drawing (ruling lines, images), text runs with font facts and links, running headers
+ * and footers (compared with neighbouring pages), tables, then the layout of what is left.
+ */
+
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { Block, PageImage } from '../../../shared/page.js';
+import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
+import type { PageContent, PageEngine, PageJob } from '../engine.js';
+import { DocumentMemory } from './document-memory.js';
+import { readDrawing } from './drawing.js';
+import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
+import type { Box, ImagePlacement, Rule, TextRun } from './geometry.js';
+import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
+import { buildFragments, type Line } from './lines.js';
+import { applyLinks, readLinkAreas, type AnnotationLike } from './links.js';
+import { layoutPage, type DraftBlock, type PageElement } from './page-layout.js';
+import { createPageFrame, transformBox, type Matrix, type PageFrame } from './page-frame.js';
+import { summarisePage } from './page-summary.js';
+import { bandOf, runningText, type BandCandidate, type BandLine } from './running-text.js';
+import { detectTables } from './tables.js';
+import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
+
+/** How many pages on each side are compared for running headers and footers. */
+const NEIGHBOURS = 2;
+/** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
+const MIN_IMAGE_SIDE = 24;
 
 export function createTextEngine(): PageEngine {
+  const memories = new WeakMap<PDFDocumentProxy, DocumentMemory>();
+  const memoryOf = (pdf: PDFDocumentProxy) => {
+    let memory = memories.get(pdf);
+    if (!memory) memories.set(pdf, (memory = new DocumentMemory()));
+    return memory;
+  };
   return {
     name: 'text',
     async convertPage(job) {
       const page = await job.pdf.getPage(job.page);
-      const { width, height } = page.getViewport({ scale: 1 });
-      page.cleanup();
-      return { width, height, markdown: '', blocks: [], images: [], device: 'cpu' };
+      try {
+        return await convertPage(page, job, memoryOf(job.pdf));
+      } finally {
+        page.cleanup();
+      }
     },
-    forgetDocument() {},
+    forgetDocument(pdf) {
+      memories.delete(pdf);
+    },
   };
+}
+
+interface PageText {
+  frame: PageFrame;
+  runs: TextRun[];
+  fragments: Line[];
+}
+
+function frameOf(page: PDFPageProxy, content: TextContentLike): PageFrame {
+  const viewport = page.getViewport({ scale: 1 });
+  const transform = viewport.transform as unknown as Matrix;
+  return createPageFrame(transform, viewport.width, viewport.height, dominantQuadrant(content, transform));
+}
+
+function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string) => FontFacts {
+  const cache = new Map<string, FontFacts>();
+  return (loadedName, fontFamily) => {
+    let facts = cache.get(loadedName);
+    if (!facts) {
+      // A font that failed to load is missing from commonObjs; the style's family still tells monospace.
+      const font = page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as LoadedFont) : undefined;
+      facts = readFontFacts(font, fontFamily);
+      cache.set(loadedName, facts);
+    }
+    return facts;
+  };
+}
+
+async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMemory): Promise<PageContent> {
+  const { signal } = job;
+  const viewport = page.getViewport({ scale: 1 });
+  const ops = await page.getOperatorList();
+  signal.throwIfAborted();
+  const drawing = readDrawing(ops, viewport);
+  const content = memory.takeContent(job.page) ?? ((await page.getTextContent()) as TextContentLike);
+  signal.throwIfAborted();
+  const annotations = (await page.getAnnotations().catch(() => [])) as AnnotationLike[];
+  signal.throwIfAborted();
+
+  const frame = frameOf(page, content);
+  const links = readLinkAreas(annotations, frame.fromUser);
+  const runs = applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page)), links);
+  const fragments = buildFragments(runs);
+  memory.remember(job.page, summarisePage(runs, fragments, frame.height));
+
+  const running = await findRunningText({ frame, runs, fragments }, job, memory);
+  signal.throwIfAborted();
+  const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
+  const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
+  const tables = detectTables(bodyRuns, rules, frame);
+  const taken = new Set(tables.flatMap((t) => t.runIndices));
+  const freeRuns = bodyRuns.filter((_, i) => !taken.has(i));
+
+  const images = drawing.images
+    .map((image) => ({ ...image, ...transformBox(frame.fromPage, image) }))
+    .filter((image) => image.x1 - image.x0 >= MIN_IMAGE_SIDE && image.y1 - image.y0 >= MIN_IMAGE_SIDE);
+  const placements = new Map<Box, ImagePlacement>();
+  const elements: PageElement[] = [
+    ...buildFragments(freeRuns).map((line) => ({ ...line, kind: 'text' as const })),
+    ...tables.map((t) => ({ ...t.box, kind: 'table' as const, markdown: t.markdown })),
+    ...images.map((image) => {
+      const element = { x0: image.x0, y0: image.y0, x1: image.x1, y1: image.y1, kind: 'image' as const, markdown: '' };
+      placements.set(element, image);
+      return element;
+    }),
+  ];
+  const drafts = layoutPage(elements, memory.statistics());
+  const pageImages = nameImages(drafts, placements, job.page, frame);
+  const blocks = [
+    ...runningBlocks(running, 'top', job.options.keepHeaders),
+    ...drafts,
+    ...runningBlocks(running, 'bottom', job.options.keepHeaders),
+  ].map((draft) => toBlock(draft, frame));
+
+  let markdown = '';
+  for (const block of blocks) {
+    if (!block.markdown) continue;
+    const delta = markdown ? `\n\n${block.markdown}` : block.markdown;
+    markdown += delta;
+    job.emitDelta(delta);
+  }
+  return { width: viewport.width, height: viewport.height, markdown, blocks, images: pageImages, device: 'cpu' };
+}
+
+/** Running headers and footers of this page: lone page numbers, and lines a neighbour repeats. */
+async function findRunningText(text: PageText, job: PageJob, memory: DocumentMemory): Promise<Map<Line, 'top' | 'bottom'>> {
+  const candidates: BandCandidate<Line>[] = [];
+  for (const fragment of text.fragments) {
+    const band = bandOf(fragment, text.frame.height);
+    if (band) candidates.push({ item: fragment, text: lineText(fragment), band });
+  }
+  const result = new Map<Line, 'top' | 'bottom'>();
+  if (candidates.length === 0) return result;
+  const neighbours = await neighbourBands(job, memory);
+  for (const line of runningText(candidates, neighbours, text.frame.height)) {
+    result.set(line, candidates.find((c) => c.item === line)!.band);
+  }
+  return result;
+}
+
+async function neighbourBands(job: PageJob, memory: DocumentMemory): Promise<BandLine[][]> {
+  const bands: BandLine[][] = [];
+  for (let offset = -NEIGHBOURS; offset <= NEIGHBOURS; offset++) {
+    const other = job.page + offset;
+    if (offset === 0 || other < 1 || other > job.pdf.numPages) continue;
+    let summary = memory.summary(other);
+    if (!summary) {
+      job.signal.throwIfAborted();
+      summary = await readNeighbour(job.pdf, other, memory);
+    }
+    if (summary) bands.push(summary.bandLines);
+  }
+  return bands;
+}
+
+/** Reads only a neighbour's text (cheap), summarises it, and keeps the text if it comes next. */
+async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: DocumentMemory) {
+  const page = await pdf.getPage(pageNumber).catch(() => undefined);
+  if (!page) return undefined;
+  try {
+    const content = (await page.getTextContent()) as TextContentLike;
+    const frame = frameOf(page, content);
+    const runs = readTextRuns(content, frame.fromUser, (_, fontFamily) => readFontFacts(undefined, fontFamily));
+    const summary = summarisePage(runs, buildFragments(runs), frame.height);
+    memory.remember(pageNumber, summary);
+    memory.keepContent(pageNumber, content);
+    return summary;
+  } catch {
+    // A neighbour that cannot be read just gives no evidence about running text.
+    return undefined;
+  } finally {
+    page.cleanup();
+  }
+}
+
+function runningBlocks(running: Map<Line, 'top' | 'bottom'>, band: 'top' | 'bottom', keep: boolean): DraftBlock[] {
+  return [...running]
+    .filter(([, b]) => b === band)
+    .map(([line]) => line)
+    .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
+    .map((line) => ({
+      kind: band === 'top' ? ('header' as const) : ('footer' as const),
+      box: line,
+      markdown: keep ? escapeBlockStart(escapeText(lineText(line))) : '',
+    }));
+}
+
+function nameImages(drafts: DraftBlock[], placements: Map<Box, ImagePlacement>, page: number, frame: PageFrame): PageImage[] {
+  const images: PageImage[] = [];
+  for (const draft of drafts) {
+    if (draft.kind !== 'image' || !placements.has(draft.box)) continue;
+    const name = `page-${page}-image-${images.length + 1}.png`;
+    draft.markdown = `![](${IMAGE_LINK_PREFIX}${name})`;
+    images.push({ name, bbox: toBBox(draft.box, frame), mime: 'image/png' });
+  }
+  return images;
+}
+
+function toFrameRule(rule: Rule, frame: PageFrame): Rule {
+  const box = transformBox(frame.fromPage, rule);
+  const swap = frame.quarterTurns % 2 === 1;
+  const orientation = swap ? (rule.orientation === 'horizontal' ? 'vertical' : 'horizontal') : rule.orientation;
+  return { ...box, orientation };
+}
+
+function toBBox(box: Box, frame: PageFrame): Block['bbox'] {
+  const b = transformBox(frame.toPage, box);
+  const round = (v: number) => Math.round(v * 100) / 100;
+  return [round(b.x0), round(b.y0), round(b.x1), round(b.y1)];
+}
+
+function toBlock(draft: DraftBlock, frame: PageFrame): Block {
+  const block: Block = { kind: draft.kind, bbox: toBBox(draft.box, frame), markdown: draft.markdown };
+  if (draft.level !== undefined) block.level = draft.level;
+  return block;
 }

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { fontStatistics, headingLevel } from './headings.js';
+import { lineOf } from './text-run-fixtures.js';
+
+const stats = fontStatistics(
+  new Map([
+    [10, 5000],
+    [18, 40],
+    [14, 120],
+    [9, 300],
+  ]),
+  [18, 14, 14.2, 10, 9],
+);
+
+describe('headings', () => {
+  it('takes the size most characters are set in as the body size, and ranks larger sizes', () => {
+    expect(stats.bodySize).toBe(10);
+    expect(stats.headingSizes).toEqual([18, 14.2]);
+  });
+
+  it('gives levels by size rank, and the next level to a bold line at body size', () => {
+    const level = (text: string, size: number, bold = false, boldShare = bold ? 1 : 0) =>
+      headingLevel({ text, lines: [lineOf(0, 0, [text, { size, bold }])], boldShare }, stats);
+    expect(level('Annual Report', 18)).toBe(1);
+    expect(level('Findings', 14)).toBe(2);
+    expect(level('Method details', 10, true)).toBe(3);
+    expect(level('Plain body line', 10)).toBeUndefined();
+  });
+
+  it('never makes a paragraph, a sentence or a line of names a heading', () => {
+    const long = 'word '.repeat(60).trim();
+    const lines = [0, 12, 24, 36].map((y) => lineOf(0, y, [long.slice(0, 40), { size: 14 }]));
+    expect(headingLevel({ text: long, lines, boldShare: 0 }, stats)).toBeUndefined();
+    const sentence = 'This bold sentence ends with a period.';
+    expect(headingLevel({ text: sentence, lines: [lineOf(0, 0, [sentence, { bold: true }])], boldShare: 1 }, stats)).toBeUndefined();
+    const names = 'Ann Lee, Bo Chan, Cy Diaz, Di Evans';
+    expect(headingLevel({ text: names, lines: [lineOf(0, 0, [names, { size: 14 }])], boldShare: 0 }, stats)).toBeUndefined();
+  });
+});

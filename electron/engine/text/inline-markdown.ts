@@ -1,0 +1,195 @@
+/**
+ * Lines of runs -> one Markdown string: spaces rebuilt from gaps, lines joined with
+ * de-hyphenation, bold/italic/code/link spans from run styles, and Markdown's special characters
+ * escaped where they would otherwise change the meaning.
+ */
+
+import type { TextRun } from './geometry.js';
+import type { Line } from './lines.js';
+
+interface Piece {
+  text: string;
+  bold: boolean;
+  italic: boolean;
+  code: boolean;
+  link: string | undefined;
+}
+
+/** A gap wider than this many ems between two runs is a space pdf.js did not write. */
+const SPACE_GAP_EM = 0.15;
+
+const LOWERCASE_START = /^[\p{Ll}]/u;
+/** A word broken by a hyphen at the end of a line; a soft hyphen may sit before the printed one. */
+const HYPHEN_END = /\p{L}\u00AD?[-\u2010\u00AD]$/u;
+/** Hyphens that only ever mark a break (soft hyphens, and U+2010 as Chromium prints them). */
+const BREAK_MARKS = /[\u00AD\u2010]/;
+const SOFT_HYPHENS = /\u00AD/g;
+
+function pieceOf(run: TextRun, options: InlineOptions): Piece {
+  return {
+    // Soft hyphens inside a line are invisible; the one ending a line is handled when lines join.
+    text: run.text.replace(/\u00AD(?!$)/g, ''),
+    bold: options.emphasis && run.bold,
+    italic: options.emphasis && run.italic,
+    code: options.codeSpans && run.monospace && /[\p{L}\p{N}]/u.test(run.text),
+    link: run.link,
+  };
+}
+
+function plainSpace(): Piece {
+  return { text: ' ', bold: false, italic: false, code: false, link: undefined };
+}
+
+function linePieces(line: Line, options: InlineOptions): Piece[] {
+  const pieces: Piece[] = [];
+  let previous: TextRun | undefined;
+  for (const run of line.runs) {
+    if (previous) {
+      const gap = run.x0 - previous.x1;
+      const spaced = /\s$/.test(previous.text) || /^\s/.test(run.text);
+      if (!spaced && gap > SPACE_GAP_EM * Math.min(previous.fontSize, run.fontSize)) pieces.push(plainSpace());
+    }
+    pieces.push(pieceOf(run, options));
+    previous = run;
+  }
+  return pieces;
+}
+
+/** The text of a line as plain characters, spaces rebuilt from gaps. */
+export function lineText(line: Line): string {
+  return linePieces(line, PLAIN)
+    .map((p) => p.text)
+    .join('')
+    .replace(SOFT_HYPHENS, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Joins the pieces of consecutive lines, removing a hyphen that only split a word across the break. */
+function joinLines(lines: readonly Line[], options: InlineOptions): Piece[] {
+  // When the producer marks its own breaks, a plain hyphen at a line end belongs to the word ("long-term").
+  const marksBreaks = lines.some((line) => line.runs.some((run) => BREAK_MARKS.test(run.text)));
+  const pieces: Piece[] = [];
+  for (const line of lines) {
+    const next = linePieces(line, options);
+    const last = pieces[pieces.length - 1];
+    if (last && next.length > 0) {
+      const trimmed = last.text.replace(/\s+$/, '');
+      const first = next[0]!.text.replace(/^\s+/, '');
+      // pdf.js may give the hyphen as its own item: judge it with the text before it.
+      const tail = (trimmed.length === 1 ? (pieces[pieces.length - 2]?.text ?? '') : '') + trimmed;
+      const hyphenated = HYPHEN_END.test(tail) && LOWERCASE_START.test(first);
+      if (trimmed.endsWith('\u00AD') || (hyphenated && (!marksBreaks || BREAK_MARKS.test(trimmed.slice(-1))))) {
+        last.text = trimmed.slice(0, -1).replace(SOFT_HYPHENS, '');
+        next[0]!.text = first;
+      } else if (hyphenated) {
+        // A compound broken at its own hyphen: keep the hyphen, add no space.
+        last.text = trimmed;
+        next[0]!.text = first;
+      } else {
+        pieces.push(plainSpace());
+      }
+    }
+    pieces.push(...next);
+  }
+  return pieces;
+}
+
+function sameStyle(a: Piece, b: Piece): boolean {
+  return a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
+}
+
+/** Whitespace between two pieces of one style takes that style, so `**a b**` is not cut in two. */
+function mergePieces(pieces: readonly Piece[]): Piece[] {
+  const merged: Piece[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    let piece = pieces[i]!;
+    const before = merged[merged.length - 1];
+    const after = pieces[i + 1];
+    if (!piece.text.trim() && before && after && sameStyle(before, after)) piece = { ...before, text: piece.text };
+    if (before && sameStyle(before, piece)) before.text += piece.text;
+    else merged.push({ ...piece });
+  }
+  return merged;
+}
+
+/** Escapes characters that would start emphasis, code, links, HTML, math or entities. */
+export function escapeText(text: string): string {
+  return text
+    .replace(/[\\`*]/g, (c) => `\\${c}`)
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (m) => m.replace('_', '\\_'))
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/\](?=[([])/g, '\\]')
+    .replace(/&(?=#?\w+;)/g, '&amp;')
+    .replace(/~~/g, '\\~\\~');
+}
+
+/** Escapes what would make the start of a block something else (a heading, quote, list or rule). */
+export function escapeBlockStart(markdown: string): string {
+  return markdown
+    .replace(/^\[(?=[^\]]*\]:)/, '\\[')
+    .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
+    .replace(/^([>+=|])/, '\\$1')
+    .replace(/^-(?=\s|-|$)/, '\\-')
+    .replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+}
+
+function codeSpan(text: string): string {
+  const fence = text.includes('`') ? '``' : '`';
+  const pad = fence.length > 1 ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+function styled(piece: Piece): string {
+  const text = piece.text;
+  const core = text.trim();
+  if (!core) return text;
+  const lead = text.slice(0, text.indexOf(core));
+  const trail = text.slice(text.indexOf(core) + core.length);
+  let inner: string;
+  if (piece.code) inner = codeSpan(core);
+  else if (/^[\p{P}\p{S}\s]+$/u.test(core) || (!piece.bold && !piece.italic)) inner = escapeText(core);
+  else {
+    const marker = piece.bold && piece.italic ? '***' : piece.bold ? '**' : '*';
+    inner = `${marker}${escapeText(core)}${marker}`;
+  }
+  return `${lead}${inner}${trail}`;
+}
+
+function renderPieces(pieces: readonly Piece[]): string {
+  let out = '';
+  let i = 0;
+  while (i < pieces.length) {
+    const link = pieces[i]!.link;
+    if (!link) {
+      out += styled(pieces[i]!);
+      i++;
+      continue;
+    }
+    let inner = '';
+    while (i < pieces.length && pieces[i]!.link === link) inner += styled(pieces[i++]!);
+    const label = inner.trim();
+    const lead = inner.slice(0, inner.indexOf(label));
+    const trail = inner.slice(inner.indexOf(label) + label.length);
+    out += label ? `${lead}[${label}](${link.replace(/[()\s]/g, encodeURIComponent)})${trail}` : inner;
+  }
+  return out;
+}
+
+export interface InlineOptions {
+  /** Monospace runs become `code` spans (off inside code blocks and headings). */
+  codeSpans: boolean;
+  /** Bold and italic runs are marked (off in headings, whose weight says nothing). */
+  emphasis: boolean;
+}
+
+const PLAIN: InlineOptions = { codeSpans: false, emphasis: false };
+const PROSE: InlineOptions = { codeSpans: true, emphasis: true };
+
+/** Markdown for a paragraph, heading or list item made of these lines. */
+export function renderInline(lines: readonly Line[], options: InlineOptions = PROSE): string {
+  const pieces = mergePieces(joinLines(lines, options));
+  const markdown = renderPieces(pieces).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim();
+  // Two dollar signs could open and close inline math in renderers with math support.
+  return (markdown.match(/(?<!\\)\$/g)?.length ?? 0) >= 2 ? markdown.replace(/(?<!\\)\$/g, '\\$') : markdown;
+}

@@ -1,0 +1,158 @@
+/**
+ * The page's elements (text fragments, tables, images) -> Markdown blocks in reading order:
+ * columns first, then within each column paragraphs, headings, lists, code and captions.
+ */
+
+import type { BlockKind } from '../../../shared/page.js';
+import { unionBox, type Box } from './geometry.js';
+import { headingLevel, type FontStatistics } from './headings.js';
+import { escapeBlockStart, renderInline } from './inline-markdown.js';
+import { joinFragments, type Line } from './lines.js';
+import { renderList, stripMarker, type ListItemDraft } from './lists.js';
+import { columnMetrics, describeLine, splitParagraphs, type ColumnMetrics, type LineGroup, type LineInfo } from './paragraphs.js';
+import { readingOrder } from './reading-order.js';
+
+export type PageElement =
+  | (Line & { kind: 'text' })
+  | (Box & { kind: 'table'; markdown: string })
+  | (Box & { kind: 'image'; markdown: string });
+
+export interface DraftBlock {
+  kind: BlockKind;
+  box: Box;
+  markdown: string;
+  level?: number;
+}
+
+const CAPTION = /^(figure|fig\.|table|tab\.|chart|listing|algorithm|scheme|plate)\s*[0-9IVX]+[a-z]?\s*[.:|]/i;
+const HEADING_INLINE = { codeSpans: false, emphasis: false };
+
+export function layoutPage(elements: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
+  const em = stats.bodySize || 10;
+  return readingOrder(elements, em).flatMap((leaf) => layoutColumn(leaf, stats));
+}
+
+/** One leaf of the reading order: its text lines and any tables or images, top to bottom. */
+function layoutColumn(leaf: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
+  const fragments: Line[] = [];
+  const others: DraftBlock[] = [];
+  for (const element of leaf) {
+    if (element.kind === 'text') fragments.push(element);
+    else others.push({ kind: element.kind, box: element, markdown: element.markdown });
+  }
+  const lines = joinFragments(fragments).map(describeLine);
+  const blocks: DraftBlock[] = [];
+  let pending: LineInfo[] = [];
+  const flush = () => {
+    if (pending.length > 0) blocks.push(...textBlocks(pending, stats));
+    pending = [];
+  };
+  let o = 0;
+  others.sort((a, b) => a.box.y0 - b.box.y0);
+  for (const info of lines) {
+    while (o < others.length && others[o]!.box.y0 < info.line.y0) {
+      flush();
+      blocks.push(others[o++]!);
+    }
+    pending.push(info);
+  }
+  flush();
+  blocks.push(...others.slice(o));
+  return blocks;
+}
+
+function textBlocks(lines: readonly LineInfo[], stats: FontStatistics): DraftBlock[] {
+  const metrics = columnMetrics(lines, stats.bodySize);
+  const blocks: DraftBlock[] = [];
+  const groups = splitParagraphs(lines, metrics);
+  for (let i = 0; i < groups.length; i++) {
+    const group = groups[i]!;
+    // "1. Introduction" in bold on its own is a numbered heading, not a one-item list.
+    const lone = group.item && group.lines.length === 1 && !groups[i + 1]?.item && !groups[i - 1]?.item;
+    const heading = (!group.item || lone) && headingBlock(group, stats);
+    if (heading) {
+      blocks.push(heading);
+      continue;
+    }
+    if (group.item) {
+      const items: LineGroup[] = [group];
+      while (groups[i + 1]?.item) items.push(groups[++i]!);
+      blocks.push(listBlock(items, metrics));
+      continue;
+    }
+    if (isCode(group)) {
+      const code: LineGroup[] = [group];
+      while (groups[i + 1] && isCode(groups[i + 1]!)) code.push(groups[++i]!);
+      blocks.push(codeBlock(code));
+      continue;
+    }
+    blocks.push(textBlock(group));
+  }
+  return blocks;
+}
+
+function groupBox(groups: readonly LineGroup[]): Box {
+  return unionBox(groups.flatMap((g) => g.lines.map((l) => l.line)));
+}
+
+function headingBlock(group: LineGroup, stats: FontStatistics): DraftBlock | undefined {
+  const lines = group.lines.map((l) => l.line);
+  const text = group.lines.map((l) => l.text).join(' ');
+  const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
+  const boldShare = group.lines.reduce((n, l) => n + l.boldShare * l.text.length, 0) / chars;
+  const level = headingLevel({ text, lines, boldShare }, stats);
+  if (level === undefined) return undefined;
+  const markdown = `${'#'.repeat(level)} ${renderInline(lines, HEADING_INLINE)}`;
+  return { kind: 'heading', box: unionBox(lines), level, markdown };
+}
+
+function textBlock(group: LineGroup): DraftBlock {
+  const lines = group.lines.map((l) => l.line);
+  const markdown = escapeBlockStart(renderInline(lines));
+  const kind = CAPTION.test(group.lines[0]!.text) ? 'caption' : 'paragraph';
+  return { kind, box: unionBox(lines), markdown };
+}
+
+function listBlock(items: readonly LineGroup[], metrics: ColumnMetrics): DraftBlock {
+  const drafts: ListItemDraft[] = items.map((item) => {
+    const first = item.lines[0]!;
+    const marker = first.marker!;
+    const lines = [stripMarker(first.line, marker), ...item.lines.slice(1).map((l) => l.line)];
+    return { marker, x0: first.line.x0, markdown: renderInline(lines) };
+  });
+  return { kind: 'list', box: groupBox(items), markdown: renderList(drafts, metrics.em) };
+}
+
+function isCode(group: LineGroup): boolean {
+  return group.lines.length >= 2 && group.lines.every((l) => l.monoShare >= 0.9);
+}
+
+/** Code keeps its indentation: leading spaces from the offset in character widths. */
+function codeBlock(groups: readonly LineGroup[]): DraftBlock {
+  const lines = groups.flatMap((g) => g.lines);
+  const runs = lines.flatMap((l) => l.line.runs);
+  const chars = runs.reduce((n, r) => n + r.text.length, 0) || 1;
+  const charWidth = runs.reduce((w, r) => w + (r.x1 - r.x0), 0) / chars || 6;
+  const left = Math.min(...lines.map((l) => l.line.x0));
+  const body: string[] = [];
+  for (const group of groups) {
+    if (body.length > 0) body.push('');
+    for (const info of group.lines) body.push(' '.repeat(Math.max(0, Math.round((info.line.x0 - left) / charWidth))) + codeLine(info.line, charWidth));
+  }
+  const fence = body.some((l) => l.includes('```')) ? '~~~~' : '```';
+  return { kind: 'code', box: groupBox(groups), markdown: `${fence}\n${body.join('\n')}\n${fence}` };
+}
+
+function codeLine(line: Line, charWidth: number): string {
+  let text = '';
+  let right: number | undefined;
+  for (const run of line.runs) {
+    if (right !== undefined) {
+      const spaces = Math.round((run.x0 - right) / charWidth);
+      if (spaces > 0 && !/\s$/.test(text)) text += ' '.repeat(spaces);
+    }
+    text += run.text;
+    right = run.x1;
+  }
+  return text.replace(/\s+$/, '');
+}

@@ -1,0 +1,160 @@
+/**
+ * The lines of one column -> groups of lines that belong together (a paragraph, a heading, a list
+ * item, a code block). A group ends at a vertical gap wider than the usual line spacing, at a change
+ * of size or weight, at a list marker, and at a change of indentation that is not a paragraph's
+ * first-line or hanging indent.
+ */
+
+import { lineText } from './inline-markdown.js';
+import type { Line } from './lines.js';
+import { listMarker, type ListMarker } from './lists.js';
+
+export interface LineInfo {
+  line: Line;
+  text: string;
+  marker: ListMarker | undefined;
+  boldShare: number;
+  monoShare: number;
+  /** Baseline of the line's main-size text (sub- and superscripts aside). */
+  baseline: number;
+}
+
+export interface ColumnMetrics {
+  left: number;
+  right: number;
+  em: number;
+  /** Usual baseline-to-baseline distance, when the column has enough lines to tell. */
+  pitch: number | undefined;
+  /** Most lines end at the right edge (justified text), so a short line ends a paragraph. */
+  justified: boolean;
+}
+
+const INDENT_EM = 0.8;
+const GAP_FACTOR = 1.3;
+
+function share(line: Line, test: (run: Line['runs'][number]) => boolean): number {
+  let hit = 0;
+  let all = 0;
+  for (const run of line.runs) {
+    // Letters only: a heading's plain-weight number or punctuation does not make it less bold.
+    const n = run.text.replace(/[^\p{L}]/gu, '').length;
+    all += n;
+    if (test(run)) hit += n;
+  }
+  return all === 0 ? 0 : hit / all;
+}
+
+export function describeLine(line: Line): LineInfo {
+  const text = lineText(line);
+  const main = line.runs.filter((r) => Math.abs(r.fontSize - line.fontSize) < 0.5);
+  const baseline = main.length > 0 ? Math.max(...main.map((r) => r.y1)) : line.y1;
+  return {
+    line,
+    text,
+    marker: listMarker(text),
+    boldShare: share(line, (r) => r.bold),
+    monoShare: share(line, (r) => r.monospace),
+    baseline,
+  };
+}
+
+function median(values: number[]): number | undefined {
+  if (values.length === 0) return undefined;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export function columnMetrics(lines: readonly LineInfo[], bodySize: number): ColumnMetrics {
+  const em = median(lines.map((l) => l.line.fontSize)) ?? bodySize;
+  const pitches: number[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const a = lines[i - 1]!;
+    const b = lines[i]!;
+    const pitch = b.baseline - a.baseline;
+    if (Math.abs(a.line.fontSize - b.line.fontSize) < 0.5 && pitch > 0.9 * em && pitch < 2.5 * em) pitches.push(pitch);
+  }
+  const left = Math.min(...lines.map((l) => l.line.x0));
+  const right = Math.max(...lines.map((l) => l.line.x1));
+  const flush = lines.filter((l) => l.line.x1 >= right - 0.5 * em).length;
+  return {
+    left,
+    right,
+    em,
+    pitch: pitches.length >= 2 ? median(pitches) : undefined,
+    justified: lines.length >= 4 && flush / lines.length >= 0.6,
+  };
+}
+
+/** A marker that might just be wrapped prose ("(ii)" at a line start) counts only where a list could start. */
+function startsItem(info: LineInfo, previous: LineInfo | undefined, previousInList: boolean, m: ColumnMetrics, gap: boolean): boolean {
+  if (!info.marker) return false;
+  if (info.marker.strong || !previous || previousInList || gap) return true;
+  return previous.line.x1 < m.right - 3 * m.em || /[.:;!?]$/.test(previous.text) || info.line.x0 > m.left + m.em;
+}
+
+function isGap(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
+  const pitch = b.baseline - a.baseline;
+  const size = Math.max(a.line.fontSize, b.line.fontSize);
+  if (m.pitch !== undefined) return pitch > m.pitch * GAP_FACTOR && pitch > 0.4 * size + m.pitch;
+  return b.line.y0 - a.line.y1 > 0.6 * size;
+}
+
+function styleChanges(a: LineInfo, b: LineInfo): boolean {
+  const sizeA = a.line.fontSize;
+  const sizeB = b.line.fontSize;
+  if (Math.abs(sizeA - sizeB) > 0.12 * Math.min(sizeA, sizeB)) return true;
+  if (a.boldShare >= 0.9 !== b.boldShare >= 0.9) return true;
+  return a.monoShare >= 0.9 !== b.monoShare >= 0.9;
+}
+
+function centred(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
+  const centreA = (a.line.x0 + a.line.x1) / 2;
+  const centreB = (b.line.x0 + b.line.x1) / 2;
+  const inset = Math.min(a.line.x0, b.line.x0) > m.left + m.em;
+  return inset && Math.abs(centreA - centreB) < m.em;
+}
+
+export interface LineGroup {
+  lines: LineInfo[];
+  /** The group starts with a list marker. */
+  item: boolean;
+}
+
+export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): LineGroup[] {
+  const groups: LineGroup[] = [];
+  let current: LineGroup | undefined;
+  let inList = false;
+  for (const info of lines) {
+    const previous = current?.lines[current.lines.length - 1];
+    const gap = previous !== undefined && isGap(previous, info, m);
+    const item = startsItem(info, previous, inList, m, gap);
+    if (!current || !previous || item || gap || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
+      if (current) groups.push(current);
+      current = { lines: [info], item };
+      // A gap or an unindented plain line after a list ends it; continuation lines keep it going.
+      inList = item || (inList && !gap && info.line.x0 > m.left + 0.5 * m.em);
+      continue;
+    }
+    current.lines.push(info);
+    if (m.justified && info.line.x1 < m.right - 2 * m.em && /[.!?:]$/.test(info.text) && !current.item) {
+      groups.push(current);
+      current = undefined;
+    }
+  }
+  if (current) groups.push(current);
+  return groups;
+}
+
+/**
+ * Indentation ends a group unless the previous line opened it (a first-line indent or a hanging
+ * indent); list items continue at their text's indentation.
+ */
+function indentBreak(group: LineGroup, previous: LineInfo, info: LineInfo, m: ColumnMetrics): boolean {
+  const shift = info.line.x0 - previous.line.x0;
+  if (Math.abs(shift) <= INDENT_EM * m.em) return false;
+  if (centred(previous, info, m)) return false;
+  const first = group.lines[0]!;
+  // An item's continuation lines hang right of its marker; a line left of the marker ends the item.
+  if (group.item) return shift < 0;
+  return previous !== first;
+}

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isPageNumber, runningText, toBandLine, type BandCandidate } from './running-text.js';
+
+const page = { height: 800 };
+
+function candidate(text: string, y0: number, band: 'top' | 'bottom' = 'top'): BandCandidate<{ x0: number; y0: number; x1: number; y1: number; text: string }> {
+  return { item: { x0: 50, y0, x1: 300, y1: y0 + 10, text }, text, band };
+}
+
+describe('running text', () => {
+  it('recognises lone page numbers in their usual forms', () => {
+    for (const text of ['3', 'Page 3 of 10', '- 3 -', 'iv', 'xii', '7 / 12']) expect(isPageNumber(text), text).toBe(true);
+    for (const text of ['Civic', 'Chapter 3', '3 apples']) expect(isPageNumber(text), text).toBe(false);
+  });
+
+  it('takes a line that a neighbour repeats, digits aside, at about the same height', () => {
+    const neighbour = [toBandLine('Annual Report 2023, chapter 4', { x0: 50, y0: 30, x1: 300, y1: 40 }, 'top')];
+    const header = candidate('Annual Report 2023, chapter 5', 31);
+    const title = candidate('A title only this page has', 60);
+    const moved = candidate('Annual Report 2023, chapter 6', 70);
+    const found = runningText([header, title, moved], [neighbour], page.height);
+    expect([...found].map((f) => f.text)).toEqual(['Annual Report 2023, chapter 5']);
+  });
+
+  it('needs the same band: a footer does not match a header', () => {
+    const neighbour = [toBandLine('Harbour Board', { x0: 50, y0: 30, x1: 300, y1: 40 }, 'top')];
+    expect(runningText([candidate('Harbour Board', 31, 'bottom')], [neighbour], page.height).size).toBe(0);
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * Running headers, footers and page numbers: text in the top or bottom band of the page that
+ * repeats, digits aside, at about the same place on a neighbouring page, and lone page numbers
+ * there ("3", "Page 3 of 10", "- 3 -", "iv").
+ */
+
+import type { Box } from './geometry.js';
+
+export type Band = 'top' | 'bottom';
+
+/** A light signature of one line in a page's top or bottom band, kept per page for neighbours. */
+export interface BandLine {
+  key: string;
+  /** Vertical centre in the frame, points. */
+  y: number;
+  band: Band;
+}
+
+export interface BandCandidate<T extends Box> {
+  item: T;
+  text: string;
+  band: Band;
+}
+
+/** Share of the page height that counts as the top or bottom band. */
+const BAND = 0.12;
+/** How far (share of page height) a repeated line may move between pages. */
+const POSITION_TOLERANCE = 0.02;
+
+const PAGE_NUMBER = [
+  /^\d{1,4}$/,
+  /^[-–—]\s*\d{1,4}\s*[-–—]$/,
+  /^(page|p\.|pg\.?|seite|página|pagina)\s*\d{1,4}(\s*(of|\/|de|von)\s*\d{1,4})?$/i,
+  /^\d{1,4}\s*(\/|of)\s*\d{1,4}$/i,
+  /^(?=[ivxlcdm])m{0,3}(cm|cd|d?c{0,3})(xc|xl|l?x{0,3})(ix|iv|v?i{0,3})$/i,
+];
+
+export function isPageNumber(text: string): boolean {
+  const t = text.trim();
+  return PAGE_NUMBER.some((pattern) => pattern.test(t));
+}
+
+/** Lower case, digits folded, spaces collapsed: "Page 3" and "Page 4" share a key. */
+export function bandKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+export function bandOf(box: Box, pageHeight: number): Band | undefined {
+  if (box.y1 <= pageHeight * BAND) return 'top';
+  if (box.y0 >= pageHeight * (1 - BAND)) return 'bottom';
+  return undefined;
+}
+
+export function toBandLine(text: string, box: Box, band: Band): BandLine {
+  return { key: bandKey(text), y: (box.y0 + box.y1) / 2, band };
+}
+
+/**
+ * The candidates that are running text: lone page numbers, and lines whose signature a neighbour
+ * page repeats at about the same height.
+ */
+export function runningText<T extends Box>(
+  candidates: readonly BandCandidate<T>[],
+  neighbours: readonly (readonly BandLine[])[],
+  pageHeight: number,
+): Set<T> {
+  const running = new Set<T>();
+  const tolerance = Math.max(6, pageHeight * POSITION_TOLERANCE);
+  for (const candidate of candidates) {
+    if (isPageNumber(candidate.text)) {
+      running.add(candidate.item);
+      continue;
+    }
+    const line = toBandLine(candidate.text, candidate.item, candidate.band);
+    if (line.key.replace(/[^\p{L}\p{N}#]/gu, '').length === 0) continue;
+    const repeated = neighbours.some((page) =>
+      page.some((other) => other.band === line.band && other.key === line.key && Math.abs(other.y - line.y) <= tolerance),
+    );
+    if (repeated) running.add(candidate.item);
+  }
+  return running;
+}

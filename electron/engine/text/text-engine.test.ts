@@ -1,0 +1,130 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions } from '../../../shared/protocol.js';
+import { fixturePdfPath } from '../../../test/fixtures/build-fixtures.js';
+import { launchPdfPrinter } from '../../../test/fixtures/print-pdf.js';
+import type { PageContent } from '../engine.js';
+import { openPdf } from '../pdf/open-pdf.js';
+import { createTextEngine } from './text-engine.js';
+
+const engine = createTextEngine();
+let folder: string;
+
+async function convert(pdf: PDFDocumentProxy, page: number, options: Partial<ConvertOptions> = {}) {
+  const deltas: string[] = [];
+  const content = await engine.convertPage({
+    pdf,
+    page,
+    options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text', ...options },
+    signal: new AbortController().signal,
+    emitDelta: (text) => deltas.push(text),
+  });
+  return { content, deltas };
+}
+
+async function convertFile(file: string, options: Partial<ConvertOptions> = {}): Promise<PageContent[]> {
+  const { pdf } = await openPdf(file);
+  try {
+    const pages: PageContent[] = [];
+    for (let page = 1; page <= pdf.numPages; page++) pages.push((await convert(pdf, page, options)).content);
+    return pages;
+  } finally {
+    engine.forgetDocument(pdf);
+    await pdf.destroy();
+  }
+}
+
+/** The same PDF with /Rotate 90 on its first page, written in place of its MediaBox so offsets hold. */
+async function rotatedCopy(file: string): Promise<string> {
+  const text = Buffer.from(await readFile(file)).toString('latin1');
+  const rotated = text.replace(/\/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]/, (whole, w: string, h: string) => {
+    const replacement = `/MediaBox[0 0 ${Math.round(Number(w))} ${Math.round(Number(h))}]/Rotate 90`;
+    if (replacement.length > whole.length) throw new Error('cannot rotate this PDF in place');
+    return replacement.padEnd(whole.length, ' ');
+  });
+  const out = path.join(folder, 'rotated.pdf');
+  await writeFile(out, Buffer.from(rotated, 'latin1'));
+  return out;
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-text-engine-'));
+  const printer = await launchPdfPrinter();
+  try {
+    await printer.printHtml('<!doctype html><html><body></body></html>', path.join(folder, 'empty.pdf'));
+  } finally {
+    await printer.close();
+  }
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('text engine', () => {
+  it('streams deltas that add up to the page Markdown, with blocks inside the page', async () => {
+    const { pdf } = await openPdf(fixturePdfPath('two-columns'));
+    try {
+      const { content, deltas } = await convert(pdf, 1);
+      expect(deltas.join('')).toBe(content.markdown);
+      expect(deltas.length).toBeGreaterThan(3);
+      expect(content.device).toBe('cpu');
+      expect(content.blocks[0]).toMatchObject({ kind: 'heading', level: 1 });
+      for (const block of content.blocks) {
+        const [x0, y0, x1, y1] = block.bbox;
+        expect(x0).toBeGreaterThanOrEqual(0);
+        expect(y0).toBeGreaterThanOrEqual(0);
+        expect(x1).toBeLessThanOrEqual(content.width);
+        expect(y1).toBeLessThanOrEqual(content.height);
+        expect(content.markdown).toContain(block.markdown);
+      }
+    } finally {
+      await pdf.destroy();
+    }
+  });
+
+  it('leaves running headers and page numbers out as header/footer blocks, and keeps them on request', async () => {
+    const file = fixturePdfPath('running-headers');
+    const dropped = await convertFile(file);
+    const kept = await convertFile(file, { keepHeaders: true });
+    for (const page of dropped) {
+      expect(page.markdown).not.toMatch(/Northport Harbour Board|Page \d of \d/);
+      expect(page.blocks.filter((b) => b.kind === 'header' || b.kind === 'footer').every((b) => b.markdown === '')).toBe(true);
+    }
+    expect(dropped[1]!.blocks.map((b) => b.kind)).toEqual(expect.arrayContaining(['header', 'footer']));
+    expect(kept[1]!.markdown).toMatch(/^Northport Harbour Board/);
+    expect(kept[1]!.markdown).toMatch(/Page 2 of 4$/);
+  });
+
+  it('reads a page turned by /Rotate as it reads the upright page, with boxes on the turned page', async () => {
+    const upright = await convertFile(fixturePdfPath('two-columns'));
+    const turned = await convertFile(await rotatedCopy(fixturePdfPath('two-columns')));
+    expect(turned[0]!.markdown).toBe(upright[0]!.markdown);
+    expect(turned[0]!.width).toBeCloseTo(upright[0]!.height, 0);
+    const [x0, , x1] = turned[0]!.blocks[0]!.bbox;
+    // The title runs down the right-hand side of the turned page.
+    expect(x0).toBeGreaterThan(turned[0]!.width / 2);
+    expect(x1).toBeLessThanOrEqual(turned[0]!.width);
+  });
+
+  it('gives a page without text empty Markdown', async () => {
+    const [page] = await convertFile(path.join(folder, 'empty.pdf'));
+    expect(page!.markdown).toBe('');
+    expect(page!.blocks).toEqual([]);
+  });
+
+  it('stops when the job is cancelled', async () => {
+    const { pdf } = await openPdf(fixturePdfPath('two-columns'));
+    try {
+      const controller = new AbortController();
+      controller.abort();
+      const job = { pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: controller.signal, emitDelta: () => {} };
+      await expect(engine.convertPage(job)).rejects.toThrow();
+    } finally {
+      await pdf.destroy();
+    }
+  });
+});
