@@ -137,7 +137,7 @@ class Batch {
     } catch (error) {
       return this.fileFailed(file, toFailure(error));
     }
-    if (results.length === 0) return this.fileFailed(file, { code: 'damaged', message: 'no page could be converted.' });
+    if (results.length === 0) return this.fileFailed(file, { code: 'damaged', message: 'no page could be converted, so nothing was written.' });
     await this.write({ file, info, pages: results, failures }, pages);
   }
 

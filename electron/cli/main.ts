@@ -6,6 +6,7 @@ import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
 import { runConvert } from './convert-command.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
+  exitQuietlyWhenStdoutCloses();
   let command: CliCommand;
   try {
     command = parseCommandLine(argv);
@@ -39,6 +40,14 @@ function interruptSignal(): AbortSignal {
   process.on('SIGINT', interrupt);
   process.on('SIGTERM', interrupt);
   return controller.signal;
+}
+
+/** `folio convert ... --json | head` closes our stdout early; that ends the run like SIGPIPE would, without a stack trace. */
+function exitQuietlyWhenStdoutCloses(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(141);
+  });
 }
 
 async function packageVersion(): Promise<string> {

@@ -1,5 +1,6 @@
 /** Progress on a terminal: one line redrawn in place (file, pages done/total, pages/s, time left), with finished files and failures printed above it. */
 
+import path from 'node:path';
 import type { WriteStream } from 'node:tty';
 import { failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
 
@@ -14,12 +15,17 @@ export interface ProgressState {
   batchMs: number;
 }
 
-export function progressLine(state: ProgressState): string {
+/** Fits `width` columns by shortening the file name, so the numbers always show. */
+export function progressLine(state: ProgressState, width: number): string {
   const rate = state.batchMs > 0 ? (state.batchPages * 1000) / state.batchMs : 0;
   const left = state.pagesTotal - state.pagesDone;
   const eta = rate > 0 && state.batchPages > 0 ? `, ${clock(left / rate)} left` : '';
   const counter = state.fileCount > 1 ? `[${state.fileIndex + 1}/${state.fileCount}] ` : '';
-  return `${counter}${state.file}: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}`;
+  const numbers = `: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}`;
+  const room = width - counter.length - numbers.length;
+  const name = path.basename(state.file);
+  const shown = name.length <= room ? name : `…${name.slice(Math.max(0, name.length - room + 1))}`;
+  return `${counter}${room > 1 ? shown : ''}${numbers}`.slice(0, width);
 }
 
 function clock(seconds: number): string {
@@ -35,7 +41,8 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   const draw = () => {
     if (!state) return;
     clear();
-    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started }).slice(0, Math.max(20, stderr.columns - 1)));
+    // The last column stays empty: writing into it makes some terminals wrap before the next redraw.
+    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started }, (stderr.columns || 80) - 1));
   };
   const above = (text: string) => {
     clear();

@@ -28,16 +28,18 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-/** A client whose hosts run `modulePath` with `env` added, counting how many it starts. */
-function supervised(modulePath: string, env: Record<string, string> = {}) {
-  const spawned = { count: 0 };
+/** A client whose hosts run `modulePath` with `env` added, counting how many it starts and how many ended. */
+function supervised(modulePath: string, env: Record<string, string> = {}, openTimeoutMs = PAGE_TIMEOUT_MS * 2) {
+  const spawned = { count: 0, exits: [] as Promise<string>[] };
   const client = new HostClient({
     spawnHost: () => {
       spawned.count++;
-      return forkHost({ modulePath, env: { ...process.env, ...env } });
+      const host = forkHost({ modulePath, env: { ...process.env, ...env } });
+      spawned.exits.push(new Promise((resolve) => host.onExit(resolve)));
+      return host;
     },
     pageTimeoutMs: PAGE_TIMEOUT_MS,
-    openTimeoutMs: PAGE_TIMEOUT_MS * 2,
+    openTimeoutMs,
   });
   return { client, spawned };
 }
@@ -92,6 +94,18 @@ describe('engine host supervisor', () => {
     }
   });
 
+  it('starts a fresh host for the next document when the last one died between documents', async () => {
+    const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_EXIT_WHEN_IDLE: '1' });
+    try {
+      expect((await convertAll(client, docs.notes)).done).toEqual([1]);
+      expect(await spawned.exits[0]).toBe('exit code 0');
+      expect((await convertAll(client, docs.report)).done).toEqual([1, 2, 3, 4]);
+      expect(spawned.count).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('fails a page that hangs with timeout, kills the host and converts the next pages in a fresh one', async () => {
     const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' });
     try {
@@ -122,7 +136,7 @@ describe('engine host supervisor', () => {
   });
 
   it('fails a document that cannot be opened in time with timeout, and the next document still converts', async () => {
-    const hanging = supervised(faultyHost, { FOLIO_FAKE_HANG_OPEN: '1' });
+    const hanging = supervised(faultyHost, { FOLIO_FAKE_HANG_OPEN: '1' }, 3000);
     try {
       await expect(hanging.client.open(docs.notes)).rejects.toMatchObject({ failure: { code: 'timeout' } });
     } finally {

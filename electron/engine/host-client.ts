@@ -62,8 +62,7 @@ export class HostClient {
   open(file: string, password?: string, signal?: AbortSignal): Promise<OpenedDocument> {
     return this.exclusive(async () => {
       const ref: DocumentRef = { docId: `doc-${++this.documentCount}`, file, password };
-      const host = this.host ?? (await this.startHost(signal));
-      const info = await this.openOn(host, ref, signal);
+      const info = await this.openOn(await this.liveHost(signal), ref, signal);
       return { ...ref, info };
     });
   }
@@ -103,9 +102,16 @@ export class HostClient {
 
   /** The host holding this document open, starting a host and reopening the document after a restart. */
   private async hostWith(ref: DocumentRef, signal: AbortSignal | undefined): Promise<LiveHost> {
-    const host = this.host ?? (await this.startHost(signal));
+    const host = await this.liveHost(signal);
     if (!host.openDocuments.has(ref.docId)) await this.openOn(host, ref, signal);
     return host;
+  }
+
+  /** The current host, or a fresh one when there is none or it died while idle (between documents). */
+  private async liveHost(signal: AbortSignal | undefined): Promise<LiveHost> {
+    if (this.host && !this.host.events.exited) return this.host;
+    this.discardHost();
+    return this.startHost(signal);
   }
 
   private discardHost(): void {

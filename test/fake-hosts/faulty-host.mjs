@@ -1,6 +1,7 @@
 // The real engine host (built in dist/) with faults injected at its transport, the way hostile PDFs
 // hurt pdf.js: FOLIO_FAKE_HANG_PAGE spins forever once that page starts, FOLIO_FAKE_CRASH_PAGE exits
-// mid-page, FOLIO_FAKE_HANG_OPEN never answers "open". Plain JS so child_process.fork runs it as is.
+// mid-page, FOLIO_FAKE_HANG_OPEN never answers "open", FOLIO_FAKE_EXIT_WHEN_IDLE exits once a
+// conversion is done. Plain JS so child_process.fork runs it as is.
 import { EngineHost } from '../../dist/electron/engine/host-loop.js';
 import { connectToParent } from '../../dist/electron/engine/host-transport.js';
 import { EngineRouter } from '../../dist/electron/engine/router.js';
@@ -8,6 +9,7 @@ import { EngineRouter } from '../../dist/electron/engine/router.js';
 const hangPage = Number(process.env.FOLIO_FAKE_HANG_PAGE);
 const crashPage = Number(process.env.FOLIO_FAKE_CRASH_PAGE);
 const hangOpen = process.env.FOLIO_FAKE_HANG_OPEN === '1';
+const exitWhenIdle = process.env.FOLIO_FAKE_EXIT_WHEN_IDLE === '1';
 
 const parent = connectToParent();
 const transport = {
@@ -19,6 +21,8 @@ const transport = {
       process.exit(70);
     }
     parent.send(event);
+    // Give the IPC message time to leave before the process goes, as a host killed between documents would.
+    if (event.type === 'convert-done' && exitWhenIdle) setTimeout(() => process.exit(0), 100);
   },
 };
 const host = new EngineHost(transport, new EngineRouter());
