@@ -18,11 +18,11 @@ import { forkHost } from '../engine/fork-host.js';
 import { HostClient, type OpenedDocument } from '../engine/host-client.js';
 import type { SpawnHost } from '../engine/host-process.js';
 import { writeFileAtomic } from './atomic-write.js';
-import { allOf, type BatchReporter } from './batch-reporter.js';
+import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
 import type { ConvertRequest } from './cli-args.js';
 import { jsonEvents } from './json-events.js';
 import { logLines } from './log-lines.js';
-import { outputFiles, outputNames, type OutputPlan } from './output-files.js';
+import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } from './output-files.js';
 import { OutputNames } from './output-names.js';
 import { ttyProgress } from './tty-progress.js';
 
@@ -141,7 +141,7 @@ class Batch {
     await this.write({ file, info, pages: results, failures }, pages);
   }
 
-  private async write(doc: { file: string; info: OpenedDocument['info']; pages: PageResult[]; failures: PageFailure[] }, pages: readonly number[]): Promise<void> {
+  private async write(doc: ConvertedDocument, pages: readonly number[]): Promise<void> {
     const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
     const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
     const written: string[] = [];
@@ -161,7 +161,7 @@ class Batch {
     this.reporter.documentDone(doc.file, written);
   }
 
-  private fileFailed(file: string, failure: Parameters<BatchReporter['documentFailed']>[1]): void {
+  private fileFailed(file: string, failure: FileFailure): void {
     this.counts.filesFailed++;
     this.reporter.documentFailed(file, failure);
   }

@@ -76,6 +76,16 @@ export class EngineHost {
   private async runConversion(docId: string, document: HostedDocument, pages: number[], options: ConvertOptions, signal: AbortSignal): Promise<void> {
     const session = await document.session;
     if (!session) return this.reject(docId, `Document ${docId} could not be opened, so it cannot be converted.`);
+    try {
+      await this.convertPages(session, docId, pages, options, signal);
+    } catch (error) {
+      // DocumentSession reports page failures itself; what lands here is a bug, reported rather than crashing the host.
+      this.reject(docId, `Converting ${docId} stopped: ${toFailure(error).message}`);
+    }
+    this.transport.send({ type: 'convert-done', docId, cancelled: signal.aborted });
+  }
+
+  private async convertPages(session: DocumentSession, docId: string, pages: number[], options: ConvertOptions, signal: AbortSignal): Promise<void> {
     const send = this.transport.send.bind(this.transport);
     await session.convert(
       pages,
@@ -88,7 +98,6 @@ export class EngineHost {
       },
       signal,
     );
-    send({ type: 'convert-done', docId, cancelled: signal.aborted });
   }
 
   private async close(docId: string): Promise<void> {
@@ -98,7 +107,8 @@ export class EngineHost {
     document.conversion?.abort.abort();
     await document.conversion?.done;
     const session = await document.session;
-    await session?.close();
+    // Nothing waits for a close; a document that fails to let go has nothing more to report.
+    await session?.close().catch(() => undefined);
   }
 
   private reject(docId: string, message: string): void {
