@@ -18,7 +18,7 @@ export interface ListMarker {
   rest: string;
 }
 
-const BULLET = /^([•◦▪▫■□●○‣⁃∙·➢➤►▸✓✔])\s*(.*)$/u;
+const BULLET = /^([•◦▪▫■□●○‣⁃∙·➢➤►▸✓✔])\s*(.+)$/u;
 const DASH_BULLET = /^([-*–—])\s+(.+)$/u;
 const NUMBERED = /^(\d{1,3})([.)])\s+(.+)$/u;
 const LETTERED = /^(\(?)([a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})([.)])\s+(.+)$/u;

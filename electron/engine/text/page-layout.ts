@@ -29,7 +29,34 @@ const HEADING_INLINE = { codeSpans: false, emphasis: false };
 
 export function layoutPage(elements: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
   const em = stats.bodySize || 10;
-  return readingOrder(elements, em).flatMap((leaf) => layoutColumn(leaf, stats));
+  const blocks: DraftBlock[] = [];
+  for (const leaf of readingOrder(elements, em)) {
+    const column = layoutColumn(leaf, stats);
+    const last = blocks[blocks.length - 1];
+    const first = column[0];
+    if (last && first && continues(last, first)) {
+      blocks[blocks.length - 1] = joinParagraphs(last, first);
+      column.shift();
+    }
+    blocks.push(...column);
+  }
+  return blocks;
+}
+
+/** A paragraph cut by a column break: no sentence end before the break, a lower-case word after it. */
+function continues(before: DraftBlock, after: DraftBlock): boolean {
+  return (
+    before.kind === 'paragraph' &&
+    after.kind === 'paragraph' &&
+    !/[.!?:;"”’)\]]$/.test(before.markdown) &&
+    /^\p{Ll}/u.test(after.markdown)
+  );
+}
+
+function joinParagraphs(before: DraftBlock, after: DraftBlock): DraftBlock {
+  const hyphenated = /\p{L}-$/u.test(before.markdown);
+  const markdown = hyphenated ? before.markdown.slice(0, -1) + after.markdown : `${before.markdown} ${after.markdown}`;
+  return { kind: 'paragraph', box: unionBox([before.box, after.box]), markdown };
 }
 
 /** One leaf of the reading order: its text lines and any tables or images, top to bottom. */

@@ -30,6 +30,8 @@ export interface ColumnMetrics {
 }
 
 const INDENT_EM = 0.8;
+/** A table-of-contents entry: dot leaders, then a page number. Each one stands alone. */
+const LEADER_LINE = /(\.\s?){4,}\s*[\divxlc]+$/i;
 const GAP_FACTOR = 1.3;
 
 function share(line: Line, test: (run: Line['runs'][number]) => boolean): number {
@@ -128,7 +130,8 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
     const previous = current?.lines[current.lines.length - 1];
     const gap = previous !== undefined && isGap(previous, info, m);
     const item = startsItem(info, previous, inList, m, gap);
-    if (!current || !previous || item || gap || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
+    const ended = previous !== undefined && LEADER_LINE.test(previous.text);
+    if (!current || !previous || item || gap || ended || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
       if (current) groups.push(current);
       current = { lines: [info], item };
       // A gap or an unindented plain line after a list ends it; continuation lines keep it going.

@@ -4,7 +4,7 @@
  * and footers (compared with neighbouring pages), tables, then the layout of what is left.
  */
 
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
@@ -79,7 +79,8 @@ function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string
 async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMemory): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
-  const ops = await page.getOperatorList();
+  // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
+  const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   signal.throwIfAborted();
   const drawing = readDrawing(ops, viewport);
   const content = memory.takeContent(job.page) ?? ((await page.getTextContent()) as TextContentLike);

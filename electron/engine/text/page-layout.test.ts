@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { splitRow, type Line } from './lines.js';
+import { layoutPage, type PageElement } from './page-layout.js';
+import { lineOf, type RunStyle } from './text-run-fixtures.js';
+
+const stats = { bodySize: 10, headingSizes: [16] };
+
+/** Text fragments as the engine builds them, lines 12pt apart from `top`. */
+function textLines(x0: number, top: number, ...lines: (string | [string, RunStyle])[]): PageElement[] {
+  return lines.flatMap((line, i) => {
+    const built: Line = lineOf(x0, top + i * 12, line);
+    return splitRow(built.runs).map((fragment) => ({ ...fragment, kind: 'text' as const }));
+  });
+}
+
+function markdown(elements: PageElement[]): string[] {
+  return layoutPage(elements, stats).map((b) => b.markdown);
+}
+
+describe('page layout', () => {
+  it('makes a heading, a paragraph and a list of a column', () => {
+    const elements = [
+      ...textLines(50, 40, ['Supplies', { size: 16 }]),
+      ...textLines(50, 70, 'The wardens carry these up', 'every autumn:'),
+      ...textLines(60, 100, '• Lamp oil', '• Dry firewood'),
+    ];
+    expect(markdown(elements)).toEqual(['# Supplies', 'The wardens carry these up every autumn:', '- Lamp oil\n- Dry firewood']);
+  });
+
+  it('joins a paragraph that a column break cuts in two', () => {
+    const left = textLines(50, 40, 'The first column ends in the', 'middle of a sen-');
+    const right = textLines(300, 40, 'tence that the second column', 'finishes here.');
+    expect(markdown([...left, ...right])).toEqual(['The first column ends in the middle of a sentence that the second column finishes here.']);
+  });
+
+  it('keeps each table-of-contents entry on its own', () => {
+    const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
+    expect(markdown(elements)).toHaveLength(3);
+  });
+
+  it('reads a lone bullet glyph as text, not as an empty list item', () => {
+    expect(markdown(textLines(50, 40, '•'))).toEqual(['•']);
+  });
+});
