@@ -33,6 +33,15 @@ describe('page layout', () => {
     expect(markdown([...left, ...right])).toEqual(['The first column ends in the middle of a sentence that the second column finishes here.']);
   });
 
+  it('splits two-line paragraphs at the gaps between them, though gaps are half of all line pitches', () => {
+    const elements = [
+      ...textLines(50, 40, 'First paragraph, first line', 'and its second line.'),
+      ...textLines(50, 74, 'Second paragraph, first line', 'and its second line.'),
+      ...textLines(50, 108, 'Third paragraph, first line', 'and its second line.'),
+    ];
+    expect(markdown(elements)).toHaveLength(3);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

@@ -60,14 +60,14 @@ export function describeLine(line: Line): LineInfo {
   };
 }
 
-function median(values: number[]): number | undefined {
+function quantile(values: number[], q: number): number | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
+  return sorted[Math.floor(sorted.length * q)];
 }
 
 export function columnMetrics(lines: readonly LineInfo[], bodySize: number): ColumnMetrics {
-  const em = median(lines.map((l) => l.line.fontSize)) ?? bodySize;
+  const em = quantile(lines.map((l) => l.line.fontSize), 0.5) ?? bodySize;
   const pitches: number[] = [];
   for (let i = 1; i < lines.length; i++) {
     const a = lines[i - 1]!;
@@ -78,11 +78,14 @@ export function columnMetrics(lines: readonly LineInfo[], bodySize: number): Col
   const left = Math.min(...lines.map((l) => l.line.x0));
   const right = Math.max(...lines.map((l) => l.line.x1));
   const flush = lines.filter((l) => l.line.x1 >= right - 0.5 * em).length;
+  // The lower quartile: in short paragraphs, gaps between them can be half of all pitches.
+  const pitch = quantile(pitches, 0.25);
   return {
     left,
     right,
     em,
-    pitch: pitches.length >= 2 ? median(pitches) : undefined,
+    // A usual pitch this wide means one-line paragraphs, whose gaps are all there is to measure.
+    pitch: pitches.length >= 2 && pitch !== undefined && pitch < 1.7 * em ? pitch : undefined,
     justified: lines.length >= 4 && flush / lines.length >= 0.6,
   };
 }
