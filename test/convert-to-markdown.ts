@@ -1,0 +1,28 @@
+/** Converts a whole PDF in-process with the text engine and joins its pages as export does. */
+
+import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
+import type { PageResult } from '../shared/page.js';
+import { DocumentSession } from '../electron/engine/document-session.js';
+import type { EngineRouter } from '../electron/engine/router.js';
+
+export async function convertToMarkdown(router: EngineRouter, file: string): Promise<string> {
+  const session = await DocumentSession.open(router, file);
+  const pages: PageResult[] = [];
+  const failures: string[] = [];
+  try {
+    const all = Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
+    await session.convert(all, { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' }, {
+      started() {},
+      delta() {},
+      done: (result) => pages.push(result),
+      failed: (page, failure) => failures.push(`page ${page}: ${failure.code}: ${failure.message}`),
+    }, new AbortController().signal);
+  } finally {
+    await session.close();
+  }
+  if (failures.length) throw new Error(`${file}: ${failures.join('; ')}`);
+  return pages
+    .map((p) => p.markdown.trim())
+    .filter((m) => m.length > 0)
+    .join('\n\n');
+}

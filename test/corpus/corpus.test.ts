@@ -1,0 +1,54 @@
+/**
+ * Robustness over PDF.js's bug-report corpus (`../shared/corpus/pdfjs` beside the clone): every
+ * file converts, or fails with a specific reason, within its time limit, and the process driving
+ * the conversions never dies. CI runs the part chosen in corpus-selection.ts; `npm run test:corpus`
+ * (FOLIO_CORPUS=all) runs all of it.
+ */
+
+import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { forkHost } from '../../electron/engine/fork-host.js';
+import { convertCorpus, type CorpusLimits } from './convert-corpus.js';
+import { formatCorpusSummary, summariseCorpus } from './corpus-summary.js';
+import { KNOWN_INTERNAL, corpusMode, readCorpusPasswords, selectCorpusFiles } from './corpus-selection.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CORPUS_ROOT = path.resolve(REPO_ROOT, '../shared/corpus/pdfjs');
+const CORPUS_DIR = path.join(CORPUS_ROOT, 'pdfs');
+/** The built host, as the CLI runs it; `npm test` builds before it tests. */
+const HOST_MODULE = path.join(REPO_ROOT, 'dist/electron/engine/host.js');
+
+const LIMITS: CorpusLimits = { pageTimeoutMs: 20_000, openTimeoutMs: 20_000, fileTimeoutMs: 60_000 };
+const mode = corpusMode(process.env);
+
+describe('robustness over the pdf.js corpus', () => {
+  if (!existsSync(CORPUS_DIR)) {
+    it.skip(`skipped: no corpus at ${CORPUS_DIR} (clone it beside this repository as ../shared/corpus/pdfjs)`, () => {});
+    return;
+  }
+
+  it(
+    `every ${mode === 'all' ? '' : 'selected '}file converts or fails with a specific reason, and the batch runs to its end`,
+    async () => {
+      expect(existsSync(HOST_MODULE), `${HOST_MODULE} is missing: run npm run build first`).toBe(true);
+      const files = selectCorpusFiles(await readdir(CORPUS_DIR).then((names) => names.filter((n) => n.endsWith('.pdf'))), mode);
+      const passwords = await readCorpusPasswords(CORPUS_ROOT);
+      const started = performance.now();
+      const outcomes = await convertCorpus(CORPUS_DIR, files, passwords, () => forkHost({ modulePath: HOST_MODULE }), LIMITS);
+      const summary = summariseCorpus(outcomes, performance.now() - started);
+      console.log(`\n${formatCorpusSummary(summary, mode === 'all' ? 'all files' : 'CI part')}\n`);
+
+      expect(outcomes.map((o) => path.basename(o.file))).toEqual(files);
+      // A file converts whole, or says why not: no page may go missing without a reason.
+      for (const o of outcomes) {
+        if (!o.timedOut && o.failures.length === 0) expect(o.pagesConverted, o.file).toBe(o.pageCount);
+      }
+      const unexpected = summary.internal.filter((o) => !KNOWN_INTERNAL.includes(path.basename(o.file)));
+      expect(unexpected.map((o) => `${o.file}: ${o.failures.map((f) => f.message).join('; ')}`)).toEqual([]);
+    },
+    mode === 'all' ? 4 * 3600_000 : 30 * 60_000,
+  );
+});

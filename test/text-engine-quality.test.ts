@@ -1,0 +1,34 @@
+/**
+ * Quality of the text engine on the project's fixtures: every fixture PDF is converted in-process
+ * with the `text` engine and scored against its expectation (all checks must pass, and the edit
+ * distance to the expected Markdown must stay under the fixture's limit).
+ */
+
+import { afterAll, describe, expect, it } from 'vitest';
+import { EngineRouter } from '../electron/engine/router.js';
+import { fixturePdfPath, listFixtureNames } from './fixtures/build-fixtures.js';
+import { loadExpectation } from './fixtures/fixture.js';
+import { convertToMarkdown } from './convert-to-markdown.js';
+import { formatReport } from './scoring/report.js';
+import { scoreDocument, type DocumentScore } from './scoring/score.js';
+
+const names = await listFixtureNames();
+const router = new EngineRouter();
+const scores: DocumentScore[] = [];
+
+describe('text engine on the fixtures', () => {
+  afterAll(() => {
+    // The whole table, failing checks listed per fixture: what to read when this suite fails.
+    console.log(`\n${formatReport(scores.sort((a, b) => a.name.localeCompare(b.name)))}\n`);
+  });
+
+  for (const name of names) {
+    it(`${name}: meets every check and stays close to the expected Markdown`, async () => {
+      const expectation = await loadExpectation(name);
+      const markdown = await convertToMarkdown(router, fixturePdfPath(name));
+      const score = scoreDocument(name, markdown, expectation);
+      scores.push(score);
+      expect(score.passed, formatReport([score])).toBe(true);
+    });
+  }
+});

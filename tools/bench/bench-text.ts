@@ -1,0 +1,98 @@
+/**
+ * `npm run bench:text`: Folio's text engine against `pdftotext -layout` on the same documents in
+ * one run (pages/s, time per page, ratio; target: Folio within 3x of pdftotext per page), peak
+ * memory, then memory over a 1,000-page document. A benchmark prints; it asserts nothing.
+ */
+
+import path from 'node:path';
+import { EngineRouter } from '../../electron/engine/router.js';
+import { CORPUS_SET, fixturePdfs, resolveBenchSet } from './bench-set.js';
+import { convertWithFolio, type RunTotals } from './folio-run.js';
+import { runLongDocument } from './memory-run.js';
+import { convertWithPdftotext, pdftotextAvailable } from './pdftotext-run.js';
+
+/** Timed passes over the set after one untimed warm-up pass (JIT, font data, file cache). */
+const ROUNDS = 3;
+const LONG_DOCUMENT_PAGES = 1000;
+const TARGET_RATIO = 3;
+
+async function main(): Promise<void> {
+  if (!(await pdftotextAvailable())) throw new Error('pdftotext not found: install poppler-utils (apt-get install poppler-utils).');
+  const set = await resolveBenchSet();
+  for (const missing of set.missing) console.log(`skipped (missing): ${missing}`);
+  if (set.files.length === 0) throw new Error('Nothing to convert: neither the corpus nor the fixture PDFs were found.');
+  console.log(`Mixed set: ${set.files.length} documents (${CORPUS_SET.map((c) => c.kind).filter(unique).join(', ')}, fixtures), ${ROUNDS} timed rounds after a warm-up\n`);
+
+  const router = new EngineRouter();
+  const folio = await timeRounds(set.files, (file) => convertWithFolio(router, file));
+  const poppler = await timeRounds(set.files, convertWithPdftotext);
+  const slowest = set.files
+    .map((file) => ({ file, folioMs: folio.byFile.get(file)!, popplerMs: poppler.byFile.get(file)! }))
+    .sort((a, b) => b.folioMs / b.popplerMs - a.folioMs / a.popplerMs)
+    .slice(0, 5);
+  const folioMsPerPage = folio.ms / folio.pages;
+  const popplerMsPerPage = poppler.ms / poppler.pages;
+  const ratio = folioMsPerPage / popplerMsPerPage;
+
+  console.log(row('engine', 'pages', 'time (s)', 'pages/s', 'ms/page'));
+  console.log(row('folio text', String(folio.pages), (folio.ms / 1000).toFixed(2), (folio.pages / (folio.ms / 1000)).toFixed(1), folioMsPerPage.toFixed(2)));
+  console.log(row('pdftotext -layout', String(poppler.pages), (poppler.ms / 1000).toFixed(2), (poppler.pages / (poppler.ms / 1000)).toFixed(1), popplerMsPerPage.toFixed(2)));
+  if (folio.failedPages) console.log(`folio failed pages: ${folio.failedPages}`);
+  console.log(`\nratio (folio / pdftotext time per page): ${ratio.toFixed(2)}x, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log(`furthest behind: ${slowest.map((d) => `${path.basename(d.file)} ${(d.folioMs / d.popplerMs).toFixed(1)}x`).join(', ')}`);
+  console.log(`peak RSS so far: ${peakRssMiB().toFixed(0)} MiB\n`);
+
+  const pagePdfs = await fixturePdfs();
+  if (pagePdfs.length === 0) {
+    console.log('long document skipped: no fixture PDFs (run npm test once to print them)');
+    return;
+  }
+  const long = await runLongDocument(router, pagePdfs, LONG_DOCUMENT_PAGES);
+  console.log(`${LONG_DOCUMENT_PAGES}-page document (fixture pages repeated): ${long.pages} pages in ${(long.ms / 1000).toFixed(1)} s, ${(long.pages / (long.ms / 1000)).toFixed(1)} pages/s`);
+  console.log(row('pages', 'RSS (MiB)', 'heap (MiB)'));
+  for (const s of long.samples) console.log(row(String(s.pages), s.rssMiB.toFixed(0), s.heapMiB.toFixed(0)));
+  const span = `page ${long.samples[1]?.pages ?? '-'} to ${long.samples.at(-1)?.pages ?? '-'}`;
+  console.log(`growth from ${span}: heap ${long.heapGrowthMiB.toFixed(0)} MiB, RSS ${long.rssGrowthMiB.toFixed(0)} MiB -> memory ${long.flat ? 'flat' : 'GROWS with page count'}`);
+  console.log(`peak RSS: ${peakRssMiB().toFixed(0)} MiB`);
+}
+
+interface RoundTotals extends RunTotals {
+  /** Time per document over all rounds. */
+  byFile: Map<string, number>;
+}
+
+async function timeRounds(files: readonly string[], convert: (file: string) => Promise<RunTotals>): Promise<RoundTotals> {
+  for (const file of files) await convert(file);
+  const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, byFile: new Map() };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const file of files) {
+      const t = await convert(file).catch((error: unknown) => {
+        throw new Error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
+      });
+      sum.pages += t.pages;
+      sum.failedPages += t.failedPages;
+      sum.chars += t.chars;
+      sum.ms += t.ms;
+      sum.byFile.set(file, (sum.byFile.get(file) ?? 0) + t.ms);
+    }
+  }
+  return sum;
+}
+
+function peakRssMiB(): number {
+  // resourceUsage reports kibibytes on Linux.
+  return process.resourceUsage().maxRSS / 1024;
+}
+
+function row(...cells: string[]): string {
+  return cells.map((c, i) => (i === 0 ? c.padEnd(20) : c.padStart(10))).join(' ');
+}
+
+function unique<T>(value: T, index: number, all: readonly T[]): boolean {
+  return all.indexOf(value) === index;
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 1;
+});
