@@ -30,10 +30,13 @@ interface Run {
   stderr: string;
 }
 
-/** Runs the built CLI as a user would; `onStdout` sees stdout as it arrives and may signal the process. */
+/**
+ * Runs the built CLI as a user would. `onStdout` sees stdout as it arrives; the CLI then runs in its
+ * own process group, so a test can interrupt the group as a terminal's Ctrl-C does.
+ */
 function folio(args: readonly string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], detached: onStdout !== undefined });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -177,7 +180,7 @@ describe('folio command line', () => {
     expect(events.find((event) => event.event === 'document-failed')).toMatchObject({ file: docs.notPdf, code: 'not-pdf' });
   });
 
-  it('stops at Ctrl-C with exit 130 and writes nothing for the interrupted document', async () => {
+  it('stops at Ctrl-C with exit 130, reports no page as failed, and writes nothing for the interrupted document', async () => {
     // Long enough that the interrupt lands mid-document: the report's pages fifty times over.
     const long = path.join(folder, 'long.pdf');
     execFileSync('pdfunite', [...Array.from({ length: 50 }, () => docs.report), long]);
@@ -186,10 +189,11 @@ describe('folio command line', () => {
     const run = await folio(['convert', docs.notes, long, '--json', '-o', out], (stdout, child) => {
       if (!interrupted && stdout.includes(`"file":${JSON.stringify(long)},"page":2}`)) {
         interrupted = true;
-        child.kill('SIGINT');
+        process.kill(-child.pid!, 'SIGINT');
       }
     });
     expect(run.code).toBe(130);
+    expect(run.stderr).not.toMatch(/crashed|page \d+:/);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(events.at(-1)).toMatchObject({ event: 'summary', cancelled: true });
     expect(events.filter((event) => event.event === 'page-done' && event.file === long).length).toBeLessThan(200);

@@ -189,7 +189,7 @@ export class HostClient {
       if (taken.kind === 'timeout' || taken.kind === 'exit') {
         this.discardHost();
         const page = remaining.shift();
-        if (cancelSent || page === undefined) return;
+        if (cancelSent || signal?.aborted || page === undefined) return;
         const failure = taken.kind === 'timeout' ? this.timeoutFailure() : crashFailure(taken.description);
         callbacks.pageFailed?.(page, failure);
         return;

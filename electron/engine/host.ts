@@ -11,4 +11,6 @@ const transport = connectToParent();
 const host = new EngineHost(transport, new EngineRouter());
 transport.onMessage((message) => host.handle(message));
 transport.onDisconnect(() => process.exit(0));
+// Ctrl-C in a terminal reaches the whole process group; the supervisor decides how the host stops.
+process.on('SIGINT', () => undefined);
 transport.send({ type: 'ready' });
