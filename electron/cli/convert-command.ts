@@ -82,6 +82,11 @@ class Batch {
     private readonly signal: AbortSignal,
   ) {
     this.plan = { formats: request.formats, splitPages: request.splitPages, images: request.images };
+    // An input in the output folder whose name matches an output (`x.json` with --format json) must survive.
+    const outDir = path.resolve(request.outDir);
+    for (const file of request.files) {
+      if (path.dirname(path.resolve(file)) === outDir) this.names.reserve(path.basename(file));
+    }
     this.options = { engine: request.engine, keepHeaders: request.keepHeaders, extractImages: request.images };
   }
 

@@ -64,6 +64,12 @@ describe('output names', () => {
     expect(claimFor(names, 'x_pg2.pdf', [1], split)).toBe('x_pg2-2');
   });
 
+  it('never hands out a reserved name, such as an input sitting in the output folder', () => {
+    const names = new OutputNames();
+    names.reserve('paper.JSON');
+    expect(claimFor(names, 'paper.json', [1], plan({ formats: ['md', 'json'] }))).toBe('paper-2');
+  });
+
   it('takes the stem from the file name without its extension', () => {
     expect(stemOf('/data/2024 report.final.pdf')).toBe('2024 report.final');
     expect(stemOf('notes')).toBe('notes');

@@ -9,6 +9,11 @@ import path from 'node:path';
 export class OutputNames {
   private readonly claimed = new Set<string>();
 
+  /** Keeps a name out of reach, e.g. an input file that sits in the output folder. */
+  reserve(name: string): void {
+    this.claimed.add(name.toLowerCase());
+  }
+
   /** The first free stem for `file`; `namesFor(stem)` lists every output name that stem would take. */
   claim(file: string, namesFor: (stem: string) => readonly string[]): string {
     const base = stemOf(file);
