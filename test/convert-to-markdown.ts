@@ -1,17 +1,17 @@
 /** Converts a whole PDF in-process with the text engine and joins its pages as export does. */
 
-import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
+import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions } from '../shared/protocol.js';
 import type { PageResult } from '../shared/page.js';
 import { DocumentSession } from '../electron/engine/document-session.js';
 import type { EngineRouter } from '../electron/engine/router.js';
 
-export async function convertToMarkdown(router: EngineRouter, file: string): Promise<string> {
+export async function convertToMarkdown(router: EngineRouter, file: string, options: Partial<ConvertOptions> = {}): Promise<string> {
   const session = await DocumentSession.open(router, file);
   const pages: PageResult[] = [];
   const failures: string[] = [];
   try {
     const all = Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
-    await session.convert(all, { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' }, {
+    await session.convert(all, { ...DEFAULT_CONVERT_OPTIONS, engine: 'text', ...options }, {
       started() {},
       delta() {},
       done: (result) => pages.push(result),

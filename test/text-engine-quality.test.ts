@@ -11,6 +11,8 @@ import { loadExpectation } from './fixtures/fixture.js';
 import { convertToMarkdown } from './convert-to-markdown.js';
 import { KNOWN_FAILURES } from './text-engine-known-failures.js';
 import { formatReport } from './scoring/report.js';
+import { parseMarkdown } from './scoring/markdown-document.js';
+import { runCheck } from './scoring/checks.js';
 import { scoreDocument, type DocumentScore } from './scoring/score.js';
 
 const names = await listFixtureNames();
@@ -35,4 +37,10 @@ describe('text engine on the fixtures', () => {
       expect(score.passed, formatReport([score])).toBe(true);
     });
   }
+
+  it('keeps running headers, footers and page numbers when asked to', async () => {
+    const doc = parseMarkdown(await convertToMarkdown(router, fixturePdfPath('running-headers'), { keepHeaders: true }));
+    const kept = ['Northport Harbour Board', 'Works Programme 2027', 'Page 1 of 4', 'Page 4 of 4'].map((text) => runCheck({ kind: 'present', text }, doc));
+    expect(kept.filter((r) => !r.passed).map((r) => r.check)).toEqual([]);
+  });
 });
