@@ -1,0 +1,186 @@
+"""Builds the tiny test model from a fixed seed and exports it like a real checkpoint.
+
+    python3 tools/model/build_tiny.py [--out tools/model/fixtures/tiny]
+
+Same structure as DeepSeek-OCR / jina-ocr-v1 at toy sizes: a 256-pixel global view and 128-pixel
+tiles (4x4 and 2x2 visual tokens), windowed and global SAM blocks, a dense first decoder layer,
+MoE layers, one FastMTP head, and a byte-level BPE tokenizer with the special tokens. The random
+weights are written as a bf16, two-shard safetensors checkpoint and go through export.py's own path
+(reader, strict load, ONNX export), then parity fixtures for the TypeScript runtime are written
+next to the package: preprocessed views, visual features, prompt ids, first logits, greedy tokens.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from PIL import Image, ImageDraw
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from folio_model.byte_bpe import build_tokenizer, encode, train_merges  # noqa: E402
+from folio_model.checkpoint import load_model  # noqa: E402
+from folio_model.config import ClipConfig, DecoderConfig, ModelConfig, SamConfig  # noqa: E402
+from folio_model.decoder import RMSNorm  # noqa: E402
+from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
+from folio_model.package import (PLAIN_PROMPT, SPECIAL_TOKENS, DecodingRule, PackageOptions,  # noqa: E402
+                                 write_package)
+from folio_model.preprocess import ResolutionMode  # noqa: E402
+from folio_model.reference import (as_array, embed_prompt, encode_page, forward_logits, greedy,  # noqa: E402
+                                   image_token_run, prompt_ids)
+from folio_model.safetensors_io import write_sharded  # noqa: E402
+from folio_model.sam import LayerNorm2d  # noqa: E402
+
+SEED = 20261130
+HERE = Path(__file__).resolve().parent
+DEFAULT_OUT = HERE / "fixtures" / "tiny"
+TINY_GUNDAM = ResolutionMode("gundam", base_size=256, image_size=128, crop=True, min_crops=2, max_crops=6)
+TINY_DECODING = DecodingRule(ngram_size=4, window=32)
+MAX_NEW_TOKENS = 24
+CORPUS = ("Convert the document to markdown. Tables and the text of the page are converted to markdown "
+          "with headings, lists, links and formulas; every row of a table keeps its cells in order.")
+
+
+def tiny_config(vocab_size: int) -> ModelConfig:
+    return ModelConfig(
+        sam=SamConfig(img_size=256, patch_size=16, embed_dim=32, depth=3, num_heads=2, mlp_ratio=2.0,
+                      out_chans=16, window_size=4, global_attn_indexes=(1,), net_2_chans=32, net_3_chans=48),
+        clip=ClipConfig(hidden_size=48, num_layers=2, num_attention_heads=2, ffn_hidden_size=96,
+                        image_size=56, patch_size=14),
+        decoder=DecoderConfig(vocab_size=vocab_size, hidden_size=64, num_hidden_layers=3, num_attention_heads=4,
+                              num_key_value_heads=4, intermediate_size=128, moe_intermediate_size=32,
+                              n_routed_experts=4, n_shared_experts=2, num_experts_per_tok=2,
+                              rope_theta=1000000.0, max_position_embeddings=1024),
+        num_mtp_heads=1,
+    )
+
+
+def seeded_weights(model: DeepseekOCRForCausalLM) -> dict[str, np.ndarray]:
+    """Normal weights from numpy's legacy generator (its stream is frozen across numpy versions);
+    norm scales near 1 so activations keep a sane size."""
+    rng = np.random.RandomState(SEED)
+    norms = {name for name, module in model.named_modules()
+             if isinstance(module, (torch.nn.LayerNorm, RMSNorm, LayerNorm2d))}
+    weights = {}
+    for name, param in sorted(model.named_parameters()):
+        owner, _, kind = name.rpartition(".")
+        noise = rng.standard_normal(tuple(param.shape)).astype(np.float32)
+        weights[name] = 1.0 + 0.1 * noise if owner in norms and kind == "weight" else 0.1 * noise
+    return weights
+
+
+def write_checkpoint(directory: Path) -> None:
+    merges = train_merges(CORPUS, 40)
+    tokenizer = build_tokenizer(merges, list(SPECIAL_TOKENS))
+    config = tiny_config(len(tokenizer["model"]["vocab"]))
+    (directory / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False, indent=1) + "\n")
+    (directory / "config.json").write_text(json.dumps(config.to_dict(), indent=2) + "\n")
+    (directory / "README.md").write_text("---\nlicense: mit\n---\nFolio's tiny random test model.\n")
+    write_sharded(directory, seeded_weights(DeepseekOCRForCausalLM(config)), shards=2, bf16=True)
+
+
+def page_images() -> dict[str, Image.Image]:
+    """A wide page that makes a 2x1 tile grid and a small one that makes none."""
+    pages = {}
+    for name, size in (("wide", (260, 130)), ("small", (120, 100))):
+        image = Image.new("RGB", size, (250, 250, 245))
+        draw = ImageDraw.Draw(image)
+        for row in range(8, size[1] - 8, 12):
+            draw.rectangle((8, row, size[0] - 8 - (row * 7) % 40, row + 5), fill=(20, 20, 30))
+        draw.rectangle((size[0] // 2, 4, size[0] // 2 + 20, 30), fill=(200, 30, 30))
+        pages[name] = image
+    return pages
+
+
+def save_tensor(directory: Path, name: str, array: np.ndarray, dtype: str = "float32") -> dict:
+    file = f"{name}.{'f32' if dtype == 'float32' else 'i64'}"
+    (directory / file).write_bytes(np.ascontiguousarray(array, dtype="<f4" if dtype == "float32" else "<i8").tobytes())
+    return {"file": file, "dtype": dtype, "shape": list(array.shape)}
+
+
+def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path) -> None:
+    parity = out / "parity"
+    parity.mkdir(exist_ok=True)
+    vocab = tokenizer["model"]["vocab"]
+    image_id, eos, bos = vocab["<image>"], model.config.decoder.eos_token_id, model.config.decoder.bos_token_id
+    exempt = {vocab[t] for t in TINY_DECODING.exempt_tokens}
+    before, after = PLAIN_PROMPT.split("<image>")
+    cases = []
+    for name, image in page_images().items():
+        image.save(parity / f"{name}.png", optimize=False)
+        visual = encode_page(model, image, TINY_GUNDAM)
+        ids = prompt_ids(bos, encode(tokenizer, before), image_id, image_token_run(model, visual.views, TINY_GUNDAM),
+                         encode(tokenizer, after))
+        embeds = embed_prompt(model, ids, image_id, visual.sequence)
+        first_logits, hidden = forward_logits(model, embeds)
+        result = greedy(model, embeds, eos, MAX_NEW_TOKENS, TINY_DECODING.ngram_size, TINY_DECODING.window, exempt)
+        if result.smallest_margin < 1e-3:
+            raise RuntimeError(f"tiny model, page {name}: greedy margin {result.smallest_margin:.2e} is too small "
+                               "for a stable parity fixture; change SEED")
+        tensors = {
+            "pixels_global": save_tensor(parity, f"{name}.pixels_global", visual.views.global_view[None]),
+            "features_global": save_tensor(parity, f"{name}.features_global", as_array(visual.global_features)),
+            "visual_sequence": save_tensor(parity, f"{name}.visual_sequence", as_array(visual.sequence)),
+            "first_logits": save_tensor(parity, f"{name}.first_logits", as_array(first_logits)),
+            "prompt_hidden": save_tensor(parity, f"{name}.prompt_hidden", as_array(hidden[0])),
+        }
+        if visual.views.tiles is not None:
+            tensors["pixels_tiles"] = save_tensor(parity, f"{name}.pixels_tiles", visual.views.tiles)
+            tensors["features_tiles"] = save_tensor(parity, f"{name}.features_tiles", as_array(visual.tile_features))
+        tensors.update(mtp_case(model, parity, name, ids, result.tokens[0], hidden))
+        cases.append({"name": name, "image": f"{name}.png", "mode": TINY_GUNDAM.name, "grid": list(visual.views.grid),
+                      "prompt_ids": ids, "greedy_tokens": result.tokens,
+                      "greedy_smallest_margin": round(result.smallest_margin, 6), "tensors": tensors})
+    summary = {
+        "about": "Reference outputs of the tiny model (tools/model/build_tiny.py) for the runtime's parity tests. "
+                 "Tensors are raw little-endian arrays; shapes below.",
+        "image_token_id": image_id, "eos": eos, "max_new_tokens": MAX_NEW_TOKENS,
+        "no_repeat_ngram": {"size": TINY_DECODING.ngram_size, "window": TINY_DECODING.window,
+                            "exempt": sorted(exempt), "over": "generated tokens only"},
+        "mtp": "inputs_embeds = embeddings of prompt ids shifted left by one plus the first greedy token; "
+               "previous_hidden = the prompt's post-norm hidden states; positions 0..n-1; no past",
+        "cases": cases,
+    }
+    (parity / "parity.json").write_text(json.dumps(summary, indent=1) + "\n")
+
+
+def mtp_case(model: DeepseekOCRForCausalLM, parity: Path, name: str, ids: list[int], first: int,
+             hidden: torch.Tensor) -> dict:
+    with torch.no_grad():
+        shifted = torch.tensor([ids[1:] + [first]])
+        embeds = model.model.embed_tokens(shifted)
+        positions = torch.arange(len(ids))[None]
+        mtp_hidden, _ = model.mtp_module.heads[0](embeds, hidden, positions, model.model.norm, None)
+        logits = model.lm_head(mtp_hidden[0, -1]).float()
+    return {
+        "mtp_inputs_embeds": save_tensor(parity, f"{name}.mtp_inputs_embeds", as_array(embeds)),
+        "mtp_last_logits": save_tensor(parity, f"{name}.mtp_last_logits", as_array(logits)),
+        "mtp_hidden": save_tensor(parity, f"{name}.mtp_hidden", as_array(mtp_hidden[0])),
+    }
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    args = parser.parse_args(argv)
+    torch.manual_seed(SEED)
+    with tempfile.TemporaryDirectory() as scratch:
+        checkpoint = Path(scratch)
+        write_checkpoint(checkpoint)
+        model = load_model(checkpoint)
+        options = PackageOptions(half=False, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
+                                 name="folio-tiny")
+        write_package(model, checkpoint, args.out, options)
+        tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
+    write_parity(model, tokenizer, args.out)
+    print(f"build_tiny: wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,97 @@
+"""The modules Folio exports, one per ONNX graph, with the package's input/output names.
+
+Each wrapper fixes what ONNX cannot express plainly: the vision graph carries position tables
+already resized to its view size (bicubic with antialias has no opset-17 equivalent), and the
+decoder and MTP graphs take and return flat key/value lists.
+"""
+from __future__ import annotations
+
+import copy
+
+import torch
+from torch import nn
+
+from .model import DeepseekOCRForCausalLM
+from .clip import resize_positions
+from .sam import resize_abs_pos, resize_rel_pos
+
+
+def last_rows(hidden: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
+    """The last `count` positions of `[1, s, H]`; `count` a 0-d int64 tensor kept dynamic in ONNX."""
+    index = torch.arange(count, dtype=torch.int64) + (hidden.shape[1] - count)
+    return hidden.index_select(1, index)
+
+
+class VisionGraph(nn.Module):
+    """pixel_values `[n, 3, S, S]` -> features `[n, (S/64)^2, H]`, plus the two layout embeddings."""
+
+    def __init__(self, model: DeepseekOCRForCausalLM, size: int) -> None:
+        super().__init__()
+        inner = model.model
+        self.sam = copy.deepcopy(inner.sam_model)
+        self.clip = copy.deepcopy(inner.vision_model)
+        self.projector = inner.projector
+        self.image_newline = inner.image_newline
+        self.view_seperator = inner.view_seperator
+        grid = size // model.config.sam.patch_size
+        with torch.no_grad():
+            self.sam.pos_embed = nn.Parameter(resize_abs_pos(self.sam.pos_embed, grid))
+            for block in self.sam.blocks:
+                side = block.window or grid
+                block.attn.rel_pos_h = nn.Parameter(resize_rel_pos(block.attn.rel_pos_h, 2 * side - 1))
+                block.attn.rel_pos_w = nn.Parameter(resize_rel_pos(block.attn.rel_pos_w, 2 * side - 1))
+            compressed = self.sam(torch.zeros(1, 3, size, size)).shape[-1]
+            table = self.clip.embeddings.position_embedding.weight
+            self.clip.embeddings.position_embedding = nn.Embedding.from_pretrained(
+                resize_positions(table, compressed * compressed + 1), freeze=True)
+
+    def forward(self, pixel_values: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        sam_maps = self.sam(pixel_values)
+        clip_tokens = self.clip(sam_maps)
+        fused = torch.cat([clip_tokens[:, 1:], sam_maps.flatten(2).transpose(1, 2)], dim=-1)
+        return self.projector(fused), self.image_newline * 1.0, self.view_seperator * 1.0
+
+
+class EmbeddingGraph(nn.Module):
+    def __init__(self, model: DeepseekOCRForCausalLM) -> None:
+        super().__init__()
+        self.embed_tokens = model.model.embed_tokens
+
+    def forward(self, input_ids: torch.Tensor) -> torch.Tensor:
+        return self.embed_tokens(input_ids)
+
+
+class DecoderGraph(nn.Module):
+    """(inputs_embeds, position_ids, num_logits, past_key.0, past_value.0, ...) ->
+    (logits, hidden_states, present_key.0, present_value.0, ...)"""
+
+    def __init__(self, model: DeepseekOCRForCausalLM) -> None:
+        super().__init__()
+        self.decoder = model.model
+        self.lm_head = model.lm_head
+
+    def forward(self, inputs_embeds: torch.Tensor, position_ids: torch.Tensor, num_logits: torch.Tensor,
+                *past_flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        past = [(past_flat[2 * i], past_flat[2 * i + 1]) for i in range(len(past_flat) // 2)]
+        hidden, new_rows = self.decoder(inputs_embeds, position_ids, past or None)
+        logits = self.lm_head(last_rows(hidden, num_logits)).float()
+        return (logits, hidden, *[t for kv in new_rows for t in kv])
+
+
+class MTPGraph(nn.Module):
+    """(inputs_embeds, previous_hidden, position_ids, num_logits, past_key, past_value) ->
+    (logits, hidden_states, present_key, present_value)"""
+
+    def __init__(self, model: DeepseekOCRForCausalLM, head: int = 0) -> None:
+        super().__init__()
+        self.head = model.mtp_module.heads[head]
+        self.norm = model.model.norm
+        self.lm_head = model.lm_head
+
+    def forward(self, inputs_embeds: torch.Tensor, previous_hidden: torch.Tensor, position_ids: torch.Tensor,
+                num_logits: torch.Tensor, past_key: torch.Tensor,
+                past_value: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        hidden, (key, value) = self.head(inputs_embeds, previous_hidden, position_ids, self.norm,
+                                         (past_key, past_value))
+        logits = self.lm_head(last_rows(hidden, num_logits)).float()
+        return logits, hidden, key, value

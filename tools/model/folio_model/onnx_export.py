@@ -1,0 +1,91 @@
+"""torch module -> one ONNX file (opset 17, plain ops) with exactly the declared input/output names,
+optionally with fp16 weights and fp16 graph I/O around an fp32 computation."""
+from __future__ import annotations
+
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+import onnx
+import torch
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+
+
+@dataclass(frozen=True)
+class TensorSpec:
+    name: str
+    dtype: str  # "float32" | "float16" | "int64"
+    shape: tuple[int | str, ...]  # strings are dynamic axes
+
+    def to_json(self) -> dict[str, object]:
+        return {"name": self.name, "dtype": self.dtype, "shape": list(self.shape)}
+
+
+def _dynamic_axes(specs: Sequence[TensorSpec]) -> dict[str, dict[int, str]]:
+    return {s.name: {i: d for i, d in enumerate(s.shape) if isinstance(d, str)} for s in specs}
+
+
+def _name_outputs(model: onnx.ModelProto, names: Sequence[str]) -> None:
+    """torch drops the requested name when an output is a folded constant; restore it with Identity."""
+    for output, wanted in zip(model.graph.output, names):
+        if output.name != wanted:
+            model.graph.node.append(helper.make_node("Identity", [output.name], [wanted]))
+            output.name = wanted
+
+
+def _half_io_and_weights(model: onnx.ModelProto, keep_fp32: set[str]) -> None:
+    """Store float weights as fp16 and cast them up where used; float graph inputs/outputs become
+    fp16 (except `keep_fp32`), cast at the boundary. Arithmetic stays fp32, so RMSNorm and softmax
+    keep their range."""
+    graph = model.graph
+    casts = []
+    for init in graph.initializer:
+        if init.data_type == TensorProto.FLOAT:
+            half = numpy_helper.from_array(numpy_helper.to_array(init).astype("float16"), init.name + ".fp16")
+            casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT))
+            init.CopyFrom(half)
+    for value in graph.input:
+        if value.type.tensor_type.elem_type == TensorProto.FLOAT and value.name not in keep_fp32:
+            inner = value.name + ".fp32"
+            for node in graph.node:
+                node.input[:] = [inner if n == value.name else n for n in node.input]
+            casts.append(helper.make_node("Cast", [value.name], [inner], to=TensorProto.FLOAT))
+            value.type.tensor_type.elem_type = TensorProto.FLOAT16
+    for value in graph.output:
+        if value.type.tensor_type.elem_type == TensorProto.FLOAT and value.name not in keep_fp32:
+            inner = value.name + ".fp32"
+            for node in graph.node:
+                node.output[:] = [inner if n == value.name else n for n in node.output]
+                node.input[:] = [inner if n == value.name else n for n in node.input]
+            graph.node.append(helper.make_node("Cast", [inner], [value.name], to=TensorProto.FLOAT16))
+            value.type.tensor_type.elem_type = TensorProto.FLOAT16
+    nodes = casts + list(graph.node)
+    del graph.node[:]
+    graph.node.extend(nodes)
+
+
+def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
+                 inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
+    with tempfile.TemporaryDirectory() as scratch, torch.no_grad():
+        # a file, not a buffer: torch writes weights beside graphs over 2 GB, and onnx.load reads them back
+        traced = Path(scratch) / "graph.onnx"
+        torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=True,
+                          input_names=[s.name for s in inputs], output_names=[s.name for s in outputs],
+                          dynamic_axes=_dynamic_axes([*inputs, *outputs]))
+        model = onnx.load(str(traced))
+    _name_outputs(model, [s.name for s in outputs])
+    if half:
+        _half_io_and_weights(model, {s.name for s in [*inputs, *outputs] if s.dtype == "float32"})
+    model.producer_name = "folio tools/model"
+    model.producer_version = ""
+    if model.ByteSize() < 2**31 - 2**20:
+        onnx.checker.check_model(model)
+        onnx.save(model, str(path))
+    else:
+        # protobuf caps one message at 2 GB: real-size graphs keep their weights beside them
+        onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
+                  location=path.name + ".data")
+        onnx.checker.check_model(str(path))

@@ -1,0 +1,192 @@
+"""Writes a Folio model package from a loaded reference model: the ONNX graphs, tokenizer.json and
+manifest.json (sizes, token ids, prompt, resolution modes, graph I/O, file hashes, licence)."""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import torch
+
+from .graphs import DecoderGraph, EmbeddingGraph, MTPGraph, VisionGraph
+from .model import DeepseekOCRForCausalLM
+from .onnx_export import TensorSpec, export_graph
+from .preprocess import ResolutionMode, candidate_grids
+
+FORMAT = "folio-model-package"
+FORMAT_VERSION = 1
+PLAIN_PROMPT = "<image>\n<|grounding|>Convert the document to markdown."
+SPECIAL_TOKENS = ("<image>", "<|ref|>", "<|/ref|>", "<|det|>", "<|/det|>", "<|grounding|>",
+                  "<td>", "</td>", "<tr>", "</tr>", "<|User|>", "<|Assistant|>")
+
+
+@dataclass(frozen=True)
+class DecodingRule:
+    ngram_size: int
+    window: int
+    exempt_tokens: tuple[str, ...] = ("<td>", "</td>")
+
+
+@dataclass(frozen=True)
+class PackageOptions:
+    half: bool
+    modes: tuple[ResolutionMode, ...]
+    decoding: DecodingRule
+    licence: str
+    name: str
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def special_token_ids(tokenizer: dict) -> dict[str, int]:
+    added = {t["content"]: t["id"] for t in tokenizer.get("added_tokens", [])}
+    vocab = tokenizer.get("model", {}).get("vocab", {})
+    ids = {}
+    for token in SPECIAL_TOKENS:
+        if token in added:
+            ids[token] = added[token]
+        elif token in vocab:
+            ids[token] = vocab[token]
+    if "<image>" not in ids:
+        raise ValueError("tokenizer.json has no <image> token; this is not a DeepSeek-OCR tokenizer")
+    return ids
+
+
+def read_licence(checkpoint: Path) -> str | None:
+    """The `license:` field of the model card's front matter, as Hugging Face publishes it."""
+    card = checkpoint / "README.md"
+    if not card.exists():
+        return None
+    match = re.search(r"^license:\s*(\S+)", card.read_text(errors="replace"), re.MULTILINE)
+    return match.group(1) if match else None
+
+
+def prompt_template(checkpoint: Path) -> dict[str, str]:
+    template = checkpoint / "chat_template.jinja"
+    if template.exists():
+        return {"kind": "chat_template", "template": template.read_text()}
+    return {"kind": "plain", "template": PLAIN_PROMPT, "bos": "prepend"}
+
+
+def view_sizes(modes: tuple[ResolutionMode, ...]) -> list[int]:
+    return sorted({m.base_size for m in modes} | {m.image_size for m in modes if m.crop})
+
+
+def _float(half: bool) -> str:
+    return "float16" if half else "float32"
+
+
+def _export_vision(model: DeepseekOCRForCausalLM, size: int, out: Path, half: bool) -> dict:
+    hidden = model.config.decoder.hidden_size
+    side = size // model.config.sam.patch_size // 4
+    inputs = [TensorSpec("pixel_values", _float(half), ("views", 3, size, size))]
+    outputs = [TensorSpec("features", _float(half), ("views", side * side, hidden)),
+               TensorSpec("image_newline", _float(half), (hidden,)),
+               TensorSpec("view_seperator", _float(half), (hidden,))]
+    file = f"vision_{size}.onnx"
+    export_graph(VisionGraph(model, size), (torch.zeros(2, 3, size, size),), out / file, inputs, outputs, half)
+    return {"file": file, "view_size": size, "grid": side, "inputs": inputs, "outputs": outputs}
+
+
+def _kv_specs(prefix: str, layers: list[str], heads: int, dim: int, axis: str, half: bool) -> list[TensorSpec]:
+    return [TensorSpec(f"{prefix}_{kind}{layer}", _float(half), (1, axis, heads, dim))
+            for layer in layers for kind in ("key", "value")]
+
+
+def _export_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
+    cfg = model.config.decoder
+    layers = [f".{i}" for i in range(cfg.num_hidden_layers)]
+    heads, dim, hidden = cfg.num_key_value_heads, cfg.head_dim, cfg.hidden_size
+    inputs = [TensorSpec("inputs_embeds", _float(half), (1, "sequence", hidden)),
+              TensorSpec("position_ids", "int64", (1, "sequence")),
+              TensorSpec("num_logits", "int64", ()),
+              *_kv_specs("past", layers, heads, dim, "past", half)]
+    outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
+               TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
+               *_kv_specs("present", layers, heads, dim, "sequence", half)]
+    example = (torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1),
+               *[torch.zeros(1, 3, heads, dim) for _ in range(2 * len(layers))])
+    export_graph(DecoderGraph(model), example, out / "decoder.onnx", inputs, outputs, half)
+    return {"file": "decoder.onnx", "inputs": inputs, "outputs": outputs}
+
+
+def _export_embedding(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
+    hidden = model.config.decoder.hidden_size
+    inputs = [TensorSpec("input_ids", "int64", (1, "sequence"))]
+    outputs = [TensorSpec("inputs_embeds", _float(half), (1, "sequence", hidden))]
+    export_graph(EmbeddingGraph(model), (torch.tensor([[0, 1]]),), out / "embedding.onnx", inputs, outputs, half)
+    return {"file": "embedding.onnx", "inputs": inputs, "outputs": outputs}
+
+
+def _export_mtp(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
+    cfg = model.config.decoder
+    heads, dim, hidden = cfg.num_key_value_heads, cfg.head_dim, cfg.hidden_size
+    inputs = [TensorSpec("inputs_embeds", _float(half), (1, "sequence", hidden)),
+              TensorSpec("previous_hidden", _float(half), (1, "sequence", hidden)),
+              TensorSpec("position_ids", "int64", (1, "sequence")),
+              TensorSpec("num_logits", "int64", ()),
+              *_kv_specs("past", [""], heads, dim, "past", half)]
+    outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
+               TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
+               *_kv_specs("present", [""], heads, dim, "sequence", half)]
+    example = (torch.zeros(1, 2, hidden), torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1),
+               torch.zeros(1, 3, heads, dim), torch.zeros(1, 3, heads, dim))
+    export_graph(MTPGraph(model), example, out / "mtp.onnx", inputs, outputs, half)
+    return {"file": "mtp.onnx", "inputs": inputs, "outputs": outputs}
+
+
+def _graph_json(graph: dict) -> dict:
+    return {k: ([s.to_json() for s in v] if k in ("inputs", "outputs") else v) for k, v in graph.items()}
+
+
+def write_package(model: DeepseekOCRForCausalLM, checkpoint: Path, out: Path, options: PackageOptions) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    tokenizer_path = checkpoint / "tokenizer.json"
+    if not tokenizer_path.exists():
+        raise FileNotFoundError(f"{tokenizer_path}: missing; the package needs the checkpoint's tokenizer.json")
+    shutil.copyfile(tokenizer_path, out / "tokenizer.json")
+    specials = special_token_ids(json.loads(tokenizer_path.read_text()))
+    graphs = {f"vision_{size}": _export_vision(model, size, out, options.half) for size in view_sizes(options.modes)}
+    graphs["embedding"] = _export_embedding(model, out, options.half)
+    graphs["decoder"] = _export_decoder(model, out, options.half)
+    if model.config.num_mtp_heads:
+        graphs["mtp"] = _export_mtp(model, out, options.half)
+    cfg = model.config
+    rule = options.decoding
+    manifest = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "name": options.name,
+        "weights_licence": options.licence,
+        "dtype": "float16" if options.half else "float32",
+        "architecture": cfg.to_dict(),
+        "tokens": {"bos": cfg.decoder.bos_token_id, "eos": cfg.decoder.eos_token_id,
+                   "pad": cfg.decoder.pad_token_id, "special": specials},
+        "prompt": prompt_template(checkpoint),
+        "decoding": {"no_repeat_ngram": {"size": rule.ngram_size, "window": rule.window,
+                                         "exempt": [specials[t] for t in rule.exempt_tokens if t in specials]},
+                     "mtp_emb_zero_at_position_0": True},
+        "vision": {
+            "mean": 0.5, "std": 0.5, "pad_colour": [127, 127, 127], "resample": "bicubic",
+            "tokens_per_view_side": {str(s): s // cfg.sam.patch_size // 4 for s in view_sizes(options.modes)},
+            "layout": ["tiles as one grid, rows end with image_newline", "global grid, rows end with image_newline",
+                       "view_seperator"],
+            "resolution_modes": [{**asdict(m), "candidate_grids": candidate_grids(m.min_crops, m.max_crops) if m.crop
+                                  else []} for m in options.modes],
+        },
+        "graphs": {name: _graph_json(g) for name, g in graphs.items()},
+    }
+    written = ["tokenizer.json"] + [g["file"] for g in graphs.values()]
+    files = sorted(written + [f + ".data" for f in written if (out / (f + ".data")).exists()])
+    manifest["files"] = {name: sha256(out / name) for name in files}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+    return out / "manifest.json"

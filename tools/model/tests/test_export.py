@@ -1,0 +1,85 @@
+import filecmp
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+import onnx
+
+HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE))
+
+import build_tiny  # noqa: E402
+import export  # noqa: E402
+from folio_model.package import sha256  # noqa: E402
+
+FLOAT16, FLOAT, INT64 = onnx.TensorProto.FLOAT16, onnx.TensorProto.FLOAT, onnx.TensorProto.INT64
+
+
+class Export(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        root = Path(cls.scratch.name)
+        cls.checkpoint, cls.package = root / "checkpoint", root / "package"
+        cls.checkpoint.mkdir()
+        build_tiny.write_checkpoint(cls.checkpoint)
+        cls.code = export.main(["--checkpoint", str(cls.checkpoint), "--out", str(cls.package),
+                                "--dtype", "fp16", "--modes", "small"])
+        cls.manifest = json.loads((cls.package / "manifest.json").read_text())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_one_command_writes_every_graph(self):
+        self.assertEqual(self.code, 0)
+        self.assertEqual(sorted(self.manifest["graphs"]), ["decoder", "embedding", "mtp", "vision_640"])
+        self.assertEqual(self.manifest["weights_licence"], "mit")
+        self.assertEqual(self.manifest["prompt"]["kind"], "plain")
+
+    def test_manifest_hashes_every_file(self):
+        files = self.manifest["files"]
+        self.assertIn("tokenizer.json", files)
+        for name, digest in files.items():
+            self.assertEqual(sha256(self.package / name), digest, name)
+
+    def test_graphs_use_plain_opset_17_ops(self):
+        for name, graph in self.manifest["graphs"].items():
+            model = onnx.load(str(self.package / graph["file"]))
+            onnx.checker.check_model(model)
+            self.assertEqual([(o.domain, o.version) for o in model.opset_import], [("", 17)], name)
+            self.assertEqual({n.domain for n in model.graph.node}, {""}, name)
+
+    def test_fp16_package_has_half_io_and_fp32_logits(self):
+        model = onnx.load(str(self.package / "decoder.onnx"))
+        types = {v.name: v.type.tensor_type.elem_type for v in [*model.graph.input, *model.graph.output]}
+        self.assertEqual(types["inputs_embeds"], FLOAT16)
+        self.assertEqual(types["past_key.0"], FLOAT16)
+        self.assertEqual(types["present_value.2"], FLOAT16)
+        self.assertEqual(types["position_ids"], INT64)
+        self.assertEqual(types["logits"], FLOAT)
+        declared = self.manifest["graphs"]["decoder"]
+        self.assertEqual([s["name"] for s in declared["inputs"]], [v.name for v in model.graph.input])
+        self.assertEqual([s["name"] for s in declared["outputs"]], [v.name for v in model.graph.output])
+
+    def test_unknown_mode_is_refused(self):
+        self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", str(self.package),
+                                      "--modes", "huge"]), 2)
+
+
+class TinyFixture(unittest.TestCase):
+    def test_rebuilding_the_tiny_package_gives_identical_bytes(self):
+        committed = HERE / "fixtures" / "tiny"
+        with tempfile.TemporaryDirectory() as scratch:
+            build_tiny.main(["--out", scratch])
+            for sub in ("", "parity"):
+                names = sorted(p.name for p in (committed / sub).iterdir() if p.is_file())
+                self.assertEqual(names, sorted(p.name for p in (Path(scratch) / sub).iterdir() if p.is_file()))
+                match, mismatch, errors = filecmp.cmpfiles(committed / sub, Path(scratch) / sub, names, shallow=False)
+                self.assertEqual(mismatch + errors, [], f"differs from the committed fixture: {sub or '.'}")
+
+
+if __name__ == "__main__":
+    unittest.main()
