@@ -37,8 +37,12 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
     exitDescription = description;
     for (const listener of exitListeners) listener(description);
   };
+  // A host stuck in a hostile page never reads the disconnect, so the caller's exit takes it along.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
   // 'close' rather than 'exit': it comes after stderr has drained, so the crash reason is complete.
   child.once('close', (code, signal) => {
+    process.removeListener('exit', killOnExit);
     const how = signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`;
     const lastLine = stderrTail.trim().split('\n').at(-1);
     exited(lastLine ? `${how}: ${lastLine}` : how);
