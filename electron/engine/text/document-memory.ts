@@ -10,6 +10,8 @@ import type { TextContentLike } from './text-runs.js';
 
 const MAX_SUMMARIES = 32;
 const MAX_READ_AHEAD = 3;
+/** pdf.js keeps per-page state in its worker until the document is cleaned up; this often, we do. */
+const PAGES_PER_CLEANUP = 50;
 
 export class DocumentMemory {
   private readonly summaries = new Map<number, PageSummary>();
@@ -17,6 +19,7 @@ export class DocumentMemory {
   private readonly charsBySize = new Map<number, number>();
   private readonly shortLineSizes = new Set<number>();
   private readonly readAhead = new Map<number, TextContentLike>();
+  private pagesSinceCleanup = 0;
 
   remember(page: number, summary: PageSummary): void {
     this.summaries.delete(page);
@@ -39,6 +42,12 @@ export class DocumentMemory {
   keepContent(page: number, content: TextContentLike): void {
     this.readAhead.set(page, content);
     if (this.readAhead.size > MAX_READ_AHEAD) this.readAhead.delete(this.readAhead.keys().next().value!);
+  }
+
+  /** Counts a converted page; true when pdf.js's document caches should be cleared now. */
+  pageConverted(): boolean {
+    this.pagesSinceCleanup = (this.pagesSinceCleanup + 1) % PAGES_PER_CLEANUP;
+    return this.pagesSinceCleanup === 0;
   }
 
   takeContent(page: number): TextContentLike | undefined {

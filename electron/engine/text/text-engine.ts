@@ -37,11 +37,14 @@ export function createTextEngine(): PageEngine {
   return {
     name: 'text',
     async convertPage(job) {
+      const memory = memoryOf(job.pdf);
       const page = await job.pdf.getPage(job.page);
       try {
-        return await convertPage(page, job, memoryOf(job.pdf));
+        return await convertPage(page, job, memory);
       } finally {
         page.cleanup();
+        // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
+        if (memory.pageConverted()) await job.pdf.cleanup(true).catch(() => undefined);
       }
     },
     forgetDocument(pdf) {
