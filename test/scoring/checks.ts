@@ -85,7 +85,7 @@ function failureDetail(check: Check, doc: MarkdownDocument): string | undefined 
   }
 }
 
-/** Index where `needle` starts in the normalised haystack, or undefined. Fuzzy matches report the first exact-length window. */
+/** Where `needle` starts in the normalised text (at or after `from`), or undefined when it is not there. */
 function findText(needle: string, doc: MarkdownDocument, options: TextMatchOptions, from = 0): number | undefined {
   const haystack = normaliseText(options.inMarkdown ? doc.markdown : doc.text, options).slice(from);
   const target = normaliseText(needle, options);
@@ -96,7 +96,7 @@ function findText(needle: string, doc: MarkdownDocument, options: TextMatchOptio
   return substringEditDistance(target, haystack) <= allowed ? from + approximateStart(target, haystack) : undefined;
 }
 
-/** Where a fuzzy match starts, good enough for ordering: the best-matching window of the same length. */
+/** Where a fuzzy match starts, near enough for ordering: where the needle's opening characters occur, else the start. */
 function approximateStart(target: string, haystack: string): number {
   const probe = target.slice(0, Math.min(24, target.length));
   const at = haystack.indexOf(probe);
@@ -161,15 +161,15 @@ function checkList(check: Extract<Check, { kind: 'list' }>, doc: MarkdownDocumen
   const fitting = lists.filter((l) => isSubsequence(wanted, l.items.map(norm)));
   if (fitting.length === 0) {
     const holding = doc.lists.filter((l) => l.items.some((i) => norm(i) === wanted[0]));
-    if (holding.length === 0) return `no ${kind(check.ordered)}list holds "${check.items[0]}"`;
-    return `the list holding "${check.items[0]}" has items ${quoteList(holding[0]!.items)}${holding[0]!.ordered === check.ordered || check.ordered === undefined ? '' : ` and is ${kind(holding[0]!.ordered)}`}`;
+    if (holding.length === 0) return `no ${listKind(check.ordered)}list holds "${check.items[0]}"`;
+    return `the list holding "${check.items[0]}" has items ${quoteList(holding[0]!.items)}${holding[0]!.ordered === check.ordered || check.ordered === undefined ? '' : ` and is ${listKind(holding[0]!.ordered)}`}`;
   }
   if (check.nestedUnder === undefined) return undefined;
   if (fitting.some((l) => l.parentItem !== undefined && norm(l.parentItem) === norm(check.nestedUnder!))) return undefined;
   return `the list is not nested under "${check.nestedUnder}" (parent: ${fitting[0]!.parentItem === undefined ? 'none' : `"${fitting[0]!.parentItem}"`})`;
 }
 
-function kind(ordered: boolean | undefined): string {
+function listKind(ordered: boolean | undefined): string {
   return ordered === undefined ? '' : ordered ? 'numbered ' : 'bulleted ';
 }
 
