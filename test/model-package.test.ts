@@ -1,6 +1,6 @@
 // The tiny model package (tools/model/build_tiny.py) in onnxruntime-node against the PyTorch
 // reference's parity fixtures: vision features, first logits, the step-by-step greedy tokens with
-// the graphs' new-rows cache, and the MTP head with and without a past.
+// the graphs' new-rows cache (plain and contrib-MoE decoders), and the MTP head with and without a past.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -119,6 +119,8 @@ function argmax(logits: Float32Array, banned: Set<number>): number {
 }
 
 const sessions: Record<string, ort.InferenceSession> = {};
+// the plain-ops decoder, and the one whose experts run as ONNX Runtime's MoE contrib op
+const decoders = Object.keys(manifest.graphs).filter((name) => name.startsWith('decoder'));
 
 beforeAll(async () => {
   for (const [name, graph] of Object.entries(manifest.graphs)) {
@@ -140,7 +142,7 @@ async function embedPrompt(ids: number[], visual: ort.Tensor): Promise<ort.Tenso
   return new ort.Tensor('float32', embeds, [1, ids.length, hidden]);
 }
 
-async function decode(embeds: ort.Tensor, from: number, cache: ort.Tensor[]): Promise<ort.InferenceSession.OnnxValueMapType> {
+async function decode(graph: string, embeds: ort.Tensor, from: number, cache: ort.Tensor[]): Promise<ort.InferenceSession.OnnxValueMapType> {
   const feeds: Record<string, ort.Tensor> = {
     inputs_embeds: embeds,
     position_ids: positions(from, dim(embeds, 1)),
@@ -150,7 +152,7 @@ async function decode(embeds: ort.Tensor, from: number, cache: ort.Tensor[]): Pr
     feeds[`past_key.${layer}`] = required(cache[2 * layer], `cache of layer ${layer}`);
     feeds[`past_value.${layer}`] = required(cache[2 * layer + 1], `cache of layer ${layer}`);
   }
-  return session('decoder').run(feeds);
+  return session(graph).run(feeds);
 }
 
 describe('tiny model package', () => {
@@ -193,23 +195,23 @@ describe.each(parity.cases)('parity with the PyTorch reference: $name page', (pa
     expect(maxDifference(sequence.subarray(end - hidden, end), floats(output(global, 'image_newline')))).toBeLessThan(TOLERANCE);
   });
 
-  it('the decoder gives the first logits and hidden states from the prompt', async () => {
+  it.each(decoders)('%s gives the first logits and hidden states from the prompt', async (graph) => {
     const embeds = await embedPrompt(page.prompt_ids, load(page, 'visual_sequence'));
-    const out = await decode(embeds, 0, Array.from({ length: 2 * layers }, emptyCache));
+    const out = await decode(graph, embeds, 0, Array.from({ length: 2 * layers }, emptyCache));
     const expected = floats(load(page, 'first_logits'));
     expect(output(out, 'logits').dims).toEqual([1, 1, expected.length]);
     expect(maxDifference(floats(output(out, 'logits')), expected)).toBeLessThan(TOLERANCE);
     expect(maxDifference(floats(output(out, 'hidden_states')), floats(load(page, 'prompt_hidden')))).toBeLessThan(TOLERANCE);
   });
 
-  it('stepping the decoder with its new-rows cache gives the greedy tokens', async () => {
+  it.each(decoders)('stepping %s with its new-rows cache gives the greedy tokens', async (graph) => {
     const rule = parity.no_repeat_ngram;
     let embeds = await embedPrompt(page.prompt_ids, load(page, 'visual_sequence'));
     let cache = Array.from({ length: 2 * layers }, emptyCache);
     let position = 0;
     const tokens: number[] = [];
     while (tokens.length < parity.max_new_tokens) {
-      const out = await decode(embeds, position, cache);
+      const out = await decode(graph, embeds, position, cache);
       position += dim(embeds, 1);
       cache = cache.map((past, i) => appendRows(past, output(out, `present_${i % 2 ? 'value' : 'key'}.${Math.floor(i / 2)}`)));
       const token = argmax(floats(output(out, 'logits')), bannedTokens(tokens, rule.size, rule.window, rule.exempt));

