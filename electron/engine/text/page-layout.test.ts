@@ -42,6 +42,14 @@ describe('page layout', () => {
     expect(markdown(elements)).toHaveLength(3);
   });
 
+  it('keeps the rows of a form on their own lines, read across', () => {
+    const rows = [0, 1, 2].flatMap((i) => [
+      ...textLines(50, 40 + i * 12, ['Name', {}]),
+      ...textLines(150, 40 + i * 12, ['Value', {}]),
+    ]);
+    expect(markdown(rows)).toEqual(['Name Value', 'Name Value', 'Name Value']);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

@@ -17,6 +17,19 @@ export interface LineInfo {
   monoShare: number;
   /** Baseline of the line's main-size text (sub- and superscripts aside). */
   baseline: number;
+  /** Pieces set far apart on one line (a row of a form or an undetected table): the line stands alone. */
+  spread: boolean;
+}
+
+const SPREAD_GAP_EM = 1.5;
+
+function isSpread(line: Line): boolean {
+  for (let i = 1; i < line.runs.length; i++) {
+    const a = line.runs[i - 1]!;
+    const b = line.runs[i]!;
+    if (b.x0 - a.x1 > SPREAD_GAP_EM * Math.max(a.fontSize, b.fontSize)) return true;
+  }
+  return false;
 }
 
 export interface ColumnMetrics {
@@ -57,6 +70,7 @@ export function describeLine(line: Line): LineInfo {
     boldShare: share(line, (r) => r.bold),
     monoShare: share(line, (r) => r.monospace),
     baseline,
+    spread: isSpread(line),
   };
 }
 
@@ -133,7 +147,7 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
     const previous = current?.lines[current.lines.length - 1];
     const gap = previous !== undefined && isGap(previous, info, m);
     const item = startsItem(info, previous, inList, m, gap);
-    const ended = previous !== undefined && LEADER_LINE.test(previous.text);
+    const ended = previous !== undefined && (LEADER_LINE.test(previous.text) || previous.spread || info.spread);
     if (!current || !previous || item || gap || ended || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
       if (current) groups.push(current);
       current = { lines: [info], item };

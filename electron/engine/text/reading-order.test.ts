@@ -50,6 +50,11 @@ describe('reading order', () => {
     expect(order([title, ...columns.flat()]).flat()).toEqual([title, ...columns.flat()].map((e) => e.name));
   });
 
+  it('reads the short entries of a table-like layout row by row rather than column by column', () => {
+    const rows = [0, 1, 2, 3].flatMap((i) => [box(`name${i}`, 50, 80 + i * 12, 80, 90 + i * 12), box(`type${i}`, 150, 80 + i * 12, 200, 90 + i * 12)]);
+    expect(readingOrder(rows, 10)).toHaveLength(1);
+  });
+
   it('keeps a justified line with one wide space inside its paragraph', () => {
     const lines = column('P', 50, 530, 80, 4);
     const [first, second] = [box('P2a', 50, 92, 250, 102), box('P2b', 262, 92, 530, 102)];

@@ -24,6 +24,12 @@ const GUTTER_EM = 0.8;
 /** A gutter in something about one line tall must be this wide to count (a page header's left and right parts). */
 const SINGLE_LINE_GUTTER_EM = 3;
 const MAX_DEPTH = 12;
+/**
+ * Columns of prose are wide and filled with long lines; narrow columns of short pieces are the
+ * columns of a table or a form, read row by row instead.
+ */
+const SHORT_PIECE_EM = 6;
+const NARROW_COLUMN_EM = 12;
 
 function mergeIntervals(intervals: Interval[]): Interval[] {
   const sorted = [...intervals].sort((a, b) => a.x0 - b.x0);
@@ -110,6 +116,19 @@ function groupStrips<T extends Box>(strips: readonly Group<T>[], em: number): Gr
   return merged;
 }
 
+function medianWidth(elements: readonly Box[]): number {
+  const widths = elements.map((e) => e.x1 - e.x0).sort((a, b) => a - b);
+  return widths[Math.floor(widths.length / 2)] ?? 0;
+}
+
+function tabular<T extends Box>(group: Group<T>, cuts: readonly number[], em: number): boolean {
+  const first = group.covered[0];
+  const last = group.covered[group.covered.length - 1];
+  if (!first || !last) return false;
+  const meanColumn = (last.x1 - first.x0) / (cuts.length + 1);
+  return meanColumn < NARROW_COLUMN_EM * em && medianWidth(group.elements) < SHORT_PIECE_EM * em;
+}
+
 function centreX(box: Box): number {
   return (box.x0 + box.x1) / 2;
 }
@@ -121,7 +140,7 @@ function cut<T extends Box>(elements: readonly T[], em: number, depth: number, l
   }
   for (const group of groupStrips(horizontalStrips(elements, em), em)) {
     const cuts = columnCuts(group, em);
-    if (cuts.length === 0) {
+    if (cuts.length === 0 || tabular(group, cuts, em)) {
       leaves.push(group.elements);
       continue;
     }

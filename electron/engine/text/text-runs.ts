@@ -1,7 +1,7 @@
 /**
  * pdf.js text items and fonts -> text runs in the page frame (top-left origin, y down, reading left
  * to right). Runs that do not run along the frame's reading direction (axis labels, margin notes
- * set sideways) are left out: laid out with the rest they would only scramble it.
+ * set sideways, diagonal watermarks) are left out: laid out with the rest they would only scramble it.
  */
 
 import type { FontFacts } from './font-facts.js';
@@ -80,7 +80,8 @@ export function readTextRuns(
     // Direction of the baseline in the frame; runs not reading left to right are set aside.
     const dx = fromUser[0] * a + fromUser[2] * b;
     const dy = fromUser[1] * a + fromUser[3] * b;
-    if (directionQuadrant(dx, dy) !== 0) continue;
+    // Skewed text (a diagonal watermark, a rotated stamp) is no part of the reading flow either.
+    if (directionQuadrant(dx, dy) !== 0 || Math.abs(dy) > 0.1 * Math.abs(dx)) continue;
     const style = content.styles[item.fontName];
     const ascent = style && style.ascent > 0 ? style.ascent : DEFAULT_ASCENT;
     const descent = style && style.descent < 0 ? style.descent : DEFAULT_DESCENT;
