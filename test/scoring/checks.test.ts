@@ -72,6 +72,8 @@ describe('text checks', () => {
 describe('heading checks', () => {
   it('passes a heading at its level and explains the other cases', () => {
     expect(passes({ kind: 'heading', text: 'Harbour Works', level: 1 })).toBe(true);
+    expect(passes({ kind: 'heading', text: 'Costs' })).toBe(true);
+    expect(passes({ kind: 'heading', text: 'Winter storms removed armour stone from the seaward face.' })).toBe(false);
     expect(detail({ kind: 'heading', text: 'Costs', level: 1 })).toBe('a heading of level 2');
     expect(detail({ kind: 'heading', text: 'Winter storms removed armour stone from the seaward face.', level: 2 })).toBe('present, but not as a heading');
     expect(detail({ kind: 'heading', text: 'Budget', level: 2 })).toBe('not found');

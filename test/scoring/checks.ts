@@ -20,7 +20,8 @@ export type Check =
   | ({ kind: 'absent'; text: string } & TextMatchOptions)
   /** Reading order: `before` appears, and `after` appears later. */
   | ({ kind: 'order'; before: string; after: string } & TextMatchOptions)
-  | { kind: 'heading'; text: string; level: number }
+  /** Text that is a heading; of this level when `level` is given. */
+  | { kind: 'heading'; text: string; level?: number }
   /** Text that must not be made a heading (body text, captions). */
   | { kind: 'not-heading'; text: string }
   /** A table cell with this text whose neighbours hold the given texts (any one occurrence suffices). */
@@ -110,9 +111,9 @@ function checkOrder(before: string, after: string, doc: MarkdownDocument, option
   return findText(after, doc, options, first + 1) === undefined ? `"${after}" comes before "${before}"` : undefined;
 }
 
-function checkHeading(text: string, level: number, doc: MarkdownDocument): string | undefined {
+function checkHeading(text: string, level: number | undefined, doc: MarkdownDocument): string | undefined {
   const matches = doc.headings.filter((h) => norm(h.text) === norm(text));
-  if (matches.some((h) => h.level === level)) return undefined;
+  if (matches.some((h) => level === undefined || h.level === level)) return undefined;
   if (matches.length) return `a heading of level ${matches.map((h) => h.level).join('/')}`;
   const near = doc.headings.find((h) => norm(h.text).includes(norm(text)));
   if (near) return `only inside a longer level ${near.level} heading: "${near.text}"`;

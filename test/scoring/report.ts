@@ -35,7 +35,7 @@ export function describeCheck(check: Check): string {
     case 'order':
       return `${q(check.before)} before ${q(check.after)}`;
     case 'heading':
-      return `heading level ${check.level} ${q(check.text)}`;
+      return `heading${check.level === undefined ? '' : ` level ${check.level}`} ${q(check.text)}`;
     case 'not-heading':
       return `not a heading ${q(check.text)}`;
     case 'table-cell': {
