@@ -89,11 +89,11 @@ class ModelConfig:
         sam = dict(_pick(SamConfig, vision.get("sam", {})))
         if "global_attn_indexes" in sam:
             sam["global_attn_indexes"] = tuple(sam["global_attn_indexes"])
-        decoder = _pick(DecoderConfig, text)
-        if decoder.get("rope_theta") is None:
-            decoder.pop("rope_theta", None)
-        mtp = raw.get("num_nextn_predict_layers", text.get("num_nextn_predict_layers", 0))
-        mtp = raw.get("num_mtp_heads", mtp) or 0
+        # a null value in config.json means "the default", as in transformers
+        decoder = {k: v for k, v in _pick(DecoderConfig, text).items() if v is not None}
+        # which key jina-ocr-v1 uses for its MTP head count is unverified: accept both spellings
+        mtp = next((source[key] for source in (raw, text) for key in ("num_mtp_heads", "num_nextn_predict_layers")
+                    if source.get(key) is not None), 0)
         return cls(
             sam=SamConfig(**sam),
             clip=ClipConfig(**_pick(ClipConfig, vision.get("clip", {}))),

@@ -11,9 +11,9 @@ import copy
 import torch
 from torch import nn
 
-from .model import DeepseekOCRForCausalLM
 from .clip import resize_positions
 from .contrib_moe import ContribMoELayer
+from .model import DeepseekOCRForCausalLM
 from .sam import resize_abs_pos, resize_rel_pos
 
 

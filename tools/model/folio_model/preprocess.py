@@ -1,8 +1,8 @@
 """Page image -> normalised views, exactly as DeepSeek-OCR's processor prepares them.
 
-Native modes (Tiny 512, Small 640, Base 1024, Large 1280): sizes up to the tile size are resized to
-a square, larger ones are letterboxed to a square keeping the aspect (PIL `ImageOps.pad`, bicubic,
-centred, pad colour 127 grey). Gundam: a global view letterboxed to the base size, plus, when
+Native modes: Tiny (512) and Small (640) squash the page to a square; Base (1024) and Large (1280)
+letterbox it to a square keeping the aspect (PIL `ImageOps.pad`, bicubic, centred, pad colour 127
+grey). Gundam: a global view letterboxed to the base size, plus, when
 either side exceeds the tile size, a grid of tiles chosen by aspect ratio (`choose_grid`) from the
 whole image resized to (tile*w, tile*h) and cut row-major. Pixels become (x/255 - 0.5) / 0.5, CHW.
 """
@@ -37,7 +37,7 @@ RESOLUTION_MODES = {
     "gundam": ResolutionMode("gundam", 1024, 640, True),
 }
 
-# Native modes at or below this size squash to a square instead of letterboxing.
+# Native modes of at most this size squash the page to a square instead of letterboxing it.
 SQUASH_LIMIT = 640
 
 

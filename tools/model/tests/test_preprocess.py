@@ -1,4 +1,5 @@
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -7,7 +8,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from folio_model.preprocess import RESOLUTION_MODES, ResolutionMode, candidate_grids, prepare_views, tiles_for  # noqa: E402
+from folio_model.preprocess import (RESOLUTION_MODES, ResolutionMode, candidate_grids, open_page,  # noqa: E402
+                                   prepare_views, tiles_for)
 
 GUNDAM = RESOLUTION_MODES["gundam"]
 JINA_GUNDAM = ResolutionMode("gundam", 1024, 640, True, min_crops=2, max_crops=9)
@@ -72,6 +74,14 @@ class Views(unittest.TestCase):
         self.assertEqual(views.global_view.shape, (3, 640, 640))
         self.assertTrue(np.all(views.global_view == -1.0))
         self.assertIsNone(views.tiles)
+
+    def test_exif_orientation_is_applied_when_opening(self):
+        page = self.page(40, 20)
+        exif = Image.Exif()
+        exif[0x0112] = 6  # stored sideways: rotate 90 degrees clockwise to view
+        path = Path(tempfile.mkdtemp()) / "sideways.jpg"
+        page.save(path, exif=exif.tobytes())
+        self.assertEqual(open_page(str(path)).size, (20, 40))
 
     def test_large_native_modes_keep_the_aspect(self):
         views = prepare_views(self.page(200, 100, (0, 0, 0)), RESOLUTION_MODES["base"])
