@@ -1,9 +1,240 @@
-// Placeholder until drawing extraction lands (being written now).
-import type { PageViewport, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import type { ImagePlacement, Rule } from './geometry.js';
+/**
+ * What a page draws besides text, as far as layout cares: horizontal and vertical ruling lines
+ * (table borders, booktabs rules, separators) and where images are painted. Reads pdf.js's operator
+ * list with its own small graphics-state stack; anything malformed is skipped, never thrown, because
+ * operator lists come from hostile files.
+ */
+
+import { OPS, type PageViewport, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { IDENTITY, applyX, applyY, meanScale, multiply, toMatrix, type Matrix } from './affine.js';
+import type { Box, ImagePlacement, Rule } from './geometry.js';
+import { readPathShapes } from './path-shapes.js';
+import { mergeRules } from './rule-merging.js';
 
 export type OperatorList = Awaited<ReturnType<PDFPageProxy['getOperatorList']>>;
 
-export function readDrawing(_ops: OperatorList, _viewport: PageViewport): { rules: Rule[]; images: ImagePlacement[] } {
-  return { rules: [], images: [] };
+/** Object id given to an inline image: it has no id in pdf.js, so its operator index stands in. */
+export const INLINE_IMAGE_PREFIX = 'inline-';
+
+/** pdf.js's operator codes, read once: a switch over constants is cheap on pages of 100k operators. */
+const op = { ...OPS };
+
+/** Thicker filled bars are shapes (cell shading, blocks), not rules. */
+const MAX_RULE_THICKNESS = 4;
+/** Shorter pieces are glyph parts, ticks and dots. */
+const MIN_RULE_LENGTH = 3;
+/** A stroke whose ends differ across it by at most this much (points) is straight enough. */
+const AXIS_TOLERANCE = 0.5;
+/** Past this many pieces a page is a chart or a map, not a table; the rest is ignored. */
+const MAX_PIECES = 100_000;
+
+interface GraphicsState {
+  ctm: Matrix;
+  lineWidth: number;
+  strokeVisible: boolean;
+  fillVisible: boolean;
+  strokeAlpha: number;
+  fillAlpha: number;
+}
+
+export function readDrawing(ops: OperatorList, viewport: PageViewport): { rules: Rule[]; images: ImagePlacement[] } {
+  const page = { width: viewport.width, height: viewport.height };
+  const toPage = toMatrix(viewport.transform) ?? IDENTITY;
+  const pieces: Rule[] = [];
+  const images: ImagePlacement[] = [];
+  const stack: GraphicsState[] = [];
+  let state: GraphicsState = { ctm: IDENTITY, lineWidth: 1, strokeVisible: true, fillVisible: true, strokeAlpha: 1, fillAlpha: 1 };
+  const fnArray: unknown = ops?.fnArray;
+  const argsArray: unknown = ops?.argsArray;
+  if (!Array.isArray(fnArray) || !Array.isArray(argsArray)) return { rules: [], images: [] };
+
+  const addImage = (objectId: string, placement: Matrix) => {
+    const box = clipToPage(unitSquare(multiply(toPage, placement)), page);
+    if (box) images.push({ ...box, objectId });
+  };
+
+  for (let index = 0; index < fnArray.length && pieces.length < MAX_PIECES; index++) {
+    const args: unknown = argsArray[index];
+    const list: readonly unknown[] = Array.isArray(args) ? args : [];
+    try {
+      switch (fnArray[index]) {
+        case op.save:
+        case op.beginGroup:
+          stack.push({ ...state });
+          break;
+        case op.restore:
+        case op.endGroup:
+        case op.paintFormXObjectEnd:
+          state = stack.pop() ?? state;
+          break;
+        case op.paintFormXObjectBegin: {
+          stack.push({ ...state });
+          const matrix = toMatrix(list[0]);
+          if (matrix) state.ctm = multiply(state.ctm, matrix);
+          break;
+        }
+        case op.transform: {
+          const matrix = toMatrix(list);
+          if (matrix) state.ctm = multiply(state.ctm, matrix);
+          break;
+        }
+        case op.setLineWidth:
+          state.lineWidth = finiteOr(list[0], state.lineWidth);
+          break;
+        case op.setGState:
+          readGraphicsStateEntries(state, list[0]);
+          break;
+        case op.setStrokeRGBColor:
+          state.strokeVisible = !isNearWhite(list[0]);
+          break;
+        case op.setFillRGBColor:
+          state.fillVisible = !isNearWhite(list[0]);
+          break;
+        case op.setStrokeColorN:
+          state.strokeVisible = true;
+          break;
+        case op.setFillColorN:
+          state.fillVisible = true;
+          break;
+        case op.setStrokeTransparent:
+          state.strokeVisible = false;
+          break;
+        case op.setFillTransparent:
+          state.fillVisible = false;
+          break;
+        case op.constructPath:
+          readPaintedPath(list, multiply(toPage, state.ctm), state, pieces);
+          break;
+        case op.paintSolidColorImageMask:
+          if (fills(state)) addFilledBar(unitSquare(multiply(toPage, state.ctm)), pieces);
+          break;
+        case op.paintImageXObject:
+          if (typeof list[0] === 'string') addImage(list[0], state.ctm);
+          break;
+        case op.paintImageXObjectRepeat:
+          addRepeatedImage(list, state.ctm, addImage);
+          break;
+        case op.paintInlineImageXObject:
+          addImage(`${INLINE_IMAGE_PREFIX}${index}`, state.ctm);
+          break;
+        case op.paintImageMaskXObject: {
+          const id = (list[0] as { data?: unknown } | null)?.data;
+          if (typeof id === 'string') addImage(id, state.ctm);
+          break;
+        }
+      }
+    } catch {
+      // A malformed operator is skipped; the rest of the page still counts.
+    }
+  }
+  const rules = mergeRules(pieces.flatMap((piece) => clipRule(piece, page))).filter((rule) => !isPageFrame(rule, page));
+  return { rules, images };
+}
+
+function readPaintedPath(args: readonly unknown[], m: Matrix, state: GraphicsState, pieces: Rule[]): void {
+  const paint = args[0];
+  const buffer = (args[1] as unknown[] | undefined)?.[0];
+  if (!isNumberArray(buffer)) return;
+  const stroked = STROKE_OPS.has(paint) && state.strokeVisible && state.strokeAlpha > 0;
+  const filled = FILL_OPS.has(paint) && fills(state);
+  if (!stroked && !filled) return;
+  const shapes = readPathShapes(buffer, m);
+  if (stroked) {
+    const thickness = Math.max(state.lineWidth * meanScale(m), 0.1);
+    for (const s of shapes.segments) {
+      if (Math.abs(s.y1 - s.y0) <= AXIS_TOLERANCE && Math.abs(s.x1 - s.x0) >= MIN_RULE_LENGTH) {
+        const y = (s.y0 + s.y1) / 2;
+        pieces.push({ orientation: 'horizontal', x0: Math.min(s.x0, s.x1), x1: Math.max(s.x0, s.x1), y0: y - thickness / 2, y1: y + thickness / 2 });
+      } else if (Math.abs(s.x1 - s.x0) <= AXIS_TOLERANCE && Math.abs(s.y1 - s.y0) >= MIN_RULE_LENGTH) {
+        const x = (s.x0 + s.x1) / 2;
+        pieces.push({ orientation: 'vertical', y0: Math.min(s.y0, s.y1), y1: Math.max(s.y0, s.y1), x0: x - thickness / 2, x1: x + thickness / 2 });
+      }
+    }
+  }
+  if (filled) {
+    for (const box of shapes.rectangles) addFilledBar(box, pieces);
+  }
+}
+
+/** A thin filled rectangle is a rule along its long side. */
+function addFilledBar(box: Box, pieces: Rule[]): void {
+  const width = box.x1 - box.x0;
+  const height = box.y1 - box.y0;
+  if (height <= MAX_RULE_THICKNESS && width >= MIN_RULE_LENGTH && width >= 3 * height) {
+    pieces.push({ ...box, orientation: 'horizontal' });
+  } else if (width <= MAX_RULE_THICKNESS && height >= MIN_RULE_LENGTH && height >= 3 * width) {
+    pieces.push({ ...box, orientation: 'vertical' });
+  }
+}
+
+function addRepeatedImage(args: readonly unknown[], ctm: Matrix, addImage: (id: string, placement: Matrix) => void): void {
+  const [id, scaleX, scaleY, positions] = args;
+  if (typeof id !== 'string' || !isNumberArray(positions)) return;
+  const sx = finiteOr(scaleX, 1);
+  const sy = finiteOr(scaleY, 1);
+  for (let k = 0; k + 1 < positions.length; k += 2) {
+    addImage(id, multiply(ctm, [sx, 0, 0, sy, positions[k]!, positions[k + 1]!]));
+  }
+}
+
+function readGraphicsStateEntries(state: GraphicsState, entries: unknown): void {
+  if (!Array.isArray(entries)) return;
+  for (const entry of entries) {
+    if (!Array.isArray(entry)) continue;
+    const [key, value] = entry;
+    if (key === 'LW') state.lineWidth = finiteOr(value, state.lineWidth);
+    if (key === 'CA') state.strokeAlpha = finiteOr(value, state.strokeAlpha);
+    if (key === 'ca') state.fillAlpha = finiteOr(value, state.fillAlpha);
+  }
+}
+
+function fills(state: GraphicsState): boolean {
+  return state.fillVisible && state.fillAlpha > 0;
+}
+
+const STROKE_OPS = new Set<unknown>([op.stroke, op.closeStroke, op.fillStroke, op.eoFillStroke, op.closeFillStroke, op.closeEOFillStroke]);
+const FILL_OPS = new Set<unknown>([op.fill, op.eoFill, op.fillStroke, op.eoFillStroke, op.closeFillStroke, op.closeEOFillStroke]);
+
+/** pdf.js reports device colours as `#rrggbb`; near-white lines vanish on a white page. */
+function isNearWhite(color: unknown): boolean {
+  if (typeof color !== 'string' || !/^#[0-9a-f]{6}$/i.test(color)) return false;
+  const value = Number.parseInt(color.slice(1), 16);
+  return (value >> 16) >= 0xf4 && ((value >> 8) & 0xff) >= 0xf4 && (value & 0xff) >= 0xf4;
+}
+
+function unitSquare(m: Matrix): Box {
+  const xs = [applyX(m, 0, 0), applyX(m, 1, 0), applyX(m, 0, 1), applyX(m, 1, 1)];
+  const ys = [applyY(m, 0, 0), applyY(m, 1, 0), applyY(m, 0, 1), applyY(m, 1, 1)];
+  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+/** The part of the box on the page, or undefined when nothing of it is (or it is not a number). */
+function clipToPage(box: Box, page: { width: number; height: number }): Box | undefined {
+  const clipped = { x0: Math.max(box.x0, 0), y0: Math.max(box.y0, 0), x1: Math.min(box.x1, page.width), y1: Math.min(box.y1, page.height) };
+  return clipped.x1 > clipped.x0 && clipped.y1 > clipped.y0 ? clipped : undefined;
+}
+
+function clipRule(rule: Rule, page: { width: number; height: number }): Rule[] {
+  const box = clipToPage(rule, page);
+  if (!box) return [];
+  const length = rule.orientation === 'horizontal' ? box.x1 - box.x0 : box.y1 - box.y0;
+  return length >= MIN_RULE_LENGTH ? [{ ...box, orientation: rule.orientation }] : [];
+}
+
+/** A line along a page edge spanning nearly the whole side: a frame around the page, not content. */
+function isPageFrame(rule: Rule, page: { width: number; height: number }): boolean {
+  if (rule.orientation === 'horizontal') {
+    const y = (rule.y0 + rule.y1) / 2;
+    return rule.x1 - rule.x0 >= 0.9 * page.width && (y < 0.04 * page.height || y > 0.96 * page.height);
+  }
+  const x = (rule.x0 + rule.x1) / 2;
+  return rule.y1 - rule.y0 >= 0.9 * page.height && (x < 0.04 * page.width || x > 0.96 * page.width);
+}
+
+function finiteOr(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+function isNumberArray(value: unknown): value is ArrayLike<number> {
+  return value instanceof Float32Array || value instanceof Float64Array || (Array.isArray(value) && value.every((v) => typeof v === 'number'));
 }

@@ -1,0 +1,287 @@
+/**
+ * Tables drawn without vertical rules (borderless, or booktabs-style with only horizontal rules):
+ * consecutive lines whose pieces of text fall into the same column ranges. Prose in columns, lists
+ * and key-value lines also line up, so a block must have three or more columns and rows (two of
+ * each when rules bracket it above and below) and read like table cells: short, not running text.
+ */
+
+import type { Box, Rule, TextRun } from './geometry.js';
+import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
+
+/** A gap this wide (in font sizes) between runs on a line separates cells. */
+const CELL_GAP = 0.8;
+/** Column ranges must stay at least this far apart (in line heights). */
+const COLUMN_GAP = 0.5;
+/** Rows further apart than this (in line heights) end a table, unless a rule lies between them. */
+const ROW_GAP = 1.6;
+const RULED_ROW_GAP = 3.5;
+/** Cells of prose-like length or shape mark a block as running text. */
+const MAX_MEAN_CELL_CHARS = 24;
+const MAX_LOWERCASE_START_SHARE = 0.5;
+/** Scattered labels (chart axes, equations) line up by chance but leave most of the grid empty. */
+const MIN_FILLED_SHARE = 0.6;
+/** Dot leaders mark a table of contents, which reads better as text. */
+const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
+/** At most this many header lines with cells spanning columns are taken above a table body. */
+const MAX_HEADER_LINES = 2;
+
+export interface AlignedTable {
+  layout: TableLayout;
+  box: Box;
+  runIndices: number[];
+}
+
+interface Segment extends Box {
+  runIndices: number[];
+  text: string;
+}
+
+interface Line extends Box {
+  segments: Segment[];
+}
+
+interface Column {
+  x0: number;
+  x1: number;
+}
+
+export function findAlignedTables(runs: readonly TextRun[], indices: readonly number[], rules: readonly Rule[]): AlignedTable[] {
+  const lines = readLines(runs, indices);
+  const horizontalRules = rules.filter((rule) => rule.orientation === 'horizontal');
+  const tables: AlignedTable[] = [];
+  let start = 0;
+  let claimedUntil = 0;
+  while (start < lines.length) {
+    const body = growBlock(lines, start, horizontalRules);
+    if (!body) {
+      start++;
+      continue;
+    }
+    const bracketed = isBracketed(body, lines, horizontalRules);
+    const minimum = bracketed ? 2 : 3;
+    const rows = body.end - body.start;
+    if (rows < minimum || body.columns.length < minimum) {
+      start++;
+      continue;
+    }
+    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns.length)) {
+      start = body.end;
+      continue;
+    }
+    const headers = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
+    tables.push(tableOf(lines.slice(body.start - headers.length, body.end), body.columns, headers));
+    start = claimedUntil = body.end;
+  }
+  return tables;
+}
+
+/** Runs grouped into lines (by vertical overlap) and each line into cell-like segments. */
+function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[] {
+  const usable = indices.filter((i) => {
+    const run = runs[i];
+    return run !== undefined && run.text.trim().length > 0 && run.y1 > run.y0;
+  });
+  usable.sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let bottom = -Infinity;
+  for (const index of usable) {
+    const run = runs[index]!;
+    if (current.length > 0 && centreY(run) > bottom) {
+      groups.push(current);
+      current = [];
+    }
+    if (current.length === 0) bottom = run.y1;
+    current.push(index);
+  }
+  if (current.length > 0) groups.push(current);
+  return groups.map((group) => lineOf(runs, group));
+}
+
+function lineOf(runs: readonly TextRun[], group: number[]): Line {
+  group.sort((a, b) => runs[a]!.x0 - runs[b]!.x0);
+  const segments: Segment[] = [];
+  let segment: Segment | undefined;
+  for (const index of group) {
+    const run = runs[index]!;
+    if (segment && run.x0 - segment.x1 <= CELL_GAP * run.fontSize) {
+      segment.x1 = Math.max(segment.x1, run.x1);
+      segment.y0 = Math.min(segment.y0, run.y0);
+      segment.y1 = Math.max(segment.y1, run.y1);
+      segment.text += ` ${run.text}`;
+      segment.runIndices.push(index);
+    } else {
+      segment = { x0: run.x0, x1: run.x1, y0: run.y0, y1: run.y1, text: run.text, runIndices: [index] };
+      segments.push(segment);
+    }
+  }
+  return {
+    segments,
+    x0: Math.min(...segments.map((s) => s.x0)),
+    x1: Math.max(...segments.map((s) => s.x1)),
+    y0: Math.min(...segments.map((s) => s.y0)),
+    y1: Math.max(...segments.map((s) => s.y1)),
+  };
+}
+
+interface Block {
+  start: number;
+  end: number;
+  columns: Column[];
+}
+
+/** The longest run of lines from `start` whose segments keep to one set of column ranges. */
+function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]): Block | undefined {
+  const first = lines[start]!;
+  if (first.segments.length < 2 || hasLeaderDots(first)) return undefined;
+  let columns: Column[] = first.segments.map((s) => ({ x0: s.x0, x1: s.x1 }));
+  if (!columnsApart(columns, first)) return undefined;
+  let end = start + 1;
+  while (end < lines.length) {
+    const line = lines[end]!;
+    const previous = lines[end - 1]!;
+    if (line.segments.length < 2 || hasLeaderDots(line) || !closeEnough(previous, line, rules)) break;
+    const merged = mergeColumns(columns, line);
+    if (!merged) break;
+    columns = merged;
+    end++;
+  }
+  return { start, end, columns };
+}
+
+/** Rows of one table: near each other, or further apart with a rule between them (booktabs). */
+function closeEnough(upper: Line, lower: Line, rules: readonly Rule[]): boolean {
+  const gap = lower.y0 - upper.y1;
+  const height = lineHeight(upper);
+  if (gap <= ROW_GAP * height) return true;
+  if (gap > RULED_ROW_GAP * height) return false;
+  const x0 = Math.max(upper.x0, lower.x0);
+  const x1 = Math.min(upper.x1, lower.x1);
+  return rules.some((rule) => rule.y0 >= upper.y1 - 1 && rule.y1 <= lower.y0 + 1 && rule.x0 <= x1 && rule.x1 >= x0);
+}
+
+/**
+ * The column ranges widened by the line's segments, or undefined when a segment bridges two
+ * columns or two segments fall in one.
+ */
+function mergeColumns(columns: readonly Column[], line: Line): Column[] | undefined {
+  const next = columns.map((column) => ({ ...column }));
+  const used = new Set<Column>();
+  for (const segment of line.segments) {
+    const hits = next.filter((column) => segment.x0 < column.x1 && segment.x1 > column.x0);
+    if (hits.length > 1 || (hits.length === 1 && used.has(hits[0]!))) return undefined;
+    if (hits.length === 1) {
+      used.add(hits[0]!);
+      hits[0]!.x0 = Math.min(hits[0]!.x0, segment.x0);
+      hits[0]!.x1 = Math.max(hits[0]!.x1, segment.x1);
+    } else {
+      next.push({ x0: segment.x0, x1: segment.x1 });
+    }
+  }
+  next.sort((a, b) => a.x0 - b.x0);
+  return columnsApart(next, line) ? next : undefined;
+}
+
+function columnsApart(columns: readonly Column[], line: Line): boolean {
+  const minimumGap = COLUMN_GAP * lineHeight(line);
+  return columns.every((column, i) => i === 0 || column.x0 - columns[i - 1]!.x1 >= minimumGap);
+}
+
+/** Horizontal rules just above and just below the block, each about as wide as it. */
+function isBracketed(block: Block, lines: readonly Line[], rules: readonly Rule[]): boolean {
+  const first = lines[block.start]!;
+  const last = lines[block.end - 1]!;
+  const x0 = block.columns[0]!.x0;
+  const x1 = block.columns[block.columns.length - 1]!.x1;
+  const spans = (rule: Rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2;
+  const reach = 2 * lineHeight(first);
+  const above = rules.some((rule) => spans(rule) && rule.y1 <= first.y0 + 1 && first.y0 - rule.y1 <= reach);
+  const below = rules.some((rule) => spans(rule) && rule.y0 >= last.y1 - 1 && rule.y0 - last.y1 <= reach);
+  return above && below;
+}
+
+function hasLeaderDots(line: Line): boolean {
+  return line.segments.some((segment) => LEADER_DOTS.test(segment.text));
+}
+
+/**
+ * Table entries rather than running text or scattered labels: short cells, mostly not starting in
+ * lowercase, filling most of the grid, and not a list of `key:` / value pairs.
+ */
+function readsLikeCells(lines: readonly Line[], columnCount: number): boolean {
+  const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
+  const meanChars = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+  const worded = texts.filter((t) => /^\p{L}/u.test(t));
+  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
+  const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  const keys = lines.filter((line) => line.segments[0]!.text.trim().endsWith(':')).length;
+  return (
+    meanChars <= MAX_MEAN_CELL_CHARS &&
+    (worded.length === 0 || lowercase / worded.length <= MAX_LOWERCASE_START_SHARE) &&
+    filled >= MIN_FILLED_SHARE * lines.length * columnCount &&
+    !(columnCount === 2 && keys >= lines.length / 2)
+  );
+}
+
+/**
+ * Up to two lines right above the body, in the body's type size, with two or more segments that
+ * each cover whole columns, at least one spanning several (a grouped header such as "Scores" over
+ * "Math" and "Art"), top to bottom.
+ */
+function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: number, rules: readonly Rule[]): CellSpan[][] {
+  const headers: CellSpan[][] = [];
+  for (let i = body.start - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
+    const line = lines[i]!;
+    const below = lines[i + 1]!;
+    if (!closeEnough(line, below, rules)) break;
+    const bodyHeight = lineHeight(lines[body.start]!);
+    if (line.segments.length < 2 || Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
+    const spans = headerSpans(line, body.columns);
+    if (!spans) break;
+    headers.unshift(spans);
+  }
+  return headers;
+}
+
+/** The header cells of one line over the columns, or undefined if the line does not fit them. */
+function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undefined {
+  const covered: { first: number; last: number }[] = [];
+  for (const segment of line.segments) {
+    const hit = columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0);
+    if (hit.length === 0) return undefined;
+    const first = hit[0]!;
+    const last = hit[hit.length - 1]!;
+    if (covered.length > 0 && first <= covered[covered.length - 1]!.last) return undefined;
+    covered.push({ first, last });
+  }
+  if (!covered.some((c) => c.last > c.first)) return undefined;
+  const cells: CellSpan[] = [];
+  let col = 0;
+  for (const { first, last } of covered) {
+    for (; col < first; col++) cells.push({ row: 0, col, rowSpan: 1, colSpan: 1 });
+    cells.push({ row: 0, col: first, rowSpan: 1, colSpan: last - first + 1 });
+    col = last + 1;
+  }
+  for (; col < columns.length; col++) cells.push({ row: 0, col, rowSpan: 1, colSpan: 1 });
+  return cells;
+}
+
+function tableOf(lines: readonly Line[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+  const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
+  const ys = [lines[0]!.y0, ...lines.slice(1).map((l, i) => (lines[i]!.y1 + l.y0) / 2), lines[lines.length - 1]!.y1];
+  const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
+  const bodyCells = plainCells(lines.length - headers.length, columns.length).map((cell) => ({ ...cell, row: cell.row + headers.length }));
+  return {
+    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
+    box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
+    runIndices: lines.flatMap((line) => line.segments.flatMap((s) => s.runIndices)),
+  };
+}
+
+function centreY(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+
+function lineHeight(box: Box): number {
+  return Math.max(box.y1 - box.y0, 1);
+}

@@ -1,0 +1,175 @@
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
+import { detectTables, type DetectedTable } from './tables.js';
+
+const STYLE = `<style>
+  body { font-family: 'Liberation Serif', serif; font-size: 11pt; line-height: 1.35; }
+  p { margin: 0 0 10pt; }
+  table { border-collapse: collapse; margin: 0 0 12pt; }
+</style>`;
+
+const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8">${STYLE}</head><body>${body}</body></html>`;
+
+const documents = {
+  bordered: page(`
+    <p>Parts list for the spring order, checked against the supplier's catalogue.</p>
+    <table style="font-size: 10pt">
+      <style>th, td { border: 1px solid #000; padding: 3pt 6pt; text-align: left; vertical-align: top; }</style>
+      <tr><th>Item</th><th colspan="2">Size</th><th>Note</th></tr>
+      <tr><td rowspan="2">Bolt</td><td>M4</td><td>10</td><td>zinc<br>plated</td></tr>
+      <tr><td>M5</td><td>12</td><td>a|b &lt;c&gt; &amp; d</td></tr>
+      <tr><td>Washer</td><td colspan="2">any</td><td>bulk</td></tr>
+    </table>
+    <p>Orders close on Friday.</p>`),
+  tight: page(`
+    <table style="font-size: 10pt">
+      <style>td, th { border: 0.75pt solid #000; padding: 0 1pt; }</style>
+      <tr><th>A</th><th>B</th><th>C</th></tr>
+      <tr><td>1</td><td>2</td><td>3</td></tr>
+      <tr><td>4</td><td>5</td><td>6</td></tr>
+    </table>`),
+  borderless: page(`
+    <p>Rainfall by station over three months.</p>
+    <table>
+      <style>td, th { padding: 2pt 16pt 2pt 0; } .n { text-align: right; }</style>
+      <tr><th>Station</th><th class="n">April</th><th class="n">May</th><th class="n">June</th></tr>
+      <tr><td>Ashby</td><td class="n">54.2</td><td class="n">61.0</td><td class="n">38.7</td></tr>
+      <tr><td>Brent Hill</td><td class="n">47.9</td><td class="n">55.3</td><td class="n">41.2</td></tr>
+      <tr><td>Carrow</td><td class="n">102.6</td><td class="n">88.1</td><td class="n">70.4</td></tr>
+    </table>
+    <p>June was the driest month at every station.</p>`),
+  booktabs: page(`
+    <p>Table 2: Accuracy on two benchmarks.</p>
+    <table style="border-top: 1.5pt solid #000; border-bottom: 1.5pt solid #000">
+      <style>td, th { padding: 2pt 12pt; text-align: center; font-weight: normal; } .mid th { border-bottom: 0.6pt solid #000; }</style>
+      <tr><th></th><th colspan="2" style="border-bottom: 0.6pt solid #000">Dataset A</th><th colspan="2" style="border-bottom: 0.6pt solid #000">Dataset B</th></tr>
+      <tr class="mid"><th>Model</th><th>Acc</th><th>F1</th><th>Acc</th><th>F1</th></tr>
+      <tr><td>Baseline</td><td>71.2</td><td>68.0</td><td>64.5</td><td>60.1</td></tr>
+      <tr><td>Ours</td><td>78.9</td><td>75.4</td><td>70.2</td><td>66.8</td></tr>
+    </table>
+    <p>Our model is better on both.</p>`),
+  twoColumns: page(`
+    <div style="column-count: 2; column-gap: 18pt; text-align: justify">
+      ${Array.from({ length: 14 }, (_, i) => `<p>Paragraph ${i + 1} of the article keeps going with ordinary running text that wraps across several lines in its column, as prose does in a journal.</p>`).join('')}
+    </div>`),
+  threeColumns: page(`
+    <div style="column-count: 3; column-gap: 14pt">
+      ${Array.from({ length: 18 }, (_, i) => `<p>Section ${i + 1} continues the story in narrow columns where each line holds only a few words of the text.</p>`).join('')}
+    </div>`),
+  listsAndPairs: page(`
+    <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
+    <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
+    <table style="border-top: 1pt solid #000; border-bottom: 1pt solid #000">
+      <style>td { padding: 1pt 24pt 1pt 0; }</style>
+      <tr><td>Name:</td><td>Ada Byron</td></tr>
+      <tr><td>Born:</td><td>10 December 1815</td></tr>
+      <tr><td>Known for:</td><td>Notes on the Analytical Engine</td></tr>
+    </table>`),
+};
+
+type Name = keyof typeof documents;
+const pdfs = new Map<Name, PDFDocumentProxy>();
+const pages = new Map<Name, PrintedPage>();
+
+beforeAll(async () => {
+  const names = Object.keys(documents) as Name[];
+  const printed = await printHtml(names.map((name) => documents[name]));
+  for (const [i, name] of names.entries()) {
+    const pdf = await openPrintedPdf(printed[i]!);
+    pdfs.set(name, pdf);
+    pages.set(name, await readPrintedPage(pdf));
+  }
+});
+
+afterAll(async () => {
+  for (const pdf of pdfs.values()) await pdf.destroy();
+});
+
+function tablesOf(name: Name): DetectedTable[] {
+  const printed = pages.get(name)!;
+  return detectTables(printed.runs, printed.rules, printed);
+}
+
+describe('detectTables on ruled tables', () => {
+  it('rebuilds row and column spans from missing inner rules, as an HTML table', () => {
+    const [table, ...others] = tablesOf('bordered');
+    expect(others).toEqual([]);
+    expect(table!.markdown).toBe(
+      [
+        '<table>',
+        '<tr><th>Item</th><th colspan="2">Size</th><th>Note</th></tr>',
+        '<tr><td rowspan="2">Bolt</td><td>M4</td><td>10</td><td>zinc<br>plated</td></tr>',
+        '<tr><td>M5</td><td>12</td><td>a|b &lt;c&gt; &amp; d</td></tr>',
+        '<tr><td>Washer</td><td colspan="2">any</td><td>bulk</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+  });
+
+  it('takes the runs inside the grid and leaves the text around it', () => {
+    const printed = pages.get('bordered')!;
+    const [table] = tablesOf('bordered');
+    const taken = new Set(table!.runIndices);
+    const left = printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ');
+    expect(left).toContain('Parts list for the spring order');
+    expect(left).toContain('Orders close on Friday.');
+    expect(left).not.toContain('Washer');
+    expect(table!.box.y0).toBeGreaterThan(printed.runs.find((run) => run.text.startsWith('Parts list'))!.y1);
+  });
+
+  it('cuts a text item that runs across a cell border into the cells on either side', () => {
+    const printed = pages.get('tight')!;
+    // The premise: pdf.js reports some neighbouring cells as one item.
+    expect(printed.runs.some((run) => /\S \S/.test(run.text))).toBe(true);
+    expect(tablesOf('tight').map((t) => t.markdown)).toEqual(['| A | B | C |\n| --- | --- | --- |\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |']);
+  });
+});
+
+describe('detectTables on tables without vertical rules', () => {
+  it('finds a borderless table from column alignment, right-aligned numbers included', () => {
+    expect(tablesOf('borderless').map((t) => t.markdown)).toEqual([
+      [
+        '| Station | April | May | June |',
+        '| --- | --- | --- | --- |',
+        '| Ashby | 54.2 | 61.0 | 38.7 |',
+        '| Brent Hill | 47.9 | 55.3 | 41.2 |',
+        '| Carrow | 102.6 | 88.1 | 70.4 |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('reads a booktabs table with a grouped header row spanning columns', () => {
+    const [table, ...others] = tablesOf('booktabs');
+    expect(others).toEqual([]);
+    expect(table!.markdown).toBe(
+      [
+        '<table>',
+        '<tr><th></th><th colspan="2">Dataset A</th><th colspan="2">Dataset B</th></tr>',
+        '<tr><th>Model</th><th>Acc</th><th>F1</th><th>Acc</th><th>F1</th></tr>',
+        '<tr><td>Baseline</td><td>71.2</td><td>68.0</td><td>64.5</td><td>60.1</td></tr>',
+        '<tr><td>Ours</td><td>78.9</td><td>75.4</td><td>70.2</td><td>66.8</td></tr>',
+        '</table>',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('detectTables leaves text that only lines up', () => {
+  it('finds no table in two-column prose', () => {
+    expect(tablesOf('twoColumns')).toEqual([]);
+  });
+
+  it('finds no table in three-column prose', () => {
+    expect(tablesOf('threeColumns')).toEqual([]);
+  });
+
+  it('finds no table in bulleted and numbered lists or key-value pairs between rules', () => {
+    expect(pages.get('listsAndPairs')!.rules.length).toBeGreaterThanOrEqual(2);
+    expect(tablesOf('listsAndPairs')).toEqual([]);
+  });
+
+  it('finds nothing on a page without text', () => {
+    expect(detectTables([], [], { width: 595, height: 842 })).toEqual([]);
+  });
+});
