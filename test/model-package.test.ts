@@ -204,6 +204,19 @@ describe.each(parity.cases)('parity with the PyTorch reference: $name page', (pa
     expect(maxDifference(floats(output(out, 'hidden_states')), floats(load(page, 'prompt_hidden')))).toBeLessThan(TOLERANCE);
   });
 
+  it.each(decoders)('%s gives the same last logits when the prompt arrives in two parts', async (graph) => {
+    const whole = await embedPrompt(page.prompt_ids, load(page, 'visual_sequence'));
+    const split = page.prompt_ids.length - 5;
+    const part = (from: number, to: number): ort.Tensor =>
+      new ort.Tensor('float32', floats(whole).slice(from * hidden, to * hidden), [1, to - from, hidden]);
+    const first = await decode(graph, part(0, split), 0, Array.from({ length: 2 * layers }, emptyCache));
+    const cache = Array.from({ length: 2 * layers }, (_, i) => output(first, `present_${i % 2 ? 'value' : 'key'}.${Math.floor(i / 2)}`));
+    const rest = await decode(graph, part(split, page.prompt_ids.length), split, cache);
+    expect(maxDifference(floats(output(rest, 'logits')), floats(load(page, 'first_logits')))).toBeLessThan(TOLERANCE);
+    const expectedHidden = floats(load(page, 'prompt_hidden')).subarray(split * hidden);
+    expect(maxDifference(floats(output(rest, 'hidden_states')), expectedHidden)).toBeLessThan(TOLERANCE);
+  });
+
   it.each(decoders)('stepping %s with its new-rows cache gives the greedy tokens', async (graph) => {
     const rule = parity.no_repeat_ngram;
     let embeds = await embedPrompt(page.prompt_ids, load(page, 'visual_sequence'));
