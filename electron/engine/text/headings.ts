@@ -16,7 +16,7 @@ export interface FontStatistics {
 /** Larger than body by this factor, a short block is a heading. */
 const LARGER = 1.12;
 const MAX_HEADING_CHARS = 200;
-const MAX_HEADING_LINES = 3;
+export const MAX_HEADING_LINES = 3;
 const MAX_BOLD_HEADING_CHARS = 90;
 
 /** Rounds sizes so that 9.96 and 10.02 count as one. */

@@ -62,7 +62,9 @@ export function groupRows(runs: readonly TextRun[]): TextRun[][] {
   const rows: TextRun[][] = [];
   for (const run of sorted) {
     // Rows wholly above this run can take no more runs (runs arrive by their centre).
-    while (open.length > 0 && open[0]!.anchor.y1 < run.y0) rows.push(open.shift()!.runs);
+    for (let i = open.length - 1; i >= 0; i--) {
+      if (open[i]!.anchor.y1 < run.y0) rows.push(open.splice(i, 1)[0]!.runs);
+    }
     let best: { anchor: TextRun; runs: TextRun[] } | undefined;
     let bestOverlap = MIN_ROW_OVERLAP;
     for (const row of open) {

@@ -5,7 +5,7 @@
 
 import type { BlockKind } from '../../../shared/page.js';
 import { unionBox, type Box } from './geometry.js';
-import { headingLevel, type FontStatistics } from './headings.js';
+import { headingLevel, MAX_HEADING_LINES, type FontStatistics } from './headings.js';
 import { escapeBlockStart, renderInline } from './inline-markdown.js';
 import { joinFragments, type Line } from './lines.js';
 import { renderList, stripMarker, type ListItemDraft } from './lists.js';
@@ -123,6 +123,7 @@ function groupBox(groups: readonly LineGroup[]): Box {
 }
 
 function headingBlock(group: LineGroup, stats: FontStatistics): DraftBlock | undefined {
+  if (group.lines.length > MAX_HEADING_LINES) return undefined;
   const lines = group.lines.map((l) => l.line);
   const text = group.lines.map((l) => l.text).join(' ');
   const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
