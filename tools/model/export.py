@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -27,6 +28,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
     parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
                         help="no-repeat n-gram rule recorded in the manifest")
+    parser.add_argument("--max-crops", type=int, default=6,
+                        help="most Gundam tiles (DeepSeek-OCR's setting: 6; jina-ocr-v1 ports: 9)")
     parser.add_argument("--licence", help="weights licence; default: the model card's `license:` field")
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
     parser.add_argument("--contrib-moe", action="store_true",
@@ -35,24 +38,32 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def main(argv: list[str]) -> int:
-    args = parse_args(argv)
+def package_options(args: argparse.Namespace) -> PackageOptions | str:
+    """The options for `write_package`, or what is wrong with the command line."""
     unknown = [m for m in args.modes.split(",") if m not in RESOLUTION_MODES]
     if unknown:
-        print(f"export: unknown mode {unknown[0]!r}; choose from {', '.join(RESOLUTION_MODES)}", file=sys.stderr)
-        return 2
+        return f"unknown mode {unknown[0]!r}; choose from {', '.join(RESOLUTION_MODES)}"
+    if not 2 <= args.max_crops <= 9:
+        return f"--max-crops {args.max_crops} is outside 2..9 (the reference allows at most 9 tiles)"
     licence = args.licence or read_licence(args.checkpoint)
     if not licence:
-        print(f"export: {args.checkpoint}/README.md states no licence; pass --licence", file=sys.stderr)
-        return 2
-    options = PackageOptions(
+        return f"{args.checkpoint}/README.md states no licence; pass --licence"
+    return PackageOptions(
         half=args.dtype == "fp16",
-        modes=tuple(RESOLUTION_MODES[m] for m in args.modes.split(",")),
+        modes=tuple(replace(RESOLUTION_MODES[m], max_crops=args.max_crops) for m in args.modes.split(",")),
         decoding=DECODING_RULES[args.decoding],
         licence=licence,
         name=args.name or args.checkpoint.resolve().name,
         contrib_moe=args.contrib_moe,
     )
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    options = package_options(args)
+    if isinstance(options, str):
+        print(f"export: {options}", file=sys.stderr)
+        return 2
     manifest = write_package(load_model(args.checkpoint), args.checkpoint, args.out, options)
     print(f"export: wrote {manifest}")
     return 0

@@ -77,6 +77,14 @@ class Export(unittest.TestCase):
         self.assertEqual([s["name"] for s in declared["inputs"]], [v.name for v in model.graph.input])
         self.assertEqual([s["name"] for s in declared["outputs"]], [v.name for v in model.graph.output])
 
+    def test_gundam_tile_limit_is_an_option(self):
+        options = export.package_options(export.parse_args(
+            ["--checkpoint", str(self.checkpoint), "--out", "x", "--modes", "gundam,base", "--max-crops", "9"]))
+        self.assertEqual([(m.name, m.crop, m.max_crops) for m in options.modes], [("gundam", True, 9), ("base", False, 9)])
+        refused = export.package_options(export.parse_args(
+            ["--checkpoint", str(self.checkpoint), "--out", "x", "--max-crops", "12"]))
+        self.assertIn("--max-crops 12", refused)
+
     def test_unknown_mode_is_refused(self):
         self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", str(self.package),
                                       "--modes", "huge"]), 2)
