@@ -110,6 +110,18 @@ describe('text engine', () => {
     expect(x1).toBeLessThanOrEqual(turned[0]!.width);
   });
 
+  it('places an image in reading order and extracts it as PNG only when asked', async () => {
+    const file = fixturePdfPath('image');
+    const [plain] = await convertFile(file);
+    const [extracted] = await convertFile(file, { extractImages: true });
+    const link = '![](folio-image:page-1-image-1.png)';
+    expect(plain!.markdown.indexOf(link)).toBeGreaterThan(plain!.markdown.indexOf('same morning'));
+    expect(plain!.markdown.indexOf(link)).toBeLessThan(plain!.markdown.indexOf('Figure 1'));
+    expect(plain!.images).toMatchObject([{ name: 'page-1-image-1.png', mime: 'image/png' }]);
+    expect(plain!.images[0]!.data).toBeUndefined();
+    expect([...extracted!.images[0]!.data!.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+
   it('gives a page without text empty Markdown', async () => {
     const [page] = await convertFile(path.join(folder, 'empty.pdf'));
     expect(page!.markdown).toBe('');

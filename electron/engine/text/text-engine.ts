@@ -11,6 +11,7 @@ import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { DocumentMemory } from './document-memory.js';
 import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
+import { encodeImage } from './image-encoder.js';
 import type { Box, ImagePlacement, Rule, TextRun } from './geometry.js';
 import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
 import { buildFragments, type Line } from './lines.js';
@@ -119,7 +120,12 @@ async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMem
     }),
   ];
   const drafts = layoutPage(elements, memory.statistics());
-  const pageImages = nameImages(drafts, placements, job.page, frame);
+  const named = nameImages(drafts, placements, job.page, frame);
+  if (job.options.extractImages) {
+    // Before page.cleanup(): the decoded pixels live in the page's object store.
+    for (const { image, placement } of named) image.data = await encodeImage(page, placement);
+  }
+  const pageImages = named.map(({ image }) => image);
   const blocks = [
     ...runningBlocks(running, 'top', job.options.keepHeaders),
     ...drafts,
@@ -199,15 +205,22 @@ function runningBlocks(running: Map<Line, 'top' | 'bottom'>, band: 'top' | 'bott
     }));
 }
 
-function nameImages(drafts: DraftBlock[], placements: Map<Box, ImagePlacement>, page: number, frame: PageFrame): PageImage[] {
-  const images: PageImage[] = [];
+/** Names images in reading order and gives their blocks the Markdown that links to them. */
+function nameImages(
+  drafts: DraftBlock[],
+  placements: Map<Box, ImagePlacement>,
+  page: number,
+  frame: PageFrame,
+): { image: PageImage; placement: ImagePlacement }[] {
+  const named: { image: PageImage; placement: ImagePlacement }[] = [];
   for (const draft of drafts) {
-    if (draft.kind !== 'image' || !placements.has(draft.box)) continue;
-    const name = `page-${page}-image-${images.length + 1}.png`;
+    const placement = placements.get(draft.box);
+    if (draft.kind !== 'image' || !placement) continue;
+    const name = `page-${page}-image-${named.length + 1}.png`;
     draft.markdown = `![](${IMAGE_LINK_PREFIX}${name})`;
-    images.push({ name, bbox: toBBox(draft.box, frame), mime: 'image/png' });
+    named.push({ image: { name, bbox: toBBox(draft.box, frame), mime: 'image/png' }, placement });
   }
-  return images;
+  return named;
 }
 
 function toFrameRule(rule: Rule, frame: PageFrame): Rule {
