@@ -62,13 +62,15 @@ interface RoundTotals extends RunTotals {
 }
 
 async function timeRounds(files: readonly string[], convert: (file: string) => Promise<RunTotals>): Promise<RoundTotals> {
-  for (const file of files) await convert(file);
+  const named = (file: string) =>
+    convert(file).catch((error: unknown) => {
+      throw new Error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  for (const file of files) await named(file);
   const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, byFile: new Map() };
   for (let round = 0; round < ROUNDS; round++) {
     for (const file of files) {
-      const t = await convert(file).catch((error: unknown) => {
-        throw new Error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      const t = await named(file);
       sum.pages += t.pages;
       sum.failedPages += t.failedPages;
       sum.chars += t.chars;
