@@ -19,7 +19,8 @@ const FRAGMENT_GAP_EM = 0.8;
 const MARKER_GAP_EM = 4;
 const MIN_ROW_OVERLAP = 0.5;
 
-const BARE_MARKER = /^\s*([•◦▪▫■□●○‣⁃∙·*–—-]|\(?(\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6})[.)])\s*$/;
+// Word's Courier `o` and Wingdings `§` bullets included.
+const BARE_MARKER = /^\s*([•◦▪▫■□●○‣⁃∙·*–—o§Øüqvn-]|\(?(\d{1,3}|[a-zA-Z]|[ivxlcdm]{1,6})[.)])\s*$/;
 
 function centreY(box: Box): number {
   return (box.y0 + box.y1) / 2;

@@ -50,9 +50,24 @@ describe('page layout', () => {
     expect(markdown(rows)).toEqual(['Name Value', 'Name Value', 'Name Value']);
   });
 
+  it('joins a paragraph across a column break past a footnote, which follows it', () => {
+    const left = textLines(50, 40, 'The first column ends in the', 'middle of a');
+    const footnote = textLines(50, 200, ['1 A footnote in small type.', { size: 7 }]);
+    const right = textLines(300, 40, 'sentence that the second column', 'finishes here.');
+    expect(markdown([...left, ...footnote, ...right])).toEqual([
+      'The first column ends in the middle of a sentence that the second column finishes here.',
+      '1 A footnote in small type.',
+    ]);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);
+  });
+
+  it("takes Word's lone Courier `o` standing apart from the text for a sub-list bullet", () => {
+    const elements = [...textLines(60, 40, '• Bedding'), ...textLines(80, 52, 'o'), ...textLines(98, 52, 'Six blankets')];
+    expect(markdown(elements)).toEqual(['- Bedding\n  - Six blankets']);
   });
 
   it('reads a lone bullet glyph as text, not as an empty list item', () => {

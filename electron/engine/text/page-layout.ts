@@ -22,6 +22,8 @@ export interface DraftBlock {
   box: Box;
   markdown: string;
   level?: number;
+  /** Text size of a paragraph, to tell footnotes from body text. */
+  fontSize?: number;
 }
 
 const CAPTION = /^(figure|fig\.|table|tab\.|chart|listing|algorithm|scheme|plate)\s*[0-9IVX]+[a-z]?\s*[.:|]/i;
@@ -32,15 +34,22 @@ export function layoutPage(elements: readonly PageElement[], stats: FontStatisti
   const blocks: DraftBlock[] = [];
   for (const leaf of readingOrder(elements, em)) {
     const column = layoutColumn(leaf, stats);
-    const last = blocks[blocks.length - 1];
+    // Footnotes at the foot of a column sit between a paragraph and its continuation.
+    let last = blocks.length - 1;
+    while (last > 0 && isFootnote(blocks[last]!, em)) last--;
+    const before = blocks[last];
     const first = column[0];
-    if (last && first && continues(last, first)) {
-      blocks[blocks.length - 1] = joinParagraphs(last, first);
+    if (before && first && continues(before, first)) {
+      blocks[last] = joinParagraphs(before, first);
       column.shift();
     }
     blocks.push(...column);
   }
   return blocks;
+}
+
+function isFootnote(block: DraftBlock, em: number): boolean {
+  return block.kind === 'paragraph' && block.fontSize !== undefined && block.fontSize < em * 0.9;
 }
 
 /** A paragraph cut by a column break: no sentence end before the break, a lower-case word after it. */
@@ -56,7 +65,7 @@ function continues(before: DraftBlock, after: DraftBlock): boolean {
 function joinParagraphs(before: DraftBlock, after: DraftBlock): DraftBlock {
   const hyphenated = /\p{L}-$/u.test(before.markdown);
   const markdown = hyphenated ? before.markdown.slice(0, -1) + after.markdown : `${before.markdown} ${after.markdown}`;
-  return { kind: 'paragraph', box: unionBox([before.box, after.box]), markdown };
+  return { ...before, box: unionBox([before.box, after.box]), markdown };
 }
 
 /** One leaf of the reading order: its text lines and any tables or images, top to bottom. */
@@ -138,7 +147,7 @@ function textBlock(group: LineGroup): DraftBlock {
   const lines = group.lines.map((l) => l.line);
   const markdown = escapeBlockStart(renderInline(lines));
   const kind = CAPTION.test(group.lines[0]!.text) ? 'caption' : 'paragraph';
-  return { kind, box: unionBox(lines), markdown };
+  return { kind, box: unionBox(lines), markdown, fontSize: Math.max(...lines.map((l) => l.fontSize)) };
 }
 
 function listBlock(items: readonly LineGroup[], metrics: ColumnMetrics): DraftBlock {

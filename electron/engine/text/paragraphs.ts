@@ -59,6 +59,19 @@ function share(line: Line, test: (run: Line['runs'][number]) => boolean): number
   return all === 0 ? 0 : hit / all;
 }
 
+/**
+ * Word sets its second- and third-level bullets in Courier New and Wingdings, which reach the
+ * text layer as a lone `o` or `§` standing well apart from the item's text.
+ */
+const GLYPH_BULLETS = new Set(['o', '§', 'Ø', 'ü', 'q', 'v', 'n']);
+
+function glyphBullet(line: Line, text: string): ListMarker | undefined {
+  const [first, second] = line.runs;
+  if (!first || !second || !GLYPH_BULLETS.has(first.text.trim())) return undefined;
+  if (second.x0 - first.x1 < 0.8 * first.fontSize) return undefined;
+  return { text: first.text.trim(), ordered: false, strong: true, rest: text.slice(first.text.trim().length).trim() };
+}
+
 export function describeLine(line: Line): LineInfo {
   const text = lineText(line);
   const main = line.runs.filter((r) => Math.abs(r.fontSize - line.fontSize) < 0.5);
@@ -66,7 +79,7 @@ export function describeLine(line: Line): LineInfo {
   return {
     line,
     text,
-    marker: listMarker(text),
+    marker: listMarker(text) ?? glyphBullet(line, text),
     boldShare: share(line, (r) => r.bold),
     monoShare: share(line, (r) => r.monospace),
     baseline,
