@@ -102,7 +102,8 @@ export function splitRow(row: readonly TextRun[]): Line[] {
     if (last && isDuplicate(last, run)) continue;
     if (last) {
       const gap = run.x0 - right;
-      const em = Math.max(last.fontSize, run.fontSize);
+      // The smaller size: a large heading beside body text must not bridge the gutter between them.
+      const em = Math.min(last.fontSize, run.fontSize);
       const markerOnly = current.length === 1 && BARE_MARKER.test(last.text);
       const limit = (markerOnly ? MARKER_GAP_EM : FRAGMENT_GAP_EM) * em;
       if (gap > limit) {
