@@ -24,6 +24,8 @@ const MIN_FILLED_SHARE = 0.6;
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
 /** At most this many header lines with cells spanning columns are taken above a table body. */
 const MAX_HEADER_LINES = 2;
+/** A booktabs header whose cells wrap takes at most this many lines above its rule. */
+const MAX_WRAPPED_HEADER_LINES = 3;
 
 export interface AlignedTable {
   layout: TableLayout;
@@ -59,9 +61,9 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     }
     const bracketed = isBracketed(body, lines, horizontalRules);
     const minimum = bracketed ? 2 : 3;
-    const rows = body.end - body.start;
-    if (rows < minimum || body.columns.length < minimum) {
-      start++;
+    if (body.end - body.start < minimum || body.columns.length < minimum) {
+      // Lines that kept to too few columns together keep to too few from any later start as well.
+      start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
     }
     if (!readsLikeCells(lines.slice(body.start, body.end), body.columns.length)) {
@@ -69,7 +71,11 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       continue;
     }
     const headers = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
-    tables.push(tableOf(lines.slice(body.start - headers.length, body.end), body.columns, headers));
+    const rows = [
+      ...lines.slice(body.start - headers.length, body.start).map((line) => [line]),
+      ...bodyRows(lines.slice(body.start, body.end), horizontalRules),
+    ];
+    tables.push(tableOf(rows, body.columns, headers));
     start = claimedUntil = body.end;
   }
   return tables;
@@ -130,18 +136,33 @@ interface Block {
   columns: Column[];
 }
 
-/** The longest run of lines from `start` whose segments keep to one set of column ranges. */
+/**
+ * The longest run of lines from `start` whose segments keep to one set of column ranges. A line
+ * with a single segment (a header cell centred between wrapped neighbours) may sit inside the
+ * run when a line of several segments that fits the columns follows it.
+ */
 function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]): Block | undefined {
   const first = lines[start]!;
   if (first.segments.length < 2 || hasLeaderDots(first)) return undefined;
   let columns: Column[] = first.segments.map((s) => ({ x0: s.x0, x1: s.x1 }));
   if (!columnsApart(columns, first)) return undefined;
+  const fits = (index: number, current: readonly Column[]) => {
+    const line = lines[index];
+    if (!line || hasLeaderDots(line) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
+    return mergeColumns(current, line);
+  };
   let end = start + 1;
   while (end < lines.length) {
     const line = lines[end]!;
-    const previous = lines[end - 1]!;
-    if (line.segments.length < 2 || hasLeaderDots(line) || !closeEnough(previous, line, rules)) break;
-    const merged = mergeColumns(columns, line);
+    let merged = line.segments.length >= 2 ? fits(end, columns) : undefined;
+    if (line.segments.length === 1) {
+      const within = fits(end, columns);
+      const next = within && (lines[end + 1]?.segments.length ?? 0) >= 2 ? fits(end + 1, within) : undefined;
+      if (next) {
+        merged = next;
+        end++;
+      }
+    }
     if (!merged) break;
     columns = merged;
     end++;
@@ -206,7 +227,7 @@ function hasLeaderDots(line: Line): boolean {
 
 /**
  * Table entries rather than running text or scattered labels: short cells, mostly not starting in
- * lowercase, filling most of the grid, and not a list of `key:` / value pairs.
+ * lowercase, filling most of the grid, and not a form of `key:` / value pairs.
  */
 function readsLikeCells(lines: readonly Line[], columnCount: number): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
@@ -214,13 +235,24 @@ function readsLikeCells(lines: readonly Line[], columnCount: number): boolean {
   const worded = texts.filter((t) => /^\p{L}/u.test(t));
   const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
-  const keys = lines.filter((line) => line.segments[0]!.text.trim().endsWith(':')).length;
+  const keys = keyColumnShare(lines);
   return (
     meanChars <= MAX_MEAN_CELL_CHARS &&
     (worded.length === 0 || lowercase / worded.length <= MAX_LOWERCASE_START_SHARE) &&
     filled >= MIN_FILLED_SHARE * lines.length * columnCount &&
-    !(columnCount === 2 && keys >= lines.length / 2)
+    keys < 0.5
   );
+}
+
+/** The largest share of lines in which the segment at one position ends with a colon (`Name:`). */
+function keyColumnShare(lines: readonly Line[]): number {
+  const counts = new Map<number, number>();
+  for (const line of lines) {
+    line.segments.forEach((segment, position) => {
+      if (segment.text.trim().endsWith(':')) counts.set(position, (counts.get(position) ?? 0) + 1);
+    });
+  }
+  return Math.max(0, ...counts.values()) / lines.length;
 }
 
 /**
@@ -266,15 +298,34 @@ function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undef
   return cells;
 }
 
-function tableOf(lines: readonly Line[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+/**
+ * The body's lines as rows, one line each, except that the lines above a rule drawn across the
+ * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped.
+ */
+function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
+  const x0 = Math.min(...lines.map((line) => line.x0));
+  const x1 = Math.max(...lines.map((line) => line.x1));
+  const across = rules.filter((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2);
+  const ruleBelow = (i: number) => across.some((rule) => rule.y0 >= lines[i]!.y1 - 1 && rule.y1 <= lines[i + 1]!.y0 + 1);
+  const last = Math.min(MAX_WRAPPED_HEADER_LINES, lines.length - 2);
+  for (let i = 1; i < last; i++) {
+    if (ruleBelow(i - 1)) break;
+    if (ruleBelow(i)) return [lines.slice(0, i + 1), ...lines.slice(i + 1).map((line) => [line])];
+  }
+  return lines.map((line) => [line]);
+}
+
+function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+  const top = (row: readonly Line[]) => row[0]!.y0;
+  const bottom = (row: readonly Line[]) => row[row.length - 1]!.y1;
   const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
-  const ys = [lines[0]!.y0, ...lines.slice(1).map((l, i) => (lines[i]!.y1 + l.y0) / 2), lines[lines.length - 1]!.y1];
+  const ys = [top(rows[0]!), ...rows.slice(1).map((row, i) => (bottom(rows[i]!) + top(row)) / 2), bottom(rows[rows.length - 1]!)];
   const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
-  const bodyCells = plainCells(lines.length - headers.length, columns.length).map((cell) => ({ ...cell, row: cell.row + headers.length }));
+  const bodyCells = plainCells(rows.length - headers.length, columns.length).map((cell) => ({ ...cell, row: cell.row + headers.length }));
   return {
     layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
-    runIndices: lines.flatMap((line) => line.segments.flatMap((s) => s.runIndices)),
+    runIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
   };
 }
 

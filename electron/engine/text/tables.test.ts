@@ -49,6 +49,21 @@ const documents = {
       <tr><td>Ours</td><td>78.9</td><td>75.4</td><td>70.2</td><td>66.8</td></tr>
     </table>
     <p>Our model is better on both.</p>`),
+  wrappedHeader: page(`
+    <p>Table 3: Effort by season.</p>
+    <table style="border-top: 1.5pt solid #000; border-bottom: 1.5pt solid #000">
+      <style>td, th { padding: 2pt 10pt; text-align: right; font-weight: normal; } th { width: 52pt; border-bottom: 0.6pt solid #000; }</style>
+      <tr><th style="text-align: left">Season</th><th>Stretches walked</th><th>Volunteer hours</th><th>Species recorded</th></tr>
+      <tr><td style="text-align: left">2022</td><td>39</td><td>412</td><td>54</td></tr>
+      <tr><td style="text-align: left">2023</td><td>40</td><td>436</td><td>57</td></tr>
+      <tr><td style="text-align: left">2024</td><td>42</td><td>458</td><td>55</td></tr>
+    </table>`),
+  formFields: page(`
+    <div style="display: grid; grid-template-columns: 70pt 120pt 70pt 120pt; row-gap: 4pt">
+      <span>Name:</span><span>Ana Ruiz</span><span>Member no.:</span><span>NV-20417</span>
+      <span>Stretch:</span><span>Upper Carr, 2.1 km</span><span>Since:</span><span>March 2019</span>
+      <span>Phone:</span><span>01632 960 418</span><span>First aid:</span><span>Yes, renewed 2025</span>
+    </div>`),
   twoColumns: page(`
     <div style="column-count: 2; column-gap: 18pt; text-align: justify">
       ${Array.from({ length: 14 }, (_, i) => `<p>Paragraph ${i + 1} of the article keeps going with ordinary running text that wraps across several lines in its column, as prose does in a journal.</p>`).join('')}
@@ -153,9 +168,25 @@ describe('detectTables on tables without vertical rules', () => {
       ].join('\n'),
     );
   });
+
+  it('joins header cells that wrap onto two lines above a booktabs rule into one header row', () => {
+    expect(tablesOf('wrappedHeader').map((t) => t.markdown)).toEqual([
+      [
+        '| Season | Stretches walked | Volunteer hours | Species recorded |',
+        '| --- | --- | --- | --- |',
+        '| 2022 | 39 | 412 | 54 |',
+        '| 2023 | 40 | 436 | 57 |',
+        '| 2024 | 42 | 458 | 55 |',
+      ].join('\n'),
+    ]);
+  });
 });
 
 describe('detectTables leaves text that only lines up', () => {
+  it('finds no table in a grid of form fields, labels ending in colons', () => {
+    expect(tablesOf('formFields')).toEqual([]);
+  });
+
   it('finds no table in two-column prose', () => {
     expect(tablesOf('twoColumns')).toEqual([]);
   });

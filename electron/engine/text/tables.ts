@@ -34,7 +34,8 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], _
   }
   const rest = runs.map((_, i) => i).filter((i) => !taken.has(i));
   for (const table of findAlignedTables(runs, rest, rules)) {
-    const grid = fillCells(table.layout, runs, table.runIndices);
+    // Without rules around cells there is no telling an author's line break from wrapping: join.
+    const grid = joinedCellLines(fillCells(table.layout, runs, table.runIndices));
     tables.push({ box: table.box, runIndices: table.runIndices, markdown: tableMarkdown(grid) });
   }
   return tables.sort((a, b) => a.box.y0 - b.box.y0);
@@ -52,6 +53,11 @@ function runsInside(runs: readonly TextRun[], byCentreY: readonly number[], box:
     if (x >= box.x0 - EDGE_SLACK && x <= box.x1 + EDGE_SLACK) inside.push(i);
   }
   return inside.sort((a, b) => a - b);
+}
+
+function joinedCellLines(grid: TableGrid): TableGrid {
+  const rows = grid.rows.map((row) => row.map((cell) => ({ ...cell, lines: cell.lines.length > 1 ? [cell.lines.join(' ')] : cell.lines })));
+  return { ...grid, rows };
 }
 
 function filledCells(grid: TableGrid): number {
