@@ -17,6 +17,7 @@ export const KNOWN_HOSTILE: readonly string[] = [
   'operator_list_cycle.pdf', // hangs the page: cut off by the page time limit
   'issue17065.pdf', // slowest pages
   'issue12810.pdf',
+  'issue16473.pdf',
   'Pages-tree-refs.pdf', // circular page tree
   'issue21436.pdf', // page tree kids not an array
   'poppler-742-0-fuzzed.pdf',
