@@ -60,6 +60,14 @@ describe('page layout', () => {
     ]);
   });
 
+  it('does not take a bold contents entry with its page number for a heading', () => {
+    const elements = [
+      ...textLines(50, 40, ['1 Introduction', { bold: true }], ['2 Method', { bold: true }]),
+      ...textLines(150, 40, ['1', { bold: true }], ['4', { bold: true }]),
+    ];
+    expect(layoutPage(elements, stats).map((b) => b.kind)).toEqual(['paragraph', 'paragraph']);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

@@ -133,6 +133,9 @@ function groupBox(groups: readonly LineGroup[]): Box {
 
 function headingBlock(group: LineGroup, stats: FontStatistics): DraftBlock | undefined {
   if (group.lines.length > MAX_HEADING_LINES) return undefined;
+  // A contents entry ("1 Introduction ....... 1") is set like its heading but points to it.
+  const last = group.lines[group.lines.length - 1]!;
+  if (last.spread && /\d$/.test(last.text)) return undefined;
   const lines = group.lines.map((l) => l.line);
   const text = group.lines.map((l) => l.text).join(' ');
   const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
