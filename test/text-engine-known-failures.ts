@@ -4,8 +4,6 @@
  * entry (and to tighten the fixture's edit-distance limit to what the engine now achieves).
  */
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  'key-values': 'form label/value pairs on a grid become a 4-column table instead of text',
-  'table-wrapped-header': 'header cells wrapped onto two lines become two header rows of half-labels',
   'web-lists': 'list bullets painted as shapes (browser-printed pages) are not seen, so the items become paragraphs',
   spacing: 'a heading tracked by 2pt comes out letter by letter ("S p a c i n g")',
 };
