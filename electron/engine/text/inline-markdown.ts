@@ -7,6 +7,16 @@
 import type { TextRun } from './geometry.js';
 import type { Line } from './lines.js';
 
+export interface InlineOptions {
+  /** Monospace runs become `code` spans (off inside code blocks and headings). */
+  codeSpans: boolean;
+  /** Bold and italic runs are marked (off in headings, whose weight says nothing). */
+  emphasis: boolean;
+}
+
+const PLAIN: InlineOptions = { codeSpans: false, emphasis: false };
+const PROSE: InlineOptions = { codeSpans: true, emphasis: true };
+
 interface Piece {
   text: string;
   bold: boolean;
@@ -175,16 +185,6 @@ function renderPieces(pieces: readonly Piece[]): string {
   }
   return out;
 }
-
-export interface InlineOptions {
-  /** Monospace runs become `code` spans (off inside code blocks and headings). */
-  codeSpans: boolean;
-  /** Bold and italic runs are marked (off in headings, whose weight says nothing). */
-  emphasis: boolean;
-}
-
-const PLAIN: InlineOptions = { codeSpans: false, emphasis: false };
-const PROSE: InlineOptions = { codeSpans: true, emphasis: true };
 
 /** Markdown for a paragraph, heading or list item made of these lines. */
 export function renderInline(lines: readonly Line[], options: InlineOptions = PROSE): string {

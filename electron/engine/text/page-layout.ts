@@ -6,7 +6,7 @@
 import type { BlockKind } from '../../../shared/page.js';
 import { unionBox, type Box } from './geometry.js';
 import { headingLevel, MAX_HEADING_LINES, type FontStatistics } from './headings.js';
-import { escapeBlockStart, renderInline } from './inline-markdown.js';
+import { escapeBlockStart, renderInline, type InlineOptions } from './inline-markdown.js';
 import { joinFragments, type Line } from './lines.js';
 import { renderList, stripMarker, type ListItemDraft } from './lists.js';
 import { columnMetrics, describeLine, splitParagraphs, type ColumnMetrics, type LineGroup, type LineInfo } from './paragraphs.js';
@@ -27,7 +27,7 @@ export interface DraftBlock {
 }
 
 const CAPTION = /^(figure|fig\.|table|tab\.|chart|listing|algorithm|scheme|plate)\s*[0-9IVX]+[a-z]?\s*[.:|]/i;
-const HEADING_INLINE = { codeSpans: false, emphasis: false };
+const HEADING_INLINE: InlineOptions = { codeSpans: false, emphasis: false };
 
 export function layoutPage(elements: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
   const em = stats.bodySize || 10;

@@ -12,7 +12,7 @@ import { DocumentMemory } from './document-memory.js';
 import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
 import { encodeImage } from './image-encoder.js';
-import type { Box, ImagePlacement, Rule, TextRun } from './geometry.js';
+import type { Box, ImagePlacement, Rule } from './geometry.js';
 import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
 import { buildFragments, type Line } from './lines.js';
 import { applyLinks, readLinkAreas, type AnnotationLike } from './links.js';
@@ -54,12 +54,6 @@ export function createTextEngine(): PageEngine {
   };
 }
 
-interface PageText {
-  frame: PageFrame;
-  runs: TextRun[];
-  fragments: Line[];
-}
-
 function frameOf(page: PDFPageProxy, content: TextContentLike): PageFrame {
   const viewport = page.getViewport({ scale: 1 });
   const transform = viewport.transform as unknown as Matrix;
@@ -98,7 +92,7 @@ async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMem
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
-  const running = await findRunningText({ frame, runs, fragments }, job, memory);
+  const running = await findRunningText(fragments, frame, job, memory);
   signal.throwIfAborted();
   const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
@@ -143,16 +137,21 @@ async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMem
 }
 
 /** Running headers and footers of this page: lone page numbers, and lines a neighbour repeats. */
-async function findRunningText(text: PageText, job: PageJob, memory: DocumentMemory): Promise<Map<Line, 'top' | 'bottom'>> {
+async function findRunningText(
+  fragments: readonly Line[],
+  frame: PageFrame,
+  job: PageJob,
+  memory: DocumentMemory,
+): Promise<Map<Line, 'top' | 'bottom'>> {
   const candidates: BandCandidate<Line>[] = [];
-  for (const fragment of text.fragments) {
-    const band = bandOf(fragment, text.frame.height);
+  for (const fragment of fragments) {
+    const band = bandOf(fragment, frame.height);
     if (band) candidates.push({ item: fragment, text: lineText(fragment), band });
   }
   const result = new Map<Line, 'top' | 'bottom'>();
   if (candidates.length === 0) return result;
   const neighbours = await neighbourBands(job, memory);
-  for (const line of runningText(candidates, neighbours, text.frame.height)) {
+  for (const line of runningText(candidates, neighbours, frame.height)) {
     result.set(line, candidates.find((c) => c.item === line)!.band);
   }
   return result;
