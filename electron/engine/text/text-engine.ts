@@ -8,6 +8,7 @@ import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-
 import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
+import { FailureError } from '../failure-error.js';
 import { DocumentMemory } from './document-memory.js';
 import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
@@ -39,7 +40,7 @@ export function createTextEngine(): PageEngine {
     name: 'text',
     async convertPage(job) {
       const memory = memoryOf(job.pdf);
-      const page = await job.pdf.getPage(job.page);
+      const page = await readPdf(job.page, job.pdf.getPage(job.page));
       try {
         return await convertPage(page, job, memory);
       } finally {
@@ -52,6 +53,16 @@ export function createTextEngine(): PageEngine {
       memories.delete(pdf);
     },
   };
+}
+
+/** pdf.js failing to parse a page means the file is damaged there; say so, not "unexpected error". */
+async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
+  try {
+    return await reading;
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    throw new FailureError('damaged', `page ${page} is damaged and cannot be read (${detail}); the other pages still convert.`);
+  }
 }
 
 function frameOf(page: PDFPageProxy, content: TextContentLike): PageFrame {
@@ -78,10 +89,10 @@ async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMem
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
   // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
-  const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  const ops = await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
   signal.throwIfAborted();
   const drawing = readDrawing(ops, viewport);
-  const content = memory.takeContent(job.page) ?? ((await page.getTextContent()) as TextContentLike);
+  const content = memory.takeContent(job.page) ?? ((await readPdf(job.page, page.getTextContent())) as TextContentLike);
   signal.throwIfAborted();
   const annotations = (await page.getAnnotations().catch(() => [])) as AnnotationLike[];
   signal.throwIfAborted();
