@@ -52,6 +52,13 @@ describe('text checks', () => {
     expect(passes({ kind: 'present', text: 'armour stones from the seaward face', maxDistance: 0.1 })).toBe(true);
   });
 
+  it('sees ligature glyphs only when told to keep Unicode', () => {
+    const ligatures = parseMarkdown('The ﬁrst ﬂight.');
+    expect(runCheck({ kind: 'present', text: 'The first flight.' }, ligatures).passed).toBe(true);
+    expect(runCheck({ kind: 'present', text: 'The first flight.', keepUnicode: true }, ligatures).passed).toBe(false);
+    expect(runCheck({ kind: 'absent', text: '\ufb01', inMarkdown: true, keepUnicode: true }, ligatures).passed).toBe(false);
+  });
+
   it('checks the raw Markdown when asked, for syntax such as image links', () => {
     expect(passes({ kind: 'present', text: '![](folio-image:page-1-image-1.png)', inMarkdown: true })).toBe(true);
     expect(passes({ kind: 'present', text: '![](folio-image:page-1-image-1.png)' })).toBe(false);

@@ -10,6 +10,10 @@ describe('normaliseText', () => {
     expect(normaliseText('in\u00adfor\u00admation')).not.toBe(normaliseText('information'));
   });
 
+  it('leaves ligatures and typographic characters alone when asked to keep Unicode', () => {
+    expect(normaliseText('ﬁrst “ﬂight”', { keepUnicode: true })).toBe('ﬁrst “ﬂight”');
+  });
+
   it('keeps case and punctuation unless told otherwise', () => {
     expect(normaliseText('Page 3, of 4!', { caseSensitive: true })).toBe('Page 3, of 4!');
     expect(normaliseText('Page 3, of 4!', { ignorePunctuation: true })).toBe('page 3 of 4');
