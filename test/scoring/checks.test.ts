@@ -52,11 +52,14 @@ describe('text checks', () => {
     expect(passes({ kind: 'present', text: 'armour stones from the seaward face', maxDistance: 0.1 })).toBe(true);
   });
 
-  it('sees ligature glyphs only when told to keep Unicode', () => {
+  it('sees ligature glyphs and indentation only when told to be exact', () => {
     const ligatures = parseMarkdown('The ﬁrst ﬂight.');
     expect(runCheck({ kind: 'present', text: 'The first flight.' }, ligatures).passed).toBe(true);
-    expect(runCheck({ kind: 'present', text: 'The first flight.', keepUnicode: true }, ligatures).passed).toBe(false);
-    expect(runCheck({ kind: 'absent', text: '\ufb01', inMarkdown: true, keepUnicode: true }, ligatures).passed).toBe(false);
+    expect(runCheck({ kind: 'present', text: 'The first flight.', exact: true }, ligatures).passed).toBe(false);
+    expect(runCheck({ kind: 'absent', text: '\ufb01', inMarkdown: true, exact: true }, ligatures).passed).toBe(false);
+    const code = parseMarkdown('```\nif ok:\n    go()\n```');
+    expect(runCheck({ kind: 'present', text: '\n    go()', inMarkdown: true, exact: true }, code).passed).toBe(true);
+    expect(runCheck({ kind: 'present', text: '\ngo()', inMarkdown: true, exact: true }, code).passed).toBe(false);
   });
 
   it('checks the raw Markdown when asked, for syntax such as image links', () => {

@@ -90,8 +90,8 @@ function failureDetail(check: Check, doc: MarkdownDocument): string | undefined 
 function findText(needle: string, doc: MarkdownDocument, options: TextMatchOptions, from = 0): number | undefined {
   const haystack = normaliseText(options.inMarkdown ? doc.markdown : doc.text, options).slice(from);
   const target = normaliseText(needle, options);
-  const exact = haystack.indexOf(target);
-  if (exact >= 0) return from + exact;
+  const at = haystack.indexOf(target);
+  if (at >= 0) return from + at;
   const allowed = Math.floor((options.maxDistance ?? 0) * target.length);
   if (allowed === 0) return undefined;
   return substringEditDistance(target, haystack) <= allowed ? from + approximateStart(target, haystack) : undefined;

@@ -10,8 +10,8 @@ describe('normaliseText', () => {
     expect(normaliseText('in\u00adfor\u00admation')).not.toBe(normaliseText('information'));
   });
 
-  it('leaves ligatures and typographic characters alone when asked to keep Unicode', () => {
-    expect(normaliseText('ﬁrst “ﬂight”', { keepUnicode: true })).toBe('ﬁrst “ﬂight”');
+  it('leaves every character alone, whitespace included, when asked to be exact', () => {
+    expect(normaliseText('ﬁrst “ﬂight”\n    Done', { exact: true })).toBe('ﬁrst “ﬂight”\n    Done');
   });
 
   it('keeps case and punctuation unless told otherwise', () => {

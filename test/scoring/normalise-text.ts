@@ -5,8 +5,8 @@ export interface NormaliseOptions {
   caseSensitive?: boolean;
   /** Drop punctuation and symbols before comparing (default false). */
   ignorePunctuation?: boolean;
-  /** Leave characters as they are (no NFKC, no plain quotes and dashes): for checks on the characters themselves, such as ligature glyphs. */
-  keepUnicode?: boolean;
+  /** Compare the characters exactly as they are (no Unicode, case or whitespace changes): for ligature glyphs or code indentation. */
+  exact?: boolean;
 }
 
 const TYPOGRAPHY: ReadonlyArray<[RegExp, string]> = [
@@ -20,11 +20,9 @@ const TYPOGRAPHY: ReadonlyArray<[RegExp, string]> = [
 
 /** NFKC (ligatures, full-width forms), ASCII quotes and dashes, no zero-width characters, whitespace collapsed to single spaces. */
 export function normaliseText(text: string, options: NormaliseOptions = {}): string {
-  let out = text;
-  if (!options.keepUnicode) {
-    out = out.normalize('NFKC');
-    for (const [pattern, replacement] of TYPOGRAPHY) out = out.replace(pattern, replacement);
-  }
+  if (options.exact) return text;
+  let out = text.normalize('NFKC');
+  for (const [pattern, replacement] of TYPOGRAPHY) out = out.replace(pattern, replacement);
   if (options.ignorePunctuation) out = out.replace(/[\p{P}\p{S}]+/gu, ' ');
   if (!options.caseSensitive) out = out.toLowerCase();
   return out.replace(/\s+/g, ' ').trim();
