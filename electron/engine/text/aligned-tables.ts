@@ -18,6 +18,9 @@ const RULED_ROW_GAP = 3.5;
 /** Cells of prose-like length or shape mark a block as running text. */
 const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
+/** A column of long cells that often start in lowercase is running text, however short the rest. */
+const MAX_MEAN_PROSE_CELL_CHARS = 40;
+const MIN_PROSE_LOWERCASE_SHARE = 0.3;
 /** Scattered labels (chart axes, equations) line up by chance but leave most of the grid empty. */
 const MIN_FILLED_SHARE = 0.6;
 /** Dot leaders mark a table of contents, which reads better as text. */
@@ -66,7 +69,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
     }
-    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns.length)) {
+    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns)) {
       start = body.end;
       continue;
     }
@@ -227,21 +230,38 @@ function hasLeaderDots(line: Line): boolean {
 
 /**
  * Table entries rather than running text or scattered labels: short cells, mostly not starting in
- * lowercase, filling most of the grid, and not a form of `key:` / value pairs.
+ * lowercase, filling most of the grid, no column of prose beside the others (a text column next
+ * to a sidebar), and not a form of `key:` / value pairs.
  */
-function readsLikeCells(lines: readonly Line[], columnCount: number): boolean {
+function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
-  const meanChars = texts.reduce((sum, t) => sum + t.length, 0) / texts.length;
+  const all = textShape(texts);
+  const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  const proseColumn = columns.some((column) => {
+    const shape = textShape(textsIn(lines, column));
+    return shape.meanChars > MAX_MEAN_PROSE_CELL_CHARS && shape.lowercaseShare >= MIN_PROSE_LOWERCASE_SHARE;
+  });
+  return (
+    all.meanChars <= MAX_MEAN_CELL_CHARS &&
+    all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
+    filled >= MIN_FILLED_SHARE * lines.length * columns.length &&
+    !proseColumn &&
+    keyColumnShare(lines) < 0.5
+  );
+}
+
+/** Mean length, and the share of texts starting with a letter that start in lowercase. */
+function textShape(texts: readonly string[]): { meanChars: number; lowercaseShare: number } {
   const worded = texts.filter((t) => /^\p{L}/u.test(t));
   const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
-  const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
-  const keys = keyColumnShare(lines);
-  return (
-    meanChars <= MAX_MEAN_CELL_CHARS &&
-    (worded.length === 0 || lowercase / worded.length <= MAX_LOWERCASE_START_SHARE) &&
-    filled >= MIN_FILLED_SHARE * lines.length * columnCount &&
-    keys < 0.5
-  );
+  return {
+    meanChars: texts.length ? texts.reduce((sum, t) => sum + t.length, 0) / texts.length : 0,
+    lowercaseShare: worded.length ? lowercase / worded.length : 0,
+  };
+}
+
+function textsIn(lines: readonly Line[], column: Column): string[] {
+  return lines.flatMap((line) => line.segments.filter((s) => s.x0 < column.x1 && s.x1 > column.x0).map((s) => s.text.trim()));
 }
 
 /** The largest share of lines in which the segment at one position ends with a colon (`Name:`). */
