@@ -68,6 +68,24 @@ describe('page layout', () => {
     expect(layoutPage(elements, stats).map((b) => b.kind)).toEqual(['paragraph', 'paragraph']);
   });
 
+  it('fences whole monospace blocks, keeping their indentation', () => {
+    const mono = { monospace: true };
+    const elements = [
+      ...textLines(50, 40, ['for record in records:', mono]),
+      ...textLines(70, 52, ['if record.valid:', mono]),
+      ...textLines(90, 64, ['save(record)', mono]),
+    ];
+    expect(markdown(elements)).toEqual(['```\nfor record in records:\n    if record.valid:\n        save(record)\n```']);
+  });
+
+  it('ends a paragraph at a short line when the next line\'s first word would have fitted after it', () => {
+    const elements = textLines(50, 40, 'Mary Okafor, Coordinator', 'Twenty years ago a handful of volunteers agreed to', 'walk the same stretches of river every spring.');
+    expect(markdown(elements)).toEqual([
+      'Mary Okafor, Coordinator',
+      'Twenty years ago a handful of volunteers agreed to walk the same stretches of river every spring.',
+    ]);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

@@ -103,7 +103,8 @@ export function columnMetrics(lines: readonly LineInfo[], bodySize: number): Col
     if (Math.abs(a.line.fontSize - b.line.fontSize) < 0.5 && pitch > 0.9 * em && pitch < 2.5 * em) pitches.push(pitch);
   }
   const left = Math.min(...lines.map((l) => l.line.x0));
-  const right = Math.max(...lines.map((l) => l.line.x1));
+  // The measure: most long lines reach it; a wider title above the text does not move it.
+  const right = quantile(lines.map((l) => l.line.x1), 0.8) ?? 0;
   const flush = lines.filter((l) => l.line.x1 >= right - 0.5 * em).length;
   // The lower quartile: in short paragraphs, gaps between them can be half of all pitches.
   const pitch = quantile(pitches, 0.25);
@@ -129,6 +130,14 @@ function isGap(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
   const size = Math.max(a.line.fontSize, b.line.fontSize);
   if (m.pitch !== undefined) return pitch > m.pitch * GAP_FACTOR && pitch > 0.4 * size + m.pitch;
   return b.line.y0 - a.line.y1 > 0.6 * size;
+}
+
+/** The previous line stopped short although the next line's first word would have fitted: a forced break. */
+function brokenEarly(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
+  if (a.monoShare >= 0.9 || b.text.length === 0) return false;
+  const firstWord = b.text.split(' ')[0]!;
+  const charWidth = (b.line.x1 - b.line.x0) / b.text.length;
+  return m.right - a.line.x1 > firstWord.length * charWidth + m.em;
 }
 
 function styleChanges(a: LineInfo, b: LineInfo): boolean {
@@ -160,7 +169,9 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
     const previous = current?.lines[current.lines.length - 1];
     const gap = previous !== undefined && isGap(previous, info, m);
     const item = startsItem(info, previous, inList, m, gap);
-    const ended = previous !== undefined && (LEADER_LINE.test(previous.text) || previous.spread || info.spread);
+    const ended =
+      previous !== undefined &&
+      (LEADER_LINE.test(previous.text) || previous.spread || info.spread || brokenEarly(previous, info, m));
     if (!current || !previous || item || gap || ended || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
       if (current) groups.push(current);
       current = { lines: [info], item };
@@ -185,6 +196,8 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
 function indentBreak(group: LineGroup, previous: LineInfo, info: LineInfo, m: ColumnMetrics): boolean {
   const shift = info.line.x0 - previous.line.x0;
   if (Math.abs(shift) <= INDENT_EM * m.em) return false;
+  // Code is indented by its structure, not by paragraphs.
+  if (previous.monoShare >= 0.9 && info.monoShare >= 0.9) return false;
   if (centred(previous, info, m)) return false;
   const first = group.lines[0]!;
   // An item's continuation lines hang right of its marker; a line left of the marker ends the item.
