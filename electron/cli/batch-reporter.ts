@@ -48,6 +48,15 @@ export function failureLine(file: string, message: string, page?: number): strin
   return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
 }
 
+/** `file: N pages -> a.md, a.html and 12 more`: per-page files (`_pgN`) come last and are counted, not listed. */
+export function documentLine(file: string, pages: number, outputs: readonly string[]): string {
+  const isPageFile = (name: string) => /_pg\d+\.\w+$/.test(name);
+  const ordered = [...outputs.filter((name) => !isPageFile(name)), ...outputs.filter(isPageFile)];
+  const shown = ordered.slice(0, 3).join(', ');
+  const more = outputs.length > 3 ? ` and ${outputs.length - 3} more` : '';
+  return `${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${shown}${more}`;
+}
+
 export function summaryLine(summary: BatchSummary): string {
   const seconds = summary.elapsedMs / 1000;
   const rate = seconds > 0 ? summary.pagesDone / seconds : 0;

@@ -1,7 +1,7 @@
 /** Progress as plain lines on stderr when it is not a terminal (a log, CI): one line per file and per failure. */
 
 import type { Writable } from 'node:stream';
-import { failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { documentLine, failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
 
 /** With `perFile` false only failures are written: the --json stream on stdout already says the rest. */
 export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
@@ -15,7 +15,7 @@ export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
     documentDone: (file, outputs) => {
       if (!perFile) return;
       const pages = pagesDone.get(file) ?? 0;
-      line(`${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${outputs.join(', ')}`);
+      line(documentLine(file, pages, outputs));
     },
     documentFailed: (file, failure) => line(failureLine(file, failure.message)),
     summary: (summary) => {

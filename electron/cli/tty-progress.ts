@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { WriteStream } from 'node:tty';
-import { failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { documentLine, failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
 
 export interface ProgressState {
   file: string;
@@ -68,7 +68,7 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     documentDone: (file, outputs) => {
       const pages = state?.pagesDone ?? 0;
       state = undefined;
-      above(`${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${outputs.join(', ')}`);
+      above(documentLine(file, pages, outputs));
     },
     documentFailed: (file, failure) => {
       state = undefined;
