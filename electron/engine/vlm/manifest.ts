@@ -1,0 +1,86 @@
+/**
+ * The schema of a Folio model package's `manifest.json` (written by `tools/model`). Only what the
+ * runtime reads is checked; unknown keys are kept so a newer exporter does not break an older app.
+ */
+
+import { z } from 'zod';
+
+export const MANIFEST_FORMAT = 'folio-model-package';
+export const MANIFEST_FORMAT_VERSION = 1;
+
+const dimension = z.union([z.number().int().nonnegative(), z.string()]);
+
+const tensorSpec = z.object({
+  name: z.string(),
+  dtype: z.enum(['float32', 'float16', 'int64']),
+  shape: z.array(dimension),
+});
+
+const graphSpec = z.object({
+  file: z.string(),
+  inputs: z.array(tensorSpec),
+  outputs: z.array(tensorSpec),
+  view_size: z.number().int().positive().optional(),
+  grid: z.number().int().positive().optional(),
+  requires: z.array(z.string()).optional(),
+});
+
+const resolutionMode = z.object({
+  name: z.string(),
+  base_size: z.number().int().positive(),
+  image_size: z.number().int().positive(),
+  crop: z.boolean(),
+  min_crops: z.number().int().positive(),
+  max_crops: z.number().int().positive(),
+  candidate_grids: z.array(z.tuple([z.number().int().positive(), z.number().int().positive()])),
+});
+
+export const manifestSchema = z.looseObject({
+  format: z.literal(MANIFEST_FORMAT),
+  format_version: z.number().int(),
+  name: z.string(),
+  dtype: z.enum(['float32', 'float16']),
+  architecture: z.looseObject({
+    language_config: z.looseObject({
+      vocab_size: z.number().int().positive(),
+      hidden_size: z.number().int().positive(),
+      num_hidden_layers: z.number().int().positive(),
+      num_attention_heads: z.number().int().positive(),
+      num_key_value_heads: z.number().int().positive(),
+    }),
+    num_mtp_heads: z.number().int().nonnegative().optional(),
+  }),
+  tokens: z.object({
+    bos: z.number().int(),
+    eos: z.number().int(),
+    pad: z.number().int(),
+    special: z.record(z.string(), z.number().int()).refine((special) => '<image>' in special, 'names no <image> token'),
+  }),
+  prompt: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('plain'), template: z.string(), bos: z.enum(['prepend', 'none']) }),
+    z.object({ kind: z.literal('chat_template'), template: z.string() }),
+  ]),
+  decoding: z.looseObject({
+    no_repeat_ngram: z.object({
+      size: z.number().int().positive(),
+      window: z.number().int().positive(),
+      exempt: z.array(z.number().int()),
+    }),
+    mtp_emb_zero_at_position_0: z.boolean().optional(),
+  }),
+  vision: z.looseObject({
+    mean: z.number(),
+    std: z.number().positive(),
+    pad_colour: z.tuple([z.number().int(), z.number().int(), z.number().int()]),
+    resample: z.literal('bicubic'),
+    tokens_per_view_side: z.record(z.string(), z.number().int().positive()),
+    resolution_modes: z.array(resolutionMode).min(1),
+  }),
+  graphs: z.record(z.string(), graphSpec),
+  files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+});
+
+export type Manifest = z.infer<typeof manifestSchema>;
+export type GraphSpec = z.infer<typeof graphSpec>;
+export type ResolutionMode = z.infer<typeof resolutionMode>;
+export type TensorSpec = z.infer<typeof tensorSpec>;

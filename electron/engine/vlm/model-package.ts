@@ -1,0 +1,152 @@
+/**
+ * Opens a Folio model package: reads and validates `manifest.json`, checks every file against its
+ * sha256, creates one ONNX Runtime session per graph on the chosen execution provider, and checks
+ * that each graph takes the inputs the manifest declares. A package is opened once and reused.
+ */
+
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import * as ort from 'onnxruntime-node';
+import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
+import { MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+
+/** A package that cannot be used, with a message naming the file, the fault and the remedy. */
+export class ModelPackageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelPackageError';
+  }
+}
+
+export interface ModelPackage {
+  dir: string;
+  manifest: Manifest;
+  provider: ExecutionProviderChoice;
+  /** Sessions by graph name (`embedding`, `decoder`, `mtp`, `vision_<size>`). */
+  sessions: ReadonlyMap<string, ort.InferenceSession>;
+  /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
+  decoderGraph: string;
+  tokenizerJson: string;
+  release(): Promise<void>;
+}
+
+export interface OpenOptions {
+  /** CUDA device id tried before the CPU. */
+  deviceId?: number;
+  /** Run routed experts as ONNX Runtime's MoE op (top-k experts only) when the package has that graph. */
+  preferContribMoe?: boolean;
+  /** Skip hashing the graph files (e.g. a package already verified this session). */
+  skipChecksums?: boolean;
+}
+
+const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
+
+async function readManifest(dir: string): Promise<Manifest> {
+  const file = path.join(dir, 'manifest.json');
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    throw new ModelPackageError(`${file}: no manifest.json here; point --model at a folder written by tools/model`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new ModelPackageError(`${file}: not valid JSON (${(error as Error).message}); ${REMEDY}`);
+  }
+  const version = (json as { format_version?: unknown } | null)?.format_version;
+  if (typeof version === 'number' && version !== MANIFEST_FORMAT_VERSION) {
+    throw new ModelPackageError(
+      `${file}: format version ${version}, but this Folio reads version ${MANIFEST_FORMAT_VERSION}; ` +
+        (version > MANIFEST_FORMAT_VERSION ? 'update Folio' : REMEDY),
+    );
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.join('.') || '(top level)';
+    throw new ModelPackageError(`${file}: ${where}: ${issue?.message ?? 'invalid'}; ${REMEDY}`);
+  }
+  return parsed.data;
+}
+
+async function sha256(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function checkFiles(dir: string, manifest: Manifest, hash: boolean): Promise<void> {
+  const needed = new Set([...Object.values(manifest.graphs).map((graph) => graph.file), 'tokenizer.json']);
+  for (const file of needed) {
+    if (!(file in manifest.files)) throw new ModelPackageError(`${path.join(dir, 'manifest.json')}: no checksum listed for ${file}; ${REMEDY}`);
+  }
+  for (const [file, digest] of Object.entries(manifest.files)) {
+    const full = path.join(dir, file);
+    try {
+      await stat(full);
+    } catch {
+      throw new ModelPackageError(`${full}: file missing from the model package; copy the whole package folder again`);
+    }
+    if (hash && (await sha256(full)) !== digest) {
+      throw new ModelPackageError(`${full}: checksum mismatch (the file is damaged or was changed); copy the package again`);
+    }
+  }
+}
+
+function checkInputs(dir: string, manifest: Manifest, name: string, session: ort.InferenceSession): void {
+  const graph = manifest.graphs[name];
+  if (!graph) return;
+  const declared = graph.inputs.map((input) => input.name);
+  const actual = [...session.inputNames];
+  if (declared.join(',') !== actual.join(',')) {
+    throw new ModelPackageError(
+      `${path.join(dir, graph.file)}: graph inputs [${actual.join(', ')}] differ from the manifest's [${declared.join(', ')}]; ${REMEDY}`,
+    );
+  }
+}
+
+function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): { names: string[]; decoder: string } {
+  const graphs = Object.keys(manifest.graphs);
+  for (const name of ['embedding', 'decoder']) {
+    if (!graphs.includes(name)) throw new ModelPackageError(`manifest.json: the package has no ${name} graph; ${REMEDY}`);
+  }
+  const decoder = preferContribMoe && graphs.includes('decoder_contrib_moe') ? 'decoder_contrib_moe' : 'decoder';
+  const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
+  return { names, decoder };
+}
+
+export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {
+  const manifest = await readManifest(dir);
+  await checkFiles(dir, manifest, !options.skipChecksums);
+  const provider = await chooseExecutionProvider(options.deviceId ?? 0);
+  const executionProviders: ort.InferenceSession.ExecutionProviderConfig[] =
+    provider.provider === 'cuda' ? [{ name: 'cuda', deviceId: options.deviceId ?? 0 }, 'cpu'] : ['cpu'];
+  const { names, decoder } = requiredGraphs(manifest, options.preferContribMoe ?? false);
+  const sessions = new Map<string, ort.InferenceSession>();
+  const release = async (): Promise<void> => {
+    await Promise.all([...sessions.values()].map((session) => session.release()));
+    sessions.clear();
+  };
+  try {
+    for (const name of names) {
+      const file = path.join(dir, manifest.graphs[name]?.file ?? '');
+      let session: ort.InferenceSession;
+      try {
+        session = await ort.InferenceSession.create(file, { executionProviders, graphOptimizationLevel: 'all' });
+      } catch (error) {
+        throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
+      }
+      sessions.set(name, session);
+      checkInputs(dir, manifest, name, session);
+    }
+  } catch (error) {
+    await release();
+    throw error;
+  }
+  const tokenizerJson = await readFile(path.join(dir, 'tokenizer.json'), 'utf8');
+  return { dir, manifest, provider, sessions, decoderGraph: decoder, tokenizerJson, release };
+}
