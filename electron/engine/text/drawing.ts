@@ -152,7 +152,7 @@ function readPaintedPath(args: readonly unknown[], m: Matrix, state: GraphicsSta
     }
   }
   if (filled) {
-    for (const box of shapes.rectangles) addFilledBar(box, pieces);
+    for (const box of shapes.subpathBoxes) addFilledBar(box, pieces);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * The straight pieces of a pdf.js path: segments for strokes, axis-aligned rectangles for fills.
- * pdf.js 5 hands paths over as one flat buffer of drawing commands (`DrawOPS` in its
- * src/shared/util.js, not exported): a command code followed by its coordinates, in the user
+ * The pieces of a pdf.js path that can be rules: straight segments for strokes, subpath bounding
+ * boxes for fills. pdf.js 5 hands paths over as one flat buffer of drawing commands (`DrawOPS` in
+ * its src/shared/util.js, not exported): a command code followed by its coordinates, in the user
  * space that was current when the path was painted.
  */
 
@@ -22,32 +22,38 @@ export interface Segment {
 }
 
 export interface PathShapes {
+  /** Straight segments, closing segments included. */
   segments: Segment[];
-  /** Closed subpaths made of four axis-aligned sides, as boxes. */
-  rectangles: Box[];
+  /**
+   * Bounding boxes of the subpaths (through their end points). A filled subpath whose box is a
+   * thin bar paints a rule, whatever its outline: browsers draw bevelled (inset, outset) borders
+   * as trapezoids.
+   */
+  subpathBoxes: Box[];
 }
 
 /** Reads the path buffer through `m`; stops quietly at a truncated or unknown command. */
 export function readPathShapes(buffer: ArrayLike<number>, m: Matrix): PathShapes {
   const segments: Segment[] = [];
-  const rectangles: Box[] = [];
-  let corners: number[] = [];
+  const subpathBoxes: Box[] = [];
+  let box: Box | undefined;
   let startX = 0;
   let startY = 0;
   let x = 0;
   let y = 0;
   const endSubpath = () => {
-    const box = rectangleOf(corners);
-    if (box) rectangles.push(box);
-    corners = [];
+    if (box) subpathBoxes.push(box);
+    box = undefined;
   };
-  const lineTo = (nx: number, ny: number) => {
-    if (nx !== x || ny !== y) {
-      segments.push({ x0: x, y0: y, x1: nx, y1: ny });
-      corners.push(nx, ny);
+  const reach = (px: number, py: number) => {
+    if (box) {
+      box.x0 = Math.min(box.x0, px);
+      box.y0 = Math.min(box.y0, py);
+      box.x1 = Math.max(box.x1, px);
+      box.y1 = Math.max(box.y1, py);
+    } else {
+      box = { x0: px, y0: py, x1: px, y1: py };
     }
-    x = nx;
-    y = ny;
   };
   const n = buffer.length;
   let i = 0;
@@ -59,7 +65,9 @@ export function readPathShapes(buffer: ArrayLike<number>, m: Matrix): PathShapes
     const py = buffer[i + arity - 1] ?? 0;
     i += arity;
     if (command === CLOSE_PATH) {
-      lineTo(startX, startY);
+      if (x !== startX || y !== startY) segments.push({ x0: x, y0: y, x1: startX, y1: startY });
+      x = startX;
+      y = startY;
       endSubpath();
       continue;
     }
@@ -68,38 +76,16 @@ export function readPathShapes(buffer: ArrayLike<number>, m: Matrix): PathShapes
     if (!Number.isFinite(tx) || !Number.isFinite(ty)) break;
     if (command === MOVE_TO) {
       endSubpath();
-      startX = x = tx;
-      startY = y = ty;
-      corners.push(tx, ty);
-    } else if (command === LINE_TO) {
-      lineTo(tx, ty);
-    } else {
-      // A curve breaks any rectangle; its end point is where the path goes on from.
-      corners.push(NaN, NaN);
-      x = tx;
-      y = ty;
+      startX = tx;
+      startY = ty;
+    } else if (command === LINE_TO && (tx !== x || ty !== y)) {
+      segments.push({ x0: x, y0: y, x1: tx, y1: ty });
     }
+    // A curve's end point is where the path goes on from; the curve itself is no rule.
+    reach(tx, ty);
+    x = tx;
+    y = ty;
   }
   endSubpath();
-  return { segments, rectangles };
-}
-
-/** The box of a closed run of four axis-aligned sides (the start may be repeated at the end). */
-function rectangleOf(corners: readonly number[]): Box | undefined {
-  let count = corners.length / 2;
-  if (count === 5 && corners[0] === corners[8] && corners[1] === corners[9]) count = 4;
-  if (count !== 4) return undefined;
-  const xs = [corners[0]!, corners[2]!, corners[4]!, corners[6]!];
-  const ys = [corners[1]!, corners[3]!, corners[5]!, corners[7]!];
-  for (let k = 0; k < 4; k++) {
-    const j = (k + 1) % 4;
-    const vertical = nearlyEqual(xs[k]!, xs[j]!);
-    const horizontal = nearlyEqual(ys[k]!, ys[j]!);
-    if (vertical === horizontal) return undefined;
-  }
-  return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
-}
-
-function nearlyEqual(a: number, b: number): boolean {
-  return Math.abs(a - b) < 0.01;
+  return { segments, subpathBoxes };
 }

@@ -29,6 +29,13 @@ const documents = {
       <tr><td>1</td><td>2</td><td>3</td></tr>
       <tr><td>4</td><td>5</td><td>6</td></tr>
     </table>`),
+  bevelled: page(`
+    <table border="1" style="border-collapse: separate">
+      <tr><th>Name</th><th colspan="2">Scores</th></tr>
+      <tr><td rowspan="2">Alice</td><td>11</td><td>12</td></tr>
+      <tr><td>13</td><td>14</td></tr>
+      <tr><td>Bob</td><td>15</td><td>16</td></tr>
+    </table>`),
   borderless: page(`
     <p>Rainfall by station over three months.</p>
     <table>
@@ -138,6 +145,19 @@ describe('detectTables on ruled tables', () => {
     // The premise: pdf.js reports some neighbouring cells as one item.
     expect(printed.runs.some((run) => /\S \S/.test(run.text))).toBe(true);
     expect(tablesOf('tight').map((t) => t.markdown)).toEqual(['| A | B | C |\n| --- | --- | --- |\n| 1 | 2 | 3 |\n| 4 | 5 | 6 |']);
+  });
+
+  it('reads the bevelled, separated cell borders of a plain border="1" table', () => {
+    expect(tablesOf('bevelled').map((t) => t.markdown)).toEqual([
+      [
+        '<table>',
+        '<tr><th>Name</th><th colspan="2">Scores</th></tr>',
+        '<tr><td rowspan="2">Alice</td><td>11</td><td>12</td></tr>',
+        '<tr><td>13</td><td>14</td></tr>',
+        '<tr><td>Bob</td><td>15</td><td>16</td></tr>',
+        '</table>',
+      ].join('\n'),
+    ]);
   });
 });
 
