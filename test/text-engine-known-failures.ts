@@ -6,6 +6,5 @@
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   'table-two-pages': 'numbers in the table row nearest the page foot (and head) are dropped as if they were page numbers',
   'web-lists': 'list bullets painted as shapes (browser-printed pages) are not seen, so the items become paragraphs',
-  letter: 'right-aligned address and date blocks are read as a second column: blocks out of order, address lines run together',
   spacing: 'a heading tracked by 2pt comes out letter by letter ("S p a c i n g")',
 };
