@@ -86,6 +86,12 @@ describe('page layout', () => {
     ]);
   });
 
+  it('measures a narrower quotation against itself, keeping it one paragraph', () => {
+    const body = textLines(50, 40, 'A body line that runs across the whole width of the column, full.');
+    const quote = textLines(90, 70, 'A quotation set narrower than', 'the body text runs on to a', 'third line.');
+    expect(markdown([...body, ...quote])).toHaveLength(2);
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

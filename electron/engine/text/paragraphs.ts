@@ -132,12 +132,17 @@ function isGap(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
   return b.line.y0 - a.line.y1 > 0.6 * size;
 }
 
-/** The previous line stopped short although the next line's first word would have fitted: a forced break. */
-function brokenEarly(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
+/**
+ * The previous line stopped short although the next line's first word would have fitted: a forced
+ * break. The measure is the widest of the group's lines and the next one, so that a narrower
+ * block (a quotation) is measured against itself, not against the page.
+ */
+function brokenEarly(group: LineGroup, a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
   if (a.monoShare >= 0.9 || b.text.length === 0) return false;
+  const right = Math.max(b.line.x1, ...group.lines.map((l) => l.line.x1));
   const firstWord = b.text.split(' ')[0]!;
   const charWidth = (b.line.x1 - b.line.x0) / b.text.length;
-  return m.right - a.line.x1 > firstWord.length * charWidth + m.em;
+  return right - a.line.x1 > firstWord.length * charWidth + m.em;
 }
 
 function styleChanges(a: LineInfo, b: LineInfo): boolean {
@@ -170,8 +175,9 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
     const gap = previous !== undefined && isGap(previous, info, m);
     const item = startsItem(info, previous, inList, m, gap);
     const ended =
+      current !== undefined &&
       previous !== undefined &&
-      (LEADER_LINE.test(previous.text) || previous.spread || info.spread || brokenEarly(previous, info, m));
+      (LEADER_LINE.test(previous.text) || previous.spread || info.spread || brokenEarly(current, previous, info, m));
     if (!current || !previous || item || gap || ended || styleChanges(previous, info) || indentBreak(current, previous, info, m)) {
       if (current) groups.push(current);
       current = { lines: [info], item };

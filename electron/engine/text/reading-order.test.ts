@@ -55,6 +55,15 @@ describe('reading order', () => {
     expect(readingOrder(rows, 10)).toHaveLength(1);
   });
 
+  it("reads a letter's staggered address blocks top to bottom, not as two columns", () => {
+    const sender = column('S', 420, 540, 60, 3);
+    const recipient = column('R', 50, 130, 120, 3);
+    const date = [box('date', 480, 180, 540, 190)];
+    const greeting = [box('greeting', 50, 210, 120, 220)];
+    const order = readingOrder([...recipient, ...greeting, ...sender, ...date], 10).flat().map((e) => e.name);
+    expect(order).toEqual([...sender, ...recipient, ...date, ...greeting].map((e) => e.name));
+  });
+
   it('keeps a justified line with one wide space inside its paragraph', () => {
     const lines = column('P', 50, 530, 80, 4);
     const [first, second] = [box('P2a', 50, 92, 250, 102), box('P2b', 262, 92, 530, 102)];

@@ -121,6 +121,22 @@ function medianWidth(elements: readonly Box[]): number {
   return widths[Math.floor(widths.length / 2)] ?? 0;
 }
 
+/**
+ * Columns have text beside each other; blocks that only alternate sides (a letter's sender and
+ * recipient addresses) share no strip and are read top to bottom.
+ */
+function sideBySide<T extends Box>(group: Group<T>, cut: number, em: number): boolean {
+  const strips = horizontalStrips(group.elements, em);
+  const needed = strips.length < 4 ? 1 : 2;
+  let shared = 0;
+  for (const strip of strips) {
+    const left = strip.elements.some((e) => e.x1 <= cut);
+    const right = strip.elements.some((e) => e.x0 >= cut);
+    if (left && right && ++shared >= needed) return true;
+  }
+  return false;
+}
+
 function tabular<T extends Box>(group: Group<T>, cuts: readonly number[], em: number): boolean {
   const first = group.covered[0];
   const last = group.covered[group.covered.length - 1];
@@ -139,7 +155,7 @@ function cut<T extends Box>(elements: readonly T[], em: number, depth: number, l
     return;
   }
   for (const group of groupStrips(horizontalStrips(elements, em), em)) {
-    const cuts = columnCuts(group, em);
+    const cuts = columnCuts(group, em).filter((x) => sideBySide(group, x, em));
     if (cuts.length === 0 || tabular(group, cuts, em)) {
       leaves.push(group.elements);
       continue;

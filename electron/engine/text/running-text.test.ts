@@ -22,6 +22,14 @@ describe('running text', () => {
     expect([...found].map((f) => f.text)).toEqual(['Annual Report 2023, chapter 5']);
   });
 
+  it('keeps numbers that share their row with ordinary text, as in a table row at the page foot', () => {
+    const row = [candidate('2021', 760, 'bottom'), candidate('Hollin Brook', 760, 'bottom'), candidate('34', 760, 'bottom')];
+    expect(runningText(row, [], page.height).size).toBe(0);
+    const footer = [candidate('Harbour Board', 770, 'bottom'), candidate('7', 770, 'bottom')];
+    const neighbour = [toBandLine('Harbour Board', { x0: 50, y0: 770, x1: 300, y1: 780 }, 'bottom')];
+    expect(runningText(footer, [neighbour], page.height).size).toBe(2);
+  });
+
   it('needs the same band: a footer does not match a header', () => {
     const neighbour = [toBandLine('Harbour Board', { x0: 50, y0: 30, x1: 300, y1: 40 }, 'top')];
     expect(runningText([candidate('Harbour Board', 31, 'bottom')], [neighbour], page.height).size).toBe(0);

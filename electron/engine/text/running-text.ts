@@ -55,28 +55,41 @@ export function toBandLine(text: string, box: Box, band: Band): BandLine {
   return { key: bandKey(text), y: (box.y0 + box.y1) / 2, band };
 }
 
+function sameRow(a: Box, b: Box): boolean {
+  const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+  return overlap > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
+}
+
 /**
- * The candidates that are running text: lone page numbers, and lines whose signature a neighbour
- * page repeats at about the same height.
+ * The candidates that are running text: lines whose signature a neighbour page repeats at about
+ * the same height, and lone page numbers. A number counts as a page number only when the rest of
+ * its row is running text too: in a table row at the page foot, the numbers sit beside cells
+ * that are not ("2021  Hollin Brook  34").
  */
 export function runningText<T extends Box>(
   candidates: readonly BandCandidate<T>[],
   neighbours: readonly (readonly BandLine[])[],
   pageHeight: number,
 ): Set<T> {
-  const running = new Set<T>();
   const tolerance = Math.max(6, pageHeight * POSITION_TOLERANCE);
+  const repeated = new Set<BandCandidate<T>>();
+  const numbers = new Set<BandCandidate<T>>();
   for (const candidate of candidates) {
     if (isPageNumber(candidate.text)) {
-      running.add(candidate.item);
+      numbers.add(candidate);
       continue;
     }
     const line = toBandLine(candidate.text, candidate.item, candidate.band);
     if (line.key.replace(/[^\p{L}\p{N}#]/gu, '').length === 0) continue;
-    const repeated = neighbours.some((page) =>
+    const seen = neighbours.some((page) =>
       page.some((other) => other.band === line.band && other.key === line.key && Math.abs(other.y - line.y) <= tolerance),
     );
-    if (repeated) running.add(candidate.item);
+    if (seen) repeated.add(candidate);
+  }
+  const running = new Set<T>([...repeated].map((c) => c.item));
+  for (const number of numbers) {
+    const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
+    if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
   }
   return running;
 }
