@@ -92,6 +92,18 @@ describe('page layout', () => {
     expect(markdown([...body, ...quote])).toHaveLength(2);
   });
 
+  it('keeps a two-line title together, its lines spaced as widely as its type is large', () => {
+    const title = [lineOf(50, 40, ['Trace-based Type Specialization for', { size: 24 }]), lineOf(50, 68, ['Dynamic Languages', { size: 24 }])];
+    const elements: PageElement[] = [
+      ...title.flatMap((line) => splitRow(line.runs).map((f) => ({ ...f, kind: 'text' as const }))),
+      ...textLines(50, 110, 'Body text set in ten point type', 'with lines twelve points apart', 'for several lines in a row.'),
+    ];
+    expect(layoutPage(elements, { bodySize: 10, headingSizes: [24] })[0]).toMatchObject({
+      kind: 'heading',
+      markdown: '# Trace-based Type Specialization for Dynamic Languages',
+    });
+  });
+
   it('keeps each table-of-contents entry on its own', () => {
     const elements = textLines(50, 40, 'Introduction . . . . . . . . 1', 'Methods . . . . . . . . . . 4', 'Results . . . . . . . . . . 9');
     expect(markdown(elements)).toHaveLength(3);

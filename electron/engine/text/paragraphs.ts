@@ -128,7 +128,11 @@ function startsItem(info: LineInfo, previous: LineInfo | undefined, previousInLi
 function isGap(a: LineInfo, b: LineInfo, m: ColumnMetrics): boolean {
   const pitch = b.baseline - a.baseline;
   const size = Math.max(a.line.fontSize, b.line.fontSize);
-  if (m.pitch !== undefined) return pitch > m.pitch * GAP_FACTOR && pitch > 0.4 * size + m.pitch;
+  if (m.pitch !== undefined) {
+    // Leading grows with the type: a title's lines sit further apart than the body's.
+    const expected = m.pitch * Math.max(1, size / m.em);
+    return pitch > expected * GAP_FACTOR && pitch > 0.4 * size + expected;
+  }
   return b.line.y0 - a.line.y1 > 0.6 * size;
 }
 

@@ -22,8 +22,8 @@ export interface BandCandidate<T extends Box> {
   band: Band;
 }
 
-/** Share of the page height that counts as the top or bottom band. */
-const BAND = 0.12;
+/** Share of the page height that counts as the top or bottom band (LaTeX's page numbers sit 14% up). */
+const BAND = 0.15;
 /** How far (share of page height) a repeated line may move between pages. */
 const POSITION_TOLERANCE = 0.02;
 
