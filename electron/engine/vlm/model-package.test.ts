@@ -53,7 +53,7 @@ describe('model package', () => {
     const dir = await copyOfTiny();
     const file = path.join(dir, 'embedding.onnx');
     const bytes = await readFile(file);
-    bytes[bytes.length - 1] ^= 0xff;
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 1) ^ 0xff, bytes.length - 1);
     await writeFile(file, bytes);
     await expect(openModelPackage(dir)).rejects.toThrow(/embedding\.onnx: checksum mismatch/);
   });

@@ -1,0 +1,52 @@
+/** What greedy and speculative decoding share: the limits, the result, and the prompt's prefill. */
+
+import type { KvCache } from './kv-cache.js';
+import type { ModelRunner, PassOutput } from './model-runner.js';
+import type { NoRepeatRule } from './token-choice.js';
+
+export interface DecodeLimits {
+  eos: number;
+  maxNewTokens: number;
+  rule: NoRepeatRule;
+  /** Aborting stops decoding before the next step; the tokens committed so far are kept. */
+  signal?: AbortSignal;
+  /** Called with each step's committed tokens, in order. */
+  onTokens?: (tokens: readonly number[]) => void;
+}
+
+export interface DecodeResult {
+  /** Generated tokens, EOS included when it was reached. */
+  tokens: number[];
+  /** Decoder passes after the prefill. */
+  steps: number;
+  /** Per draft position: drafts proposed there, and how many were accepted. */
+  drafted: number[];
+  accepted: number[];
+  prefillMs: number;
+  decodeMs: number;
+  /** Of `decodeMs`, the time inside `session.run`. */
+  runMs: number;
+  stopped: 'eos' | 'limit' | 'cancelled';
+}
+
+export interface Prefill {
+  decoderCache: KvCache;
+  out: PassOutput;
+  ms: number;
+}
+
+/** Runs the whole prompt (visual features already in place) through the decoder. */
+export async function prefill(runner: ModelRunner, promptEmbeds: Float32Array, capacity: number): Promise<Prefill> {
+  const started = performance.now();
+  const decoderCache = runner.decoderCache(capacity);
+  const out = await runner.decode(decoderCache, promptEmbeds, 1);
+  return { decoderCache, out, ms: performance.now() - started };
+}
+
+/** True when decoding must stop after `tokens`. */
+export function finished(tokens: readonly number[], limits: DecodeLimits): DecodeResult['stopped'] | null {
+  if (tokens.at(-1) === limits.eos) return 'eos';
+  if (tokens.length >= limits.maxNewTokens) return 'limit';
+  if (limits.signal?.aborted) return 'cancelled';
+  return null;
+}

@@ -1,0 +1,24 @@
+/** Plain greedy decoding, one decoder pass per token: the reference speculative decoding must equal. */
+
+import { finished, type DecodeLimits, type DecodeResult, type Prefill } from './decoding.js';
+import type { ModelRunner } from './model-runner.js';
+import { nextToken } from './token-choice.js';
+
+export async function decodeGreedy(runner: ModelRunner, start: Prefill, limits: DecodeLimits): Promise<DecodeResult> {
+  const started = performance.now();
+  runner.runMs = 0;
+  const tokens: number[] = [];
+  let logits = start.out.logits;
+  let steps = 0;
+  let stopped: DecodeResult['stopped'] | null = limits.signal?.aborted ? 'cancelled' : null;
+  while (!stopped) {
+    const token = nextToken(logits, runner.vocab, 0, tokens, limits.rule);
+    tokens.push(token);
+    limits.onTokens?.([token]);
+    stopped = finished(tokens, limits);
+    if (stopped) break;
+    logits = (await runner.decode(start.decoderCache, await runner.embed([token]), 1)).logits;
+    steps++;
+  }
+  return { tokens, steps, drafted: [], accepted: [], prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs, stopped };
+}
