@@ -1,7 +1,8 @@
-/** Converts a whole PDF in-process with the text engine and joins its pages as export does. */
+/** Converts a whole PDF in-process with the text engine and joins its pages with the Markdown export. */
 
 import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions } from '../shared/protocol.js';
-import type { PageResult } from '../shared/page.js';
+import { documentMarkdown } from '../shared/export/markdown.js';
+import { IMAGE_LINK_PREFIX, type PageResult } from '../shared/page.js';
 import { DocumentSession } from '../electron/engine/document-session.js';
 import type { EngineRouter } from '../electron/engine/router.js';
 
@@ -21,8 +22,6 @@ export async function convertToMarkdown(router: EngineRouter, file: string, opti
     await session.close();
   }
   if (failures.length) throw new Error(`${file}: ${failures.join('; ')}`);
-  return pages
-    .map((p) => p.markdown.trim())
-    .filter((m) => m.length > 0)
-    .join('\n\n');
+  // Image links stay as the engine wrote them, so expectations need not know an assets folder.
+  return documentMarkdown(pages, { resolveImage: (name) => `${IMAGE_LINK_PREFIX}${name}` });
 }
