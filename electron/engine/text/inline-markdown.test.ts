@@ -32,6 +32,11 @@ describe('inline Markdown', () => {
     expect(renderInline(lines)).toBe('comprehensive and long-term.');
   });
 
+  it('reads a line of Arabic or Hebrew runs from the right', () => {
+    const line = makeLine([textRun('שלישית', 0, 0), textRun('שנייה', 40, 0), textRun('ראשונה', 75, 0)]);
+    expect(renderInline([line])).toBe('ראשונה שנייה שלישית');
+  });
+
   it('writes links as [text](url) and monospace runs as code spans', () => {
     const line = lineOf(0, 0, 'See', ['the docs', { link: 'https://example.com/a b' }], 'and', ['run()', { monospace: true }]);
     expect(renderInline([line])).toBe('See [the docs](https://example.com/a%20b) and `run()`');

@@ -50,12 +50,23 @@ function plainSpace(): Piece {
   return { text: ' ', bold: false, italic: false, code: false, link: undefined };
 }
 
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
+const ANY_LETTER = /\p{L}/gu;
+
+/** A line mostly in Hebrew or Arabic script reads right to left: its runs are taken from the right. */
+function readsRightToLeft(line: Line): boolean {
+  const text = line.runs.map((r) => r.text).join('');
+  const rtl = text.match(RTL_LETTER)?.length ?? 0;
+  return rtl > 0 && rtl * 2 > (text.match(ANY_LETTER)?.length ?? 0);
+}
+
 function linePieces(line: Line, options: InlineOptions): Piece[] {
   const pieces: Piece[] = [];
+  const rtl = readsRightToLeft(line);
   let previous: TextRun | undefined;
-  for (const run of line.runs) {
+  for (const run of rtl ? [...line.runs].reverse() : line.runs) {
     if (previous) {
-      const gap = run.x0 - previous.x1;
+      const gap = rtl ? previous.x0 - run.x1 : run.x0 - previous.x1;
       const spaced = /\s$/.test(previous.text) || /^\s/.test(run.text);
       if (!spaced && gap > SPACE_GAP_EM * Math.min(previous.fontSize, run.fontSize)) pieces.push(plainSpace());
     }
