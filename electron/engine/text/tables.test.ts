@@ -71,6 +71,23 @@ const documents = {
       <span>Stretch:</span><span>Upper Carr, 2.1 km</span><span>Since:</span><span>March 2019</span>
       <span>Phone:</span><span>01632 960 418</span><span>First aid:</span><span>Yes, renewed 2025</span>
     </div>`),
+  columnTable: page(`
+    <style>
+      .cols { column-count: 2; column-gap: 20pt; text-align: justify; font-size: 10pt; }
+      .cols table { margin: 6pt 0; border-top: 1pt solid #000; border-bottom: 1pt solid #000; break-inside: avoid; }
+      .cols td, .cols th { padding: 1pt 8pt; text-align: right; font-weight: normal; } .cols th { border-bottom: 0.5pt solid #000; }
+    </style>
+    <div class="cols">
+<p>We measured the flow at four gauges along the river during the spring floods and compare the peaks with the values predicted by the model, which was calibrated on the previous three seasons of data.</p>
+<table><tr><th>Gauge</th><th>Peak</th><th>Model</th><th>Error</th></tr>
+<tr><td>Ashby</td><td>112</td><td>108</td><td>4</td></tr>
+<tr><td>Brent</td><td>95</td><td>99</td><td>-4</td></tr>
+<tr><td>Carrow</td><td>143</td><td>131</td><td>12</td></tr>
+<tr><td>Dunmore</td><td>77</td><td>80</td><td>-3</td></tr></table>
+<p>The model underestimates the largest peak, at Carrow, where a tributary joins just above the gauge and its contribution was not part of the calibration data set at all.</p>
+<p>Over the whole season the error is small compared with the natural variation between years, which suggests that the model is good enough for planning purposes, though not for warnings. We return to the question of warnings in the next section, where the timing of the peaks matters more than their height and where the model has to be run several hours ahead of the flood.</p>
+<p>Further work should look at the tributaries, which respond faster than the main river and carry most of the sediment during the first hours of a flood.</p>
+</div>`),
   twoColumns: page(`
     <div style="column-count: 2; column-gap: 18pt; text-align: justify">
       ${Array.from({ length: 14 }, (_, i) => `<p>Paragraph ${i + 1} of the article keeps going with ordinary running text that wraps across several lines in its column, as prose does in a journal.</p>`).join('')}
@@ -197,6 +214,19 @@ describe('detectTables on tables without vertical rules', () => {
         '| 2022 | 39 | 412 | 54 |',
         '| 2023 | 40 | 436 | 57 |',
         '| 2024 | 42 | 458 | 55 |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('finds a table set in one column of a two-column page, apart from the prose beside it', () => {
+    expect(tablesOf('columnTable').map((t) => t.markdown)).toEqual([
+      [
+        '| Gauge | Peak | Model | Error |',
+        '| --- | --- | --- | --- |',
+        '| Ashby | 112 | 108 | 4 |',
+        '| Brent | 95 | 99 | -4 |',
+        '| Carrow | 143 | 131 | 12 |',
+        '| Dunmore | 77 | 80 | -3 |',
       ].join('\n'),
     ]);
   });

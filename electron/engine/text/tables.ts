@@ -1,11 +1,12 @@
 /**
  * Tables on a page, rebuilt as cells: first those drawn with ruling lines, then, among the runs
- * left, those laid out by column alignment alone.
+ * left, those laid out by column alignment alone (across the page, then within each text column).
  */
 
 import { tableMarkdown, type TableGrid } from '../../../shared/table-markdown.js';
 import { findAlignedTables } from './aligned-tables.js';
 import { fillCells } from './cell-text.js';
+import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
 import { columnCount, rowCount } from './table-layout.js';
@@ -21,7 +22,7 @@ export interface DetectedTable {
 /** Text this far (points) outside a ruled grid still belongs to it (glyphs overhang borders). */
 const EDGE_SLACK = 1;
 
-export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], _page: { width: number; height: number }): DetectedTable[] {
+export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], page: { width: number; height: number }): DetectedTable[] {
   const taken = new Set<number>();
   const tables: DetectedTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
@@ -32,12 +33,19 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], _
     inside.forEach((i) => taken.add(i));
     tables.push({ box: layout.box, runIndices: inside, markdown: tableMarkdown(grid) });
   }
-  const rest = runs.map((_, i) => i).filter((i) => !taken.has(i));
-  for (const table of findAlignedTables(runs, rest, rules)) {
-    // Without rules around cells there is no telling an author's line break from wrapping: join.
-    const grid = joinedCellLines(fillCells(table.layout, runs, table.runIndices));
-    tables.push({ box: table.box, runIndices: table.runIndices, markdown: tableMarkdown(grid) });
-  }
+  // Full-width tables first, then tables inside one text column, apart from the prose beside them.
+  const findAligned = (indices: number[]) => {
+    for (const table of findAlignedTables(runs, indices, rules)) {
+      // Without rules around cells there is no telling an author's line break from wrapping: join.
+      const grid = joinedCellLines(fillCells(table.layout, runs, table.runIndices));
+      table.runIndices.forEach((i) => taken.add(i));
+      tables.push({ box: table.box, runIndices: table.runIndices, markdown: tableMarkdown(grid) });
+    }
+  };
+  const untaken = () => runs.map((_, i) => i).filter((i) => !taken.has(i));
+  findAligned(untaken());
+  const columns = splitAtGutters(runs, untaken(), page.width);
+  if (columns.length > 1) columns.forEach(findAligned);
   return tables.sort((a, b) => a.box.y0 - b.box.y0);
 }
 
