@@ -11,6 +11,8 @@ export const HOST_MODULE = fileURLToPath(new URL('./host.js', import.meta.url));
 /** Enough of the host's stderr to explain a crash without holding a hostile file's warnings forever. */
 const STDERR_TAIL_CHARS = 2000;
 
+const HOST_HEAP_LIMIT_MB = 4096;
+
 export interface ForkHostOptions {
   /** The script to run; tests pass fake hosts that hang or crash. */
   modulePath?: string;
@@ -21,6 +23,9 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
   const child = fork(options.modulePath ?? HOST_MODULE, [], {
     // Uint8Array image data in page results must arrive as bytes, not as a JSON object of indices.
     serialization: 'advanced',
+    // pdf.js can balloon on a hostile page faster than the page time limit runs out; a capped heap
+    // turns that into a crash of this host (that page fails) instead of the machine swapping.
+    execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`],
     // The host's output must never mix into the caller's stdout (the CLI's --json stream).
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env: options.env ?? process.env,
