@@ -36,7 +36,7 @@ function maxDifference(actual: Float32Array, expected: Float32Array): number {
 let pkg: ModelPackage;
 let runner: ModelRunner;
 beforeAll(async () => {
-  pkg = await openModelPackage(packageDir);
+  pkg = await openModelPackage(packageDir, { threads: 1 });
   runner = new ModelRunner(pkg);
 });
 afterAll(async () => pkg.release());

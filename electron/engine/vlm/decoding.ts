@@ -17,7 +17,7 @@ export interface DecodeLimits {
 export interface DecodeResult {
   /** Generated tokens, EOS included when it was reached. */
   tokens: number[];
-  /** Decoder passes after the prefill. */
+  /** Decoder passes that yielded tokens, the prefill included. */
   steps: number;
   /** Per draft position: drafts proposed there, and how many were accepted. */
   drafted: number[];

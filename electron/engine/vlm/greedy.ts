@@ -9,7 +9,7 @@ export async function decodeGreedy(runner: ModelRunner, start: Prefill, limits: 
   runner.runMs = 0;
   const tokens: number[] = [];
   let logits = start.out.logits;
-  let steps = 0;
+  let steps = 1;
   let stopped: DecodeResult['stopped'] | null = limits.signal?.aborted ? 'cancelled' : null;
   while (!stopped) {
     const token = nextToken(logits, runner.vocab, 0, tokens, limits.rule);

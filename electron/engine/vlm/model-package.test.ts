@@ -27,7 +27,7 @@ afterEach(async () => {
 
 describe('model package', () => {
   it('opens the tiny package with one session per graph it uses and says which device and why', async () => {
-    const opened: ModelPackage = await openModelPackage(tinyDir);
+    const opened: ModelPackage = await openModelPackage(tinyDir, { threads: 1 });
     try {
       expect([...opened.sessions.keys()].sort()).toEqual(['decoder', 'embedding', 'mtp', 'vision_128', 'vision_256']);
       expect(opened.provider.device).toMatch(/^(cpu|cuda:\d+)$/);

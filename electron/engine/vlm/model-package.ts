@@ -39,6 +39,8 @@ export interface OpenOptions {
   preferContribMoe?: boolean;
   /** Skip hashing the graph files (e.g. a package already verified this session). */
   skipChecksums?: boolean;
+  /** ONNX Runtime intra-op threads; its default (all cores) suits a dedicated machine. */
+  threads?: number;
 }
 
 const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
@@ -136,7 +138,11 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       const file = path.join(dir, manifest.graphs[name]?.file ?? '');
       let session: ort.InferenceSession;
       try {
-        session = await ort.InferenceSession.create(file, { executionProviders, graphOptimizationLevel: 'all' });
+        session = await ort.InferenceSession.create(file, {
+          executionProviders,
+          graphOptimizationLevel: 'all',
+          ...(options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : {}),
+        });
       } catch (error) {
         throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
       }

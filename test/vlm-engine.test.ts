@@ -1,0 +1,65 @@
+// The vlm engine on the tiny package: text streams as deltas that add up to the page's Markdown,
+// speculative and greedy pages read the same, a blank page never reaches the model, and
+// cancelling stops the page within a step.
+import path from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
+import { rgbFromRgba, type RgbImage } from '../electron/engine/vlm/rgb-image.js';
+import { VlmEngine } from '../electron/engine/vlm/vlm-engine.js';
+
+const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
+
+function page(blank: boolean): RgbImage {
+  const canvas = createCanvas(200, 150);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#fff';
+  context.fillRect(0, 0, 200, 150);
+  if (!blank) {
+    context.fillStyle = '#123';
+    for (let y = 10; y < 140; y += 12) context.fillRect(10, y, 120 + (y % 50), 5);
+  }
+  return rgbFromRgba(200, 150, context.getImageData(0, 0, 200, 150).data);
+}
+
+let pkg: ModelPackage;
+beforeAll(async () => {
+  pkg = await openModelPackage(packageDir, { threads: 1 });
+});
+afterAll(async () => pkg.release());
+
+describe('vlm engine', () => {
+  it('streams deltas that add up to the Markdown, the same with and without speculation', async () => {
+    const deltas: string[] = [];
+    const greedy = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 40 }).convertImage(page(false), undefined, (text) => deltas.push(text));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(greedy.markdown);
+    expect(greedy.stats).toMatchObject({ newTokens: 40, steps: 40, model: 'folio-tiny', mode: 'gundam', device: pkg.provider.device, blank: false });
+    const speculative = await new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40 }).convertImage(page(false), undefined, () => {});
+    expect(speculative.markdown).toBe(greedy.markdown);
+    expect(speculative.stats.acceptance).toHaveLength(3);
+    expect(speculative.stats.cacheBytes).toBeGreaterThan(0);
+  });
+
+  it('reports a blank page as blank without running the model', async () => {
+    const result = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 40 }).convertImage(page(true), undefined, () => {});
+    expect(result).toMatchObject({ markdown: '', stats: { blank: true, newTokens: 0 } });
+  });
+
+  it('stops within one step of a cancel', async () => {
+    const controller = new AbortController();
+    let tokensSeen = 0;
+    const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 40 });
+    const result = await engine.convertImage(page(false), controller.signal, () => {
+      tokensSeen++;
+      if (tokensSeen === 3) controller.abort();
+    });
+    // the step that saw the cancel may still commit its K+1 tokens
+    expect(result.stats.newTokens).toBeLessThan(10);
+  });
+
+  it('refuses an unknown resolution mode, naming those offered', async () => {
+    const engine = new VlmEngine(pkg, { mode: 'large', specK: 0, maxNewTokens: 8 });
+    await expect(engine.convertImage(page(false), undefined, () => {})).rejects.toThrow(/no resolution mode "large"; it offers gundam/);
+  });
+});
