@@ -63,3 +63,25 @@ describe('vlm engine', () => {
     await expect(engine.convertImage(page(false), undefined, () => {})).rejects.toThrow(/no resolution mode "large"; it offers gundam/);
   });
 });
+
+describe('vlm engine on a printed PDF', () => {
+  it('renders the page with pdf.js and streams its text', async () => {
+    const { openPdf } = await import('../electron/engine/pdf/open-pdf.js');
+    const { DEFAULT_CONVERT_OPTIONS } = await import('../shared/protocol.js');
+    const { pdf } = await openPdf(path.resolve(import.meta.dirname, 'fixtures/out/clauses.pdf'));
+    try {
+      const deltas: string[] = [];
+      const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 12 });
+      const content = await engine.convertPage({
+        pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal, emitDelta: (text) => deltas.push(text),
+      });
+      expect(content.tokens).toBe(12);
+      expect(content.markdown.length).toBeGreaterThan(0);
+      expect(deltas.join('')).toBe(content.markdown);
+      expect(content.width).toBeGreaterThan(500);
+      expect(content.device).toBe(pkg.provider.device);
+    } finally {
+      await pdf.destroy();
+    }
+  });
+});
