@@ -34,13 +34,6 @@ export const KNOWN_HOSTILE: readonly string[] = [
   'bug1782186.pdf', // encrypted, opens with the manifest password
 ];
 
-/**
- * Files whose pages fail with an `internal` failure today: pdf.js throws on a damaged page tree or
- * content stream, and the engine does not yet call that `damaged`. Reported, not failed, until it does;
- * any other internal failure fails the test.
- */
-export const KNOWN_INTERNAL: readonly string[] = ['Pages-tree-refs.pdf', 'issue21436.pdf', 'poppler-742-0-fuzzed.pdf', 'poppler-937-0-fuzzed.pdf'];
-
 export type CorpusMode = 'ci' | 'all';
 
 export function corpusMode(env: NodeJS.ProcessEnv): CorpusMode {
