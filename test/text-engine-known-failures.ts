@@ -4,7 +4,6 @@
  * entry (and to tighten the fixture's edit-distance limit to what the engine now achieves).
  */
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
-  'dense-table': 'eleven narrow columns of 8pt figures: no table found, figures scattered into paragraphs, the caption made a heading',
   'web-lists': 'list bullets painted as shapes (browser-printed pages) are not seen, so the items become paragraphs',
   spacing: 'a heading tracked by 2pt comes out letter by letter ("S p a c i n g")',
 };
