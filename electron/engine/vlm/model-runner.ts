@@ -5,6 +5,7 @@
  */
 
 import * as ort from 'onnxruntime-node';
+import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
@@ -25,10 +26,12 @@ function positions(from: number, count: number): ort.Tensor {
   return int64(Array.from({ length: count }, (_, i) => from + i), [1, count]);
 }
 
+/** A float output as float32, widened when the package is fp16. */
 function float32(tensor: ort.Tensor | undefined, what: string): Float32Array {
   if (!tensor) throw new Error(`the graph returned no ${what}`);
   if (tensor.data instanceof Float32Array) return tensor.data;
-  throw new Error(`${what}: expected float32, got ${tensor.type}; fp16 packages need a conversion this runtime lacks`);
+  if (tensor.type === 'float16' && tensor.data instanceof Uint16Array) return floatsFrom(tensor.data);
+  throw new Error(`${what}: expected a float tensor, got ${tensor.type}`);
 }
 
 export class ModelRunner {
@@ -64,7 +67,7 @@ export class ModelRunner {
 
   async vision(views: PreparedViews): Promise<VisionFeatures> {
     const global = await this.run(`vision_${views.baseSize}`, {
-      pixel_values: new ort.Tensor('float32', views.global, [1, 3, views.baseSize, views.baseSize]),
+      pixel_values: this.floatInput(`vision_${views.baseSize}`, 'pixel_values', views.global, [1, 3, views.baseSize, views.baseSize]),
     });
     const globalSide = this.pkg.manifest.graphs[`vision_${views.baseSize}`]?.grid ?? 0;
     const tileSide = this.pkg.manifest.graphs[`vision_${views.tileSize}`]?.grid ?? 0;
@@ -72,7 +75,7 @@ export class ModelRunner {
     if (views.tiles) {
       const count = views.grid[0] * views.grid[1];
       const out = await this.run(`vision_${views.tileSize}`, {
-        pixel_values: new ort.Tensor('float32', views.tiles, [count, 3, views.tileSize, views.tileSize]),
+        pixel_values: this.floatInput(`vision_${views.tileSize}`, 'pixel_values', views.tiles, [count, 3, views.tileSize, views.tileSize]),
       });
       tiles = float32(out.features, 'features');
     }
@@ -97,7 +100,7 @@ export class ModelRunner {
   async decode(cache: KvCache, embeds: Float32Array, numLogits: number): Promise<PassOutput> {
     const rows = embeds.length / this.hidden;
     const out = await this.run(this.pkg.decoderGraph, {
-      inputs_embeds: new ort.Tensor('float32', embeds, [1, rows, this.hidden]),
+      inputs_embeds: this.floatInput(this.pkg.decoderGraph, 'inputs_embeds', embeds, [1, rows, this.hidden]),
       position_ids: positions(cache.length, rows),
       num_logits: int64([numLogits], []),
       ...cache.pastFeeds(),
@@ -110,14 +113,20 @@ export class ModelRunner {
   async mtp(cache: KvCache, embeds: Float32Array, previousHidden: Float32Array): Promise<PassOutput> {
     const rows = embeds.length / this.hidden;
     const out = await this.run('mtp', {
-      inputs_embeds: new ort.Tensor('float32', embeds, [1, rows, this.hidden]),
-      previous_hidden: new ort.Tensor('float32', previousHidden, [1, rows, this.hidden]),
+      inputs_embeds: this.floatInput('mtp', 'inputs_embeds', embeds, [1, rows, this.hidden]),
+      previous_hidden: this.floatInput('mtp', 'previous_hidden', previousHidden, [1, rows, this.hidden]),
       position_ids: positions(cache.length, rows),
       num_logits: int64([1], []),
       ...cache.pastFeeds(),
     });
     cache.appendPresent(out);
     return { logits: float32(out.logits, 'logits'), hidden: float32(out.hidden_states, 'hidden_states') };
+  }
+
+  /** A float input in the dtype the graph declares: fp16 packages take halves. */
+  private floatInput(graph: string, name: string, data: Float32Array, dims: readonly number[]): ort.Tensor {
+    const dtype = this.pkg.manifest.graphs[graph]?.inputs.find((input) => input.name === name)?.dtype;
+    return dtype === 'float16' ? new ort.Tensor('float16', halvesFrom(data), dims) : new ort.Tensor('float32', data, dims);
   }
 
   private async run(graph: string, feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.Tensor>> {
