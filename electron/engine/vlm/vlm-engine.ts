@@ -4,6 +4,7 @@
  * package has an MTP head. Not yet registered in `shared/engine-name.ts` or the router (see issue 4).
  */
 
+import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { prefill, type DecodeResult } from './decoding.js';
@@ -61,7 +62,7 @@ export function isNearBlank(image: RgbImage): boolean {
 export class VlmEngine implements Omit<PageEngine, 'name'> {
   readonly name = 'vlm';
   private readonly runner: ModelRunner;
-  private readonly tokenizer;
+  private readonly tokenizer: Tokenizer;
 
   constructor(
     private readonly pkg: ModelPackage,
