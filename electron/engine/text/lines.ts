@@ -4,7 +4,7 @@
  * reading order has been decided, the fragments of one column that share a row become a line again.
  */
 
-import { overlapRatio, type Box, type TextRun } from './geometry.js';
+import { overlapRatio, unionBox, type Box, type TextRun } from './geometry.js';
 
 export interface Line extends Box {
   /** Left to right. */
@@ -43,17 +43,7 @@ export function dominantFontSize(runs: readonly TextRun[]): number {
 }
 
 export function makeLine(runs: TextRun[]): Line {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  for (const r of runs) {
-    x0 = Math.min(x0, r.x0);
-    y0 = Math.min(y0, r.y0);
-    x1 = Math.max(x1, r.x1);
-    y1 = Math.max(y1, r.y1);
-  }
-  return { runs, x0, y0, x1, y1, fontSize: dominantFontSize(runs) };
+  return { runs, ...unionBox(runs), fontSize: dominantFontSize(runs) };
 }
 
 /** Runs grouped into rows: runs that overlap vertically by half of the smaller height share a row. */
