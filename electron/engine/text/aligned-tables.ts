@@ -8,8 +8,11 @@
 import type { Box, Rule, TextRun } from './geometry.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
-/** A gap this wide (in font sizes) between runs on a line separates cells. */
-const CELL_GAP = 0.8;
+/**
+ * A gap this wide (in font sizes) between runs on a line separates cells: pdf.js splits items at
+ * gaps over 0.6 of the font size, and a word space between runs in different fonts is about 0.25.
+ */
+const CELL_GAP = 0.5;
 /** Column ranges must stay at least this far apart (in line heights). */
 const COLUMN_GAP = 0.5;
 /** Rows further apart than this (in line heights) end a table, unless a rule lies between them. */

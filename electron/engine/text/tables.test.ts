@@ -46,6 +46,14 @@ const documents = {
       <tr><td>Carrow</td><td class="n">102.6</td><td class="n">88.1</td><td class="n">70.4</td></tr>
     </table>
     <p>June was the driest month at every station.</p>`),
+  dense: page(`
+    <table style="font-size: 8pt">
+      <style>td, th { padding: 1pt 5pt 1pt 0; text-align: right; } td:first-child, th:first-child { text-align: left; }</style>
+      <tr><th>Stretch</th><th>2016</th><th>2017</th><th>2018</th><th>2019</th><th>2020</th></tr>
+      <tr><td>Longdale</td><td>90.2</td><td>109.0</td><td>26.8</td><td>32.5</td><td>22.8</td></tr>
+      <tr><td>Black Moss</td><td>39.3</td><td>23.9</td><td>109.0</td><td>64.0</td><td>142.4</td></tr>
+      <tr><td>Kirk Ings</td><td>99.6</td><td>67.2</td><td>29.2</td><td>46.3</td><td>67.0</td></tr>
+    </table>`),
   booktabs: page(`
     <p>Table 2: Accuracy on two benchmarks.</p>
     <table style="border-top: 1.5pt solid #000; border-bottom: 1.5pt solid #000">
@@ -187,6 +195,18 @@ describe('detectTables on tables without vertical rules', () => {
         '| Ashby | 54.2 | 61.0 | 38.7 |',
         '| Brent Hill | 47.9 | 55.3 | 41.2 |',
         '| Carrow | 102.6 | 88.1 | 70.4 |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('keeps apart columns of figures in small type with narrow gaps', () => {
+    expect(tablesOf('dense').map((t) => t.markdown)).toEqual([
+      [
+        '| Stretch | 2016 | 2017 | 2018 | 2019 | 2020 |',
+        '| --- | --- | --- | --- | --- | --- |',
+        '| Longdale | 90.2 | 109.0 | 26.8 | 32.5 | 22.8 |',
+        '| Black Moss | 39.3 | 23.9 | 109.0 | 64.0 | 142.4 |',
+        '| Kirk Ings | 99.6 | 67.2 | 29.2 | 46.3 | 67.0 |',
       ].join('\n'),
     ]);
   });
