@@ -5,7 +5,8 @@
  */
 
 import type { Box, TextRun } from './geometry.js';
-import { transformBox, type Matrix } from './page-frame.js';
+import type { Matrix } from './affine.js';
+import { transformBox } from './page-frame.js';
 
 export interface LinkArea extends Box {
   url: string;

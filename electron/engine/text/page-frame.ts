@@ -5,10 +5,8 @@
  * frame; bboxes go back to page coordinates at the end.
  */
 
+import { multiply, type Matrix } from './affine.js';
 import type { Box } from './geometry.js';
-
-/** An affine matrix `[a, b, c, d, e, f]`: x' = a x + c y + e, y' = b x + d y + f. */
-export type Matrix = readonly [number, number, number, number, number, number];
 
 export interface PageFrame {
   /** Page size in the frame (width and height swap after an odd number of quarter turns). */
@@ -22,18 +20,6 @@ export interface PageFrame {
   fromPage: Matrix;
   /** Frame coordinates back to page top-left coordinates. */
   toPage: Matrix;
-}
-
-export function multiply(m: Matrix, n: Matrix): Matrix {
-  // Applies m first, then n.
-  return [
-    m[0] * n[0] + m[1] * n[2],
-    m[0] * n[1] + m[1] * n[3],
-    m[2] * n[0] + m[3] * n[2],
-    m[2] * n[1] + m[3] * n[3],
-    m[4] * n[0] + m[5] * n[2] + n[4],
-    m[4] * n[1] + m[5] * n[3] + n[5],
-  ];
 }
 
 export function applyMatrix(m: Matrix, x: number, y: number): [number, number] {
@@ -84,7 +70,7 @@ export function createPageFrame(viewportTransform: Matrix, width: number, height
     width: odd ? height : width,
     height: odd ? width : height,
     quarterTurns: turn,
-    fromUser: multiply(viewportTransform, fromPage),
+    fromUser: multiply(fromPage, viewportTransform),
     fromPage,
     toPage: invert(fromPage),
   };

@@ -6,7 +6,8 @@
 
 import type { FontFacts } from './font-facts.js';
 import type { TextRun } from './geometry.js';
-import { applyMatrix, directionQuadrant, type Matrix } from './page-frame.js';
+import type { Matrix } from './affine.js';
+import { applyMatrix, directionQuadrant } from './page-frame.js';
 
 /** The parts of pdf.js's `TextItem` that we read. */
 export interface TextItemLike {
