@@ -6,6 +6,7 @@ import path from 'node:path';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
+import './pdfjs-worker.js';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
