@@ -7,6 +7,8 @@ export type FailureCode =
   | 'damaged'
   | 'timeout'
   | 'engine-crashed'
+  /** The VLM engine's model package is missing, incomplete or cannot be loaded. */
+  | 'model-package'
   | 'io'
   | 'internal';
 

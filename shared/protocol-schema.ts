@@ -13,6 +13,9 @@ const convertOptions = z.object({
   engine: z.enum(ENGINE_CHOICES),
   keepHeaders: z.boolean(),
   extractImages: z.boolean(),
+  vlm: z
+    .object({ modelDir: z.string().min(1), specK: z.int().min(0).max(4), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1) })
+    .optional(),
 });
 
 const hostRequest = z.discriminatedUnion('type', [

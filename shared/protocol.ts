@@ -14,6 +14,17 @@ export interface ConvertOptions {
   keepHeaders: boolean;
   /** Include each image's PNG bytes in the page result (for export to an assets folder). */
   extractImages: boolean;
+  /** The model package for the `vlm` engine; with it, `auto` picks `vlm`. */
+  vlm?: VlmOptions;
+}
+
+export interface VlmOptions {
+  modelDir: string;
+  /** Draft tokens per decoding step (0..4); 0 decodes plain greedy. */
+  specK: number;
+  /** A resolution mode of the package; undefined: its first. */
+  mode?: string;
+  maxNewTokens: number;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {

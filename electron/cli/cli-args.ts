@@ -1,5 +1,6 @@
 /** The `folio` command line, parsed into what to do; every mistake becomes a UsageError that says how to fix it. */
 
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
@@ -20,6 +21,15 @@ export interface ConvertRequest {
   password?: string;
   pageTimeoutMs: number;
   json: boolean;
+  vlm?: VlmRequest;
+}
+
+/** The VLM flags as given; an unset `specK` is decided by the package (see vlm-options.ts). */
+export interface VlmRequest {
+  modelDir: string;
+  specK?: number;
+  mode?: string;
+  maxNewTokens: number;
 }
 
 export type CliCommand =
@@ -33,6 +43,8 @@ export class UsageError extends Error {
 }
 
 const DEFAULT_PAGE_TIMEOUT_S = 60;
+const DEFAULT_MAX_TOKENS = 4096;
+const MAX_SPEC_K = 4;
 
 const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' },
@@ -45,6 +57,10 @@ const CONVERT_OPTIONS = {
   password: { type: 'string' },
   'page-timeout': { type: 'string' },
   json: { type: 'boolean' },
+  model: { type: 'string' },
+  'spec-k': { type: 'string' },
+  mode: { type: 'string' },
+  'max-tokens': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -68,6 +84,7 @@ function parseConvert(args: string[]): CliCommand {
   if (values.help) return { kind: 'help' };
   if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
   if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
+  const engine = parseEngine(values.engine ?? 'auto');
   return {
     kind: 'convert',
     request: {
@@ -76,14 +93,45 @@ function parseConvert(args: string[]): CliCommand {
       pages: values.pages === undefined ? undefined : parsePages(values.pages),
       formats: parseFormats(values.format ?? 'md'),
       splitPages: values['split-pages'] ?? false,
-      engine: parseEngine(values.engine ?? 'auto'),
+      engine,
       keepHeaders: values['keep-headers'] ?? false,
       images: values.images ?? false,
       password: values.password,
       pageTimeoutMs: parsePageTimeout(values['page-timeout']) * 1000,
       json: values.json ?? false,
+      vlm: parseVlm(engine, values),
     },
   };
+}
+
+function parseVlm(
+  engine: EngineChoice,
+  values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string },
+): VlmRequest | undefined {
+  if (values.model === undefined) {
+    if (engine === 'vlm') throw new UsageError('--engine vlm needs a model package; add --model <dir>.');
+    const stray = (['spec-k', 'mode', 'max-tokens'] as const).find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} sets up the vlm engine, which needs a model package; add --model <dir>.`);
+    return undefined;
+  }
+  return {
+    modelDir: path.resolve(values.model),
+    specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
+    mode: values.mode,
+    maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
+  };
+}
+
+function parseSpecK(text: string): number {
+  const k = Number(text);
+  if (!Number.isInteger(k) || k < 0 || k > MAX_SPEC_K) throw new UsageError(`--spec-k "${text}" is not a whole number from 0 to ${MAX_SPEC_K}.`);
+  return k;
+}
+
+function parseMaxTokens(text: string): number {
+  const tokens = Number(text);
+  if (!Number.isInteger(tokens) || tokens < 1) throw new UsageError(`--max-tokens "${text}" is not a positive whole number.`);
+  return tokens;
 }
 
 function parsePages(text: string): PageRange[] {

@@ -25,6 +25,7 @@ import { logLines } from './log-lines.js';
 import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } from './output-files.js';
 import { OutputNames } from './output-names.js';
 import { ttyProgress } from './tty-progress.js';
+import { vlmOptions } from './vlm-options.js';
 
 export interface ConvertIo {
   stdout: Writable;
@@ -47,7 +48,13 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     pageTimeoutMs: request.pageTimeoutMs,
     openTimeoutMs: request.pageTimeoutMs,
   });
-  const batch = new Batch(request, client, reporter, io.signal);
+  const options: ConvertOptions = {
+    engine: request.engine,
+    keepHeaders: request.keepHeaders,
+    extractImages: request.images,
+    vlm: request.vlm && (await vlmOptions(request.vlm)),
+  };
+  const batch = new Batch(request, options, client, reporter, io.signal);
   const started = performance.now();
   try {
     for (const [index, file] of request.files.entries()) {
@@ -73,10 +80,10 @@ class Batch {
   readonly counts = { filesFailed: 0, pagesDone: 0, pagesFailed: 0 };
   private readonly names = new OutputNames();
   private readonly plan: OutputPlan;
-  private readonly options: ConvertOptions;
 
   constructor(
     private readonly request: ConvertRequest,
+    private readonly options: ConvertOptions,
     private readonly client: HostClient,
     private readonly reporter: BatchReporter,
     private readonly signal: AbortSignal,
@@ -87,7 +94,6 @@ class Batch {
     for (const file of request.files) {
       if (path.dirname(path.resolve(file)) === outDir) this.names.reserve(path.basename(file));
     }
-    this.options = { engine: request.engine, keepHeaders: request.keepHeaders, extractImages: request.images };
   }
 
   async convertFile(file: string, index: number): Promise<void> {

@@ -12,7 +12,11 @@ Convert options:
   --pages 1-3,7,10-       pages to convert, 1-based (default: all)
   --format md,html,json   what to write (default: md)
   --split-pages           also write <stem>_pg<N>.md (and .html) per page
-  --engine auto|text      auto (default) picks the engine per page
+  --engine auto|text|vlm  auto (default) picks vlm when --model is given, else text
+  --model DIR             model package folder for the vlm engine (written by tools/model)
+  --spec-k K              vlm draft tokens per step, 0..4 (default 3 with an MTP head, else 0)
+  --mode NAME             vlm resolution mode of the package (default: its first)
+  --max-tokens N          vlm tokens per page at most (default 4096)
   --keep-headers          keep running headers, footers and page numbers
   --images                extract images into <stem>_assets/ and link them
   --password P            password of encrypted PDFs

@@ -46,7 +46,7 @@ export class DocumentSession {
 
   private async convertPage(page: number, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
     const started = performance.now();
-    const { engine, reason } = this.router.route(options.engine);
+    const { engine, reason } = await this.router.route(options);
     const content = await engine.convertPage({
       pdf: this.pdf,
       page,
@@ -64,7 +64,7 @@ export class DocumentSession {
       stats: {
         engine: engine.name,
         device: content.device,
-        reason: content.reason ?? reason,
+        reason: content.reason ? `${reason}; ${content.reason}` : reason,
         timeMs: performance.now() - started,
         chars: content.markdown.length,
         tokens: content.tokens,

@@ -1,7 +1,7 @@
 /**
  * The `vlm` page engine: renders the page (or takes an image), runs the model package, and streams
  * the committed tokens as text deltas. K = 0 decodes plain greedy; K = 1..4 uses FastMTP when the
- * package has an MTP head. Not yet registered in `shared/engine-name.ts` or the router (see issue 4).
+ * package has an MTP head. The router builds it through `vlm-engine-cache.ts`.
  */
 
 import type { Tokenizer } from '@huggingface/tokenizers';

@@ -1,0 +1,25 @@
+/** The VLM settings sent to the engine host, with the defaults that depend on the model package. */
+
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { VlmOptions } from '../../shared/protocol.js';
+import { manifestSchema } from '../engine/vlm/manifest.js';
+import type { VlmRequest } from './cli-args.js';
+
+/** Issue 4's default with an MTP head; without one only plain greedy decoding exists. */
+const DEFAULT_SPEC_K_WITH_MTP = 3;
+
+export async function vlmOptions(request: VlmRequest): Promise<VlmOptions> {
+  const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? DEFAULT_SPEC_K_WITH_MTP : 0);
+  return { modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens };
+}
+
+async function hasMtpHead(dir: string): Promise<boolean> {
+  try {
+    const parsed = manifestSchema.safeParse(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
+    return parsed.success && 'mtp' in parsed.data.graphs;
+  } catch {
+    // an unreadable package is reported, with its remedy, by the engine host's loader on the first page
+    return false;
+  }
+}

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..');
+const launcher = path.join(root, 'bin/folio.js');
+const tinyPackage = path.join(root, 'tools/model/fixtures/tiny');
+const pdf = path.join(root, 'test/fixtures/out/headings.pdf');
+
+let folder: string;
+
+beforeAll(async () => {
+  if (!existsSync(path.join(root, 'dist/electron/cli/main.js'))) throw new Error('The CLI is not built; run "npm run build" before these tests.');
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-cli-vlm-'));
+});
+
+afterAll(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+function folio(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('folio convert with the vlm engine', () => {
+  it('converts a page with the model package and reports engine vlm on the cpu', async () => {
+    const run = await folio(['convert', pdf, '-o', path.join(folder, 'out'), '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '16', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; stats?: { engine: string; device: string; tokens?: number } });
+    const done = events.filter((event) => event.event === 'page-done');
+    expect(done).toHaveLength(1);
+    expect(done[0]?.stats).toMatchObject({ engine: 'vlm', device: 'cpu', tokens: 16 });
+  });
+
+  it('picks vlm under auto when a model package is given', async () => {
+    const run = await folio(['convert', pdf, '-o', path.join(folder, 'auto'), '--model', tinyPackage, '--max-tokens', '16', '--spec-k', '0', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/"engine":"vlm".*"reason":"model package configured/);
+  });
+
+  it('exits 2 with a one-line reason for --engine vlm without --model', async () => {
+    const run = await folio(['convert', pdf, '-o', path.join(folder, 'none'), '--engine', 'vlm']);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--engine vlm needs a model package; add --model <dir>/)]);
+  });
+
+  it('fails the page with the loader message when the folder holds no package', async () => {
+    const run = await folio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('no manifest.json here; point --model at a folder written by tools/model');
+    expect(run.stderr).not.toContain('Unexpected error');
+  });
+});
