@@ -5,7 +5,8 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
-import { rgbFromRgba, type RgbImage } from '../electron/engine/vlm/rgb-image.js';
+import { renderPage } from '../electron/engine/raster/page-raster.js';
+import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { VlmEngine } from '../electron/engine/vlm/vlm-engine.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
@@ -73,7 +74,9 @@ describe('vlm engine on a printed PDF', () => {
       const deltas: string[] = [];
       const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 12 });
       const content = await engine.convertPage({
-        pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal, emitDelta: (text) => deltas.push(text),
+        pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal,
+        render: async (longSide) => renderPage(await pdf.getPage(1), longSide),
+        emitDelta: (text) => deltas.push(text),
       });
       expect(content.tokens).toBe(12);
       expect(content.markdown.length).toBeGreaterThan(0);

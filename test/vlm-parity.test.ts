@@ -7,7 +7,7 @@ import { prefill } from '../electron/engine/vlm/decoding.js';
 import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
-import { decodeImage } from '../electron/engine/vlm/page-image.js';
+import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
 

@@ -10,10 +10,10 @@ import { prefill, type DecodeLimits } from '../electron/engine/vlm/decoding.js';
 import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
-import { decodeImage } from '../electron/engine/vlm/page-image.js';
+import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
-import { rgbFromRgba, type RgbImage } from '../electron/engine/vlm/rgb-image.js';
+import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { decodeSpeculative, MtpDrafter, type Drafter } from '../electron/engine/vlm/speculative.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');

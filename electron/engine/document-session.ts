@@ -9,6 +9,7 @@ import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
 import { toFailure } from './failure-error.js';
 import { openPdf } from './pdf/open-pdf.js';
+import { renderPage } from './raster/page-raster.js';
 import type { EngineRouter } from './router.js';
 
 export interface PageListener {
@@ -52,6 +53,7 @@ export class DocumentSession {
       page,
       options,
       signal,
+      render: async (longSide) => renderPage(await this.pdf.getPage(page), longSide),
       emitDelta: (text) => listener.delta(page, text),
     });
     return {

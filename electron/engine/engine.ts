@@ -4,6 +4,7 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { EngineName } from '../../shared/engine-name.js';
 import type { Block, PageImage } from '../../shared/page.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
+import type { RgbImage } from './raster/rgb-image.js';
 
 export interface PageJob {
   pdf: PDFDocumentProxy;
@@ -11,6 +12,8 @@ export interface PageJob {
   page: number;
   options: ConvertOptions;
   signal: AbortSignal;
+  /** The page as pixels on white, its longer side `longSide` pixels: what image-reading engines see. */
+  render(longSide: number): Promise<RgbImage>;
   /** Streams Markdown as it is produced; the concatenation of all deltas equals the final Markdown. */
   emitDelta(text: string): void;
 }

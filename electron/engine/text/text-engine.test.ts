@@ -20,6 +20,7 @@ async function convert(pdf: PDFDocumentProxy, page: number, options: Partial<Con
     page,
     options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text', ...options },
     signal: new AbortController().signal,
+    render: () => Promise.reject(new Error('the text engine reads no pixels')),
     emitDelta: (text) => deltas.push(text),
   });
   return { content, deltas };
@@ -133,7 +134,7 @@ describe('text engine', () => {
     try {
       const controller = new AbortController();
       controller.abort();
-      const job = { pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: controller.signal, emitDelta: () => {} };
+      const job = { pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: controller.signal, render: () => Promise.reject(new Error('unused')), emitDelta: () => {} };
       await expect(engine.convertPage(job)).rejects.toThrow();
     } finally {
       await pdf.destroy();

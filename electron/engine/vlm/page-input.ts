@@ -4,7 +4,7 @@ import type { Tokenizer } from '@huggingface/tokenizers';
 import type { Manifest, ResolutionMode } from './manifest.js';
 import type { ModelRunner } from './model-runner.js';
 import { promptIds } from './prompt.js';
-import type { RgbImage } from './rgb-image.js';
+import type { RgbImage } from '../raster/rgb-image.js';
 import { prepareViews } from './views.js';
 import { layVisualSequence } from './visual-layout.js';
 

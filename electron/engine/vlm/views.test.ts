@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manifestSchema } from './manifest.js';
-import { decodeImage } from './page-image.js';
+import { decodeImage } from '../raster/page-raster.js';
 import { chooseGrid, prepareViews } from './views.js';
 
 const tinyDir = path.resolve(import.meta.dirname, '../../../tools/model/fixtures/tiny');

@@ -12,10 +12,9 @@ import { createDetokeniser } from './detokeniser.js';
 import { decodeGreedy } from './greedy.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
-import { renderPage } from './page-image.js';
 import { pageInput, resolutionMode } from './page-input.js';
 import { loadTokenizer } from './prompt.js';
-import type { RgbImage } from './rgb-image.js';
+import type { RgbImage } from '../raster/rgb-image.js';
 import { decodeSpeculative } from './speculative.js';
 
 export interface VlmSettings {
@@ -127,7 +126,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const mode = resolutionMode(this.pkg.manifest, this.settings.mode);
     // tiles need the page sharper than the global view does
     const longSide = mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size;
-    const image = await renderPage(page, longSide);
+    const image = await job.render(longSide);
     const { markdown, stats } = await this.convertImage(image, job.signal, (text) => job.emitDelta(text));
     return {
       width: viewport.width,
