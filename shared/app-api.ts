@@ -1,4 +1,12 @@
-/** What the preload exposes to the renderer as `window.folio`: one method per message. */
+/**
+ * What the renderer sees as `window.folio`: one method per message, events that return an
+ * unsubscribe function. Electron's preload implements it over IPC and a MessagePort; the browser
+ * mode's bridge implements it over a local WebSocket. The renderer cannot tell them apart.
+ */
+
+import type { EngineChoice } from './engine-name.js';
+import type { Settings } from './settings.js';
+import type { Workspace, WorkspaceEvent } from './workspace.js';
 
 export interface AppInfo {
   version: string;
@@ -7,10 +15,83 @@ export interface AppInfo {
   deviceReason: string;
 }
 
+/** A file the user dropped or picked: a DOM `File` in the renderer. */
+export type PickedFile = Blob & { readonly name: string };
+
+export interface ConvertRequest {
+  docId: string;
+  /** 1-based; absent: every page not yet done (a resume after cancel or a crash). */
+  pages?: number[];
+  /** Overrides the settings for this run, e.g. "re-run this page with another engine". */
+  engine?: EngineChoice;
+  mode?: string;
+}
+
+export type ExportFormat = 'md' | 'html';
+
+export interface ExportRequest {
+  docId: string;
+  formats: ExportFormat[];
+  /** 1-based; absent: the whole document. */
+  pages?: number[];
+  /** `<!-- page N -->` markers between pages. */
+  pageMarkers: boolean;
+  /** Figures written to `<stem>_assets/` beside the Markdown; else placeholders. */
+  assets: boolean;
+  folder: string;
+  /** Without it, an export that would replace files writes nothing and names them. */
+  overwrite: boolean;
+}
+
+export type ExportOutcome =
+  | { kind: 'written'; files: string[] }
+  | { kind: 'would-overwrite'; files: string[] }
+  | { kind: 'failed'; message: string };
+
+export type DocumentBytes = { mime: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff'; data: Uint8Array };
+
+/** Application-menu items and their shortcuts, delivered to the renderer to act on. */
+export const MENU_COMMANDS = [
+  'open',
+  'export',
+  'next-page',
+  'previous-page',
+  'toggle-source',
+  'undo',
+  'redo',
+  'settings',
+] as const;
+export type MenuCommand = (typeof MENU_COMMANDS)[number];
+
+/** Electron IPC channel names; the sandboxed preload repeats them, checked by `satisfies`. */
 export const IPC_CHANNELS = {
   appInfo: 'folio:app-info',
 } as const;
 
+export type Unsubscribe = () => void;
+
 export interface FolioApi {
   appInfo(): Promise<AppInfo>;
+  /** Every document, its pages' engine output, edits and review marks, as last saved. */
+  getWorkspace(): Promise<Workspace>;
+  /** The file-system path of a dropped or picked file (the browser mode uploads it first). */
+  pathForFile(file: PickedFile): Promise<string>;
+  /** Adds documents to the workspace and opens them; returns their ids in the given order. */
+  openDocuments(paths: string[]): Promise<string[]>;
+  removeDocument(docId: string): Promise<void>;
+  /** The document's own bytes, for the page pane. */
+  readDocument(docId: string): Promise<DocumentBytes>;
+  convert(request: ConvertRequest): Promise<void>;
+  cancel(docId: string): Promise<void>;
+  /** The user's Markdown for a page; `null` reverts to the engine's. Saved before it resolves. */
+  setEdit(docId: string, page: number, markdown: string | null): Promise<void>;
+  setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
+  getSettings(): Promise<Settings>;
+  setSettings(patch: Partial<Settings>): Promise<Settings>;
+  /** A folder picked by the user (a native dialog in the app), or `null` when they cancel. */
+  chooseExportFolder(): Promise<string | null>;
+  exportDocument(request: ExportRequest): Promise<ExportOutcome>;
+  /** Workspace changes, streamed page deltas included, in the order they happened. */
+  onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe;
+  onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;
 }

@@ -24,7 +24,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-const api: FolioApi = {
+const api: Pick<FolioApi, 'appInfo'> = {
   async appInfo(): Promise<AppInfo> {
     const pkg = JSON.parse(await readFile(path.join(repoRoot, 'package.json'), 'utf8')) as { version: string };
     const choice = await chooseExecutionProvider();

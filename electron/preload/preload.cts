@@ -6,6 +6,6 @@ import type { AppInfo, FolioApi } from '../../shared/app-api.js';
 // `satisfies` below keeps it in step with shared/app-api.ts.
 const api = {
   appInfo: () => electron.ipcRenderer.invoke('folio:app-info') as Promise<AppInfo>,
-} satisfies FolioApi;
+} satisfies Pick<FolioApi, 'appInfo'>;
 
 electron.contextBridge.exposeInMainWorld('folio', api);

@@ -1,0 +1,164 @@
+/**
+ * The workspace: every open document, its pages' engine output, the user's edits and review marks.
+ * One pure reducer applies events to it, in main (which saves each result) and in the renderer
+ * (which draws it), so both hold the same state by construction.
+ */
+
+import type { Failure } from './failure.js';
+import type { PageResult } from './page.js';
+import type { DocumentInfo } from './protocol.js';
+
+/** `pending`: not asked for yet, or put back by a cancel or a crash; resumable. */
+export type PageState = 'pending' | 'queued' | 'converting' | 'done' | 'failed';
+
+export interface WorkspacePage {
+  /** 1-based. */
+  page: number;
+  state: PageState;
+  /** The engine's Markdown: growing while the page converts, final once done. */
+  engineMarkdown: string;
+  /** The user's Markdown; absent while they have not changed the page. */
+  editedMarkdown?: string;
+  reviewed: boolean;
+  /** The engine's full record (blocks with page coordinates, stats); image bytes are kept apart. */
+  result?: PageResult;
+  failure?: Failure;
+}
+
+export type DocumentKind = 'pdf' | 'image';
+
+export interface WorkspaceDocument {
+  id: string;
+  path: string;
+  /** The file name, for display. */
+  name: string;
+  kind: DocumentKind;
+  /** ISO time the user added it. */
+  addedAt: string;
+  info?: DocumentInfo;
+  /** Why the document could not be opened (damaged, encrypted...). */
+  failure?: Failure;
+  /** One per page once the document is open, in page order. */
+  pages: WorkspacePage[];
+  converting: boolean;
+}
+
+export interface Workspace {
+  documents: WorkspaceDocument[];
+}
+
+export const EMPTY_WORKSPACE: Workspace = { documents: [] };
+
+export type WorkspaceEvent =
+  | { type: 'document-added'; document: WorkspaceDocument }
+  | { type: 'document-removed'; docId: string }
+  | { type: 'document-opened'; docId: string; info: DocumentInfo }
+  | { type: 'document-failed'; docId: string; failure: Failure }
+  | { type: 'pages-queued'; docId: string; pages: number[] }
+  | { type: 'page-started'; docId: string; page: number }
+  | { type: 'page-delta'; docId: string; page: number; text: string }
+  | { type: 'page-done'; docId: string; result: PageResult }
+  | { type: 'page-failed'; docId: string; page: number; failure: Failure }
+  | { type: 'convert-done'; docId: string; cancelled: boolean }
+  | { type: 'page-edited'; docId: string; page: number; markdown: string | null }
+  | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean };
+
+export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent): Workspace {
+  switch (event.type) {
+    case 'document-added':
+      if (workspace.documents.some((document) => document.id === event.document.id)) return workspace;
+      return { documents: [...workspace.documents, event.document] };
+    case 'document-removed':
+      return { documents: workspace.documents.filter((document) => document.id !== event.docId) };
+    case 'document-opened':
+      return updateDocument(workspace, event.docId, (document) => ({
+        ...document,
+        info: event.info,
+        failure: undefined,
+        // reopening keeps what was converted and edited
+        pages: document.pages.length === event.info.pageCount ? document.pages : freshPages(event.info.pageCount),
+      }));
+    case 'document-failed':
+      return updateDocument(workspace, event.docId, (document) => ({ ...document, failure: event.failure, converting: false }));
+    case 'pages-queued': {
+      const queued = new Set(event.pages);
+      return updateDocument(workspace, event.docId, (document) => ({
+        ...document,
+        converting: true,
+        pages: document.pages.map((page) => (queued.has(page.page) ? { ...page, state: 'queued' as const, failure: undefined } : page)),
+      }));
+    }
+    case 'page-started':
+      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'converting', engineMarkdown: '', failure: undefined }));
+    case 'page-delta':
+      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, engineMarkdown: page.engineMarkdown + event.text }));
+    case 'page-done':
+      return updatePage(workspace, event.docId, event.result.page, (page) => ({
+        ...page,
+        state: 'done',
+        engineMarkdown: event.result.markdown,
+        result: event.result,
+        // an edit identical to the new output is no edit
+        editedMarkdown: page.editedMarkdown === event.result.markdown ? undefined : page.editedMarkdown,
+      }));
+    case 'page-failed':
+      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'failed', failure: event.failure }));
+    case 'convert-done':
+      return updateDocument(workspace, event.docId, (document) => ({ ...document, converting: false, pages: document.pages.map(settlePage) }));
+    case 'page-edited':
+      return updatePage(workspace, event.docId, event.page, (page) => ({
+        ...page,
+        editedMarkdown: event.markdown === null || event.markdown === page.engineMarkdown ? undefined : event.markdown,
+      }));
+    case 'page-reviewed':
+      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, reviewed: event.reviewed }));
+  }
+}
+
+/** After a crash or a killed process nothing is converting: unfinished pages become resumable. */
+export function settleInterrupted(workspace: Workspace): Workspace {
+  return {
+    documents: workspace.documents.map((document) => ({ ...document, converting: false, pages: document.pages.map(settlePage) })),
+  };
+}
+
+/** What the page shows and exports: the user's Markdown when they edited it, else the engine's. */
+export function pageMarkdown(page: WorkspacePage): string {
+  return page.editedMarkdown ?? page.engineMarkdown;
+}
+
+/** Pages a resume converts: every page not done yet. */
+export function pagesToResume(document: WorkspaceDocument): number[] {
+  return document.pages.filter((page) => page.state !== 'done').map((page) => page.page);
+}
+
+function settlePage(page: WorkspacePage): WorkspacePage {
+  if (page.state !== 'queued' && page.state !== 'converting') return page;
+  // a page cut off mid-stream keeps no half output, so it is never mistaken for a finished one
+  return { ...page, state: page.result ? 'done' : 'pending', engineMarkdown: page.result?.markdown ?? '' };
+}
+
+function freshPages(count: number): WorkspacePage[] {
+  return Array.from({ length: count }, (_, index) => ({ page: index + 1, state: 'pending', engineMarkdown: '', reviewed: false }));
+}
+
+function updateDocument(workspace: Workspace, docId: string, change: (document: WorkspaceDocument) => WorkspaceDocument): Workspace {
+  let changed = false;
+  const documents = workspace.documents.map((document) => {
+    if (document.id !== docId) return document;
+    changed = true;
+    return change(document);
+  });
+  return changed ? { documents } : workspace;
+}
+
+function updatePage(workspace: Workspace, docId: string, pageNumber: number, change: (page: WorkspacePage) => WorkspacePage): Workspace {
+  return updateDocument(workspace, docId, (document) => {
+    const index = pageNumber - 1;
+    const page = document.pages[index];
+    if (!page) return document;
+    const pages = document.pages.slice();
+    pages[index] = change(page);
+    return { ...document, pages };
+  });
+}
