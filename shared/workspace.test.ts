@@ -44,6 +44,8 @@ describe('workspace reducer', () => {
     expect(page(streaming, 2).state).toBe('queued');
     const done = applyWorkspaceEvent(streaming, { type: 'page-done', docId, result: result(1, '# Title\n\nBody.') });
     expect(page(done, 1)).toMatchObject({ state: 'done', engineMarkdown: '# Title\n\nBody.' });
+    const late = applyWorkspaceEvent(done, { type: 'page-delta', docId, page: 1, text: 'Body.' });
+    expect(page(late, 1).engineMarkdown).toBe('# Title\n\nBody.');
   });
 
   it('keeps edits across a re-run and drops an edit equal to the engine output', () => {

@@ -91,7 +91,10 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
     case 'page-started':
       return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'converting', engineMarkdown: '', failure: undefined }));
     case 'page-delta':
-      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, engineMarkdown: page.engineMarkdown + event.text }));
+      // deltas may travel on another channel than the page's start and end: a late one is stale
+      return updatePage(workspace, event.docId, event.page, (page) =>
+        page.state === 'converting' ? { ...page, engineMarkdown: page.engineMarkdown + event.text } : page,
+      );
     case 'page-done':
       return updatePage(workspace, event.docId, event.result.page, (page) => ({
         ...page,
