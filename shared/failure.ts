@@ -9,6 +9,8 @@ export type FailureCode =
   | 'engine-crashed'
   /** The VLM engine's model package is missing, incomplete or cannot be loaded. */
   | 'model-package'
+  /** The page is an image (a scan, a photo) and the engine asked for reads a text layer. */
+  | 'no-text-layer'
   | 'io'
   | 'internal';
 

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jpegPage, pngPage, tiffPages } from './page-images.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const launcher = path.join(root, 'bin/folio.js');
@@ -15,6 +16,9 @@ let folder: string;
 beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist/electron/cli/main.js'))) throw new Error('The CLI is not built; run "npm run build" before these tests.');
   folder = await mkdtemp(path.join(os.tmpdir(), 'folio-cli-vlm-'));
+  await writeFile(path.join(folder, 'scan.png'), pngPage(300, 400));
+  await writeFile(path.join(folder, 'photo.jpg'), jpegPage(400, 300, 6));
+  await writeFile(path.join(folder, 'fax.tif'), tiffPages([{ width: 300, height: 400, orientation: 1 }, { width: 400, height: 300, orientation: 8 }]));
 });
 
 afterAll(async () => {
@@ -59,6 +63,34 @@ describe('folio convert with the vlm engine', () => {
     const run = await folio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no manifest.json here; point --model at a folder written by tools/model');
+    expect(run.stderr).not.toContain('Unexpected error');
+  });
+});
+
+describe('folio convert on page images', () => {
+  type Event = { event: string; file?: string; page?: number; stats?: { engine: string; tokens?: number } };
+  const images = () => ['scan.png', 'photo.jpg', 'fax.tif'].map((name) => path.join(folder, name));
+
+  it('reads a PNG, an EXIF-turned JPEG and a two-page TIFF with the vlm engine, one Markdown file each', async () => {
+    const out = path.join(folder, 'images');
+    const run = await folio(['convert', ...images(), '-o', out, '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '6', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event);
+    const done = events.filter((event) => event.event === 'page-done').map((event) => [path.basename(event.file ?? ''), event.page, event.stats?.engine]);
+    expect(done).toEqual([
+      ['scan.png', 1, 'vlm'],
+      ['photo.jpg', 1, 'vlm'],
+      ['fax.tif', 1, 'vlm'],
+      ['fax.tif', 2, 'vlm'],
+    ]);
+    for (const stem of ['scan', 'photo', 'fax']) expect(existsSync(path.join(out, `${stem}.md`))).toBe(true);
+  });
+
+  it('fails image pages under the text engine, saying which engine reads them', async () => {
+    const run = await folio(['convert', path.join(folder, 'fax.tif'), '-o', path.join(folder, 'text'), '--engine', 'text']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('page 1 is an image with no text layer; use --engine vlm (or lite)');
+    expect(run.stderr).toContain('page 2 is an image with no text layer');
     expect(run.stderr).not.toContain('Unexpected error');
   });
 });

@@ -3,13 +3,11 @@
  * message loop; tests and benchmarks call it directly.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Failure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
+import { openDocumentSource, type DocumentSource } from './document-source.js';
 import { toFailure } from './failure-error.js';
-import { openPdf } from './pdf/open-pdf.js';
-import { renderPage } from './raster/page-raster.js';
 import type { EngineRouter } from './router.js';
 
 export interface PageListener {
@@ -22,13 +20,13 @@ export interface PageListener {
 export class DocumentSession {
   private constructor(
     readonly info: DocumentInfo,
-    private readonly pdf: PDFDocumentProxy,
+    private readonly source: DocumentSource,
     private readonly router: EngineRouter,
   ) {}
 
   static async open(router: EngineRouter, file: string, password?: string): Promise<DocumentSession> {
-    const { pdf, info } = await openPdf(file, password);
-    return new DocumentSession(info, pdf, router);
+    const source = await openDocumentSource(file, password);
+    return new DocumentSession(source.info, source, router);
   }
 
   /** Converts pages in order; a page that fails is reported and the next one goes on. */
@@ -48,12 +46,15 @@ export class DocumentSession {
   private async convertPage(page: number, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
     const started = performance.now();
     const { engine, reason } = await this.router.route(options);
+    const { source } = this;
+    const storedImage = source.storedImage?.bind(source);
     const content = await engine.convertPage({
-      pdf: this.pdf,
+      pdf: source.pdf,
       page,
       options,
       signal,
-      render: async (longSide) => renderPage(await this.pdf.getPage(page), longSide),
+      render: (longSide) => source.render(page, longSide),
+      storedImage: storedImage && (() => storedImage(page)),
       emitDelta: (text) => listener.delta(page, text),
     });
     return {
@@ -77,7 +78,7 @@ export class DocumentSession {
   }
 
   async close(): Promise<void> {
-    this.router.forgetDocument(this.pdf);
-    await this.pdf.destroy();
+    if (this.source.pdf) this.router.forgetDocument(this.source.pdf);
+    await this.source.close();
   }
 }

@@ -7,13 +7,16 @@ import type { ConvertOptions } from '../../shared/protocol.js';
 import type { RgbImage } from './raster/rgb-image.js';
 
 export interface PageJob {
-  pdf: PDFDocumentProxy;
+  /** Absent when the document is an image file, which has no text layer. */
+  pdf?: PDFDocumentProxy;
   /** 1-based. */
   page: number;
   options: ConvertOptions;
   signal: AbortSignal;
   /** The page as pixels on white, its longer side `longSide` pixels: what image-reading engines see. */
   render(longSide: number): Promise<RgbImage>;
+  /** An image file's page as stored (upright), unresampled; one pixel is one point. Absent for PDF pages. */
+  storedImage?(): Promise<RgbImage>;
   /** Streams Markdown as it is produced; the concatenation of all deltas equals the final Markdown. */
   emitDelta(text: string): void;
 }

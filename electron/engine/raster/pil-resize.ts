@@ -6,7 +6,7 @@
  * vertical one (libImaging/Resample.c).
  */
 
-import type { RgbImage } from '../raster/rgb-image.js';
+import type { RgbImage } from './rgb-image.js';
 
 const PRECISION_BITS = 32 - 8 - 2;
 const BICUBIC_SUPPORT = 2;

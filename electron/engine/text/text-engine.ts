@@ -25,6 +25,9 @@ import { bandOf, runningText, type BandCandidate, type BandLine } from './runnin
 import { detectTables } from './tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
 
+/** A job on a PDF page: the only kind with a text layer to read. */
+type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
+
 /** How many pages on each side are compared for running headers and footers. */
 const NEIGHBOURS = 2;
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
@@ -40,14 +43,16 @@ export function createTextEngine(): PageEngine {
   return {
     name: 'text',
     async convertPage(job) {
-      const memory = memoryOf(job.pdf);
-      const page = await readPdf(job.page, job.pdf.getPage(job.page));
+      const { pdf } = job;
+      if (!pdf) throw new FailureError('no-text-layer', `page ${job.page} is an image with no text layer; use --engine vlm (or lite).`);
+      const memory = memoryOf(pdf);
+      const page = await readPdf(job.page, pdf.getPage(job.page));
       try {
-        return await convertPage(page, job, memory);
+        return await convertPage(page, { ...job, pdf }, memory);
       } finally {
         page.cleanup();
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
-        if (memory.pageConverted()) await job.pdf.cleanup(true).catch(() => undefined);
+        if (memory.pageConverted()) await pdf.cleanup(true).catch(() => undefined);
       }
     },
     forgetDocument(pdf) {
@@ -86,7 +91,7 @@ function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string
   };
 }
 
-async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMemory): Promise<PageContent> {
+async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: DocumentMemory): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
   // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
@@ -152,7 +157,7 @@ async function convertPage(page: PDFPageProxy, job: PageJob, memory: DocumentMem
 async function findRunningText(
   fragments: readonly Line[],
   frame: PageFrame,
-  job: PageJob,
+  job: PdfPageJob,
   memory: DocumentMemory,
 ): Promise<Map<Line, 'top' | 'bottom'>> {
   const candidates: BandCandidate<Line>[] = [];
@@ -169,7 +174,7 @@ async function findRunningText(
   return result;
 }
 
-async function neighbourBands(job: PageJob, memory: DocumentMemory): Promise<BandLine[][]> {
+async function neighbourBands(job: PdfPageJob, memory: DocumentMemory): Promise<BandLine[][]> {
   const bands: BandLine[][] = [];
   for (let offset = -NEIGHBOURS; offset <= NEIGHBOURS; offset++) {
     const other = job.page + offset;

@@ -6,7 +6,7 @@
  */
 
 import type { ResolutionMode } from './manifest.js';
-import { resizeBicubic } from './pil-resize.js';
+import { resizeBicubic } from '../raster/pil-resize.js';
 import { crop, filledImage, paste, type RgbImage } from '../raster/rgb-image.js';
 
 /** Native modes of at most this size squash the page to a square instead of letterboxing it. */

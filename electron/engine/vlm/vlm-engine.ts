@@ -121,16 +121,11 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 
   async convertPage(job: PageJob): Promise<PageContent> {
-    const page = await job.pdf.getPage(job.page);
-    const viewport = page.getViewport({ scale: 1 });
-    const mode = resolutionMode(this.pkg.manifest, this.settings.mode);
-    // tiles need the page sharper than the global view does
-    const longSide = mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size;
-    const image = await job.render(longSide);
+    const { image, size } = await this.pageImage(job);
     const { markdown, stats } = await this.convertImage(image, job.signal, (text) => job.emitDelta(text));
     return {
-      width: viewport.width,
-      height: viewport.height,
+      width: size.width,
+      height: size.height,
       markdown,
       blocks: [],
       images: [],
@@ -139,6 +134,20 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       tokens: stats.newTokens,
       steps: stats.steps,
     };
+  }
+
+  /** An image file's own pixels, as the reference preprocesses them; a PDF page rendered as sharp as the mode needs. */
+  private async pageImage(job: PageJob): Promise<{ image: RgbImage; size: { width: number; height: number } }> {
+    if (!job.pdf && job.storedImage) {
+      const image = await job.storedImage();
+      return { image, size: { width: image.width, height: image.height } };
+    }
+    const mode = resolutionMode(this.pkg.manifest, this.settings.mode);
+    // tiles need the page sharper than the global view does
+    const longSide = mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size;
+    const image = await job.render(longSide);
+    const viewport = job.pdf ? (await job.pdf.getPage(job.page)).getViewport({ scale: 1 }) : image;
+    return { image, size: { width: viewport.width, height: viewport.height } };
   }
 
   forgetDocument(_pdf: PDFDocumentProxy): void {

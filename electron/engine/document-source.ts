@@ -1,0 +1,52 @@
+/**
+ * What a document is to the engines: a PDF, or an image file whose pages are its images. Both can
+ * render each page to pixels; only a PDF has a text layer.
+ */
+
+import { open } from 'node:fs/promises';
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DocumentInfo } from '../../shared/protocol.js';
+import { imageFormatOf } from './image/image-format.js';
+import { openImageDocument } from './image/image-document.js';
+import { openPdf } from './pdf/open-pdf.js';
+import { renderPage } from './raster/page-raster.js';
+import type { RgbImage } from './raster/rgb-image.js';
+
+export interface DocumentSource {
+  readonly info: DocumentInfo;
+  /** Absent when the document is an image file. */
+  readonly pdf?: PDFDocumentProxy;
+  /** The page on white, its longer side `longSide` pixels. */
+  render(page: number, longSide: number): Promise<RgbImage>;
+  /** An image file's page as stored (upright), for engines that resample it themselves. */
+  storedImage?(page: number): Promise<RgbImage>;
+  close(): Promise<void>;
+}
+
+export async function openDocumentSource(file: string, password?: string): Promise<DocumentSource> {
+  const format = imageFormatOf(await readHead(file));
+  if (format) return openImageDocument(file, format);
+  const { pdf, info } = await openPdf(file, password);
+  return {
+    info,
+    pdf,
+    render: async (page, longSide) => renderPage(await pdf.getPage(page), longSide),
+    close: () => pdf.destroy(),
+  };
+}
+
+/** The first bytes, or none when the file cannot be read: then opening it as a PDF says why. */
+async function readHead(file: string): Promise<Uint8Array> {
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const head = new Uint8Array(16);
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return head.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    return new Uint8Array(0);
+  }
+}

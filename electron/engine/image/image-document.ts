@@ -1,0 +1,48 @@
+/** An image file opened as a document: one page per image (a multi-page TIFF has several), one pixel per point. */
+
+import { readFile } from 'node:fs/promises';
+import type { DocumentInfo } from '../../../shared/protocol.js';
+import type { DocumentSource } from '../document-source.js';
+import { FailureError } from '../failure-error.js';
+import { resizeBicubic } from '../raster/pil-resize.js';
+import type { RgbImage } from '../raster/rgb-image.js';
+import type { ImageFormat } from './image-format.js';
+import { readImagePages, type ReadableFormat } from './image-pages.js';
+
+export async function openImageDocument(file: string, format: ImageFormat): Promise<DocumentSource> {
+  if (!isReadable(format)) {
+    throw new FailureError('not-pdf', `${file}: a ${format.toUpperCase()} image, which Folio does not read; save it as PNG, JPEG or TIFF.`);
+  }
+  const bytes = await readFile(file);
+  let pages;
+  try {
+    pages = await readImagePages(bytes, format);
+  } catch (error) {
+    throw new FailureError('damaged', `${file}: damaged ${format.toUpperCase()} image that cannot be decoded (${(error as Error).message}).`);
+  }
+  if (pages.count === 0) throw new FailureError('damaged', `${file}: the ${format.toUpperCase()} file holds no image.`);
+  const info: DocumentInfo = { pageCount: pages.count };
+  const decode = async (page: number): Promise<RgbImage> => {
+    if (page < 1 || page > pages.count) throw new FailureError('internal', `${file}: has ${pages.count} pages, not ${page}.`);
+    try {
+      return await pages.decode(page - 1);
+    } catch (error) {
+      throw new FailureError('damaged', `${file}: page ${page} cannot be decoded (${(error as Error).message}).`);
+    }
+  };
+  return {
+    info,
+    storedImage: decode,
+    render: async (page, longSide) => {
+      const image = await decode(page);
+      const scale = longSide / Math.max(image.width, image.height);
+      if (scale === 1) return image;
+      return resizeBicubic(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+    },
+    close: async () => undefined,
+  };
+}
+
+function isReadable(format: ImageFormat): format is ReadableFormat {
+  return format === 'png' || format === 'jpeg' || format === 'tiff';
+}

@@ -1,0 +1,73 @@
+/**
+ * The pages of an image file as upright RGB on white, through pure-JS decoders: pngjs, jpeg-js, and
+ * utif2 for TIFF (one page per image directory, so a multi-page fax is several pages). A damaged
+ * file then throws an error rather than crashing the process, as the canvas's native decoder does.
+ * EXIF orientation comes from exifr for PNG and JPEG, from the directory's own tag for TIFF.
+ */
+
+import exifr from 'exifr';
+import jpeg from 'jpeg-js';
+import { PNG } from 'pngjs';
+import UTIF from 'utif2';
+import type { RgbImage } from '../raster/rgb-image.js';
+import type { ImageFormat } from './image-format.js';
+import { applyOrientation } from './orientation.js';
+
+export type ReadableFormat = Extract<ImageFormat, 'png' | 'jpeg' | 'tiff'>;
+
+const ORIENTATION_TAG = 't274';
+const NEW_SUBFILE_TYPE_TAG = 't254';
+/** NewSubfileType bit 0: a reduced-resolution copy (a thumbnail), not a page. */
+const REDUCED_IMAGE = 1;
+/** Beyond this a photo is not a page; it would only exhaust memory. */
+const MAX_MEGAPIXELS = 150;
+
+export interface ImagePages {
+  count: number;
+  /** Decodes page `index` (0-based). */
+  decode(index: number): Promise<RgbImage>;
+}
+
+export async function readImagePages(bytes: Uint8Array, format: ReadableFormat): Promise<ImagePages> {
+  if (format === 'tiff') return readTiff(bytes);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const orientation = await exifr.orientation(buffer).catch(() => undefined);
+  const decoded = format === 'png' ? PNG.sync.read(buffer) : jpeg.decode(buffer, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_MEGAPIXELS });
+  const image = applyOrientation(rgbOnWhite(decoded.width, decoded.height, decoded.data), orientation);
+  return { count: 1, decode: async () => image };
+}
+
+function readTiff(bytes: Uint8Array): ImagePages {
+  const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const pages = UTIF.decode(buffer).filter((ifd) => ((numberTag(ifd, NEW_SUBFILE_TYPE_TAG) ?? 0) & REDUCED_IMAGE) === 0);
+  return {
+    count: pages.length,
+    decode: async (index) => {
+      const ifd = pages[index];
+      if (!ifd) throw new RangeError(`the TIFF has ${pages.length} pages, not ${index + 1}`);
+      const pixels = (numberTag(ifd, 't256') ?? 0) * (numberTag(ifd, 't257') ?? 0);
+      if (pixels > MAX_MEGAPIXELS * 1e6) throw new RangeError(`page ${index + 1} has ${Math.round(pixels / 1e6)} megapixels, more than the ${MAX_MEGAPIXELS} a page may have`);
+      UTIF.decodeImage(buffer, ifd);
+      return applyOrientation(rgbOnWhite(ifd.width, ifd.height, UTIF.toRGBA8(ifd)), numberTag(ifd, ORIENTATION_TAG));
+    },
+  };
+}
+
+function numberTag(ifd: UTIF.IFD, tag: string): number | undefined {
+  const value = ifd[tag];
+  const first: unknown = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'number' ? first : undefined;
+}
+
+/** Drops alpha by compositing over white. */
+function rgbOnWhite(width: number, height: number, rgba: Uint8Array | Uint8ClampedArray): RgbImage {
+  const data = new Uint8Array(width * height * 3);
+  for (let i = 0, o = 0; o < data.length; i += 4, o += 3) {
+    const alpha = rgba[i + 3] ?? 255;
+    for (let c = 0; c < 3; c++) {
+      const value = rgba[i + c] ?? 0;
+      data[o + c] = alpha === 255 ? value : Math.round((value * alpha + 255 * (255 - alpha)) / 255);
+    }
+  }
+  return { width, height, data };
+}
