@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['shared/**/*.test.ts', 'renderer/**/*.test.ts', 'electron/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 300_000,

@@ -1,0 +1,212 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ConvertRequest, FolioApi, MenuCommand, PickedFile } from '../../shared/app-api.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
+import { applyWorkspaceEvent, EMPTY_WORKSPACE, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
+import { createFolioStore, EDIT_SAVE_DELAY_MS, findPage } from './folio-store.js';
+
+/** Main as the renderer sees it: keeps its own workspace with the shared reducer and echoes events. */
+class FakeMain implements FolioApi {
+  workspace: Workspace = EMPTY_WORKSPACE;
+  settings: Settings = DEFAULT_SETTINGS;
+  readonly calls: string[] = [];
+  readonly converts: ConvertRequest[] = [];
+  private readonly listeners = new Set<(event: WorkspaceEvent) => void>();
+
+  emit(event: WorkspaceEvent): void {
+    this.workspace = applyWorkspaceEvent(this.workspace, event);
+    for (const listener of this.listeners) listener(event);
+  }
+
+  async appInfo() {
+    return { version: '0.1.0', device: 'cpu', deviceReason: 'CUDA libraries not installed' };
+  }
+  async getWorkspace() {
+    return this.workspace;
+  }
+  async pathForFile(file: PickedFile) {
+    return `/uploads/${file.name}`;
+  }
+  async openDocuments(paths: string[]) {
+    const ids = paths.map((_, index) => `doc-${index + 1}`);
+    paths.forEach((path, index) => this.emit({ type: 'document-added', document: blankDocument(ids[index]!, path) }));
+    // opening finishes later, as the engine host answers
+    setTimeout(() => ids.forEach((docId) => this.emit({ type: 'document-opened', docId, info: { pageCount: 3 } })), 0);
+    return ids;
+  }
+  async removeDocument(docId: string) {
+    this.emit({ type: 'document-removed', docId });
+  }
+  async readDocument(): Promise<never> {
+    throw new Error('not used');
+  }
+  async convert(request: ConvertRequest) {
+    this.converts.push(request);
+  }
+  async cancel(docId: string) {
+    this.calls.push(`cancel ${docId}`);
+  }
+  async setEdit(docId: string, page: number, markdown: string | null) {
+    this.calls.push(`setEdit ${docId} ${page} ${JSON.stringify(markdown)}`);
+    this.emit({ type: 'page-edited', docId, page, markdown });
+  }
+  async setReviewed(docId: string, page: number, reviewed: boolean) {
+    this.emit({ type: 'page-reviewed', docId, page, reviewed });
+  }
+  async getSettings() {
+    return this.settings;
+  }
+  async setSettings(patch: Partial<Settings>) {
+    this.settings = { ...this.settings, ...patch };
+    return this.settings;
+  }
+  async chooseExportFolder() {
+    return null;
+  }
+  async exportDocument(): Promise<never> {
+    throw new Error('not used');
+  }
+  onWorkspaceEvent(listener: (event: WorkspaceEvent) => void) {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+  onMenuCommand(_listener: (command: MenuCommand) => void) {
+    return () => undefined;
+  }
+}
+
+function blankDocument(id: string, path: string): WorkspaceDocument {
+  return { id, path, name: path.split('/').pop()!, kind: 'pdf', addedAt: '2026-01-01T00:00:00Z', pages: [], converting: false };
+}
+
+function pdfFile(name: string): PickedFile {
+  return Object.assign(new Blob(['%PDF-1.7']), { name });
+}
+
+async function settle(): Promise<void> {
+  await vi.advanceTimersByTimeAsync(0);
+}
+
+describe('the renderer store', () => {
+  let main: FakeMain;
+  let clock: number;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    main = new FakeMain();
+    clock = 0;
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  async function connectedStore() {
+    const store = createFolioStore(main, () => clock);
+    await store.getState().connect();
+    return store;
+  }
+
+  it('loads the saved workspace and follows streamed events with the shared reducer', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('saved', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'saved', info: { pageCount: 2 } });
+    const store = await connectedStore();
+    expect(store.getState().selectedDocId).toBe('saved');
+    main.emit({ type: 'pages-queued', docId: 'saved', pages: [1, 2] });
+    main.emit({ type: 'page-started', docId: 'saved', page: 1 });
+    main.emit({ type: 'page-delta', docId: 'saved', page: 1, text: '# Hel' });
+    main.emit({ type: 'page-delta', docId: 'saved', page: 1, text: 'lo' });
+    expect(findPage(store.getState().workspace, 'saved', 1)).toMatchObject({ state: 'converting', engineMarkdown: '# Hello' });
+    expect(store.getState().workspace).toEqual(main.workspace);
+  });
+
+  it('opens dropped files, selects the first and converts each once it has opened', async () => {
+    const store = await connectedStore();
+    await store.getState().openFiles([pdfFile('a.pdf'), pdfFile('b.pdf')]);
+    await settle();
+    expect(store.getState().selectedDocId).toBe('doc-1');
+    expect(main.converts).toEqual([{ docId: 'doc-1' }, { docId: 'doc-2' }]);
+  });
+
+  it('does not convert a document that failed to open', async () => {
+    const store = await connectedStore();
+    main.openDocuments = async (paths) => {
+      main.emit({ type: 'document-added', document: blankDocument('bad', paths[0]!) });
+      main.emit({ type: 'document-failed', docId: 'bad', failure: { code: 'damaged', message: 'The file is damaged.' } });
+      return ['bad'];
+    };
+    await store.getState().openFiles([pdfFile('bad.pdf')]);
+    expect(main.converts).toEqual([]);
+    expect(store.getState().workspace.documents[0]?.failure?.message).toBe('The file is damaged.');
+  });
+
+  it('shows an edit at once and saves it after a pause in typing, once', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'engine text') });
+    const store = await connectedStore();
+    store.getState().editPage('d', 1, 'my tex');
+    store.getState().editPage('d', 1, 'my text');
+    expect(findPage(store.getState().workspace, 'd', 1)?.editedMarkdown).toBe('my text');
+    expect(main.calls).toEqual([]);
+    await vi.advanceTimersByTimeAsync(EDIT_SAVE_DELAY_MS);
+    expect(main.calls).toEqual(['setEdit d 1 "my text"']);
+    expect(store.getState().unsavedEdits).toBe(0);
+  });
+
+  it('flushes an edit still waiting for its pause', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    const store = await connectedStore();
+    store.getState().editPage('d', 1, 'typed');
+    await store.getState().flushEdits();
+    expect(main.calls).toEqual(['setEdit d 1 "typed"']);
+    await vi.advanceTimersByTimeAsync(EDIT_SAVE_DELAY_MS * 2);
+    expect(main.calls).toHaveLength(1);
+  });
+
+  it('undoes a revert and redoes it, saving each step', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'engine') });
+    main.emit({ type: 'page-edited', docId: 'd', page: 1, markdown: 'mine' });
+    const store = await connectedStore();
+    await store.getState().revertPage('d', 1);
+    expect(findPage(store.getState().workspace, 'd', 1)?.editedMarkdown).toBeUndefined();
+    expect(await store.getState().undo()).toBe(true);
+    expect(findPage(store.getState().workspace, 'd', 1)?.editedMarkdown).toBe('mine');
+    expect(findPage(main.workspace, 'd', 1)?.editedMarkdown).toBe('mine');
+    expect(await store.getState().redo()).toBe(true);
+    expect(findPage(main.workspace, 'd', 1)?.editedMarkdown).toBeUndefined();
+    expect(await store.getState().redo()).toBe(false);
+  });
+
+  it('times the pages of a run for the progress bar', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 2 } });
+    const store = await connectedStore();
+    clock = 1000;
+    main.emit({ type: 'pages-queued', docId: 'd', pages: [1, 2] });
+    clock = 3000;
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'a') });
+    expect(store.getState().runs['d']).toEqual({ startedAt: 1000, finishedAt: [3000] });
+  });
+
+  it('tells the person when main refuses an action', async () => {
+    const store = await connectedStore();
+    main.cancel = async () => {
+      throw new Error('no conversion is running');
+    };
+    await store.getState().cancel('d');
+    expect(store.getState().notice).toBe('The conversion could not be cancelled: no conversion is running');
+  });
+});
+
+function pageResult(page: number, markdown: string) {
+  return {
+    page,
+    width: 612,
+    height: 792,
+    markdown,
+    blocks: [],
+    images: [],
+    stats: { engine: 'text' as const, device: 'cpu', timeMs: 5, chars: markdown.length },
+  };
+}

@@ -1,0 +1,336 @@
+/**
+ * The renderer's state: the workspace as main last reported it (kept in step with the one shared
+ * reducer), what the person is looking at, and the actions they take. Everything goes through the
+ * `FolioApi` it is given, so tests drive it with a fake and the app with `window.folio`.
+ */
+
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppInfo, ConvertRequest, FolioApi, PickedFile, Unsubscribe } from '../../shared/app-api.js';
+import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
+import {
+  applyWorkspaceEvent,
+  EMPTY_WORKSPACE,
+  pagesToResume,
+  type Workspace,
+  type WorkspaceDocument,
+  type WorkspaceEvent,
+  type WorkspacePage,
+} from '../../shared/workspace.js';
+import type { RunTiming } from './conversion-progress.js';
+import { EMPTY_HISTORY, recordEdit, redoEdit, undoEdit, type EditHistory } from './edit-history.js';
+
+/** Which side moved to a page, so the other follows and the mover does not jump back. */
+export type PageOrigin = 'pages' | 'markdown' | 'navigation';
+
+export interface PageFocus {
+  page: number;
+  origin: PageOrigin;
+  /** Bumped on every request, so asking for the same page twice still scrolls. */
+  serial: number;
+}
+
+export type Dialog = 'settings' | 'export' | null;
+
+export interface FolioState {
+  workspace: Workspace;
+  loaded: boolean;
+  appInfo: AppInfo | null;
+  settings: Settings;
+  selectedDocId: string | null;
+  focus: PageFocus;
+  /** The Markdown pane shows rendered previews or editable sources. */
+  view: 'preview' | 'source';
+  /** Per document: the conversion run under way or last finished, for pages/s. */
+  runs: Record<string, RunTiming>;
+  /** Edits typed but not yet saved by main. */
+  unsavedEdits: number;
+  /** The last thing that went wrong that the person should know about; null when none. */
+  notice: string | null;
+  dialog: Dialog;
+  history: EditHistory;
+}
+
+export interface FolioActions {
+  /** Loads the workspace, settings and app info and follows workspace events; returns the unsubscribe. */
+  connect(): Promise<Unsubscribe>;
+  openFiles(files: readonly PickedFile[]): Promise<void>;
+  selectDocument(docId: string): void;
+  removeDocument(docId: string): Promise<void>;
+  goToPage(page: number, origin: PageOrigin): void;
+  stepPage(delta: number): void;
+  convert(request: ConvertRequest): Promise<void>;
+  cancel(docId: string): Promise<void>;
+  resume(docId: string): Promise<void>;
+  /** The person's Markdown for a page; saved after a short pause in typing. */
+  editPage(docId: string, page: number, markdown: string): void;
+  revertPage(docId: string, page: number): Promise<void>;
+  setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
+  /** Saves every edit still waiting for its pause. */
+  flushEdits(): Promise<void>;
+  undo(): Promise<boolean>;
+  redo(): Promise<boolean>;
+  updateSettings(patch: Partial<Settings>): Promise<void>;
+  toggleView(): void;
+  openDialog(dialog: Dialog): void;
+  dismissNotice(): void;
+  report(message: string): void;
+}
+
+export type FolioStore = StoreApi<FolioState & FolioActions>;
+
+/** Typing settles for this long before the edit is saved. */
+export const EDIT_SAVE_DELAY_MS = 400;
+
+export function createFolioStore(api: FolioApi, now: () => number = Date.now): FolioStore {
+  const pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; save: () => Promise<void> }>();
+
+  return createStore<FolioState & FolioActions>()((set, get, store) => {
+    const receive = (event: WorkspaceEvent) => {
+      set((state) => ({ workspace: applyWorkspaceEvent(state.workspace, event), runs: nextRuns(state, event, now()) }));
+    };
+
+    const failWith = (what: string) => (error: unknown) => {
+      set({ notice: `${what}: ${error instanceof Error ? error.message : String(error)}` });
+    };
+
+    const saveEdit = async (docId: string, page: number, markdown: string | null) => {
+      set((state) => ({ unsavedEdits: state.unsavedEdits + 1 }));
+      try {
+        await api.setEdit(docId, page, markdown);
+      } catch (error) {
+        failWith(`Page ${page} could not be saved; keep this window open and try again`)(error);
+      } finally {
+        set((state) => ({ unsavedEdits: state.unsavedEdits - 1 }));
+      }
+    };
+
+    /** Applies an edit here at once (main echoes the same event; the reducer makes it a no-op). */
+    const applyEdit = (docId: string, page: number, markdown: string | null) => {
+      const before = findPage(get().workspace, docId, page);
+      if (!before) return;
+      receive({ type: 'page-edited', docId, page, markdown });
+      const after = findPage(get().workspace, docId, page);
+      if (before.editedMarkdown === after?.editedMarkdown) return;
+      set((state) => ({
+        history: recordEdit(state.history, { docId, page, before: before.editedMarkdown ?? null, after: after?.editedMarkdown ?? null, at: now() }),
+      }));
+    };
+
+    const cancelPendingEdit = (docId: string, page: number) => {
+      const key = `${docId}#${page}`;
+      const pending = pendingEdits.get(key);
+      if (!pending) return;
+      clearTimeout(pending.timer);
+      pendingEdits.delete(key);
+    };
+
+    const replayEdit = async (docId: string, page: number, markdown: string | null) => {
+      cancelPendingEdit(docId, page);
+      receive({ type: 'page-edited', docId, page, markdown });
+      get().selectDocument(docId);
+      get().goToPage(page, 'navigation');
+      await saveEdit(docId, page, markdown);
+    };
+
+    return {
+      workspace: EMPTY_WORKSPACE,
+      loaded: false,
+      appInfo: null,
+      settings: DEFAULT_SETTINGS,
+      selectedDocId: null,
+      focus: { page: 1, origin: 'navigation', serial: 0 },
+      view: 'preview',
+      runs: {},
+      unsavedEdits: 0,
+      notice: null,
+      dialog: null,
+      history: EMPTY_HISTORY,
+
+      async connect() {
+        // events that arrive while the snapshot loads are applied on top of it, in order
+        const early: WorkspaceEvent[] = [];
+        let snapshotLoaded = false;
+        const unsubscribe = api.onWorkspaceEvent((event) => (snapshotLoaded ? receive(event) : early.push(event)));
+        try {
+          const [workspace, settings] = await Promise.all([api.getWorkspace(), api.getSettings()]);
+          const current = early.reduce(applyWorkspaceEvent, workspace);
+          snapshotLoaded = true;
+          set((state) => ({
+            workspace: current,
+            settings,
+            loaded: true,
+            selectedDocId: state.selectedDocId ?? current.documents[0]?.id ?? null,
+          }));
+        } catch (error) {
+          snapshotLoaded = true;
+          set({ loaded: true });
+          failWith('The workspace could not be loaded')(error);
+        }
+        api.appInfo().then((appInfo) => set({ appInfo }), failWith('The engine did not report its device'));
+        return unsubscribe;
+      },
+
+      async openFiles(files) {
+        if (files.length === 0) return;
+        try {
+          const paths = await Promise.all(files.map((file) => api.pathForFile(file)));
+          const ids = await api.openDocuments(paths);
+          if (ids[0]) get().selectDocument(ids[0]);
+          for (const docId of ids) void convertOnceOpen(docId);
+        } catch (error) {
+          failWith(`Could not open ${files.map((file) => file.name).join(', ')}`)(error);
+        }
+      },
+
+      selectDocument(docId) {
+        if (get().selectedDocId === docId) return;
+        set((state) => ({ selectedDocId: docId, focus: { page: 1, origin: 'navigation', serial: state.focus.serial + 1 } }));
+      },
+
+      async removeDocument(docId) {
+        await api.removeDocument(docId).catch(failWith('The document could not be removed'));
+        set((state) => {
+          const workspace = applyWorkspaceEvent(state.workspace, { type: 'document-removed', docId });
+          const selectedDocId = state.selectedDocId === docId ? (workspace.documents[0]?.id ?? null) : state.selectedDocId;
+          return { workspace, selectedDocId };
+        });
+      },
+
+      goToPage(page, origin) {
+        const document = selectedDocument(get());
+        const last = Math.max(1, document?.pages.length ?? 1);
+        const clamped = Math.min(last, Math.max(1, page));
+        set((state) => ({ focus: { page: clamped, origin, serial: state.focus.serial + 1 } }));
+      },
+
+      stepPage(delta) {
+        get().goToPage(get().focus.page + delta, 'navigation');
+      },
+
+      async convert(request) {
+        await api.convert(request).catch(failWith('The conversion could not start'));
+      },
+
+      async cancel(docId) {
+        await api.cancel(docId).catch(failWith('The conversion could not be cancelled'));
+      },
+
+      async resume(docId) {
+        const document = get().workspace.documents.find((candidate) => candidate.id === docId);
+        if (!document || pagesToResume(document).length === 0) return;
+        await get().convert({ docId });
+      },
+
+      editPage(docId, page, markdown) {
+        applyEdit(docId, page, markdown);
+        cancelPendingEdit(docId, page);
+        const key = `${docId}#${page}`;
+        const save = async () => {
+          pendingEdits.delete(key);
+          const current = findPage(get().workspace, docId, page);
+          await saveEdit(docId, page, current?.editedMarkdown ?? null);
+        };
+        pendingEdits.set(key, { timer: setTimeout(() => void save(), EDIT_SAVE_DELAY_MS), save });
+        set({}); // unsaved state shows at once
+      },
+
+      async revertPage(docId, page) {
+        cancelPendingEdit(docId, page);
+        applyEdit(docId, page, null);
+        await saveEdit(docId, page, null);
+      },
+
+      async setReviewed(docId, page, reviewed) {
+        receive({ type: 'page-reviewed', docId, page, reviewed });
+        await api.setReviewed(docId, page, reviewed).catch(failWith(`The review mark on page ${page} could not be saved`));
+      },
+
+      async flushEdits() {
+        const waiting = [...pendingEdits.values()];
+        for (const pending of waiting) clearTimeout(pending.timer);
+        await Promise.all(waiting.map((pending) => pending.save()));
+      },
+
+      async undo() {
+        const step = undoEdit(get().history);
+        if (!step) return false;
+        set({ history: step.history });
+        await replayEdit(step.change.docId, step.change.page, step.change.before);
+        return true;
+      },
+
+      async redo() {
+        const step = redoEdit(get().history);
+        if (!step) return false;
+        set({ history: step.history });
+        await replayEdit(step.change.docId, step.change.page, step.change.after);
+        return true;
+      },
+
+      async updateSettings(patch) {
+        set((state) => ({ settings: { ...state.settings, ...patch } }));
+        try {
+          set({ settings: await api.setSettings(patch) });
+        } catch (error) {
+          failWith('The settings could not be saved')(error);
+        }
+      },
+
+      toggleView() {
+        set((state) => ({ view: state.view === 'preview' ? 'source' : 'preview' }));
+      },
+
+      openDialog(dialog) {
+        set({ dialog });
+      },
+
+      dismissNotice() {
+        set({ notice: null });
+      },
+
+      report(message) {
+        set({ notice: message });
+      },
+    };
+
+    /** A new document converts as soon as it has opened; one that fails to open shows why instead. */
+    function convertOnceOpen(docId: string): Promise<void> {
+      return new Promise((resolve) => {
+        let stop: Unsubscribe = () => undefined;
+        const check = (state: FolioState) => {
+          const document = state.workspace.documents.find((candidate) => candidate.id === docId);
+          if (!document || (!document.info && !document.failure)) return false;
+          stop();
+          if (document.info && !document.converting && pagesToResume(document).length > 0) {
+            void get().convert({ docId }).then(resolve);
+          } else resolve();
+          return true;
+        };
+        if (!check(get())) stop = store.subscribe((state) => void check(state));
+      });
+    }
+  });
+}
+
+export function selectedDocument(state: FolioState): WorkspaceDocument | undefined {
+  return state.workspace.documents.find((document) => document.id === state.selectedDocId);
+}
+
+export function findPage(workspace: Workspace, docId: string, page: number): WorkspacePage | undefined {
+  return workspace.documents.find((document) => document.id === docId)?.pages[page - 1];
+}
+
+/** A run starts when pages are queued on an idle document; each page done in it is timed. */
+function nextRuns(state: FolioState, event: WorkspaceEvent, time: number): Record<string, RunTiming> {
+  if (event.type === 'pages-queued') {
+    const document = state.workspace.documents.find((candidate) => candidate.id === event.docId);
+    if (document?.converting && state.runs[event.docId]) return state.runs;
+    return { ...state.runs, [event.docId]: { startedAt: time, finishedAt: [] } };
+  }
+  if (event.type === 'page-done') {
+    const run = state.runs[event.docId];
+    if (!run) return state.runs;
+    return { ...state.runs, [event.docId]: { ...run, finishedAt: [...run.finishedAt, time] } };
+  }
+  return state.runs;
+}
