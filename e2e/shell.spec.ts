@@ -1,10 +1,9 @@
 import { expect, test } from '@playwright/test';
 import { startBridge, type Bridge } from './bridge/bridge-server.js';
-import { installFolioBridge } from './bridge/folio-bridge-client.js';
 
 let bridge: Bridge;
 test.beforeAll(async () => {
-  bridge = await startBridge();
+  bridge = await startBridge({ settings: { engine: 'text' } });
 });
 test.afterAll(async () => {
   await bridge.close();
@@ -16,7 +15,6 @@ test('the window shell loads under the strict CSP and shows the execution provid
     if (message.type() === 'error') problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.addInitScript(installFolioBridge);
   await page.goto(bridge.url);
   await expect(page.getByRole('heading', { name: 'Folio' })).toBeVisible();
   await expect(page.locator('.status')).toContainText(/cpu \(CUDA libraries not installed|cuda:0/);

@@ -66,6 +66,22 @@ export type MenuCommand = (typeof MENU_COMMANDS)[number];
 /** Electron IPC channel names; the sandboxed preload repeats them, checked by `satisfies`. */
 export const IPC_CHANNELS = {
   appInfo: 'folio:app-info',
+  getWorkspace: 'folio:get-workspace',
+  openDocuments: 'folio:open-documents',
+  removeDocument: 'folio:remove-document',
+  readDocument: 'folio:read-document',
+  convert: 'folio:convert',
+  cancel: 'folio:cancel',
+  setEdit: 'folio:set-edit',
+  setReviewed: 'folio:set-reviewed',
+  getSettings: 'folio:get-settings',
+  setSettings: 'folio:set-settings',
+  chooseExportFolder: 'folio:choose-export-folder',
+  exportDocument: 'folio:export-document',
+  /** main -> renderer: the MessagePort that carries workspace events. */
+  workspacePort: 'folio:workspace-port',
+  /** main -> renderer: an application-menu command. */
+  menuCommand: 'folio:menu-command',
 } as const;
 
 export type Unsubscribe = () => void;

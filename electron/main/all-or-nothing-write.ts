@@ -1,0 +1,68 @@
+/**
+ * Writes a set of files so that either all of them appear or none does: every file goes to a temp
+ * name beside its target first (written and fsynced), and only when all are down are they renamed
+ * into place. A full disk or a read-only folder fails the first phase, which removes its temps.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface PlannedFile {
+  /** Absolute path. */
+  path: string;
+  data: string | Uint8Array;
+}
+
+/** Writes and syncs one file; tests pass one that fails the way a full disk does. */
+export type WriteDurably = (file: string, data: string | Uint8Array) => Promise<void>;
+
+export const writeDurably: WriteDurably = async (file, data) => {
+  const handle = await open(file, 'wx');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+};
+
+export class WriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+  ) {
+    super(`cannot write ${file} (${code})`);
+    this.name = 'WriteError';
+  }
+}
+
+/** Throws a WriteError naming the file that could not be written; nothing is left behind then. */
+export async function writeAllOrNothing(files: readonly PlannedFile[], write: WriteDurably = writeDurably): Promise<void> {
+  const temps: { temp: string; target: string }[] = [];
+  const createdFolders: string[] = [];
+  try {
+    for (const file of files) {
+      const folder = path.dirname(file.path);
+      const created = await mkdir(folder, { recursive: true }).catch((error: unknown) => {
+        throw new WriteError(folder, errorCode(error));
+      });
+      if (created) createdFolders.push(created);
+      const temp = path.join(folder, `.${path.basename(file.path)}.${randomBytes(6).toString('hex')}.tmp`);
+      temps.push({ temp, target: file.path });
+      await write(temp, file.data).catch((error: unknown) => {
+        throw new WriteError(file.path, errorCode(error));
+      });
+    }
+  } catch (error) {
+    await Promise.all(temps.map(({ temp }) => rm(temp, { force: true }).catch(() => undefined)));
+    for (const folder of createdFolders.reverse()) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
+  for (const { temp, target } of temps) await rename(temp, target);
+}
+
+function errorCode(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return code ?? message ?? String(error);
+}

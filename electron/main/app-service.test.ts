@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { WorkspaceEvent } from '../../shared/workspace.js';
+import { forkHost } from '../engine/fork-host.js';
+import { AppService } from './app-service.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const builtHost = path.join(root, 'dist/electron/engine/host.js');
+const faultyHost = path.join(root, 'test/fake-hosts/faulty-host.mjs');
+/** Four pages, each with running headers and body text. */
+const fourPages = path.join(root, 'test/fixtures/out/running-headers.pdf');
+
+const folders: string[] = [];
+const services: AppService[] = [];
+
+beforeAll(() => {
+  if (!existsSync(builtHost)) throw new Error(`${builtHost} is missing; run "npm run build" before these tests.`);
+  if (!existsSync(fourPages)) throw new Error(`${fourPages} is missing; the vitest global setup prints it.`);
+});
+
+afterEach(async () => {
+  await Promise.all(services.splice(0).map((service) => service.close()));
+  await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
+});
+
+async function tempFolder(): Promise<string> {
+  const folder = await mkdtemp(path.join(os.tmpdir(), 'folio-app-service-'));
+  folders.push(folder);
+  return folder;
+}
+
+async function startService(dataDir: string, hostModule = builtHost, env: Record<string, string> = {}): Promise<AppService> {
+  const service = await AppService.start({
+    dataDir,
+    version: '0.0.0-test',
+    pageTimeoutMs: 20_000,
+    spawnHost: () => forkHost({ modulePath: hostModule, env: { ...process.env, ...env } }),
+    probeDevice: async () => ({ device: 'cpu', reason: 'test' }),
+  });
+  services.push(service);
+  return service;
+}
+
+/** Resolves with the first event that matches, recording every event seen until then. */
+function nextEvent(service: AppService, matches: (event: WorkspaceEvent) => boolean, seen: WorkspaceEvent[] = []): Promise<WorkspaceEvent> {
+  return new Promise((resolve) => {
+    const unsubscribe = service.onWorkspaceEvent((event) => {
+      seen.push(event);
+      if (!matches(event)) return;
+      unsubscribe();
+      resolve(event);
+    });
+  });
+}
+
+const convertDone = (event: WorkspaceEvent) => event.type === 'convert-done';
+
+describe('AppService', () => {
+  it('opens a PDF, converts every page through a real engine host, streaming deltas, and keeps the results', async () => {
+    const service = await startService(await tempFolder());
+    const [docId] = await service.openDocuments([fourPages]);
+    const opened = (await service.getWorkspace()).documents[0]!;
+    expect(opened.id).toBe(docId);
+    expect(opened.info?.pageCount).toBe(4);
+    expect(opened.pages.map((page) => page.state)).toEqual(['pending', 'pending', 'pending', 'pending']);
+
+    const seen: WorkspaceEvent[] = [];
+    const done = nextEvent(service, convertDone, seen);
+    await service.convert({ docId: docId! });
+    expect(await done).toEqual({ type: 'convert-done', docId, cancelled: false });
+
+    const document = (await service.getWorkspace()).documents[0]!;
+    expect(document.converting).toBe(false);
+    expect(document.pages.map((page) => page.state)).toEqual(['done', 'done', 'done', 'done']);
+    expect(document.pages.every((page) => page.engineMarkdown.trim().length > 0)).toBe(true);
+    expect(seen.filter((event) => event.type === 'page-delta').length).toBeGreaterThan(0);
+    expect(seen.map((event) => event.type).filter((type) => type === 'page-done')).toHaveLength(4);
+  });
+
+  it('keeps edits, review marks and engine output across a restart', async () => {
+    const dataDir = await tempFolder();
+    const first = await startService(dataDir);
+    const [docId] = await first.openDocuments([fourPages]);
+    const done = nextEvent(first, convertDone);
+    await first.convert({ docId: docId!, pages: [1, 2] });
+    await done;
+    await first.setEdit(docId!, 2, '# My own second page\n');
+    await first.setReviewed(docId!, 1, true);
+    const engineMarkdown = (await first.getWorkspace()).documents[0]!.pages[0]!.engineMarkdown;
+    await first.close();
+
+    const second = await startService(dataDir);
+    const document = (await second.getWorkspace()).documents[0]!;
+    expect(document.id).toBe(docId);
+    expect(document.pages.map((page) => page.state)).toEqual(['done', 'done', 'pending', 'pending']);
+    expect(document.pages[0]).toMatchObject({ reviewed: true, engineMarkdown });
+    expect(document.pages[1]!.editedMarkdown).toBe('# My own second page\n');
+  });
+
+  it('cancels a running conversion, leaves unfinished pages resumable, and resumes only those', async () => {
+    const service = await startService(await tempFolder());
+    const [docId] = await service.openDocuments([fourPages]);
+    const firstPageDone = nextEvent(service, (event) => event.type === 'page-done');
+    const cancelled = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await firstPageDone;
+    await service.cancel(docId!);
+    expect(await cancelled).toEqual({ type: 'convert-done', docId, cancelled: true });
+    const afterCancel = (await service.getWorkspace()).documents[0]!;
+    expect(afterCancel.converting).toBe(false);
+    const unfinished = afterCancel.pages.filter((page) => page.state !== 'done').map((page) => page.page);
+    expect(unfinished.length).toBeGreaterThan(0);
+    expect(afterCancel.pages.every((page) => page.state === 'done' || page.state === 'pending')).toBe(true);
+
+    const started: number[] = [];
+    const resumed = nextEvent(service, (event) => {
+      if (event.type === 'page-started') started.push(event.page);
+      return convertDone(event);
+    });
+    await service.convert({ docId: docId! });
+    await resumed;
+    expect(started).toEqual(unfinished);
+    expect((await service.getWorkspace()).documents[0]!.pages.every((page) => page.state === 'done')).toBe(true);
+  });
+
+  it('fails only the page whose engine host crashed; the others convert in a fresh host', async () => {
+    const service = await startService(await tempFolder(), faultyHost, { FOLIO_FAKE_CRASH_PAGE: '2' });
+    const [docId] = await service.openDocuments([fourPages]);
+    const done = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await done;
+    const pages = (await service.getWorkspace()).documents[0]!.pages;
+    expect(pages.map((page) => page.state)).toEqual(['done', 'failed', 'done', 'done']);
+    expect(pages[1]!.failure?.code).toBe('engine-crashed');
+  });
+
+  it('records why a damaged file cannot be opened, and converts nothing for it', async () => {
+    const folder = await tempFolder();
+    const damaged = path.join(folder, 'damaged.pdf');
+    await writeFile(damaged, '%PDF-1.7\nthis file was cut off after its header');
+    const service = await startService(folder);
+    const [docId] = await service.openDocuments([damaged]);
+    const document = (await service.getWorkspace()).documents.find((candidate) => candidate.id === docId)!;
+    expect(document.failure?.code).toBe('damaged');
+    expect(document.failure?.message).toMatch(/damaged\.pdf/);
+    expect(document.pages).toEqual([]);
+  });
+
+  it('refuses an edit for a page the document does not have', async () => {
+    const service = await startService(await tempFolder());
+    const [docId] = await service.openDocuments([fourPages]);
+    await expect(service.setEdit(docId!, 9, 'text')).rejects.toThrow(/has no page 9/);
+  });
+});

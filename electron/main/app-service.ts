@@ -1,0 +1,229 @@
+/**
+ * The app's behaviour behind `window.folio`, free of Electron so that Electron main and the browser
+ * mode's bridge run the very same code: documents, conversions on a supervised engine host, edits
+ * and review marks saved as they happen, settings, and export. Every change goes out as a workspace
+ * event, applied here (and saved) with the reducer the renderer applies too.
+ */
+
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, Unsubscribe } from '../../shared/app-api.js';
+import { parseSettings, type Settings } from '../../shared/settings.js';
+import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
+import { loadMathCss } from '../engine/export/math-css.js';
+import { toFailure } from '../engine/failure-error.js';
+import { HostClient } from '../engine/host-client.js';
+import type { SpawnHost } from '../engine/host-process.js';
+import { ConversionQueue } from './conversion-queue.js';
+import { conversionOptions } from './conversion-options.js';
+import { exportDocument } from './document-export.js';
+import { sniffFile } from './document-kind.js';
+import { loadSettings, saveSettings } from './settings-store.js';
+import { WorkspaceStore } from './workspace-store.js';
+
+/** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
+export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'onMenuCommand'>;
+
+export interface AppServiceOptions {
+  /** The app's data folder: the workspace and the settings live here. */
+  dataDir: string;
+  spawnHost: SpawnHost;
+  version: string;
+  /** How long one page may take before its host is stopped and the page fails. */
+  pageTimeoutMs?: number;
+  /** The ONNX Runtime device probe; tests pass a fixed answer. */
+  probeDevice?: () => Promise<DeviceChoice>;
+}
+
+export interface DeviceChoice {
+  device: string;
+  reason: string;
+}
+
+export class AppService implements AppServiceApi {
+  private readonly listeners = new Set<(event: WorkspaceEvent) => void>();
+  private readonly inspector: HostClient;
+  private readonly converter: HostClient;
+  private readonly queue: ConversionQueue;
+  /** Opening runs one document at a time on its own host, so a long conversion never holds it up. */
+  private opening: Promise<unknown> = Promise.resolve();
+  private device: Promise<DeviceChoice> | undefined;
+
+  private constructor(
+    private readonly options: AppServiceOptions,
+    private readonly store: WorkspaceStore,
+    private settings: Settings,
+  ) {
+    const clientOptions = { spawnHost: options.spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
+    this.inspector = new HostClient(clientOptions);
+    this.converter = new HostClient(clientOptions);
+    this.queue = new ConversionQueue(this.converter, (event) => void this.emit(event).catch(reportSaveError));
+  }
+
+  static async start(options: AppServiceOptions): Promise<AppService> {
+    const store = await WorkspaceStore.open(options.dataDir);
+    for (const problem of store.restoreProblems) console.warn(`Folio: ${problem}`);
+    return new AppService(options, store, await loadSettings(options.dataDir));
+  }
+
+  /** Cancels conversions, ends the engine hosts and waits for every save. */
+  async close(): Promise<void> {
+    await this.queue.stop();
+    this.inspector.dispose();
+    this.converter.dispose();
+    await this.opening.catch(() => undefined);
+    await this.store.flush();
+  }
+
+  onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async appInfo(): Promise<AppInfo> {
+    this.device ??= (this.options.probeDevice ?? probeExecutionProvider)();
+    const choice = await this.device;
+    return { version: this.options.version, device: choice.device, deviceReason: choice.reason };
+  }
+
+  async getWorkspace(): Promise<Workspace> {
+    return this.store.workspace;
+  }
+
+  async openDocuments(paths: string[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const given of paths) {
+      const file = path.resolve(given);
+      const known = this.store.workspace.documents.find((document) => document.path === file);
+      if (known) {
+        ids.push(known.id);
+        if (known.failure || !known.info) await this.inspect(known.id, file);
+        continue;
+      }
+      const document: WorkspaceDocument = {
+        id: randomUUID(),
+        path: file,
+        name: path.basename(file),
+        kind: (await sniffFile(file)).kind,
+        addedAt: new Date().toISOString(),
+        pages: [],
+        converting: false,
+      };
+      await this.emit({ type: 'document-added', document });
+      ids.push(document.id);
+    }
+    for (const id of ids) {
+      const document = this.document(id);
+      if (!document.info && !document.failure) await this.inspect(id, document.path);
+    }
+    return ids;
+  }
+
+  async removeDocument(docId: string): Promise<void> {
+    this.document(docId);
+    this.queue.cancel(docId);
+    await this.emit({ type: 'document-removed', docId });
+  }
+
+  async readDocument(docId: string): Promise<DocumentBytes> {
+    const document = this.document(docId);
+    try {
+      return { mime: (await sniffFile(document.path)).mime, data: new Uint8Array(await readFile(document.path)) };
+    } catch (error) {
+      throw new Error(`${document.path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it may have been moved or deleted. Remove it and add it again.`);
+    }
+  }
+
+  /** Resolves once the pages are queued; the conversion reports through workspace events. */
+  async convert(request: ConvertRequest): Promise<void> {
+    let document = this.document(request.docId);
+    if (!document.info || document.failure) {
+      await this.inspect(document.id, document.path);
+      document = this.document(request.docId);
+      if (!document.info) return;
+    }
+    const pageCount = document.info!.pageCount;
+    const pages = request.pages ?? pagesToResume(document);
+    const outside = pages.find((page) => !Number.isInteger(page) || page < 1 || page > pageCount);
+    if (outside !== undefined) throw new Error(`${document.name} has pages 1 to ${pageCount}; there is no page ${outside}.`);
+    this.queue.enqueue(document.id, document.path, pages, await conversionOptions(this.settings, request));
+  }
+
+  async cancel(docId: string): Promise<void> {
+    this.document(docId);
+    this.queue.cancel(docId);
+  }
+
+  async setEdit(docId: string, page: number, markdown: string | null): Promise<void> {
+    this.page(docId, page);
+    await this.emit({ type: 'page-edited', docId, page, markdown });
+  }
+
+  async setReviewed(docId: string, page: number, reviewed: boolean): Promise<void> {
+    this.page(docId, page);
+    await this.emit({ type: 'page-reviewed', docId, page, reviewed });
+  }
+
+  async getSettings(): Promise<Settings> {
+    return this.settings;
+  }
+
+  async setSettings(patch: Partial<Settings>): Promise<Settings> {
+    const next = parseSettings({ ...this.settings, ...patch });
+    await saveSettings(this.options.dataDir, next);
+    this.settings = next;
+    return next;
+  }
+
+  async exportDocument(request: ExportRequest): Promise<ExportOutcome> {
+    const document = this.document(request.docId);
+    return exportDocument(document, request, {
+      readImage: (name) => this.store.readImage(document.id, name),
+      mathCss: loadMathCss,
+    });
+  }
+
+  /** Applies, saves and broadcasts one event; resolves once it is on disk. */
+  private emit(event: WorkspaceEvent): Promise<void> {
+    const { applied, saved } = this.store.apply(event);
+    for (const listener of this.listeners) listener(applied);
+    return saved;
+  }
+
+  /** Opens the document in the inspecting host to learn its pages, or records why it cannot be opened. */
+  private inspect(docId: string, file: string): Promise<void> {
+    const run = this.opening.catch(() => undefined).then(async () => {
+      try {
+        const opened = await this.inspector.open(file);
+        this.inspector.close(opened);
+        await this.emit({ type: 'document-opened', docId, info: opened.info });
+      } catch (error) {
+        await this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
+      }
+    });
+    this.opening = run;
+    return run;
+  }
+
+  private document(docId: string): WorkspaceDocument {
+    const document = this.store.workspace.documents.find((candidate) => candidate.id === docId);
+    if (!document) throw new Error(`No document ${docId} in the workspace; it may have been removed.`);
+    return document;
+  }
+
+  private page(docId: string, page: number): void {
+    const document = this.document(docId);
+    if (!document.pages.some((candidate) => candidate.page === page)) throw new Error(`${document.name} has no page ${page}.`);
+  }
+}
+
+/** Loaded when first asked: ONNX Runtime's native library has no business in a process that only shows windows until then. */
+async function probeExecutionProvider(): Promise<DeviceChoice> {
+  const { chooseExecutionProvider } = await import('../engine/onnx/execution-provider.js');
+  return chooseExecutionProvider();
+}
+
+function reportSaveError(error: unknown): void {
+  console.error(`Folio could not save the workspace: ${(error as Error).message}`);
+}

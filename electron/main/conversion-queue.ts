@@ -1,0 +1,121 @@
+/**
+ * Conversions run one document at a time on one engine host (the engines are memory-hungry), in the
+ * order asked. Each job reports through workspace events; a cancel removes a waiting job or stops
+ * the running one, and the host supervisor makes a crash or a hang fail only the running page.
+ */
+
+import type { ConvertOptions } from '../../shared/protocol.js';
+import type { WorkspaceEvent } from '../../shared/workspace.js';
+import { toFailure } from '../engine/failure-error.js';
+import type { HostClient, OpenedDocument } from '../engine/host-client.js';
+
+interface Job {
+  docId: string;
+  file: string;
+  pages: number[];
+  options: ConvertOptions;
+  controller: AbortController;
+  /** Whether its `pages-queued` went out: a job behind a running one of the same document waits to say so. */
+  announced: boolean;
+}
+
+export class ConversionQueue {
+  private readonly waiting: Job[] = [];
+  private running: Job | undefined;
+  private loop: Promise<void> | undefined;
+
+  constructor(
+    private readonly client: HostClient,
+    private readonly emit: (event: WorkspaceEvent) => void,
+  ) {}
+
+  enqueue(docId: string, file: string, pages: readonly number[], options: ConvertOptions): void {
+    if (pages.length === 0) return;
+    const waiting = this.waiting.find((job) => job.docId === docId && sameOptions(job.options, options));
+    if (waiting) {
+      const added = pages.filter((page) => !waiting.pages.includes(page));
+      waiting.pages.push(...added);
+      if (waiting.announced && added.length > 0) this.emit({ type: 'pages-queued', docId, pages: added });
+      return;
+    }
+    // the running job's convert-done would settle these pages again, so they are announced when they start
+    const announced = this.running?.docId !== docId;
+    const job: Job = { docId, file, pages: [...pages], options, controller: new AbortController(), announced };
+    this.waiting.push(job);
+    if (announced) this.emit({ type: 'pages-queued', docId, pages: job.pages });
+    this.loop ??= this.drain();
+  }
+
+  /** Stops the document's running job and drops its waiting ones. */
+  cancel(docId: string): void {
+    const dropped = this.waiting.filter((job) => job.docId === docId);
+    for (const job of dropped) this.waiting.splice(this.waiting.indexOf(job), 1);
+    if (this.running?.docId === docId) this.running.controller.abort(new Error('cancelled'));
+    else if (dropped.some((job) => job.announced)) this.emit({ type: 'convert-done', docId, cancelled: true });
+  }
+
+  isConverting(docId: string): boolean {
+    return this.running?.docId === docId || this.waiting.some((job) => job.docId === docId);
+  }
+
+  /** Cancels everything and waits until the host is idle. */
+  async stop(): Promise<void> {
+    for (const job of this.waiting.splice(0)) {
+      if (job.announced) this.emit({ type: 'convert-done', docId: job.docId, cancelled: true });
+    }
+    this.running?.controller.abort(new Error('stopped'));
+    await this.loop;
+  }
+
+  private async drain(): Promise<void> {
+    for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
+      this.running = job;
+      try {
+        // again at the start: an earlier job of the same document may have settled them since
+        this.emit({ type: 'pages-queued', docId: job.docId, pages: job.pages });
+        await this.run(job);
+      } finally {
+        this.running = undefined;
+      }
+    }
+    // in the same synchronous step as the last shift, so an enqueue never finds a loop that has ended
+    this.loop = undefined;
+  }
+
+  private async run(job: Job): Promise<void> {
+    const { docId } = job;
+    const signal = job.controller.signal;
+    let doc: OpenedDocument;
+    try {
+      doc = await this.client.open(job.file, undefined, signal);
+    } catch (error) {
+      if (!signal.aborted) this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
+      this.emit({ type: 'convert-done', docId, cancelled: signal.aborted });
+      return;
+    }
+    try {
+      const { cancelled } = await this.client.convert(
+        doc,
+        job.pages,
+        job.options,
+        {
+          pageStarted: (page) => this.emit({ type: 'page-started', docId, page }),
+          pageDelta: (page, text) => this.emit({ type: 'page-delta', docId, page, text }),
+          pageDone: (result) => this.emit({ type: 'page-done', docId, result }),
+          pageFailed: (page, failure) => this.emit({ type: 'page-failed', docId, page, failure }),
+        },
+        signal,
+      );
+      this.emit({ type: 'convert-done', docId, cancelled });
+    } catch (error) {
+      this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
+      this.emit({ type: 'convert-done', docId, cancelled: false });
+    } finally {
+      this.client.close(doc);
+    }
+  }
+}
+
+function sameOptions(a: ConvertOptions, b: ConvertOptions): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

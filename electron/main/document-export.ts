@@ -1,0 +1,117 @@
+/**
+ * Export from the workspace: the pages as the user sees them (their edits, else the engine's
+ * output), as Markdown and/or standalone HTML, with figures in `<stem>_assets/` or placeholders.
+ * Nothing is replaced without being asked, and a failed export leaves no file behind.
+ */
+
+import { access } from 'node:fs/promises';
+import path from 'node:path';
+import type { ExportOutcome, ExportRequest } from '../../shared/app-api.js';
+import { documentHtml } from '../../shared/export/html.js';
+import { rewriteImageLinks } from '../../shared/export/image-links.js';
+import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
+import { assetsFolder } from '../cli/output-files.js';
+import { stemOf } from '../cli/output-names.js';
+import { WriteError, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from './all-or-nothing-write.js';
+
+export interface ExportSources {
+  readImage(name: string): Promise<Uint8Array>;
+  mathCss(): Promise<string>;
+  /** Tests pass a writer that fails as a full disk does. */
+  write?: WriteDurably;
+}
+
+export async function exportDocument(document: WorkspaceDocument, request: ExportRequest, sources: ExportSources): Promise<ExportOutcome> {
+  if (request.formats.length === 0) return { kind: 'failed', message: 'Choose Markdown, HTML or both to export.' };
+  const pages = selectedPages(document, request.pages).filter((page) => pageMarkdown(page).trim() !== '');
+  if (pages.length === 0) {
+    return { kind: 'failed', message: `${document.name}: the chosen pages have no converted text yet; convert them first, then export.` };
+  }
+  const folder = path.resolve(request.folder);
+  const stem = stemOf(document.path);
+  let files: PlannedFile[];
+  try {
+    files = await plannedFiles(document, pages, request, folder, stem, sources);
+  } catch (error) {
+    return { kind: 'failed', message: `${document.name}: its figures could not be read from the workspace (${(error as Error).message}); export without figures or convert the pages again.` };
+  }
+  if (!request.overwrite) {
+    const existing = await existingFiles(files.map((file) => file.path));
+    if (existing.length > 0) return { kind: 'would-overwrite', files: existing };
+  }
+  try {
+    await writeAllOrNothing(files, sources.write ?? writeDurably);
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    return { kind: 'failed', message: `${error.message}; nothing was written. ${remedy(error.code)}` };
+  }
+  return { kind: 'written', files: files.map((file) => file.path) };
+}
+
+function selectedPages(document: WorkspaceDocument, pages: readonly number[] | undefined): WorkspacePage[] {
+  if (!pages) return document.pages;
+  const wanted = new Set(pages);
+  return document.pages.filter((page) => wanted.has(page.page));
+}
+
+/** Figures first, then the documents that link to them. */
+async function plannedFiles(
+  document: WorkspaceDocument,
+  pages: readonly WorkspacePage[],
+  request: ExportRequest,
+  folder: string,
+  stem: string,
+  sources: ExportSources,
+): Promise<PlannedFile[]> {
+  const assets = new Map<string, string>();
+  const files: PlannedFile[] = [];
+  if (request.assets) {
+    for (const page of pages) {
+      for (const image of page.result?.images ?? []) {
+        if (assets.has(image.name)) continue;
+        const relative = `${assetsFolder(stem)}/${image.name.replace(/[\\/]/g, '_')}`;
+        assets.set(image.name, relative);
+        files.push({ path: path.join(folder, ...relative.split('/')), data: await sources.readImage(image.name) });
+      }
+    }
+  }
+  const resolveImage = (name: string) => {
+    const relative = assets.get(name);
+    return relative === undefined ? undefined : relative.split('/').map(encodeURIComponent).join('/');
+  };
+  const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage);
+  for (const format of request.formats) {
+    const data = format === 'md' ? markdown : documentHtml(markdown, { title: document.info?.title ?? stem, mathCss: await sources.mathCss() });
+    files.push({ path: path.join(folder, `${stem}.${format}`), data });
+  }
+  return files;
+}
+
+export function exportMarkdown(pages: readonly WorkspacePage[], pageMarkers: boolean, resolveImage: (name: string) => string | undefined): string {
+  const parts = pages
+    .map((page) => ({ page: page.page, markdown: rewriteImageLinks(pageMarkdown(page), page.page, resolveImage).trim() }))
+    .filter((part) => part.markdown !== '')
+    .map((part) => (pageMarkers ? `<!-- page ${part.page} -->\n\n${part.markdown}` : part.markdown));
+  return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
+}
+
+async function existingFiles(files: readonly string[]): Promise<string[]> {
+  const existing: string[] = [];
+  for (const file of files) {
+    if (await access(file).then(() => true, () => false)) existing.push(file);
+  }
+  return existing;
+}
+
+function remedy(code: string): string {
+  switch (code) {
+    case 'ENOSPC':
+      return 'The disk is full: free some space or choose another folder.';
+    case 'EROFS':
+    case 'EACCES':
+    case 'EPERM':
+      return 'The folder cannot be written to: choose another folder.';
+    default:
+      return 'Choose another folder and try again.';
+  }
+}
