@@ -36,6 +36,35 @@ export interface PageImage {
   data?: Uint8Array;
 }
 
+/** Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`, judged blank and not read. */
+export type PageFlag = 'repetition' | 'blank';
+
+/** How a model decoded the page (the vlm engine). */
+export interface DecodeStats {
+  model: string;
+  /** The package's resolution mode. */
+  mode: string;
+  visualTokens: number;
+  promptTokens: number;
+  newTokens: number;
+  /** Decoder passes, the prefill included. */
+  steps: number;
+  tokensPerStep: number;
+  /** Drafts per step: the setting (`auto` or 0..4), and the K most of this page's steps ran with. */
+  specKSetting: number | 'auto';
+  specK: number;
+  /** Decoder passes after the prefill, by the K they checked (index 0: plain passes). */
+  stepsAtK: number[];
+  /** Per draft position, the share of drafts judged there that were right. */
+  acceptance: number[];
+  prefillMs: number;
+  decodeMs: number;
+  tokensPerSecond: number;
+  /** Bytes held by the decoder's KV cache buffers. */
+  cacheBytes: number;
+  stopped: 'eos' | 'limit' | 'cancelled' | 'repetition' | 'blank';
+}
+
 export interface PageStats {
   engine: EngineName;
   /** Where the engine ran: `cpu`, `cuda:0`, `remote`. */
@@ -47,6 +76,9 @@ export interface PageStats {
   tokens?: number;
   steps?: number;
   tokensPerStep?: number;
+  decode?: DecodeStats;
+  /** Present when the page should be reviewed. */
+  flags?: PageFlag[];
 }
 
 export interface PageResult {

@@ -14,7 +14,7 @@ const convertOptions = z.object({
   keepHeaders: z.boolean(),
   extractImages: z.boolean(),
   vlm: z
-    .object({ modelDir: z.string().min(1), specK: z.int().min(0).max(4), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1) })
+    .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(4), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1) })
     .optional(),
 });
 

@@ -20,8 +20,8 @@ export interface ConvertOptions {
 
 export interface VlmOptions {
   modelDir: string;
-  /** Draft tokens per decoding step (0..4); 0 decodes plain greedy. */
-  specK: number;
+  /** Draft tokens per decoding step (0..4); 0 decodes plain greedy; `auto`: the engine measures and picks. */
+  specK: number | 'auto';
   /** A resolution mode of the package; undefined: its first. */
   mode?: string;
   maxNewTokens: number;

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jpegPage, pngPage, tiffPages } from './page-images.js';
+import { parseCommandLine } from '../electron/cli/cli-args.js';
+import { blankPng, jpegPage, pngPage, tiffPages } from './page-images.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const launcher = path.join(root, 'bin/folio.js');
@@ -17,6 +18,7 @@ beforeAll(async () => {
   if (!existsSync(path.join(root, 'dist/electron/cli/main.js'))) throw new Error('The CLI is not built; run "npm run build" before these tests.');
   folder = await mkdtemp(path.join(os.tmpdir(), 'folio-cli-vlm-'));
   await writeFile(path.join(folder, 'scan.png'), pngPage(300, 400));
+  await writeFile(path.join(folder, 'blank.png'), blankPng(300, 400));
   await writeFile(path.join(folder, 'photo.jpg'), jpegPage(400, 300, 6));
   await writeFile(path.join(folder, 'fax.tif'), tiffPages([{ width: 300, height: 400, orientation: 1 }, { width: 400, height: 300, orientation: 8 }]));
 });
@@ -45,6 +47,18 @@ describe('folio convert with the vlm engine', () => {
     const done = events.filter((event) => event.event === 'page-done');
     expect(done).toHaveLength(1);
     expect(done[0]?.stats).toMatchObject({ engine: 'vlm', device: 'cpu', tokens: 16 });
+  });
+
+  it('reports how the page was decoded in the --json page event, speculating by auto by default', async () => {
+    const run = await folio(['convert', pdf, '-o', path.join(folder, 'stats'), '--model', tinyPackage, '--max-tokens', '20', '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; stats?: { decode?: Record<string, unknown> } }).find((event) => event.event === 'page-done');
+    expect(done?.stats?.decode).toMatchObject({
+      model: 'folio-tiny', mode: 'gundam', newTokens: 20, specKSetting: 'auto', stopped: 'limit',
+      visualTokens: expect.any(Number), promptTokens: expect.any(Number), steps: expect.any(Number), tokensPerStep: expect.any(Number),
+      stepsAtK: expect.any(Array), acceptance: expect.any(Array), prefillMs: expect.any(Number), decodeMs: expect.any(Number),
+      tokensPerSecond: expect.any(Number), cacheBytes: expect.any(Number),
+    });
   });
 
   it('picks vlm under auto when a model package is given', async () => {
@@ -86,11 +100,40 @@ describe('folio convert on page images', () => {
     for (const stem of ['scan', 'photo', 'fax']) expect(existsSync(path.join(out, `${stem}.md`))).toBe(true);
   });
 
+  it('converts a blank page without the model and asks for it to be reviewed', async () => {
+    const run = await folio(['convert', path.join(folder, 'blank.png'), '-o', path.join(folder, 'blank'), '--model', tinyPackage, '--max-tokens', '6']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('blank.png: page 1: review: looked blank, so it was not read; check that nothing is on it.');
+  });
+
   it('fails image pages under the text engine, saying which engine reads them', async () => {
     const run = await folio(['convert', path.join(folder, 'fax.tif'), '-o', path.join(folder, 'text'), '--engine', 'text']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('page 1 is an image with no text layer; use --engine vlm (or lite)');
     expect(run.stderr).toContain('page 2 is an image with no text layer');
     expect(run.stderr).not.toContain('Unexpected error');
+  });
+});
+
+describe('vlm command-line settings', () => {
+  const convert = (...flags: string[]) => {
+    const command = parseCommandLine(['convert', 'a.pdf', '-o', 'out', ...flags]);
+    if (command.kind !== 'convert') throw new Error(`expected a convert command, got ${command.kind}`);
+    return command.request;
+  };
+
+  it('takes --spec-k auto or a K from 0 to 4, and says so when given anything else', () => {
+    expect(convert('--model', 'm', '--spec-k', 'auto').vlm?.specK).toBe('auto');
+    expect(convert('--model', 'm', '--spec-k', '2').vlm?.specK).toBe(2);
+    expect(() => convert('--model', 'm', '--spec-k', '5')).toThrow(/--spec-k "5" is not auto or a whole number from 0 to 4/);
+  });
+
+  it('gives a vlm page more time by default, growing with --max-tokens, unless --page-timeout says otherwise', () => {
+    expect(convert().pageTimeoutMs).toBe(60_000);
+    expect(convert('--model', 'm', '--engine', 'text').pageTimeoutMs).toBe(60_000);
+    const short = convert('--model', 'm', '--max-tokens', '100').pageTimeoutMs;
+    expect(short).toBeGreaterThan(60_000);
+    expect(convert('--model', 'm').pageTimeoutMs).toBeGreaterThan(short);
+    expect(convert('--model', 'm', '--page-timeout', '5').pageTimeoutMs).toBe(5_000);
   });
 });

@@ -26,6 +26,14 @@ export function pngPage(width: number, height: number): Uint8Array {
   return drawPage(width, height).canvas.toBuffer('image/png');
 }
 
+export function blankPng(width: number, height: number): Uint8Array {
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  return canvas.toBuffer('image/png');
+}
+
 /** A JPEG with an EXIF APP1 segment holding only the orientation tag. */
 export function jpegPage(width: number, height: number, orientation: number): Uint8Array {
   const jpeg = drawPage(width, height).canvas.toBuffer('image/jpeg', 100);

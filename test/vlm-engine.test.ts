@@ -8,6 +8,7 @@ import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/mode
 import { renderPage } from '../electron/engine/raster/page-raster.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { VlmEngine } from '../electron/engine/vlm/vlm-engine.js';
+import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
 
@@ -35,16 +36,33 @@ describe('vlm engine', () => {
     const greedy = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 40 }).convertImage(page(false), undefined, (text) => deltas.push(text));
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(greedy.markdown);
-    expect(greedy.stats).toMatchObject({ newTokens: 40, steps: 40, model: 'folio-tiny', mode: 'gundam', device: pkg.provider.device, blank: false });
+    expect(greedy.stats).toMatchObject({ newTokens: 40, steps: 40, model: 'folio-tiny', mode: 'gundam', device: pkg.provider.device, specK: 0, stepsAtK: [39], stopped: 'limit', flags: [] });
     const speculative = await new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40 }).convertImage(page(false), undefined, () => {});
     expect(speculative.markdown).toBe(greedy.markdown);
     expect(speculative.stats.acceptance).toHaveLength(3);
     expect(speculative.stats.cacheBytes).toBeGreaterThan(0);
   });
 
+  it('under auto, learns over the first page that the tiny head is never right and decodes the next ones plainly, as greedy would', async () => {
+    const auto = new VlmEngine(pkg, { mode: 'gundam', specK: 'auto', maxNewTokens: 30 });
+    const plain = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 30 });
+    const pages = [page(false), page(false), page(false)];
+    const stats = [];
+    for (const image of pages) {
+      const result = await auto.convertImage(image, undefined, () => {});
+      expect(result.markdown).toBe((await plain.convertImage(image, undefined, () => {})).markdown);
+      stats.push(result.stats);
+    }
+    // the first page explores K = 4 and plain steps; later pages settle on no speculation
+    expect(stats[0]).toMatchObject({ specKSetting: 'auto' });
+    expect(stats[0]?.stepsAtK[4]).toBeGreaterThan(0);
+    expect(stats[2]).toMatchObject({ specK: 0 });
+    expect(stats[2]?.stepsAtK[0]).toBeGreaterThan(25);
+  });
+
   it('reports a blank page as blank without running the model', async () => {
     const result = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 40 }).convertImage(page(true), undefined, () => {});
-    expect(result).toMatchObject({ markdown: '', stats: { blank: true, newTokens: 0 } });
+    expect(result).toMatchObject({ markdown: '', stats: { stopped: 'blank', flags: ['blank'], newTokens: 0 } });
   });
 
   it('stops within one step of a cancel', async () => {
@@ -68,7 +86,6 @@ describe('vlm engine', () => {
 describe('vlm engine on a printed PDF', () => {
   it('renders the page with pdf.js and streams its text', async () => {
     const { openPdf } = await import('../electron/engine/pdf/open-pdf.js');
-    const { DEFAULT_CONVERT_OPTIONS } = await import('../shared/protocol.js');
     const { pdf } = await openPdf(path.resolve(import.meta.dirname, 'fixtures/out/clauses.pdf'));
     try {
       const deltas: string[] = [];
@@ -83,8 +100,24 @@ describe('vlm engine on a printed PDF', () => {
       expect(deltas.join('')).toBe(content.markdown);
       expect(content.width).toBeGreaterThan(500);
       expect(content.device).toBe(pkg.provider.device);
+      expect(content.decode).toMatchObject({ model: 'folio-tiny', newTokens: 12, specK: 2, specKSetting: 2, stopped: 'limit' });
     } finally {
       await pdf.destroy();
     }
+  });
+});
+
+describe('vlm engine on an image file', () => {
+  it('reads the stored pixels rather than a render, and gives the page the image size in points', async () => {
+    const image = page(false);
+    const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 });
+    const content = await engine.convertPage({
+      page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal,
+      render: () => Promise.reject(new Error('an image page is not rendered')),
+      storedImage: async () => image,
+      emitDelta: () => {},
+    });
+    expect(content).toMatchObject({ width: 200, height: 150, tokens: 8 });
+    expect(content.markdown).toBe((await engine.convertImage(image, undefined, () => {})).markdown);
   });
 });

@@ -14,6 +14,7 @@ import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
+import { AutoDraftLength, type DraftLength } from '../electron/engine/vlm/draft-length.js';
 import { decodeSpeculative, MtpDrafter, type Drafter } from '../electron/engine/vlm/speculative.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
@@ -55,9 +56,16 @@ async function greedy(page: PageInput, rule = parity.no_repeat_ngram): Promise<n
   return (await decodeGreedy(runner, await prefill(runner, page.embeds, 64), limits(rule))).tokens;
 }
 
-async function speculative(page: PageInput, k: number, rule = parity.no_repeat_ngram, drafter: Drafter | null = null) {
-  return decodeSpeculative(runner, await prefill(runner, page.embeds, 64), drafter, k, limits(rule), page.ids);
+async function speculative(page: PageInput, k: number, rule = parity.no_repeat_ngram, drafter: Drafter | null = null, length: DraftLength | number = k) {
+  return decodeSpeculative(runner, await prefill(runner, page.embeds, 64), drafter, length, limits(rule), page.ids);
 }
+
+/** K from a fixed schedule, plain steps (K = 0) included, as `auto` may switch. */
+function schedule(ks: readonly number[]): DraftLength {
+  let step = 0;
+  return { maxK: 4, next: () => ks[step++ % ks.length] ?? 0, observe: () => undefined };
+}
+const SWITCHING = [3, 0, 0, 2, 0, 1, 4, 0, 0, 0, 2];
 
 /** Drafts greedy's own continuation, except at `position` (4 = nowhere), where the draft is wrong. */
 function oracleWrongAt(inner: Drafter, expected: readonly number[], position: number): Drafter {
@@ -106,6 +114,22 @@ describe('speculative decoding is lossless', () => {
     expect(tiled).toBeGreaterThan(3);
   });
 
+  it('equals greedy decoding when K changes from step to step, plain steps included, and under auto', async () => {
+    for (let seed = 20; seed < 26; seed++) {
+      const page = await input(syntheticPage(seed));
+      const expected = await greedy(page);
+      expect((await speculative(page, 0, undefined, null, schedule(SWITCHING))).tokens, `page ${seed}, switching`).toEqual(expected);
+      expect((await speculative(page, 0, undefined, null, new AutoDraftLength(4))).tokens, `page ${seed}, auto`).toEqual(expected);
+      // drafts that are always right, so that steps of every K commit several tokens
+      const start = await prefill(runner, page.embeds, 64);
+      const mtp = await MtpDrafter.start(runner, parity.no_repeat_ngram, page.ids, start.out.hidden, expected[0] ?? -1);
+      const result = await decodeSpeculative(runner, start, oracleWrongAt(mtp, expected, 4), schedule(SWITCHING), limits(), page.ids);
+      expect(result.tokens, `page ${seed}, switching with right drafts`).toEqual(expected);
+      expect(result.stepsAtK[0]).toBeGreaterThan(0);
+      expect(result.tokens.length / result.steps).toBeGreaterThan(1.5);
+    }
+  });
+
   it('stays lossless when drafts agree up to a position and are wrong there, for each position', async () => {
     // the random tiny model's own drafts almost never agree, so agreeing drafts come from an oracle
     // that knows greedy's answer; the MTP head still runs and is rolled back as usual
@@ -126,12 +150,15 @@ describe('speculative decoding is lossless', () => {
 });
 
 describe('draft cache after rollbacks', () => {
-  it('equals one MTP pass over the committed tokens paired with the decoder hidden states', async () => {
+  it.each([
+    ['K = 3 every step', 3],
+    ['K switching, with plain steps whose rows reach the head when drafting resumes', schedule(SWITCHING)],
+  ] as const)('equals one MTP pass over the committed tokens paired with the decoder hidden states: %s', async (_name, length) => {
     const page = await input(syntheticPage(5));
     const start = await prefill(runner, page.embeds, 64);
     const first = (await greedy(page))[0] ?? -1;
     const drafter = await MtpDrafter.start(runner, parity.no_repeat_ngram, page.ids, start.out.hidden, first);
-    const result = await decodeSpeculative(runner, start, drafter, 3, limits(), page.ids);
+    const result = await decodeSpeculative(runner, start, drafter, length, limits(), page.ids);
     const settled = drafter.settledLength;
     expect(settled).toBeGreaterThan(page.ids.length + 5);
 

@@ -1,7 +1,7 @@
 /** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
 
 import type { Failure, FailureCode } from '../../shared/failure.js';
-import type { PageResult } from '../../shared/page.js';
+import type { PageFlag, PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 
 /** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
@@ -46,6 +46,17 @@ export function allOf(reporters: readonly BatchReporter[]): BatchReporter {
 export function failureLine(file: string, message: string, page?: number): string {
   const reason = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
   return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
+}
+
+const REVIEW_REASONS: Record<PageFlag, string> = {
+  repetition: 'the model began repeating itself, so the page was stopped there; check its end',
+  blank: 'looked blank, so it was not read; check that nothing is on it',
+};
+
+/** `file: page N: review: reason` for a converted page that is flagged for review, else null. */
+export function reviewLine(file: string, result: PageResult): string | null {
+  const flags = result.stats.flags ?? [];
+  return flags.length ? `${file}: page ${result.page}: review: ${flags.map((flag) => REVIEW_REASONS[flag]).join('; ')}.` : null;
 }
 
 /** `file: N pages -> a.md, a.html and 12 more`: per-page files (`_pgN`) come last and are counted, not listed. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
+import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
 
 export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -27,7 +28,7 @@ export interface ConvertRequest {
 /** The VLM flags as given; an unset `specK` is decided by the package (see vlm-options.ts). */
 export interface VlmRequest {
   modelDir: string;
-  specK?: number;
+  specK?: number | 'auto';
   mode?: string;
   maxNewTokens: number;
 }
@@ -42,7 +43,6 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const DEFAULT_PAGE_TIMEOUT_S = 60;
 const DEFAULT_MAX_TOKENS = 4096;
 const MAX_SPEC_K = 4;
 
@@ -85,6 +85,7 @@ function parseConvert(args: string[]): CliCommand {
   if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
   if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
   const engine = parseEngine(values.engine ?? 'auto');
+  const vlm = parseVlm(engine, values);
   return {
     kind: 'convert',
     request: {
@@ -97,9 +98,9 @@ function parseConvert(args: string[]): CliCommand {
       keepHeaders: values['keep-headers'] ?? false,
       images: values.images ?? false,
       password: values.password,
-      pageTimeoutMs: parsePageTimeout(values['page-timeout']) * 1000,
+      pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
       json: values.json ?? false,
-      vlm: parseVlm(engine, values),
+      vlm,
     },
   };
 }
@@ -122,9 +123,10 @@ function parseVlm(
   };
 }
 
-function parseSpecK(text: string): number {
+function parseSpecK(text: string): number | 'auto' {
+  if (text === 'auto') return text;
   const k = Number(text);
-  if (!Number.isInteger(k) || k < 0 || k > MAX_SPEC_K) throw new UsageError(`--spec-k "${text}" is not a whole number from 0 to ${MAX_SPEC_K}.`);
+  if (!Number.isInteger(k) || k < 0 || k > MAX_SPEC_K) throw new UsageError(`--spec-k "${text}" is not auto or a whole number from 0 to ${MAX_SPEC_K}.`);
   return k;
 }
 
@@ -159,8 +161,7 @@ function parseEngine(text: string): EngineChoice {
   return engine;
 }
 
-function parsePageTimeout(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_PAGE_TIMEOUT_S;
+function parsePageTimeout(text: string): number {
   const seconds = Number(text);
   if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`--page-timeout "${text}" is not a positive number of seconds.`);
   return seconds;

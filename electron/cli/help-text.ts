@@ -1,6 +1,6 @@
 /** What `folio --help` prints. */
 
-export const HELP_TEXT = `folio: PDFs to Markdown, HTML and JSON, on this machine.
+export const HELP_TEXT = `folio: PDFs and page images (PNG, JPEG, TIFF) to Markdown, HTML and JSON, on this machine.
 
 Usage:
   folio convert <files...> -o <dir> [options]
@@ -14,13 +14,15 @@ Convert options:
   --split-pages           also write <stem>_pg<N>.md (and .html) per page
   --engine auto|text|vlm  auto (default) picks vlm when --model is given, else text
   --model DIR             model package folder for the vlm engine (written by tools/model)
-  --spec-k K              vlm draft tokens per step, 0..4 (default 3 with an MTP head, else 0)
+  --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
+                          (default auto with an MTP head, else 0)
   --mode NAME             vlm resolution mode of the package (default: its first)
   --max-tokens N          vlm tokens per page at most (default 4096)
   --keep-headers          keep running headers, footers and page numbers
   --images                extract images into <stem>_assets/ and link them
   --password P            password of encrypted PDFs
-  --page-timeout S        time limit per page and for opening a file, in seconds (default 60)
+  --page-timeout S        time limit per page and for opening a file, in seconds (default 60;
+                          with the vlm engine 60 + 0.2 per --max-tokens token: 879 for 4096)
   --json                  one JSON event per line on stdout instead of progress
 
 Output goes to <dir>/<stem>.md (.html, .json); inputs with the same name get <stem>-2, -3...

@@ -1,16 +1,20 @@
-/** Progress as plain lines on stderr when it is not a terminal (a log, CI): one line per file and per failure. */
+/** Progress as plain lines on stderr when it is not a terminal (a log, CI): one line per file, per failure and per page to review. */
 
 import type { Writable } from 'node:stream';
-import { documentLine, failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { documentLine, failureLine, reviewLine, summaryLine, type BatchReporter } from './batch-reporter.js';
 
-/** With `perFile` false only failures are written: the --json stream on stdout already says the rest. */
+/** With `perFile` false only failures and pages to review are written: the --json stream on stdout already says the rest. */
 export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
   const line = (text: string) => stderr.write(`${text}\n`);
   const pagesDone = new Map<string, number>();
   return {
     documentOpened: (file) => pagesDone.set(file, 0),
     pageStarted: () => undefined,
-    pageDone: (file) => pagesDone.set(file, (pagesDone.get(file) ?? 0) + 1),
+    pageDone: (file, result) => {
+      pagesDone.set(file, (pagesDone.get(file) ?? 0) + 1);
+      const review = reviewLine(file, result);
+      if (review) line(review);
+    },
     pageFailed: (file, page, failure) => line(failureLine(file, failure.message, page)),
     documentDone: (file, outputs) => {
       if (!perFile) return;

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import type { WriteStream } from 'node:tty';
-import { documentLine, failureLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { documentLine, failureLine, reviewLine, summaryLine, type BatchReporter } from './batch-reporter.js';
 
 export interface ProgressState {
   file: string;
@@ -60,7 +60,11 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
       draw();
     },
     pageStarted: () => undefined,
-    pageDone: () => pageFinished(),
+    pageDone: (file, result) => {
+      const review = reviewLine(file, result);
+      if (review) above(review);
+      pageFinished();
+    },
     pageFailed: (file, page, failure) => {
       above(failureLine(file, failure.message, page));
       pageFinished();

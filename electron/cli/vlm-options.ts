@@ -6,11 +6,9 @@ import type { VlmOptions } from '../../shared/protocol.js';
 import { manifestSchema } from '../engine/vlm/manifest.js';
 import type { VlmRequest } from './cli-args.js';
 
-/** Issue 4's default with an MTP head; without one only plain greedy decoding exists. */
-const DEFAULT_SPEC_K_WITH_MTP = 3;
-
+/** With an MTP head the engine measures and picks K; without one only plain greedy decoding exists. */
 export async function vlmOptions(request: VlmRequest): Promise<VlmOptions> {
-  const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? DEFAULT_SPEC_K_WITH_MTP : 0);
+  const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? 'auto' : 0);
   return { modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens };
 }
 

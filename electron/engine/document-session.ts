@@ -73,6 +73,8 @@ export class DocumentSession {
         tokens: content.tokens,
         steps: content.steps,
         tokensPerStep: content.tokens && content.steps ? content.tokens / content.steps : undefined,
+        decode: content.decode,
+        flags: content.flags?.length ? content.flags : undefined,
       },
     };
   }

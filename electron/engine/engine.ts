@@ -2,7 +2,7 @@
 
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { EngineName } from '../../shared/engine-name.js';
-import type { Block, PageImage } from '../../shared/page.js';
+import type { Block, DecodeStats, PageFlag, PageImage } from '../../shared/page.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { RgbImage } from './raster/rgb-image.js';
 
@@ -31,6 +31,8 @@ export interface PageContent {
   reason?: string;
   tokens?: number;
   steps?: number;
+  decode?: DecodeStats;
+  flags?: PageFlag[];
 }
 
 export interface PageEngine {

@@ -2,17 +2,22 @@
 
 import type { KvCache } from './kv-cache.js';
 import type { ModelRunner, PassOutput } from './model-runner.js';
+import { trailingLoop, type RepetitionRule } from './repetition.js';
 import type { NoRepeatRule } from './token-choice.js';
 
 export interface DecodeLimits {
   eos: number;
   maxNewTokens: number;
   rule: NoRepeatRule;
+  /** Stops a page whose tokens loop; absent: no guard. */
+  repetition?: RepetitionRule;
   /** Aborting stops decoding before the next step; the tokens committed so far are kept. */
   signal?: AbortSignal;
   /** Called with each step's committed tokens, in order. */
   onTokens?: (tokens: readonly number[]) => void;
 }
+
+export type StopReason = 'eos' | 'limit' | 'cancelled' | 'repetition';
 
 export interface DecodeResult {
   /** Generated tokens, EOS included when it was reached. */
@@ -22,11 +27,13 @@ export interface DecodeResult {
   /** Per draft position: drafts proposed there, and how many were accepted. */
   drafted: number[];
   accepted: number[];
+  /** Decoder passes after the prefill, by the number of drafts they checked (index 0: plain passes). */
+  stepsAtK: number[];
   prefillMs: number;
   decodeMs: number;
   /** Of `decodeMs`, the time inside `session.run`. */
   runMs: number;
-  stopped: 'eos' | 'limit' | 'cancelled';
+  stopped: StopReason;
 }
 
 export interface Prefill {
@@ -35,8 +42,13 @@ export interface Prefill {
   ms: number;
 }
 
+/** What decoding needs of the model: a ModelRunner, or a scripted stand-in in tests. */
+export type DecoderModel = Pick<ModelRunner, 'vocab' | 'hidden' | 'runMs' | 'embed' | 'decode' | 'decoderCache'>;
+/** Speculative decoding also drafts with the MTP head. */
+export type DraftingModel = DecoderModel & Pick<ModelRunner, 'mtp' | 'mtpCache'>;
+
 /** Runs the whole prompt (visual features already in place) through the decoder. */
-export async function prefill(runner: ModelRunner, promptEmbeds: Float32Array, capacity: number): Promise<Prefill> {
+export async function prefill(runner: DecoderModel, promptEmbeds: Float32Array, capacity: number): Promise<Prefill> {
   const started = performance.now();
   const decoderCache = runner.decoderCache(capacity);
   const out = await runner.decode(decoderCache, promptEmbeds, 1);
@@ -44,9 +56,10 @@ export async function prefill(runner: ModelRunner, promptEmbeds: Float32Array, c
 }
 
 /** True when decoding must stop after `tokens`. */
-export function finished(tokens: readonly number[], limits: DecodeLimits): DecodeResult['stopped'] | null {
+export function finished(tokens: readonly number[], limits: DecodeLimits): StopReason | null {
   if (tokens.at(-1) === limits.eos) return 'eos';
   if (tokens.length >= limits.maxNewTokens) return 'limit';
+  if (limits.repetition && trailingLoop(tokens, limits.repetition)) return 'repetition';
   if (limits.signal?.aborted) return 'cancelled';
   return null;
 }

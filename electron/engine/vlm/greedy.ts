@@ -1,10 +1,9 @@
 /** Plain greedy decoding, one decoder pass per token: the reference speculative decoding must equal. */
 
-import { finished, type DecodeLimits, type DecodeResult, type Prefill } from './decoding.js';
-import type { ModelRunner } from './model-runner.js';
+import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type Prefill } from './decoding.js';
 import { nextToken } from './token-choice.js';
 
-export async function decodeGreedy(runner: ModelRunner, start: Prefill, limits: DecodeLimits): Promise<DecodeResult> {
+export async function decodeGreedy(runner: DecoderModel, start: Prefill, limits: DecodeLimits): Promise<DecodeResult> {
   const started = performance.now();
   runner.runMs = 0;
   const tokens: number[] = [];
@@ -20,5 +19,5 @@ export async function decodeGreedy(runner: ModelRunner, start: Prefill, limits: 
     logits = (await runner.decode(start.decoderCache, await runner.embed([token]), 1)).logits;
     steps++;
   }
-  return { tokens, steps, drafted: [], accepted: [], prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs, stopped };
+  return { tokens, steps, drafted: [], accepted: [], stepsAtK: [steps - 1], prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs, stopped };
 }

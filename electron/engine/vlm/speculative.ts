@@ -11,9 +11,9 @@
  * the first draft d1.
  */
 
-import { finished, type DecodeLimits, type DecodeResult, type Prefill } from './decoding.js';
+import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type DraftingModel, type Prefill } from './decoding.js';
 import type { KvCache } from './kv-cache.js';
-import type { ModelRunner } from './model-runner.js';
+import { fixedDraftLength, type DraftLength } from './draft-length.js';
 import { nextToken, type NoRepeatRule } from './token-choice.js';
 
 export interface Drafter {
@@ -29,13 +29,13 @@ export class MtpDrafter implements Drafter {
   private cycleStart = 0;
 
   private constructor(
-    private readonly runner: ModelRunner,
+    private readonly runner: DraftingModel,
     private readonly rule: NoRepeatRule,
     readonly cache: KvCache,
   ) {}
 
   /** Fills the MTP cache from the prompt: positions 0..n-1 pair tokens 1..n (the first generated one last) with the prompt's hidden rows. */
-  static async start(runner: ModelRunner, rule: NoRepeatRule, promptIds: readonly number[], promptHidden: Float32Array, firstToken: number): Promise<MtpDrafter> {
+  static async start(runner: DraftingModel, rule: NoRepeatRule, promptIds: readonly number[], promptHidden: Float32Array, firstToken: number): Promise<MtpDrafter> {
     const drafter = new MtpDrafter(runner, rule, runner.mtpCache(promptIds.length * 2));
     await drafter.fill([...promptIds.slice(1), firstToken], promptHidden);
     return drafter;
@@ -68,6 +68,8 @@ export class MtpDrafter implements Drafter {
     const out = await this.runner.mtp(this.cache, await this.runner.embed(tokens), hidden);
     this.nextLogits = out.logits;
     this.nextHidden = out.hidden.slice(out.hidden.length - this.runner.hidden);
+    // a commit before the next draft has no draft rows to forget
+    this.cycleStart = this.cache.length;
   }
 }
 
@@ -81,7 +83,7 @@ export interface Verified {
 }
 
 /** One decoder pass over `[current, ...drafts]`; picks each position's token exactly as greedy decoding would. */
-export async function verify(runner: ModelRunner, cache: KvCache, generated: readonly number[], drafts: readonly number[], limits: DecodeLimits): Promise<Verified> {
+export async function verify(runner: DecoderModel, cache: KvCache, generated: readonly number[], drafts: readonly number[], limits: DecodeLimits): Promise<Verified> {
   const current = generated.at(-1) as number;
   const out = await runner.decode(cache, await runner.embed([current, ...drafts]), drafts.length + 1);
   const committed: number[] = [];
@@ -100,22 +102,50 @@ export function keepVerifiedRows(cache: KvCache, lengthBefore: number, committed
   cache.truncate(lengthBefore + committed);
 }
 
-export async function decodeSpeculative(runner: ModelRunner, start: Prefill, drafter: Drafter | null, k: number, limits: DecodeLimits, promptIds: readonly number[]): Promise<DecodeResult> {
+/**
+ * Speculative decoding with `length` choosing K each step (a number: always that K). A step with
+ * K = 0 is a plain decoder pass; its tokens and hidden rows wait, and reach the draft head in one
+ * pass when drafting resumes, so a page that stops speculating pays nothing for the head.
+ */
+export async function decodeSpeculative(
+  runner: DraftingModel,
+  start: Prefill,
+  drafter: Drafter | null,
+  length: number | DraftLength,
+  limits: DecodeLimits,
+  promptIds: readonly number[],
+): Promise<DecodeResult> {
   const started = performance.now();
   runner.runMs = 0;
+  const policy = typeof length === 'number' ? fixedDraftLength(length) : length;
   const first = nextToken(start.out.logits, runner.vocab, 0, [], limits.rule);
   const tokens = [first];
   limits.onTokens?.([first]);
-  const drafted = Array<number>(k).fill(0);
-  const acceptedAt = Array<number>(k).fill(0);
+  const drafted = Array<number>(policy.maxK).fill(0);
+  const acceptedAt = Array<number>(policy.maxK).fill(0);
+  const stepsAtK = Array<number>(policy.maxK + 1).fill(0);
   let steps = 1;
   let stopped = finished(tokens, limits);
-  const draftHead = stopped ? null : (drafter ?? (await MtpDrafter.start(runner, limits.rule, promptIds, start.out.hidden, first)));
-  while (!stopped && draftHead) {
-    const drafts = await draftHead.draft(k, tokens);
+  let draftHead: Drafter | null = drafter;
+  const waiting = new PendingRows(runner.hidden);
+  while (!stopped) {
+    const k = policy.next();
+    let drafts: number[] = [];
+    let catchUpMs = 0;
+    const stepStarted = performance.now();
+    if (k > 0) {
+      draftHead ??= await MtpDrafter.start(runner, limits.rule, promptIds, start.out.hidden, first);
+      if (waiting.count) {
+        await draftHead.commit(waiting.tokens, waiting.hidden());
+        waiting.clear();
+        catchUpMs = performance.now() - stepStarted;
+      }
+      drafts = await draftHead.draft(k, tokens);
+    }
     const lengthBefore = start.decoderCache.length;
     const verified = await verify(runner, start.decoderCache, tokens, drafts, limits);
     steps++;
+    stepsAtK[k] = (stepsAtK[k] ?? 0) + 1;
     for (let i = 0; i < Math.min(k, verified.committed.length); i++) drafted[i] = (drafted[i] ?? 0) + 1;
     for (let i = 0; i < verified.accepted; i++) acceptedAt[i] = (acceptedAt[i] ?? 0) + 1;
     tokens.push(...verified.committed);
@@ -123,10 +153,46 @@ export async function decodeSpeculative(runner: ModelRunner, start: Prefill, dra
     stopped = finished(tokens, limits);
     if (stopped) break;
     keepVerifiedRows(start.decoderCache, lengthBefore, verified.committed.length);
-    await draftHead.commit(verified.committed, verified.hidden.subarray(0, verified.committed.length * runner.hidden));
+    const hidden = verified.hidden.subarray(0, verified.committed.length * runner.hidden);
+    if (draftHead && k > 0) await draftHead.commit(verified.committed, hidden);
+    else if (policy.maxK > 0) waiting.add(verified.committed, hidden);
+    policy.observe({ k, accepted: verified.accepted, ms: performance.now() - stepStarted - catchUpMs });
   }
   return {
-    tokens, steps, drafted, accepted: acceptedAt, prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs,
+    tokens, steps, drafted, accepted: acceptedAt, stepsAtK, prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs,
     stopped: stopped ?? 'limit',
   };
+}
+
+/** Committed tokens and their hidden rows from plain steps, kept for the draft head. */
+class PendingRows {
+  readonly tokens: number[] = [];
+  private rows: Float32Array[] = [];
+
+  constructor(private readonly width: number) {}
+
+  get count(): number {
+    return this.tokens.length;
+  }
+
+  add(tokens: readonly number[], hidden: Float32Array): void {
+    this.tokens.push(...tokens);
+    // the pass's output buffer is not ours to keep
+    this.rows.push(hidden.slice());
+  }
+
+  hidden(): Float32Array {
+    const all = new Float32Array(this.tokens.length * this.width);
+    let at = 0;
+    for (const rows of this.rows) {
+      all.set(rows, at);
+      at += rows.length;
+    }
+    return all;
+  }
+
+  clear(): void {
+    this.tokens.length = 0;
+    this.rows = [];
+  }
 }

@@ -1,47 +1,40 @@
 /**
- * The `vlm` page engine: renders the page (or takes an image), runs the model package, and streams
- * the committed tokens as text deltas. K = 0 decodes plain greedy; K = 1..4 uses FastMTP when the
- * package has an MTP head. The router builds it through `vlm-engine-cache.ts`.
+ * The `vlm` page engine: renders the page (or takes an image file's pixels), runs the model package,
+ * and streams the committed tokens as text deltas. K = 0 decodes plain greedy; K = 1..4 uses FastMTP
+ * when the package has an MTP head; `auto` lets the engine pick K from what it measures, learning
+ * across the pages it converts. The router builds it through `vlm-engine-cache.ts`.
  */
 
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { DecodeStats, PageFlag } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
-import { prefill, type DecodeResult } from './decoding.js';
+import type { RgbImage } from '../raster/rgb-image.js';
+import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
+import { AutoDraftLength, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { decodeGreedy } from './greedy.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode } from './page-input.js';
 import { loadTokenizer } from './prompt.js';
-import type { RgbImage } from '../raster/rgb-image.js';
+import { DEFAULT_REPETITION_RULE } from './repetition.js';
 import { decodeSpeculative } from './speculative.js';
+
+/** The largest K `auto` considers: past four drafts, FastMTP's acceptance is too low to pay. */
+export const MAX_SPEC_K = 4;
 
 export interface VlmSettings {
   mode: string;
-  /** Draft tokens per step; 0 decodes plain greedy. */
-  specK: number;
+  /** Draft tokens per step; 0 decodes plain greedy; `auto` measures and chooses. */
+  specK: number | 'auto';
   maxNewTokens: number;
 }
 
-export interface VlmPageStats {
+export interface VlmPageStats extends DecodeStats {
   device: string;
   reason: string;
-  model: string;
-  mode: string;
-  visualTokens: number;
-  promptTokens: number;
-  newTokens: number;
-  steps: number;
-  tokensPerStep: number;
-  /** Per draft position, accepted / proposed. */
-  acceptance: number[];
-  prefillMs: number;
-  decodeMs: number;
-  tokensPerSecond: number;
-  /** Bytes held by the decoder's KV cache buffers. */
-  cacheBytes: number;
-  blank: boolean;
+  flags: PageFlag[];
 }
 
 export interface ImageConversion {
@@ -62,6 +55,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   readonly name = 'vlm';
   private readonly runner: ModelRunner;
   private readonly tokenizer: Tokenizer;
+  /** Outlives pages: under `auto`, what one page measured steers the next. */
+  private readonly draftLength: DraftLength;
 
   constructor(
     private readonly pkg: ModelPackage,
@@ -69,18 +64,24 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   ) {
     this.runner = new ModelRunner(pkg);
     this.tokenizer = loadTokenizer(pkg.tokenizerJson);
-    if (settings.specK > 0 && !this.runner.hasMtp) throw new Error(`${pkg.dir}: speculative decoding needs an MTP head, and this package has none; use --spec-k 0`);
+    const { specK } = settings;
+    if (typeof specK === 'number' && specK > 0 && !this.runner.hasMtp) {
+      throw new Error(`${pkg.dir}: speculative decoding needs an MTP head, and this package has none; use --spec-k 0`);
+    }
+    if (specK !== 'auto') this.draftLength = fixedDraftLength(specK);
+    else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K) : fixedDraftLength(0);
   }
 
   async convertImage(image: RgbImage, signal: AbortSignal | undefined, emitDelta: (text: string) => void): Promise<ImageConversion> {
     const { manifest } = this.pkg;
     const mode = resolutionMode(manifest, this.settings.mode);
-    const base = { device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name };
+    const base = { device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK };
     if (isNearBlank(image)) {
-      return { markdown: '', stats: { ...base, visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, blank: true } };
+      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0 };
+      return { markdown: '', stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
-    const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.settings.specK + 1);
+    const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad]);
     let markdown = '';
     const emit = (text: string): void => {
@@ -88,51 +89,38 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       markdown += text;
       emitDelta(text);
     };
-    const limits = {
+    const limits: DecodeLimits = {
       eos: manifest.tokens.eos,
       maxNewTokens: this.settings.maxNewTokens,
       rule: manifest.decoding.no_repeat_ngram,
+      repetition: DEFAULT_REPETITION_RULE,
       signal,
       onTokens: (tokens: readonly number[]) => tokens.forEach((token) => emit(detokeniser.push(token))),
     };
     const result: DecodeResult =
-      this.settings.specK > 0
-        ? await decodeSpeculative(this.runner, start, null, this.settings.specK, limits, input.ids)
+      this.draftLength.maxK > 0
+        ? await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids)
         : await decodeGreedy(this.runner, start, limits);
     emit(detokeniser.flush());
-    const newTokens = result.tokens.length;
-    return {
-      markdown,
-      stats: {
-        ...base,
-        visualTokens: input.visualTokens,
-        promptTokens: input.ids.length,
-        newTokens,
-        steps: result.steps,
-        tokensPerStep: result.steps ? newTokens / result.steps : 0,
-        acceptance: result.drafted.map((count, i) => (count ? (result.accepted[i] ?? 0) / count : 0)),
-        prefillMs: result.prefillMs,
-        decodeMs: result.decodeMs,
-        tokensPerSecond: result.decodeMs ? (newTokens * 1000) / result.decodeMs : 0,
-        cacheBytes: start.decoderCache.bytes,
-        blank: false,
-      },
-    };
+    return { markdown, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: result.stopped === 'repetition' ? ['repetition'] : [] } };
   }
 
   async convertPage(job: PageJob): Promise<PageContent> {
     const { image, size } = await this.pageImage(job);
     const { markdown, stats } = await this.convertImage(image, job.signal, (text) => job.emitDelta(text));
+    const { device, reason, flags, ...decode } = stats;
     return {
       width: size.width,
       height: size.height,
       markdown,
       blocks: [],
       images: [],
-      device: stats.device,
-      reason: stats.blank ? `${stats.reason}; page is blank, not sent to the model` : stats.reason,
-      tokens: stats.newTokens,
-      steps: stats.steps,
+      device,
+      reason: decode.stopped === 'blank' ? `${reason}; page is blank, not sent to the model` : reason,
+      tokens: decode.newTokens,
+      steps: decode.steps,
+      decode,
+      flags,
     };
   }
 
@@ -151,6 +139,29 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 
   forgetDocument(_pdf: PDFDocumentProxy): void {
-    // nothing is cached per document: sessions belong to the package
+    // nothing is cached per document: sessions belong to the package, and `auto`'s measurements hold for any page
   }
+}
+
+type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting'>;
+
+function decodeFigures(result: DecodeResult, visualTokens: number, promptTokens: number, cacheBytes: number): DecodeFigures {
+  const newTokens = result.tokens.length;
+  const stepsAtK = result.stepsAtK;
+  const mostUsed = stepsAtK.reduce((best, count, k) => (count > (stepsAtK[best] ?? 0) ? k : best), 0);
+  return {
+    visualTokens,
+    promptTokens,
+    newTokens,
+    steps: result.steps,
+    tokensPerStep: result.steps ? newTokens / result.steps : 0,
+    specK: mostUsed,
+    stepsAtK,
+    acceptance: result.drafted.map((count, i) => (count ? (result.accepted[i] ?? 0) / count : 0)),
+    prefillMs: result.prefillMs,
+    decodeMs: result.decodeMs,
+    tokensPerSecond: result.decodeMs ? (newTokens * 1000) / result.decodeMs : 0,
+    cacheBytes,
+    stopped: result.stopped,
+  };
 }

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { defaultPageTimeLimitMs, TEXT_PAGE_TIME_LIMIT_MS } from './page-time-limit.js';
+
+describe('default page time limit', () => {
+  it('is a minute for the text engine, with or without a model package', () => {
+    expect(defaultPageTimeLimitMs('text', undefined)).toBe(TEXT_PAGE_TIME_LIMIT_MS);
+    expect(defaultPageTimeLimitMs('text', { maxNewTokens: 4096 })).toBe(TEXT_PAGE_TIME_LIMIT_MS);
+    expect(defaultPageTimeLimitMs('auto', undefined)).toBe(TEXT_PAGE_TIME_LIMIT_MS);
+  });
+
+  it('grows with the token budget when the vlm engine reads the pages', () => {
+    const small = defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 });
+    const large = defaultPageTimeLimitMs('auto', { maxNewTokens: 4096 });
+    expect(small).toBeGreaterThan(TEXT_PAGE_TIME_LIMIT_MS);
+    expect(large).toBeGreaterThan(10 * 60_000);
+    // the same time for every extra token
+    const limit = (tokens: number) => defaultPageTimeLimitMs('vlm', { maxNewTokens: tokens });
+    expect(limit(2000) - limit(1000)).toBe(limit(3000) - limit(2000));
+  });
+});

@@ -1,0 +1,18 @@
+/**
+ * The default time limit for one page, by the engine that will read it. The text engine answers in
+ * well under a second, so a minute means it hangs. A VLM page is decoded token by token and on a CPU
+ * may run at a few tokens per second, so its limit grows with the page's token budget.
+ */
+
+import type { EngineChoice } from '../../shared/engine-name.js';
+
+export const TEXT_PAGE_TIME_LIMIT_MS = 60_000;
+/** A CPU decoding the real model at 5 tokens/s spends 200 ms a token; prefill and loading the package come first. */
+const VLM_MS_PER_TOKEN = 200;
+const VLM_START_MS = 60_000;
+
+export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number } | undefined): number {
+  // with a model package, `auto` reads every page with the vlm engine
+  if (vlm && (engine === 'vlm' || engine === 'auto')) return VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN;
+  return TEXT_PAGE_TIME_LIMIT_MS;
+}

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { AutoDraftLength, fillByLine, fixedDraftLength, type DraftLength } from './draft-length.js';
+
+/**
+ * Runs `steps` steps of a synthetic device: the i-th draft is right with chance `acceptance[i]` (given
+ * the ones before were), and a step with K drafts costs `cost(K)` ms. Returns the K chosen at each step.
+ */
+function drive(length: DraftLength, steps: number, acceptance: (step: number) => readonly number[], cost: (k: number) => number): number[] {
+  let seed = 12345;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const chosen: number[] = [];
+  for (let step = 0; step < steps; step++) {
+    const k = length.next();
+    chosen.push(k);
+    const rates = acceptance(step);
+    let accepted = 0;
+    while (accepted < k && random() < (rates[accepted] ?? 0)) accepted++;
+    length.observe({ k, accepted, ms: cost(k) });
+  }
+  return chosen;
+}
+
+const share = (ks: readonly number[], k: number) => ks.filter((value) => value === k).length / ks.length;
+
+describe('auto draft length', () => {
+  it('settles on no speculation when drafts are never right', () => {
+    const ks = drive(new AutoDraftLength(4), 400, () => [0, 0, 0, 0], (k) => 10 + 3 * k);
+    expect(share(ks.slice(100), 0)).toBeGreaterThan(0.95);
+  });
+
+  it('drafts four when drafts are nearly always right and verifying is cheap', () => {
+    const ks = drive(new AutoDraftLength(4), 400, () => [0.95, 0.95, 0.95, 0.95], (k) => 10 + 2 * k);
+    expect(share(ks.slice(100), 4)).toBeGreaterThan(0.95);
+  });
+
+  it('stops at three when a fourth draft no longer pays for its share of the pass', () => {
+    // E(K)/cost(K) with a = 0.8, cost 10 + 3K: 0.100, 0.138, 0.153, 0.155, 0.153
+    const length = new AutoDraftLength(4, { exploreSteps: 6, probeEvery: 8, decay: 0.999 });
+    const ks = drive(length, 3000, () => [0.8, 0.8, 0.8, 0.8], (k) => 10 + 3 * k);
+    expect(length.estimate().best).toBe(3);
+    expect(share(ks.slice(1000), 3)).toBeGreaterThan(0.8);
+  });
+
+  it('changes its mind mid-document when the drafts stop being right', () => {
+    const ks = drive(new AutoDraftLength(4), 900, (step) => (step < 300 ? [0.95, 0.95, 0.95, 0.95] : [0, 0, 0, 0]), (k) => 10 + 2 * k);
+    expect(share(ks.slice(200, 300), 4)).toBeGreaterThan(0.95);
+    expect(share(ks.slice(700), 0)).toBeGreaterThan(0.95);
+  });
+
+  it('explores the largest K first, then plain steps, before choosing', () => {
+    const ks = drive(new AutoDraftLength(4), 12, () => [0, 0, 0, 0], () => 1);
+    expect(ks).toEqual([4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('reads acceptance per position as conditional on the drafts before it', () => {
+    const length = new AutoDraftLength(2, { exploreSteps: 1, probeEvery: 1, decay: 1 });
+    // position 1 right 3 times of 4; position 2 judged those 3 times, right once
+    for (const accepted of [2, 1, 1, 0]) length.observe({ k: 2, accepted, ms: 1 });
+    expect(length.estimate().acceptance).toEqual([3 / 5, 1 / 4]);
+  });
+
+  it('a fixed length always drafts its K', () => {
+    expect(drive(fixedDraftLength(2), 5, () => [0, 0], () => 1)).toEqual([2, 2, 2, 2, 2]);
+  });
+});
+
+describe('filling step costs by a line', () => {
+  it('fits the K not measured from those that were', () => {
+    expect(fillByLine([10, Number.NaN, Number.NaN, Number.NaN, 18])).toEqual([10, 12, 14, 16, 18]);
+  });
+  it('repeats a single measurement', () => {
+    expect(fillByLine([Number.NaN, 7, Number.NaN])).toEqual([7, 7, 7]);
+  });
+});
