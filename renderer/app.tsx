@@ -1,19 +1,134 @@
-import { useEffect, useState } from 'react';
-import type { AppInfo } from '../shared/app-api.js';
+import { useEffect, useRef } from 'react';
+import type { MenuCommand } from '../shared/app-api.js';
+import { ExportDialog } from './dialogs/export-dialog.js';
+import { SettingsDialog } from './dialogs/settings-dialog.js';
+import { DocumentList } from './documents/document-list.js';
+import { DocumentView } from './documents/document-view.js';
+import { DropZone } from './documents/drop-zone.js';
+import { redoInFocusedEditor, undoInFocusedEditor } from './editor/source-editor.js';
+import { selectedDocument } from './state/folio-store.js';
+import { useActions, useApi, useFolio } from './state/store-context.js';
+import { StatusBar } from './status-bar.js';
 
-/** The window's shell; the document views arrive with the desktop-app issue. */
+/** The window: documents on the left, the selected one's pages and Markdown, a status bar below. */
 export function App() {
-  const [info, setInfo] = useState<AppInfo | null>(null);
+  const api = useApi();
+  const actions = useActions();
+  const loaded = useFolio((state) => state.loaded);
+  const hasDocuments = useFolio((state) => state.workspace.documents.length > 0);
+  const document = useFolio(selectedDocument);
+  const dialog = useFolio((state) => state.dialog);
+  const notice = useFolio((state) => state.notice);
+  const theme = useFolio((state) => state.settings.theme);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const exportable = useRef(false);
+  exportable.current = document?.info !== undefined;
+
   useEffect(() => {
-    void window.folio.appInfo().then(setInfo);
-  }, []);
+    let unsubscribe: (() => void) | undefined;
+    let live = true;
+    void actions.connect().then((stop) => (live ? (unsubscribe = stop) : stop()));
+    return () => {
+      live = false;
+      unsubscribe?.();
+    };
+  }, [actions]);
+
+  useEffect(() => {
+    globalThis.document.documentElement.dataset['theme'] = theme;
+  }, [theme]);
+
+  useEffect(
+    () =>
+      api.onMenuCommand((command: MenuCommand) => {
+        switch (command) {
+          case 'open':
+            fileInput.current?.click();
+            break;
+          case 'export':
+            if (exportable.current) actions.openDialog('export');
+            break;
+          case 'next-page':
+            actions.stepPage(1);
+            break;
+          case 'previous-page':
+            actions.stepPage(-1);
+            break;
+          case 'toggle-source':
+            actions.toggleView();
+            break;
+          case 'undo':
+            if (!undoInFocusedEditor()) void actions.undo();
+            break;
+          case 'redo':
+            if (!redoInFocusedEditor()) void actions.redo();
+            break;
+          case 'settings':
+            actions.openDialog('settings');
+            break;
+        }
+      }),
+    [api, actions],
+  );
+
+  // edits still waiting for their pause are saved before the window goes
+  useEffect(() => {
+    const flush = () => void actions.flushEdits();
+    window.addEventListener('pagehide', flush);
+    return () => window.removeEventListener('pagehide', flush);
+  }, [actions]);
+
   return (
-    <main className="shell">
-      <h1>Folio</h1>
-      <p>PDFs to Markdown. Conversion from this window is being built; the <code>folio</code> command converts today.</p>
-      <footer className="status">
-        {info ? `Folio ${info.version} · ${info.device} (${info.deviceReason})` : 'Starting…'}
-      </footer>
-    </main>
+    <div
+      className="app"
+      onDragOver={(event) => event.preventDefault()}
+      onDrop={(event) => {
+        event.preventDefault();
+        void actions.openFiles([...event.dataTransfer.files]);
+      }}
+    >
+      <header className="app-header">
+        <h1>Folio</h1>
+        <span className="tagline">PDFs to clean Markdown</span>
+        <span className="spacer" />
+        <button type="button" disabled={!document?.info} onClick={() => actions.openDialog('export')}>
+          Export…
+        </button>
+        <button type="button" onClick={() => actions.openDialog('settings')}>
+          Settings
+        </button>
+      </header>
+      <aside className="sidebar">
+        <DropZone ref={fileInput} compact={hasDocuments} />
+        <DocumentList />
+      </aside>
+      <main className="main">
+        {notice && (
+          <div className="notice" role="alert">
+            <span>{notice}</span>
+            <button type="button" className="icon" aria-label="Dismiss" onClick={actions.dismissNotice}>
+              ×
+            </button>
+          </div>
+        )}
+        {document ? (
+          <DocumentView key={document.id} document={document} />
+        ) : (
+          <div className="empty-state">
+            {loaded ? (
+              <>
+                <h2>Nothing open yet</h2>
+                <p>Drop a PDF or a page image anywhere in this window, or choose “Open…”. Each page converts beside its picture, and you can correct and export the Markdown.</p>
+              </>
+            ) : (
+              <p>Loading your workspace…</p>
+            )}
+          </div>
+        )}
+      </main>
+      <StatusBar />
+      {dialog === 'settings' && <SettingsDialog />}
+      {dialog === 'export' && document && <ExportDialog document={document} />}
+    </div>
   );
 }

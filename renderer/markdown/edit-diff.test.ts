@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editDiff } from './edit-diff.js';
+import { editDiff, foldUnchanged } from './edit-diff.js';
 
 describe('editDiff', () => {
   it('marks the changed words of a corrected line', () => {
@@ -29,5 +29,23 @@ describe('editDiff', () => {
   it('keeps extra lines of an uneven replacement', () => {
     const diff = editDiff('x\ny\n', 'z\n');
     expect(diff.lines.map((line) => line.kind)).toEqual(['removed', 'added', 'removed']);
+  });
+});
+
+describe('foldUnchanged', () => {
+  it('folds long unchanged runs and keeps two lines of context around a change', () => {
+    const engine = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const edited = engine.replace('line 10\n', 'line ten\n');
+    const rows = foldUnchanged(editDiff(engine, edited).lines);
+    expect(rows.map((row) => (row.kind === 'gap' ? `gap ${row.hidden}` : row.kind))).toEqual([
+      'gap 8',
+      'same',
+      'same',
+      'removed',
+      'added',
+      'same',
+      'same',
+      'gap 7',
+    ]);
   });
 });

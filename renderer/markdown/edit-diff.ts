@@ -64,3 +64,27 @@ function splitLines(text: string): string[] {
   if (lines.at(-1) === '') lines.pop();
   return lines;
 }
+
+/** Unchanged lines folded away, keeping `context` lines around each change. */
+export type DiffRow = DiffLine | { kind: 'gap'; hidden: number };
+
+export function foldUnchanged(lines: readonly DiffLine[], context = 2): DiffRow[] {
+  const keep = lines.map((line) => line.kind !== 'same');
+  lines.forEach((line, index) => {
+    if (line.kind === 'same') return;
+    for (let offset = -context; offset <= context; offset++) {
+      if (index + offset >= 0 && index + offset < lines.length) keep[index + offset] = true;
+    }
+  });
+  const rows: DiffRow[] = [];
+  let hidden = 0;
+  lines.forEach((line, index) => {
+    if (keep[index]) {
+      if (hidden > 0) rows.push({ kind: 'gap', hidden });
+      hidden = 0;
+      rows.push(line);
+    } else hidden++;
+  });
+  if (hidden > 0) rows.push({ kind: 'gap', hidden });
+  return rows;
+}

@@ -31,6 +31,15 @@ export interface PageFocus {
 
 export type Dialog = 'settings' | 'export' | null;
 
+/** CSS pixels per PDF point, or as wide as the page pane. */
+export type Zoom = number | 'fit-width';
+
+export interface BlockRef {
+  page: number;
+  /** Index into the page result's blocks. */
+  block: number;
+}
+
 export interface FolioState {
   workspace: Workspace;
   loaded: boolean;
@@ -48,6 +57,14 @@ export interface FolioState {
   notice: string | null;
   dialog: Dialog;
   history: EditHistory;
+  zoom: Zoom;
+  showThumbnails: boolean;
+  /** The block under the pointer in the Markdown, outlined on the page. */
+  hoveredBlock: BlockRef | null;
+  /** A block clicked on the page, for the Markdown to scroll to. */
+  revealedBlock: (BlockRef & { serial: number }) | null;
+  /** The page whose editor is open beside its preview. */
+  editingPage: number | null;
 }
 
 export interface FolioActions {
@@ -74,6 +91,11 @@ export interface FolioActions {
   openDialog(dialog: Dialog): void;
   dismissNotice(): void;
   report(message: string): void;
+  setZoom(zoom: Zoom): void;
+  toggleThumbnails(): void;
+  hoverBlock(block: BlockRef | null): void;
+  revealBlock(block: BlockRef): void;
+  setEditingPage(page: number | null): void;
 }
 
 export type FolioStore = StoreApi<FolioState & FolioActions>;
@@ -145,6 +167,11 @@ export function createFolioStore(api: FolioApi, now: () => number = Date.now): F
       notice: null,
       dialog: null,
       history: EMPTY_HISTORY,
+      zoom: 'fit-width',
+      showThumbnails: true,
+      hoveredBlock: null,
+      revealedBlock: null,
+      editingPage: null,
 
       async connect() {
         // events that arrive while the snapshot loads are applied on top of it, in order
@@ -184,7 +211,7 @@ export function createFolioStore(api: FolioApi, now: () => number = Date.now): F
 
       selectDocument(docId) {
         if (get().selectedDocId === docId) return;
-        set((state) => ({ selectedDocId: docId, focus: { page: 1, origin: 'navigation', serial: state.focus.serial + 1 } }));
+        set((state) => ({ selectedDocId: docId, editingPage: null, hoveredBlock: null, focus: { page: 1, origin: 'navigation', serial: state.focus.serial + 1 } }));
       },
 
       async removeDocument(docId) {
@@ -290,6 +317,28 @@ export function createFolioStore(api: FolioApi, now: () => number = Date.now): F
 
       report(message) {
         set({ notice: message });
+      },
+
+      setZoom(zoom) {
+        set({ zoom });
+      },
+
+      toggleThumbnails() {
+        set((state) => ({ showThumbnails: !state.showThumbnails }));
+      },
+
+      hoverBlock(block) {
+        const current = get().hoveredBlock;
+        if (current?.page === block?.page && current?.block === block?.block) return;
+        set({ hoveredBlock: block });
+      },
+
+      revealBlock(block) {
+        set((state) => ({ revealedBlock: { ...block, serial: (state.revealedBlock?.serial ?? 0) + 1 } }));
+      },
+
+      setEditingPage(page) {
+        set({ editingPage: page });
       },
     };
 

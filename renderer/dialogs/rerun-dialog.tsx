@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
+import type { WorkspacePage } from '../../shared/workspace.js';
+import { engineLabel } from '../settings/engine-label.js';
+import { useActions, useFolio } from '../state/store-context.js';
+import { Modal } from './modal.js';
+
+/**
+ * Converts one page again with another engine or mode. A page the person edited keeps the edit
+ * unless they choose otherwise here: nothing they typed is lost without being asked.
+ */
+export function RerunDialog({ docId, page, onClose }: { docId: string; page: WorkspacePage; onClose(): void }) {
+  const { convert, revertPage } = useActions();
+  const settings = useFolio((state) => state.settings);
+  const [engine, setEngine] = useState<EngineChoice>(settings.engine);
+  const [mode, setMode] = useState(settings.mode ?? '');
+  const [keepEdits, setKeepEdits] = useState(true);
+  const edited = page.editedMarkdown !== undefined;
+
+  const run = async () => {
+    onClose();
+    if (edited && !keepEdits) await revertPage(docId, page.page);
+    await convert({ docId, pages: [page.page], engine, ...(mode.trim() ? { mode: mode.trim() } : {}) });
+  };
+
+  return (
+    <Modal
+      title={`Re-run page ${page.page}`}
+      onClose={onClose}
+      actions={
+        <>
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" onClick={() => void run()}>
+            Re-run page {page.page}
+          </button>
+        </>
+      }
+    >
+      <label className="field">
+        Engine
+        <select value={engine} onChange={(event) => setEngine(event.target.value as EngineChoice)}>
+          {ENGINE_CHOICES.map((choice) => (
+            <option key={choice} value={choice}>
+              {engineLabel(choice)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="field">
+        Resolution mode (vision model)
+        <input type="text" value={mode} placeholder="the package's first" onChange={(event) => setMode(event.target.value)} />
+      </label>
+      {edited && (
+        <fieldset className="field">
+          <legend>You edited this page</legend>
+          <label className="check">
+            <input type="radio" name="edits" checked={keepEdits} onChange={() => setKeepEdits(true)} />
+            Keep my edits (the new output shows under “Changes”)
+          </label>
+          <label className="check">
+            <input type="radio" name="edits" checked={!keepEdits} onChange={() => setKeepEdits(false)} />
+            Discard my edits and use the new output
+          </label>
+        </fieldset>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useState } from 'react';
+import { pagesToResume, type WorkspaceDocument } from '../../shared/workspace.js';
+import { conversionProgress, formatDuration, formatRate } from '../state/conversion-progress.js';
+import { useActions, useFolio } from '../state/store-context.js';
+
+/** How far the document's conversion has got, its speed and time left, with cancel and resume. */
+export function ConversionBar({ document }: { document: WorkspaceDocument }) {
+  const run = useFolio((state) => state.runs[document.id]);
+  const { cancel, resume } = useActions();
+  const now = useNow(document.converting);
+  const progress = conversionProgress(document, run, now);
+  const resumable = !document.converting && pagesToResume(document).length > 0;
+  const percent = Math.round(progress.fraction * 100);
+
+  const details = [`${progress.done} of ${progress.total} pages done`];
+  if (progress.failed > 0) details.push(`${progress.failed} failed`);
+  if (document.converting) {
+    details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
+    if (progress.secondsLeft !== null && progress.remaining > 0) details.push(`about ${formatDuration(progress.secondsLeft)} left`);
+  }
+
+  return (
+    <div className="conversion-bar">
+      <div className="progress" role="progressbar" aria-label="Conversion progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
+        <span className={document.converting ? 'progress-fill running' : 'progress-fill'} style={{ width: `${percent}%` }} />
+      </div>
+      <span className="progress-text" aria-live="polite">
+        {details.join(' · ')}
+      </span>
+      {document.converting ? (
+        <button type="button" className="small" onClick={() => void cancel(document.id)}>
+          Cancel
+        </button>
+      ) : (
+        resumable && (
+          <button type="button" className="small primary" onClick={() => void resume(document.id)}>
+            {progress.done === 0 && progress.failed === 0 ? 'Convert' : 'Resume'}
+          </button>
+        )
+      )}
+    </div>
+  );
+}
+
+/** The time, ticking each second while `running`, so the time left counts down between pages. */
+function useNow(running: boolean): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!running) return;
+    setNow(Date.now());
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+  return running ? now : Date.now();
+}

@@ -1,0 +1,68 @@
+import { useLayoutEffect, useRef, useState } from 'react';
+import type { WorkspaceDocument } from '../../shared/workspace.js';
+import { MarkdownPane } from '../markdown/markdown-pane.js';
+import { PagePane } from '../pages/page-pane.js';
+import { PageToolbar } from '../pages/page-toolbar.js';
+import { ThumbnailStrip } from '../pages/thumbnail-strip.js';
+import { useDocumentSource } from '../pdf/use-document-source.js';
+import { useActions, useApi, useFolio } from '../state/store-context.js';
+import { ConversionBar } from './conversion-bar.js';
+
+/** The selected document: its progress, its pages, and beside them their Markdown. */
+export function DocumentView({ document }: { document: WorkspaceDocument }) {
+  const api = useApi();
+  const { removeDocument } = useActions();
+  const showThumbnails = useFolio((state) => state.showThumbnails);
+  const source = useDocumentSource(api, document.id, document.info !== undefined);
+  const [pagesWidth, setPagesWidth] = useState(0);
+  const pagesRef = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const element = pagesRef.current;
+    if (!element) return;
+    const observer = new ResizeObserver(() => setPagesWidth(element.clientWidth));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [document.info]);
+
+  if (document.failure) {
+    return (
+      <section className="document-failed" aria-labelledby="failed-title">
+        <h2 id="failed-title">{document.name} could not be opened</h2>
+        <p role="alert">{document.failure.message}</p>
+        <p className="muted">{document.path}</p>
+        <button type="button" onClick={() => void removeDocument(document.id)}>
+          Remove from the list
+        </button>
+      </section>
+    );
+  }
+  if (!document.info) {
+    return (
+      <section className="document-opening" aria-busy="true">
+        <p>Opening {document.name}…</p>
+      </section>
+    );
+  }
+
+  const fitScale = source.status === 'ready' && source.source.kind !== 'none' ? Math.max(0.1, (pagesWidth - 48) / source.source.firstPage.width) : 1;
+  return (
+    <section className="document-view" aria-label={document.name}>
+      <div className="document-head">
+        <h2 className="document-title">{document.info.title || document.name}</h2>
+        <ConversionBar document={document} />
+      </div>
+      <PageToolbar pageCount={document.pages.length} fitScale={fitScale} />
+      <div className={showThumbnails ? 'panes with-thumbnails' : 'panes'}>
+        {showThumbnails && source.status === 'ready' && <ThumbnailStrip document={document} source={source.source} />}
+        <div className="pages-column" ref={pagesRef}>
+          {source.status === 'ready' ? (
+            <PagePane document={document} source={source.source} />
+          ) : (
+            <p className={source.status === 'failed' ? 'pane-message failed' : 'pane-message'}>{source.status === 'failed' ? source.message : 'Loading pages…'}</p>
+          )}
+        </div>
+        <MarkdownPane document={document} />
+      </div>
+    </section>
+  );
+}

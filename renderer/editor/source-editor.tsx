@@ -1,0 +1,77 @@
+import { defaultKeymap, history, historyKeymap, redo, undo } from '@codemirror/commands';
+import { markdown } from '@codemirror/lang-markdown';
+import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
+import { Annotation, EditorState } from '@codemirror/state';
+import { EditorView, keymap } from '@codemirror/view';
+import { useEffect, useRef } from 'react';
+
+interface SourceEditorProps {
+  value: string;
+  onChange(value: string): void;
+  label: string;
+  autoFocus?: boolean;
+}
+
+/** Marks a change made from outside (revert, undo), which must not be reported back as typing. */
+const outsideChange = Annotation.define<boolean>();
+
+/** The editor that has focus, for the menu's undo and redo. */
+let focusedEditor: EditorView | null = null;
+
+/** Undo in the focused editor; false when no editor has focus (the app's own history applies). */
+export function undoInFocusedEditor(): boolean {
+  return focusedEditor !== null && focusedEditor.hasFocus && undo(focusedEditor);
+}
+
+export function redoInFocusedEditor(): boolean {
+  return focusedEditor !== null && focusedEditor.hasFocus && redo(focusedEditor);
+}
+
+/** A page's Markdown in CodeMirror 6; outside changes (a revert, an undo) replace its text. */
+export function SourceEditor({ value, onChange, label, autoFocus = false }: SourceEditorProps) {
+  const hostRef = useRef<HTMLDivElement>(null);
+  const viewRef = useRef<EditorView | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+
+  useEffect(() => {
+    const host = hostRef.current;
+    if (!host) return;
+    const view = new EditorView({
+      parent: host,
+      state: EditorState.create({
+        doc: value,
+        extensions: [
+          history(),
+          keymap.of([...defaultKeymap, ...historyKeymap]),
+          markdown(),
+          syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+          EditorView.lineWrapping,
+          EditorView.contentAttributes.of({ 'aria-label': label }),
+          EditorView.updateListener.of((update) => {
+            if (update.docChanged && !update.transactions.some((transaction) => transaction.annotation(outsideChange))) {
+              onChangeRef.current(update.state.doc.toString());
+            }
+            if (update.focusChanged && update.view.hasFocus) focusedEditor = update.view;
+          }),
+        ],
+      }),
+    });
+    viewRef.current = view;
+    if (autoFocus) view.focus();
+    return () => {
+      if (focusedEditor === view) focusedEditor = null;
+      view.destroy();
+      viewRef.current = null;
+    };
+    // made once per page: later `value` changes arrive through the effect below
+  }, [label]);
+
+  useEffect(() => {
+    const view = viewRef.current;
+    if (!view || view.state.doc.toString() === value) return;
+    view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: value }, annotations: outsideChange.of(true) });
+  }, [value]);
+
+  return <div ref={hostRef} className="source-editor" />;
+}

@@ -1,0 +1,30 @@
+import { useMemo } from 'react';
+import { editDiff, foldUnchanged } from './edit-diff.js';
+
+/** The person's edits against the engine's output, line by line with the changed words marked. */
+export function DiffView({ engineMarkdown, editedMarkdown, page }: { engineMarkdown: string; editedMarkdown: string; page: number }) {
+  const diff = useMemo(() => editDiff(engineMarkdown, editedMarkdown), [engineMarkdown, editedMarkdown]);
+  const rows = useMemo(() => foldUnchanged(diff.lines), [diff]);
+  return (
+    <figure className="diff-view" aria-label={`Changes on page ${page}`}>
+      <figcaption>
+        <span className="diff-count added">+{diff.added}</span> <span className="diff-count removed">−{diff.removed}</span> lines against the engine's output
+      </figcaption>
+      <pre>
+        {rows.map((line, index) =>
+          line.kind === 'gap' ? (
+            <div key={index} className="diff-gap">
+              ⋯ {line.hidden} unchanged {line.hidden === 1 ? 'line' : 'lines'}
+            </div>
+          ) : (
+          <div key={index} className={`diff-line ${line.kind}`}>
+            <span className="diff-sign" aria-hidden="true">{line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}</span>
+            {line.kind !== 'same' && <span className="visually-hidden">{line.kind}: </span>}
+            {line.spans.map((span, spanIndex) => (span.changed ? <mark key={spanIndex}>{span.text}</mark> : <span key={spanIndex}>{span.text}</span>))}
+          </div>
+          ),
+        )}
+      </pre>
+    </figure>
+  );
+}

@@ -1,0 +1,152 @@
+import { memo, useEffect, useRef, useState } from 'react';
+import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
+import { RerunDialog } from '../dialogs/rerun-dialog.js';
+import { SourceEditor } from '../editor/source-editor.js';
+import { pageStateLabel } from '../pages/page-state-label.js';
+import { findPage } from '../state/folio-store.js';
+import { useActions, useFolio } from '../state/store-context.js';
+import { DiffView } from './diff-view.js';
+import { BlockPreview, MarkdownPreview } from './page-preview.js';
+import { useThrottled } from './use-throttled.js';
+
+/** A streaming page's preview redraws at most this often. */
+const STREAM_REDRAW_MS = 150;
+
+interface PageSectionProps {
+  docId: string;
+  pageNumber: number;
+}
+
+/** One page's Markdown: its state, review mark and actions, then its preview, editor or diff. */
+export const PageSection = memo(function PageSection({ docId, pageNumber }: PageSectionProps) {
+  const page = useFolio((state) => findPage(state.workspace, docId, pageNumber));
+  const view = useFolio((state) => state.view);
+  const editing = useFolio((state) => state.editingPage === pageNumber);
+  const { setReviewed, setEditingPage, revertPage, convert, editPage } = useActions();
+  const [showDiff, setShowDiff] = useState(false);
+  const [rerunning, setRerunning] = useState(false);
+  const ref = useRef<HTMLElement>(null);
+  const near = useNearViewport(ref);
+  if (!page) return null;
+
+  const edited = page.editedMarkdown !== undefined;
+  const titleId = `page-${pageNumber}-title`;
+  const showEditor = view === 'source' || editing;
+
+  return (
+    <section ref={ref} className={`page-section state-${page.state}`} data-page={pageNumber} aria-labelledby={titleId}>
+      <header className="page-header">
+        <h2 id={titleId}>Page {pageNumber}</h2>
+        <span className={`badge ${page.state}`}>{pageStateLabel(page)}</span>
+        <span className="spacer" />
+        <label className="check review-mark">
+          <input type="checkbox" checked={page.reviewed} onChange={(event) => void setReviewed(docId, pageNumber, event.target.checked)} />
+          Reviewed
+        </label>
+        {view === 'preview' && (
+          <button type="button" className="small" aria-pressed={editing} onClick={() => setEditingPage(editing ? null : pageNumber)}>
+            {editing ? 'Close editor' : 'Edit'}
+          </button>
+        )}
+        {edited && (
+          <>
+            <button type="button" className="small" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)}>
+              Changes
+            </button>
+            <button type="button" className="small" onClick={() => void revertPage(docId, pageNumber)}>
+              Revert
+            </button>
+          </>
+        )}
+        {page.state === 'failed' ? (
+          <button type="button" className="small primary" onClick={() => void convert({ docId, pages: [pageNumber] })}>
+            Retry
+          </button>
+        ) : (
+          <button type="button" className="small" disabled={page.state === 'converting' || page.state === 'queued'} onClick={() => setRerunning(true)}>
+            Re-run…
+          </button>
+        )}
+      </header>
+      {page.state === 'failed' && page.failure && (
+        <p className="page-failure" role="alert">
+          {page.failure.message}
+        </p>
+      )}
+      {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}
+      {!near ? (
+        <div className="page-placeholder" />
+      ) : showEditor ? (
+        <div className={view === 'preview' ? 'edit-split' : 'edit-source'}>
+          <SourceEditor
+            label={`Markdown of page ${pageNumber}`}
+            value={pageMarkdown(page)}
+            autoFocus={editing}
+            onChange={(markdown) => editPage(docId, pageNumber, markdown)}
+          />
+          {view === 'preview' && <LivePreview page={page} />}
+        </div>
+      ) : (
+        <PagePreview page={page} />
+      )}
+      {rerunning && <RerunDialog docId={docId} page={page} onClose={() => setRerunning(false)} />}
+    </section>
+  );
+});
+
+function PagePreview({ page }: { page: WorkspacePage }) {
+  if (page.state === 'converting') return <StreamingPreview markdown={page.engineMarkdown} />;
+  if (page.editedMarkdown === undefined && page.result && page.result.blocks.some((block) => block.markdown.trim() !== '')) {
+    return <BlockPreview result={page.result} />;
+  }
+  const markdown = pageMarkdown(page);
+  if (markdown.trim() !== '') return <MarkdownPreview markdown={markdown} />;
+  return <p className="page-empty">{emptyText(page)}</p>;
+}
+
+function StreamingPreview({ markdown }: { markdown: string }) {
+  const shown = useThrottled(markdown, STREAM_REDRAW_MS);
+  return (
+    <div className="streaming" aria-busy="true">
+      {shown.trim() === '' ? <p className="page-empty">Reading the page…</p> : <MarkdownPreview markdown={shown} />}
+      <span className="stream-caret" aria-hidden="true" />
+    </div>
+  );
+}
+
+function LivePreview({ page }: { page: WorkspacePage }) {
+  const shown = useThrottled(pageMarkdown(page), STREAM_REDRAW_MS);
+  return (
+    <div className="live-preview" aria-label={`Preview of page ${page.page}`}>
+      <MarkdownPreview markdown={shown} />
+    </div>
+  );
+}
+
+function emptyText(page: WorkspacePage): string {
+  switch (page.state) {
+    case 'pending':
+      return 'Not converted yet.';
+    case 'queued':
+      return 'Waiting its turn…';
+    case 'done':
+      return 'This page has no text.';
+    default:
+      return '';
+  }
+}
+
+/** True once the element has come within a screen or so of the view, and stays true. */
+function useNearViewport(ref: React.RefObject<HTMLElement | null>): boolean {
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || near) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+    }, { rootMargin: '1200px 0px' });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref, near]);
+  return near;
+}
