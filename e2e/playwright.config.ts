@@ -3,6 +3,8 @@ import { defineConfig } from '@playwright/test';
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
+  // `npm run test:e2e` on its own still finds the fixture PDFs
+  globalSetup: './global-setup.ts',
   timeout: 60_000,
   workers: 1,
   reporter: [['list']],

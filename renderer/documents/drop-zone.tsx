@@ -17,6 +17,7 @@ export const DropZone = forwardRef<HTMLInputElement, { compact: boolean }>(funct
       onDragLeave={() => setOver(false)}
       onDrop={(event) => {
         event.preventDefault();
+        event.stopPropagation(); // the window takes drops too; one drop opens once
         setOver(false);
         void openFiles([...event.dataTransfer.files]);
       }}
