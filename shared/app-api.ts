@@ -88,7 +88,11 @@ export type Unsubscribe = () => void;
 
 export interface FolioApi {
   appInfo(): Promise<AppInfo>;
-  /** Every document, its pages' engine output, edits and review marks, as last saved. */
+  /**
+   * Every document, its pages' engine output, edits and review marks, as last saved. Workspace
+   * events that happened before this snapshot are not delivered after it: subscribe first, then
+   * apply to the snapshot whatever arrives once it has resolved.
+   */
   getWorkspace(): Promise<Workspace>;
   /** The file-system path of a dropped or picked file (the browser mode uploads it first). */
   pathForFile(file: PickedFile): Promise<string>;

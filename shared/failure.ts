@@ -11,6 +11,8 @@ export type FailureCode =
   | 'model-package'
   /** The page is an image (a scan, a photo) and the engine asked for reads a text layer. */
   | 'no-text-layer'
+  /** The remote engine's server refused the page, kept failing, or could not be reached. */
+  | 'remote'
   | 'io'
   | 'internal';
 

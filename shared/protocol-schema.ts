@@ -5,7 +5,7 @@
 
 import { z } from 'zod';
 import { ENGINE_CHOICES } from './engine-name.js';
-import type { HostRequest } from './protocol.js';
+import { REMOTE_IMAGE_FORMATS, type HostRequest } from './protocol.js';
 
 const docId = z.string().min(1).max(200);
 
@@ -15,6 +15,20 @@ const convertOptions = z.object({
   extractImages: z.boolean(),
   vlm: z
     .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(4), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1) })
+    .optional(),
+  remote: z
+    .object({
+      server: z.string().min(1),
+      model: z.string().min(1),
+      concurrency: z.int().min(1).max(1024),
+      timeoutMs: z.number().positive(),
+      retries: z.int().min(0).max(20),
+      imageLongSide: z.int().min(64).max(8192),
+      imageFormat: z.enum(REMOTE_IMAGE_FORMATS),
+      maxTokens: z.int().min(1),
+      prompt: z.string().optional(),
+      extraBody: z.record(z.string(), z.unknown()).optional(),
+    })
     .optional(),
 });
 

@@ -16,6 +16,38 @@ export interface ConvertOptions {
   extractImages: boolean;
   /** The model package for the `vlm` engine; with it, `auto` picks `vlm`. */
   vlm?: VlmOptions;
+  /**
+   * A vLLM (or other OpenAI-compatible) server for the `remote` engine; with it, `auto` picks `remote`.
+   * The API key is never here: the engine host reads it from its FOLIO_API_KEY environment variable,
+   * so no options object (saved settings, a workspace, an echoed request) can carry it.
+   */
+  remote?: RemoteOptions;
+  /** What the `lite` OCR engine reads the page as; undefined: `auto` (English and Chinese). */
+  lang?: OcrLanguage;
+}
+
+export const REMOTE_IMAGE_FORMATS = ['png', 'jpeg'] as const;
+export type RemoteImageFormat = (typeof REMOTE_IMAGE_FORMATS)[number];
+
+export interface RemoteOptions {
+  /** Base URL, e.g. `http://gpu-box:8000` or `.../v1` (`/v1` is added when missing). */
+  server: string;
+  /** The model as the server names it (`/v1/models`); also picks the default prompt and sampling extras. */
+  model: string;
+  /** Pages in flight at once (over all documents the host converts). */
+  concurrency: number;
+  /** Time limit of one request, in ms; a page may take `retries + 1` of them plus backoff. */
+  timeoutMs: number;
+  /** Retries of a page after a 429, a 5xx, or a connection that failed or dropped. */
+  retries: number;
+  /** The page image sent: its longer side in pixels, and its encoding. */
+  imageLongSide: number;
+  imageFormat: RemoteImageFormat;
+  maxTokens: number;
+  /** The instruction sent with the image; undefined: the model's own (see electron/engine/remote/model-presets.ts). */
+  prompt?: string;
+  /** Fields merged into the request body (sampling extras such as `vllm_xargs`); undefined: the model's own. */
+  extraBody?: Record<string, unknown>;
 }
 
 export interface VlmOptions {

@@ -26,6 +26,10 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
   const workspaceListeners = new Set<(event: WorkspaceEvent) => void>();
   const menuListeners = new Set<(command: MenuCommand) => void>();
   let nextId = 1;
+  /** getWorkspace calls under way; events that arrive before their answer are already in it. */
+  const snapshots = new Set<number>();
+  let snapshotsPending = 0;
+  const held: WorkspaceEvent[] = [];
   let closedReason: string | undefined;
 
   const socket = new WebSocket(`ws://${location.host}/__folio/ws?token=${encodeURIComponent(config.token)}`);
@@ -33,11 +37,17 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
   socket.addEventListener('message', (message: MessageEvent<string>) => {
     const data = JSON.parse(message.data) as ServerMessage;
     if ('event' in data) {
-      for (const listener of workspaceListeners) listener(data.payload);
+      if (snapshotsPending > 0) held.push(data.payload);
+      else for (const listener of workspaceListeners) listener(data.payload);
       return;
     }
     const entry = pending.get(data.id);
     pending.delete(data.id);
+    if (snapshots.delete(data.id)) {
+      // answers and events share one ordered socket: what came before the snapshot is in it
+      snapshotsPending--;
+      held.length = 0;
+    }
     if ('error' in data) entry?.reject(new Error(data.error));
     else entry?.resolve(data.result);
   });
@@ -51,6 +61,10 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     await Promise.race([opened, new Promise((resolve) => socket.addEventListener('close', resolve, { once: true }))]);
     if (closedReason !== undefined) throw new Error(closedReason);
     const id = nextId++;
+    if (method === 'getWorkspace') {
+      snapshots.add(id);
+      snapshotsPending++;
+    }
     return new Promise<T>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       socket.send(JSON.stringify({ id, method, args }));

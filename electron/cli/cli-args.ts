@@ -4,6 +4,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
+import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
 import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
 
 export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
@@ -23,6 +24,15 @@ export interface ConvertRequest {
   pageTimeoutMs: number;
   json: boolean;
   vlm?: VlmRequest;
+  /** Set by --server; the API key is not here (FOLIO_API_KEY reaches the engine host by its environment). */
+  remote?: RemoteOptions;
+}
+
+export interface ServeCheckRequest {
+  server: string;
+  /** Undefined: the first model the server lists. */
+  model?: string;
+  timeoutMs: number;
 }
 
 /** The VLM flags as given; an unset `specK` is decided by the package (see vlm-options.ts). */
@@ -37,7 +47,8 @@ export type CliCommand =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'doctor' }
-  | { kind: 'convert'; request: ConvertRequest };
+  | { kind: 'convert'; request: ConvertRequest }
+  | { kind: 'serve-check'; request: ServeCheckRequest };
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -45,6 +56,12 @@ export class UsageError extends Error {
 
 const DEFAULT_MAX_TOKENS = 4096;
 const MAX_SPEC_K = 4;
+const DEFAULT_CONCURRENCY = 16;
+const DEFAULT_REQUEST_TIMEOUT_S = 180;
+const DEFAULT_RETRIES = 3;
+/** As the vlm engine renders for DeepSeek-OCR's tiled mode: tiles need the page sharper than 1024. */
+const DEFAULT_IMAGE_SIDE = 1920;
+const REMOTE_FLAGS = ['concurrency', 'timeout', 'retries', 'image-size', 'image-format', 'prompt', 'extra-body'] as const;
 
 const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' },
@@ -61,6 +78,20 @@ const CONVERT_OPTIONS = {
   'spec-k': { type: 'string' },
   mode: { type: 'string' },
   'max-tokens': { type: 'string' },
+  server: { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  retries: { type: 'string' },
+  'image-size': { type: 'string' },
+  'image-format': { type: 'string' },
+  prompt: { type: 'string' },
+  'extra-body': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const SERVE_CHECK_OPTIONS = {
+  model: { type: 'string' },
+  timeout: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -70,6 +101,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (command === '--version' || command === '-v') return { kind: 'version' };
   if (command === 'doctor') return { kind: 'doctor' };
   if (command === 'convert') return parseConvert(rest);
+  if (command === 'serve-check') return parseServeCheck(rest);
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
@@ -85,7 +117,8 @@ function parseConvert(args: string[]): CliCommand {
   if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
   if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
   const engine = parseEngine(values.engine ?? 'auto');
-  const vlm = parseVlm(engine, values);
+  const remote = parseRemote(engine, values);
+  const vlm = remote ? undefined : parseVlm(engine, values);
   return {
     kind: 'convert',
     request: {
@@ -101,6 +134,7 @@ function parseConvert(args: string[]): CliCommand {
       pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
       json: values.json ?? false,
       vlm,
+      remote,
     },
   };
 }
@@ -121,6 +155,99 @@ function parseVlm(
     mode: values.mode,
     maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
   };
+}
+
+type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens']?: string };
+
+/** --server turns --model into the name the server serves; the remote flags mean nothing without it. */
+function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions | undefined {
+  if (values.server === undefined) {
+    if (engine === 'remote') throw new UsageError('--engine remote needs a server; add --server <url> --model <name>.');
+    const stray = REMOTE_FLAGS.find((flag) => values[flag] !== undefined);
+    if (stray) throw new UsageError(`--${stray} sets up the remote engine, which needs a server; add --server <url>.`);
+    return undefined;
+  }
+  if (engine !== 'remote' && engine !== 'auto') throw new UsageError(`--server is for --engine remote, not --engine ${engine}.`);
+  if (values.model === undefined) throw new UsageError('--server needs the model it serves; add --model <name> ("folio serve-check <url>" lists them).');
+  const stray = (['spec-k', 'mode'] as const).find((flag) => values[flag] !== undefined);
+  if (stray) throw new UsageError(`--${stray} is a vlm engine setting; the remote server decides its own decoding.`);
+  return {
+    server: parseServer(values.server, '--server'),
+    model: values.model,
+    concurrency: positiveInteger(values.concurrency, DEFAULT_CONCURRENCY, '--concurrency'),
+    timeoutMs: parseSeconds(values.timeout, DEFAULT_REQUEST_TIMEOUT_S, '--timeout') * 1000,
+    retries: values.retries === undefined ? DEFAULT_RETRIES : wholeNumber(values.retries, '--retries'),
+    imageLongSide: positiveInteger(values['image-size'], DEFAULT_IMAGE_SIDE, '--image-size'),
+    imageFormat: parseImageFormat(values['image-format'] ?? 'png'),
+    maxTokens: positiveInteger(values['max-tokens'], DEFAULT_MAX_TOKENS, '--max-tokens'),
+    prompt: values.prompt,
+    extraBody: values['extra-body'] === undefined ? undefined : parseExtraBody(values['extra-body']),
+  };
+}
+
+function parseServeCheck(args: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: SERVE_CHECK_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1) throw new UsageError('serve-check takes one server address: folio serve-check http://gpu-box:8000.');
+  return {
+    kind: 'serve-check',
+    request: { server: parseServer(positionals[0]!, 'the server address'), model: values.model, timeoutMs: parseSeconds(values.timeout, 60, '--timeout') * 1000 },
+  };
+}
+
+function parseServer(text: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${what} "${text}" is not an address; write it like http://gpu-box:8000.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${what} must start with http:// or https://.`);
+  if (url.username || url.password) throw new UsageError(`${what} must not hold a user or password; put the API key in FOLIO_API_KEY.`);
+  return text;
+}
+
+function parseImageFormat(text: string): RemoteImageFormat {
+  const format = REMOTE_IMAGE_FORMATS.find((choice) => choice === text.toLowerCase());
+  if (!format) throw new UsageError(`--image-format "${text}" is not one of ${REMOTE_IMAGE_FORMATS.join(', ')}.`);
+  return format;
+}
+
+function parseExtraBody(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new UsageError(`--extra-body is not JSON; write it like '{"skip_special_tokens": false}'.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError('--extra-body must be a JSON object of request fields.');
+  return parsed as Record<string, unknown>;
+}
+
+function positiveInteger(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new UsageError(`${flag} "${text}" is not a positive whole number.`);
+  return value;
+}
+
+function wholeNumber(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new UsageError(`${flag} "${text}" is not a whole number (0 or more).`);
+  return value;
+}
+
+function parseSeconds(text: string | undefined, fallback: number, flag: string): number {
+  if (text === undefined) return fallback;
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError(`${flag} "${text}" is not a positive number of seconds.`);
+  return seconds;
 }
 
 function parseSpecK(text: string): number | 'auto' {

@@ -16,6 +16,7 @@ import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
 import { forkHost } from '../engine/fork-host.js';
 import { HostClient, type OpenedDocument } from '../engine/host-client.js';
+import { longestPageMs } from '../engine/remote/retry-delay.js';
 import type { SpawnHost } from '../engine/host-process.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
@@ -45,7 +46,8 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
   }
   const client = new HostClient({
     spawnHost: io.spawnHost ?? (() => forkHost()),
-    pageTimeoutMs: request.pageTimeoutMs,
+    // a remote page may wait out its request time limits and retries before the host is to blame
+    pageTimeoutMs: request.pageTimeoutMs + (request.remote ? longestPageMs(request.remote) : 0),
     openTimeoutMs: request.pageTimeoutMs,
   });
   const options: ConvertOptions = {
@@ -53,6 +55,8 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     keepHeaders: request.keepHeaders,
     extractImages: request.images,
     vlm: request.vlm && (await vlmOptions(request.vlm)),
+    remote: request.remote,
+    lang: request.lang,
   };
   const batch = new Batch(request, options, client, reporter, io.signal);
   const started = performance.now();

@@ -5,6 +5,9 @@ export const HELP_TEXT = `folio: PDFs and page images (PNG, JPEG, TIFF) to Markd
 Usage:
   folio convert <files...> -o <dir> [options]
   folio doctor        say which ONNX Runtime execution provider Folio gets, and why
+  folio serve-check URL [--model NAME] [--timeout S]
+                      does a vLLM/OpenAI-compatible server answer, which models it serves,
+                      and its round-trip time for one small page
   folio --help | --version
 
 Convert options:
@@ -12,12 +15,23 @@ Convert options:
   --pages 1-3,7,10-       pages to convert, 1-based (default: all)
   --format md,html,json   what to write (default: md)
   --split-pages           also write <stem>_pg<N>.md (and .html) per page
-  --engine auto|text|vlm  auto (default) picks vlm when --model is given, else text
-  --model DIR             model package folder for the vlm engine (written by tools/model)
+  --engine auto|text|vlm|remote
+                          auto (default) picks remote with --server, vlm with --model, else text
+  --model DIR             model package folder for the vlm engine (written by tools/model);
+                          with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
                           (default auto with an MTP head, else 0)
   --mode NAME             vlm resolution mode of the package (default: its first)
-  --max-tokens N          vlm tokens per page at most (default 4096)
+  --max-tokens N          vlm or remote tokens per page at most (default 4096)
+  --server URL            remote engine: a vLLM (OpenAI-compatible) server, e.g. http://gpu-box:8000;
+                          its API key, if it wants one, is read from FOLIO_API_KEY
+  --concurrency N         remote pages in flight at once (default 16)
+  --timeout S             remote time limit per request, in seconds (default 180)
+  --retries N             remote retries after a 429, 5xx or dropped connection (default 3)
+  --image-size PX         remote page image's longer side in pixels (default 1920)
+  --image-format png|jpeg remote page image encoding (default png)
+  --prompt TEXT           remote instruction sent with each page (default: the model's own)
+  --extra-body JSON       remote request fields replacing the model's sampling extras (see README)
   --keep-headers          keep running headers, footers and page numbers
   --images                extract images into <stem>_assets/ and link them
   --password P            password of encrypted PDFs

@@ -8,6 +8,7 @@ import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
 import { openDocumentSource, type DocumentSource } from './document-source.js';
 import { toFailure } from './failure-error.js';
+import { convertInPageOrder } from './page-order.js';
 import type { EngineRouter } from './router.js';
 
 export interface PageListener {
@@ -29,17 +30,24 @@ export class DocumentSession {
     return new DocumentSession(source.info, source, router);
   }
 
-  /** Converts pages in order; a page that fails is reported and the next one goes on. */
+  /**
+   * Converts pages, several at once when the engine can take them (PageEngine.pagesInFlight), and
+   * reports them in order; a page that fails is reported and the next one goes on.
+   */
   async convert(pages: readonly number[], options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
-    for (const page of pages) {
-      if (signal.aborted) return;
-      listener.started(page);
-      try {
-        listener.done(await this.convertPage(page, options, listener, signal));
-      } catch (error) {
-        if (signal.aborted) return;
-        listener.failed(page, toFailure(error));
-      }
+    await convertInPageOrder(pages, await this.pagesInFlight(options), signal, {
+      start: (page) => listener.started(page),
+      convert: (page) => this.convertPage(page, options, listener, signal),
+      report: (page, outcome) => (outcome.ok ? listener.done(outcome.value) : listener.failed(page, toFailure(outcome.error))),
+    });
+  }
+
+  private async pagesInFlight(options: ConvertOptions): Promise<number> {
+    try {
+      return (await this.router.route(options)).engine.pagesInFlight ?? 1;
+    } catch {
+      // an engine that cannot be had fails each page with its reason, one at a time
+      return 1;
     }
   }
 

@@ -37,6 +37,8 @@ export interface PageContent {
 
 export interface PageEngine {
   readonly name: EngineName;
+  /** Pages it can convert at once (a remote server decodes many together); absent: one at a time. */
+  readonly pagesInFlight?: number;
   convertPage(job: PageJob): Promise<PageContent>;
   /** Frees what the engine cached for a document (layout statistics, running-text signatures). */
   forgetDocument(pdf: PDFDocumentProxy): void;

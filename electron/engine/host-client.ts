@@ -169,18 +169,25 @@ export class HostClient {
     }
   }
 
-  /** Runs one conversion on one host until it finishes, is cancelled, or loses its host; `remaining` shrinks as pages finish. */
+  /**
+   * Runs one conversion on one host until it finishes, is cancelled, or loses its host; `remaining`
+   * shrinks as pages finish. Pages finish in order even when several are in flight, so the time limit
+   * applies to the oldest unfinished page, counted from its own start.
+   */
   private async convertOn(host: LiveHost, docId: string, remaining: number[], options: ConvertOptions, callbacks: PageCallbacks, signal: AbortSignal | undefined): Promise<void> {
     host.process.send({ type: 'convert', docId, pages: [...remaining], options });
-    let deadline = Date.now() + this.pageTimeoutMs;
+    let progressAt = Date.now();
+    const startedAt = new Map<number, number>();
+    const deadline = () => (startedAt.get(remaining[0] ?? -1) ?? progressAt) + this.pageTimeoutMs;
     let cancelSent = false;
     const finish = (page: number) => {
       const index = remaining.indexOf(page);
       if (index >= 0) remaining.splice(index, 1);
-      deadline = Date.now() + this.pageTimeoutMs;
+      startedAt.delete(page);
+      progressAt = Date.now();
     };
     for (;;) {
-      const taken = await host.events.take(deadline, cancelSent ? undefined : signal);
+      const taken = await host.events.take(deadline(), cancelSent ? undefined : signal);
       if (taken.kind === 'aborted') {
         host.process.send({ type: 'cancel', docId });
         cancelSent = true;
@@ -198,6 +205,7 @@ export class HostClient {
       if (!('docId' in event) || event.docId !== docId) continue;
       switch (event.type) {
         case 'page-started':
+          startedAt.set(event.page, Date.now());
           callbacks.pageStarted?.(event.page);
           break;
         case 'page-delta':

@@ -8,7 +8,7 @@ import { connectToParent } from './host-transport.js';
 import { EngineRouter } from './router.js';
 
 const transport = connectToParent();
-const host = new EngineHost(transport, new EngineRouter());
+const host = new EngineHost(transport, new EngineRouter({ remoteApiKey: process.env.FOLIO_API_KEY }));
 transport.onMessage((message) => host.handle(message));
 transport.onDisconnect(() => process.exit(0));
 // Ctrl-C in a terminal reaches the whole process group; the supervisor decides how the host stops.

@@ -1,14 +1,22 @@
 /**
- * Electron main: one secure window, the app protocol, and the IPC handlers. It never runs
- * inference: conversions run in the engine host (see DESIGN.md).
+ * Electron main: one secure window, the app protocol, the application menu, and the wiring from IPC
+ * and the workspace port to the AppService, whose engine host runs in a utility process. It never
+ * runs inference, and holds no behaviour that the browser mode's bridge could not test.
  */
 
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, type IpcMainInvokeEvent } from 'electron';
-import { IPC_CHANNELS, type AppInfo } from '../../shared/app-api.js';
-import { chooseExecutionProvider } from '../engine/onnx/execution-provider.js';
+import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, type IpcMainEvent } from 'electron';
+import { IPC_CHANNELS, type MenuCommand } from '../../shared/app-api.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
+import { buildAppMenu } from './app-menu.js';
+import { AppService } from './app-service.js';
+import { registerIpcRoutes } from './ipc-routes.js';
+import { documentPathsFromArgv } from './launch-paths.js';
+import { loadRecent, saveRecent, withRecent } from './recent-documents.js';
+import { spawnUtilityHost } from './utility-host.js';
+import { serveWorkspacePort, type PortRequest } from './workspace-port.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -17,25 +25,124 @@ registerAppScheme();
 if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
-  app.on('second-instance', () => focus(BrowserWindow.getAllWindows()[0]));
-  app.whenReady().then(start, (error: unknown) => {
-    console.error('Folio could not start:', error);
-    app.exit(1);
+  // documents asked for before the window is ready wait here
+  const pendingOpens: string[][] = [];
+  let openDocuments = (paths: string[]): void => {
+    pendingOpens.push(paths);
+  };
+  app.on('second-instance', (_event, argv, workingDirectory) => {
+    focus(BrowserWindow.getAllWindows()[0]);
+    const paths = documentPathsFromArgv(argv, workingDirectory, isFile);
+    if (paths.length > 0) openDocuments(paths);
   });
-  app.on('window-all-closed', () => app.quit());
+  // macOS: a file dropped on the Dock icon or opened from Finder
+  app.on('open-file', (event, file) => {
+    event.preventDefault();
+    openDocuments([file]);
+  });
+  const launchPaths = documentPathsFromArgv(process.argv, process.cwd(), isFile);
+  if (launchPaths.length > 0) openDocuments(launchPaths);
+  app.whenReady().then(
+    async () => {
+      openDocuments = await start();
+      for (const paths of pendingOpens.splice(0)) openDocuments(paths);
+    },
+    (error: unknown) => {
+      console.error('Folio could not start:', error);
+      app.exit(1);
+    },
+  );
 }
 
-function start(): void {
+/** Starts the app; returns how to open documents from outside (command line, Dock, Open Recent). */
+async function start(): Promise<(paths: string[]) => void> {
+  const dataDir = app.getPath('userData');
+  const service = await AppService.start({ dataDir, version: app.getVersion(), spawnHost: spawnUtilityHost });
+  let recent = await loadRecent(dataDir);
+
+  const remember = (paths: readonly string[]) => {
+    for (const file of paths) {
+      recent = withRecent(recent, file);
+      app.addRecentDocument(file);
+    }
+    refreshMenu();
+    void saveRecent(dataDir, recent).catch((error: unknown) => console.warn(`Folio could not save the recent documents: ${(error as Error).message}`));
+  };
+  const openAndConvert = (paths: string[]) => {
+    remember(paths);
+    void service
+      .openDocuments(paths)
+      .then((ids) => Promise.all(ids.map((docId) => service.convert({ docId }))))
+      .catch((error: unknown) => console.error(`Folio could not open ${paths.join(', ')}: ${(error as Error).message}`));
+  };
+  const sendCommand = (command: MenuCommand) => BrowserWindow.getAllWindows()[0]?.webContents.send(IPC_CHANNELS.menuCommand, command);
+  const refreshMenu = () =>
+    Menu.setApplicationMenu(
+      buildAppMenu(recent, {
+        command: sendCommand,
+        openRecent: (file) => openAndConvert([file]),
+        clearRecent: () => {
+          recent = [];
+          app.clearRecentDocuments();
+          refreshMenu();
+          void saveRecent(dataDir, recent);
+        },
+      }),
+    );
+
   serveRenderer(path.join(here, '../../renderer'));
-  ipcMain.handle(IPC_CHANNELS.appInfo, (event) => {
-    assertTrustedSender(event);
-    return appInfo();
+  const isTrusted = (url: string) => url.startsWith(`${APP_ORIGIN}/`);
+  registerIpcRoutes(
+    service,
+    {
+      chooseExportFolder: async () => {
+        const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+        const options = { title: 'Export to folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
+        const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+        return result.canceled ? null : (result.filePaths[0] ?? null);
+      },
+      // documents the renderer opens (drop, dialog) join Open Recent too
+      documentsOpened: remember,
+    },
+    isTrusted,
+  );
+  // each page load asks for its own port; the previous page's port closes with it
+  ipcMain.on(IPC_CHANNELS.workspacePort, (event: IpcMainEvent) => {
+    if (!isTrusted(event.senderFrame?.url ?? '')) return;
+    const { port1, port2 } = new MessageChannelMain();
+    const unsubscribe = serveWorkspacePort(
+      {
+        post: (message) => port1.postMessage(message),
+        onRequest: (listener) => port1.on('message', (message) => listener(message.data as PortRequest)),
+      },
+      service,
+    );
+    port1.on('close', unsubscribe);
+    event.sender.once('destroyed', () => {
+      unsubscribe();
+      port1.close();
+    });
+    port1.start();
+    event.sender.postMessage(IPC_CHANNELS.workspacePort, null, [port2]);
   });
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (navigation) => navigation.preventDefault());
     contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+    contents.on('will-attach-webview', (attach) => attach.preventDefault());
   });
+  let closed = false;
+  app.on('before-quit', (event) => {
+    if (closed) return;
+    // edits are already on disk; this lets a running page stop and the engine host end cleanly
+    event.preventDefault();
+    closed = true;
+    void service.close().finally(() => app.quit());
+  });
+  app.on('window-all-closed', () => app.quit());
+
+  refreshMenu();
   createWindow();
+  return openAndConvert;
 }
 
 function createWindow(): BrowserWindow {
@@ -63,13 +170,6 @@ function focus(window: BrowserWindow | undefined): void {
   window.focus();
 }
 
-/** Only our own pages may call into main. */
-function assertTrustedSender(event: IpcMainInvokeEvent): void {
-  const url = event.senderFrame?.url ?? '';
-  if (!url.startsWith(`${APP_ORIGIN}/`)) throw new Error(`IPC from an untrusted page refused: ${url}`);
-}
-
-async function appInfo(): Promise<AppInfo> {
-  const choice = await chooseExecutionProvider();
-  return { version: app.getVersion(), device: choice.device, deviceReason: choice.reason };
+function isFile(file: string): boolean {
+  return statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }

@@ -1,11 +1,103 @@
-// Sandboxed preloads load as CommonJS, hence `.cts`. The renderer sees only `window.folio`.
+// Sandboxed preloads load as CommonJS, hence `.cts`. The renderer sees only `window.folio`: one
+// method per FolioApi member, never ipcRenderer itself.
 import electron = require('electron');
-import type { AppInfo, FolioApi } from '../../shared/app-api.js';
+import type { FolioApi, IPC_CHANNELS as SharedChannels, MenuCommand } from '../../shared/app-api.js';
+import type { Workspace, WorkspaceEvent } from '../../shared/workspace.js';
+import type { PortMessage, PortRequest } from '../main/workspace-port.js';
 
-// Sandboxed preloads cannot require project files, so the channel name is repeated here; the
-// `satisfies` below keeps it in step with shared/app-api.ts.
+// Sandboxed preloads cannot require project files, so the channel names are repeated here; the
+// `satisfies` keeps them in step with shared/app-api.ts.
+const CHANNELS = {
+  appInfo: 'folio:app-info',
+  getWorkspace: 'folio:get-workspace',
+  openDocuments: 'folio:open-documents',
+  removeDocument: 'folio:remove-document',
+  readDocument: 'folio:read-document',
+  convert: 'folio:convert',
+  cancel: 'folio:cancel',
+  setEdit: 'folio:set-edit',
+  setReviewed: 'folio:set-reviewed',
+  getSettings: 'folio:get-settings',
+  setSettings: 'folio:set-settings',
+  chooseExportFolder: 'folio:choose-export-folder',
+  exportDocument: 'folio:export-document',
+  workspacePort: 'folio:workspace-port',
+  menuCommand: 'folio:menu-command',
+} as const satisfies typeof SharedChannels;
+
+const { ipcRenderer, webUtils, contextBridge } = electron;
+function invoke<T>(channel: string, ...args: unknown[]): Promise<T> {
+  return ipcRenderer.invoke(channel, ...args) as Promise<T>;
+}
+
+// Workspace events and snapshots arrive on one MessagePort from main, in order, so events that a
+// snapshot already holds are held back and dropped when it arrives (see FolioApi.getWorkspace).
+const workspaceListeners = new Set<(event: WorkspaceEvent) => void>();
+const snapshotRequests = new Map<number, (workspace: Workspace) => void>();
+const heldEvents: WorkspaceEvent[] = [];
+let nextRequest = 1;
+const port = new Promise<MessagePort>((resolve) => {
+  ipcRenderer.once(CHANNELS.workspacePort, (event) => {
+    const [received] = event.ports;
+    if (!received) return;
+    received.onmessage = (message: MessageEvent<PortMessage>) => {
+      const data = message.data;
+      if (data.type === 'event') {
+        if (snapshotRequests.size > 0) heldEvents.push(data.event);
+        else for (const listener of workspaceListeners) listener(data.event);
+        return;
+      }
+      heldEvents.length = 0;
+      snapshotRequests.get(data.id)?.(data.workspace);
+      snapshotRequests.delete(data.id);
+    };
+    resolve(received);
+  });
+});
+ipcRenderer.send(CHANNELS.workspacePort);
+
+const menuListeners = new Set<(command: MenuCommand) => void>();
+ipcRenderer.on(CHANNELS.menuCommand, (_event, command: MenuCommand) => {
+  for (const listener of menuListeners) listener(command);
+});
+
 const api = {
-  appInfo: () => electron.ipcRenderer.invoke('folio:app-info') as Promise<AppInfo>,
-} satisfies Pick<FolioApi, 'appInfo'>;
+  appInfo: () => invoke(CHANNELS.appInfo),
+  getWorkspace: async () => {
+    const open = await port;
+    const id = nextRequest++;
+    return new Promise<Workspace>((resolve) => {
+      snapshotRequests.set(id, resolve);
+      open.postMessage({ type: 'get-workspace', id } satisfies PortRequest);
+    });
+  },
+  pathForFile: async (file) => webUtils.getPathForFile(file as File),
+  openDocuments: (paths) => invoke(CHANNELS.openDocuments, paths),
+  removeDocument: (docId) => invoke(CHANNELS.removeDocument, docId),
+  readDocument: (docId) => invoke(CHANNELS.readDocument, docId),
+  convert: (request) => invoke(CHANNELS.convert, request),
+  cancel: (docId) => invoke(CHANNELS.cancel, docId),
+  setEdit: (docId, page, markdown) => invoke(CHANNELS.setEdit, docId, page, markdown),
+  setReviewed: (docId, page, reviewed) => invoke(CHANNELS.setReviewed, docId, page, reviewed),
+  getSettings: () => invoke(CHANNELS.getSettings),
+  setSettings: (patch) => invoke(CHANNELS.setSettings, patch),
+  chooseExportFolder: () => invoke(CHANNELS.chooseExportFolder),
+  exportDocument: (request) => invoke(CHANNELS.exportDocument, request),
+  onWorkspaceEvent: (listener) => {
+    workspaceListeners.add(listener);
+    return () => {
+      workspaceListeners.delete(listener);
+    };
+  },
+  onMenuCommand: (listener) => {
+    menuListeners.add(listener);
+    return () => {
+      menuListeners.delete(listener);
+    };
+  },
+} satisfies FolioApi;
 
-electron.contextBridge.exposeInMainWorld('folio', api);
+/** The preload's API, for the type-level test that it is exactly FolioApi. */
+export type PreloadApi = typeof api;
+
+contextBridge.exposeInMainWorld('folio', api);

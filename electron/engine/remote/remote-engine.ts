@@ -1,0 +1,99 @@
+/**
+ * The `remote` page engine: renders the page, sends it to an OpenAI-compatible server (vLLM serving
+ * jina-ocr-v1 or DeepSeek-OCR) and streams the answer's deltas as the page's. Requests are capped
+ * at the configured concurrency; the session keeps a few more pages rendering meanwhile. A 429, a
+ * 5xx or a dropped connection is retried with backoff a bounded number of times; past that, or on
+ * any other refusal, the page fails alone with the server's own words.
+ */
+
+import type { RemoteOptions } from '../../../shared/protocol.js';
+import type { PageContent, PageEngine, PageJob } from '../engine.js';
+import { FailureError } from '../failure-error.js';
+import type { RgbImage } from '../raster/rgb-image.js';
+import { isNearBlank } from '../vlm/vlm-engine.js';
+import { AttemptError } from './attempt-error.js';
+import { chatRequestBody } from './chat-request.js';
+import { streamCompletion, type CompletionEnd } from './completion-stream.js';
+import { encodePageImage, imageDataUrl } from './page-image.js';
+import { RequestSlots } from './request-slots.js';
+import { ResumedText } from './resumed-text.js';
+import { retryDelayMs, sleep } from './retry-delay.js';
+import { apiBase, endpoint, shownServer } from './server-url.js';
+
+/** Pages rendered ahead of the requests, so a freed request slot never waits for pdf.js. */
+export function pagesInFlightFor(concurrency: number): number {
+  return concurrency + Math.max(2, Math.ceil(concurrency / 4));
+}
+
+export class RemoteEngine implements PageEngine {
+  readonly name = 'remote';
+  readonly pagesInFlight: number;
+  private readonly url: URL;
+  private readonly server: string;
+  private readonly slots: RequestSlots;
+
+  constructor(
+    private readonly options: RemoteOptions,
+    /** Sent as a Bearer token and never put into a message, a stat or a failure. */
+    private readonly apiKey: string | undefined,
+  ) {
+    const base = apiBase(options.server);
+    this.url = endpoint(base, 'chat/completions');
+    this.server = shownServer(base);
+    this.slots = new RequestSlots(options.concurrency);
+    this.pagesInFlight = pagesInFlightFor(options.concurrency);
+  }
+
+  async convertPage(job: PageJob): Promise<PageContent> {
+    const device = `${this.options.model} at ${this.server}`;
+    const image = await job.render(this.options.imageLongSide);
+    const { width, height } = await pageSize(job, image);
+    if (isNearBlank(image)) {
+      return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
+    }
+    const bytes = await encodePageImage(image, this.options.imageFormat);
+    const body = chatRequestBody(this.options, imageDataUrl(bytes, this.options.imageFormat));
+    const text = new ResumedText((delta) => job.emitDelta(delta));
+    const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal));
+    const reason = end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
+    return { width, height, markdown: text.text, blocks: [], images: [], device, reason, tokens: end.completionTokens };
+  }
+
+  forgetDocument(): void {
+    // nothing is kept per document
+  }
+
+  private async requestWithRetries(body: Record<string, unknown>, text: ResumedText, signal: AbortSignal): Promise<CompletionEnd> {
+    for (let retry = 0; ; retry++) {
+      text.newAttempt();
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
+      try {
+        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout]) };
+        return await streamCompletion(request, (delta) => text.push(delta));
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if (timeout.aborted) throw new FailureError('timeout', `${this.server} did not finish the page within ${seconds(this.options.timeoutMs)}; raise --timeout or lower --concurrency.`);
+        if (!(error instanceof AttemptError)) throw error;
+        const message = this.redacted(error.message);
+        if (!error.retryable) throw new FailureError('remote', `${this.server}: ${message}.`);
+        if (retry >= this.options.retries) throw new FailureError('remote', `${this.server}: ${message} (gave up after ${retry + 1} attempts).`);
+        await sleep(retryDelayMs(retry, error.retryAfterMs), signal);
+      }
+    }
+  }
+
+  /** A server or proxy that echoes the request's headers in its error must not carry the key into a failure. */
+  private redacted(message: string): string {
+    return this.apiKey ? message.split(this.apiKey).join('[API key]') : message;
+  }
+}
+
+/** In PDF points; an image file's page counts one point per stored pixel. */
+async function pageSize(job: PageJob, rendered: RgbImage): Promise<{ width: number; height: number }> {
+  if (job.pdf) return (await job.pdf.getPage(job.page)).getViewport({ scale: 1 });
+  return job.storedImage ? job.storedImage() : rendered;
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}

@@ -1,0 +1,199 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Failure } from '../shared/failure.js';
+import type { PageResult } from '../shared/page.js';
+import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions, type RemoteOptions } from '../shared/protocol.js';
+import { DocumentSession } from '../electron/engine/document-session.js';
+import { EngineRouter } from '../electron/engine/router.js';
+import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
+import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
+
+const LONG_SIDE = 320;
+const PAGES = 12;
+
+let folder: string;
+let pdf: string;
+let server: TestServer | undefined;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-remote-'));
+  pdf = path.join(folder, 'width-coded.pdf');
+  await writeWidthCodedPdf(pdf, PAGES);
+});
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+afterAll(async () => {
+  if (folder) await rm(folder, { recursive: true, force: true });
+});
+
+/** Which page the server was sent, read back from the image width; -1 when none matches. */
+function pageOfWidth(width: number): number {
+  for (let page = 1; page <= PAGES; page++) if (renderedWidth(page, LONG_SIDE) === width) return page;
+  return -1;
+}
+
+/** Every page's answer names its page, so a page's Markdown says where it came from. */
+const answerNamingPage: TestServerConfig['answer'] = (request) => `# Page ${pageOfWidth(request.width)}\n\n${'word '.repeat(20).trim()}\n`;
+
+function remoteOptions(overrides: Partial<RemoteOptions> = {}): RemoteOptions {
+  return { server: server!.url, model: 'test-ocr', concurrency: 4, timeoutMs: 10_000, retries: 2, imageLongSide: LONG_SIDE, imageFormat: 'png', maxTokens: 512, ...overrides };
+}
+
+interface Converted {
+  order: string[];
+  deltas: Map<number, string[]>;
+  done: PageResult[];
+  failed: { page: number; failure: Failure }[];
+}
+
+async function convert(remote: RemoteOptions, pages: number[], options: { apiKey?: string; signal?: AbortSignal; onStarted?: (page: number) => void } = {}): Promise<Converted> {
+  const router = new EngineRouter({ remoteApiKey: options.apiKey });
+  const session = await DocumentSession.open(router, pdf);
+  const converted: Converted = { order: [], deltas: new Map(), done: [], failed: [] };
+  const convertOptions: ConvertOptions = { ...DEFAULT_CONVERT_OPTIONS, engine: 'remote', remote };
+  try {
+    await session.convert(
+      pages,
+      convertOptions,
+      {
+        started: (page) => options.onStarted?.(page),
+        delta: (page, text) => converted.deltas.set(page, [...(converted.deltas.get(page) ?? []), text]),
+        done: (result) => {
+          converted.order.push(`done ${result.page}`);
+          converted.done.push(result);
+        },
+        failed: (page, failure) => {
+          converted.order.push(`failed ${page}`);
+          converted.failed.push({ page, failure });
+        },
+      },
+      options.signal ?? new AbortController().signal,
+    );
+  } finally {
+    await session.close();
+  }
+  return converted;
+}
+
+const allPages = Array.from({ length: PAGES }, (_, i) => i + 1);
+
+describe('remote engine against an OpenAI-compatible streaming server', () => {
+  it('streams each page as the server sends it, deltas in order, and records the tokens the usage chunk reports', async () => {
+    server = await startTestServer({ answer: answerNamingPage, tokenDelayMs: 2 });
+    const result = await convert(remoteOptions(), [1, 2, 3]);
+    expect(result.failed).toEqual([]);
+    for (const page of result.done) {
+      const expected = answerNamingPage!({ width: renderedWidth(page.page, LONG_SIDE) } as never);
+      expect(result.deltas.get(page.page)).toEqual(tokenise(expected));
+      expect(page.markdown).toBe(expected);
+      expect(page.stats.engine).toBe('remote');
+      expect(page.stats.tokens).toBe(tokenise(expected).length);
+      expect(page.stats.device).toContain('test-ocr at http://127.0.0.1');
+      expect(page.width).toBe(300 + 40 * page.page);
+    }
+    expect(server.stats.seen.map((seen) => seen.fields)).toContainEqual(expect.objectContaining({ stream: true, temperature: 0, stream_options: { include_usage: true } }));
+  });
+
+  it('never has more requests in flight than the concurrency setting, and fills it', async () => {
+    server = await startTestServer({ answer: answerNamingPage, tokenDelayMs: 3 });
+    const result = await convert(remoteOptions({ concurrency: 3 }), allPages);
+    expect(result.done).toHaveLength(PAGES);
+    expect(server.stats.maxInFlight).toBe(3);
+  });
+
+  it('reports pages in page order when the server answers them out of order', async () => {
+    // the first requests to arrive are answered last
+    server = await startTestServer({ answer: answerNamingPage, firstTokenDelayMs: (index) => (8 - index) * 60 });
+    const result = await convert(remoteOptions({ concurrency: 8 }), allPages.slice(0, 8));
+    expect(result.order).toEqual(allPages.slice(0, 8).map((page) => `done ${page}`));
+    expect(server.stats.maxInFlight).toBe(8);
+    for (const page of result.done) expect(page.markdown).toContain(`# Page ${page.page}\n`);
+  });
+
+  it('waits out a 429 and gets the page on the next attempt', async () => {
+    server = await startTestServer({ answer: answerNamingPage, refuseFirst: { count: 1, status: 429, retryAfterSeconds: 0 } });
+    const result = await convert(remoteOptions({ concurrency: 1 }), [2]);
+    expect(result.failed).toEqual([]);
+    expect(result.done[0]?.markdown).toContain('# Page 2');
+    expect(server.stats.requests).toBe(2);
+  });
+
+  it('resumes a stream dropped mid-page without repeating text already shown', async () => {
+    server = await startTestServer({ answer: answerNamingPage, dropAfter: (request) => (request.index === 0 ? 6 : undefined) });
+    const result = await convert(remoteOptions({ concurrency: 1 }), [3]);
+    expect(result.failed).toEqual([]);
+    const markdown = result.done[0]!.markdown;
+    expect(markdown).toBe(answerNamingPage!({ width: renderedWidth(3, LONG_SIDE) } as never));
+    expect(result.deltas.get(3)!.join('')).toBe(markdown);
+    expect(server.stats.requests).toBe(2);
+  });
+
+  it('fails only the page whose stream keeps dropping, with a clear message, after the set number of retries', async () => {
+    server = await startTestServer({ answer: answerNamingPage, dropAfter: (request) => (pageOfWidth(request.width) === 1 ? 3 : undefined) });
+    const result = await convert(remoteOptions({ concurrency: 1, retries: 1 }), [1, 2]);
+    expect(result.failed).toHaveLength(1);
+    expect(result.failed[0]!.page).toBe(1);
+    expect(result.failed[0]!.failure.code).toBe('remote');
+    expect(result.failed[0]!.failure.message).toMatch(/dropped|closed before the answer was complete/);
+    expect(result.failed[0]!.failure.message).toContain('gave up after 2 attempts');
+    expect(result.done.map((page) => page.page)).toEqual([2]);
+  });
+
+  it('fails a page the server refuses outright with the server\'s own message, without retrying', async () => {
+    server = await startTestServer({ answer: answerNamingPage });
+    const result = await convert(remoteOptions({ model: 'no-such-model' }), [1]);
+    expect(result.failed[0]!.failure).toEqual({ code: 'remote', message: expect.stringContaining('The model `no-such-model` does not exist.') });
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it('fails a page the server never finishes once the request time limit passes', async () => {
+    server = await startTestServer({ hang: true });
+    const result = await convert(remoteOptions({ timeoutMs: 400, retries: 2 }), [1]);
+    expect(result.failed[0]!.failure.code).toBe('timeout');
+    expect(result.failed[0]!.failure.message).toContain('--timeout');
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it('closes every in-flight connection when the conversion is cancelled', async () => {
+    server = await startTestServer({ hang: true });
+    const abort = new AbortController();
+    const stats = server.stats;
+    const running = convert(remoteOptions({ concurrency: 4 }), allPages, { signal: abort.signal });
+    await until(() => stats.inFlight === 4);
+    abort.abort();
+    const result = await running;
+    expect(result.order).toEqual([]);
+    // a request still unanswered ends only when its connection closes
+    await until(() => stats.inFlight === 0);
+    expect(stats.abandoned).toBe(4);
+    expect(stats.requests).toBe(4);
+  });
+
+  it('sends the API key to the server and keeps it out of failures', async () => {
+    const apiKey = 'sk-test-0123456789abcdef';
+    server = await startTestServer({ answer: answerNamingPage, apiKey });
+    const good = await convert(remoteOptions(), [1], { apiKey });
+    expect(good.done).toHaveLength(1);
+    expect(server.stats.seen[0]!.authorization).toBe(`Bearer ${apiKey}`);
+    // the server expects another key and echoes what it got in its refusal
+    await server.close();
+    server = await startTestServer({ apiKey: 'sk-the-right-one' });
+    const refused = await convert(remoteOptions(), [1], { apiKey });
+    expect(refused.failed[0]!.failure.message).toContain('401');
+    expect(JSON.stringify(refused)).not.toContain(apiKey);
+  });
+});
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
