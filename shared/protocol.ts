@@ -22,8 +22,6 @@ export interface ConvertOptions {
    * so no options object (saved settings, a workspace, an echoed request) can carry it.
    */
   remote?: RemoteOptions;
-  /** What the `lite` OCR engine reads the page as; undefined: `auto` (English and Chinese). */
-  lang?: OcrLanguage;
 }
 
 export const REMOTE_IMAGE_FORMATS = ['png', 'jpeg'] as const;
