@@ -21,6 +21,8 @@ import { serveWorkspacePort, type PortRequest } from './workspace-port.js';
 const here = path.dirname(fileURLToPath(import.meta.url));
 
 registerAppScheme();
+// the Electron test suite runs each launch against its own data folder
+if (process.env.FOLIO_USER_DATA_DIR) app.setPath('userData', process.env.FOLIO_USER_DATA_DIR);
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
