@@ -2,7 +2,7 @@
 
 import type { KvCache } from './kv-cache.js';
 import type { ModelRunner, PassOutput } from './model-runner.js';
-import { trailingLoop, type RepetitionRule } from './repetition.js';
+import { isLooping, type RepetitionRule } from './repetition.js';
 import type { NoRepeatRule } from './token-choice.js';
 
 export interface DecodeLimits {
@@ -59,7 +59,7 @@ export async function prefill(runner: DecoderModel, promptEmbeds: Float32Array, 
 export function finished(tokens: readonly number[], limits: DecodeLimits): StopReason | null {
   if (tokens.at(-1) === limits.eos) return 'eos';
   if (tokens.length >= limits.maxNewTokens) return 'limit';
-  if (limits.repetition && trailingLoop(tokens, limits.repetition)) return 'repetition';
+  if (limits.repetition && isLooping(tokens, limits.repetition)) return 'repetition';
   if (limits.signal?.aborted) return 'cancelled';
   return null;
 }

@@ -28,6 +28,16 @@ describe('auto draft length', () => {
     expect(share(ks.slice(100), 0)).toBeGreaterThan(0.95);
   });
 
+  it('probes less and less often while the head stays wrong, and often again once it is right', () => {
+    const length = new AutoDraftLength(4);
+    const probesIn = (ks: readonly number[]) => ks.filter((k) => k === 4).length;
+    const wrong = drive(length, 3000, () => [0, 0, 0, 0], (k) => 10 + 3 * k);
+    expect(probesIn(wrong.slice(0, 1000))).toBeGreaterThan(probesIn(wrong.slice(2000)));
+    expect(probesIn(wrong.slice(2000))).toBeLessThanOrEqual(1);
+    const right = drive(length, 1500, () => [0.95, 0.95, 0.95, 0.95], (k) => 10 + 2 * k);
+    expect(share(right.slice(-200), 4)).toBeGreaterThan(0.95);
+  });
+
   it('drafts four when drafts are nearly always right and verifying is cheap', () => {
     const ks = drive(new AutoDraftLength(4), 400, () => [0.95, 0.95, 0.95, 0.95], (k) => 10 + 2 * k);
     expect(share(ks.slice(100), 4)).toBeGreaterThan(0.95);
@@ -35,7 +45,7 @@ describe('auto draft length', () => {
 
   it('stops at three when a fourth draft no longer pays for its share of the pass', () => {
     // E(K)/cost(K) with a = 0.8, cost 10 + 3K: 0.100, 0.138, 0.153, 0.155, 0.153
-    const length = new AutoDraftLength(4, { exploreSteps: 6, probeEvery: 8, decay: 0.999 });
+    const length = new AutoDraftLength(4, { exploreSteps: 6, probeEvery: 8, maxProbeEvery: 8, decay: 0.999 });
     const ks = drive(length, 3000, () => [0.8, 0.8, 0.8, 0.8], (k) => 10 + 3 * k);
     expect(length.estimate().best).toBe(3);
     expect(share(ks.slice(1000), 3)).toBeGreaterThan(0.8);
@@ -53,7 +63,7 @@ describe('auto draft length', () => {
   });
 
   it('reads acceptance per position as conditional on the drafts before it', () => {
-    const length = new AutoDraftLength(2, { exploreSteps: 1, probeEvery: 1, decay: 1 });
+    const length = new AutoDraftLength(2, { exploreSteps: 1, probeEvery: 1, maxProbeEvery: 1, decay: 1 });
     // position 1 right 3 times of 4; position 2 judged those 3 times, right once
     for (const accepted of [2, 1, 1, 0]) length.observe({ k: 2, accepted, ms: 1 });
     expect(length.estimate().acceptance).toEqual([3 / 5, 1 / 4]);

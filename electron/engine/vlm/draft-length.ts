@@ -32,13 +32,18 @@ export function fixedDraftLength(k: number): DraftLength {
 export interface AutoSettings {
   /** Steps measured at the largest K, then at K = 0, before choosing. */
   exploreSteps: number;
-  /** While a smaller K is chosen, one step in this many drafts the largest K, so acceptance at every position stays known. */
+  /**
+   * While a smaller K is chosen, one step in this many drafts the largest K, so acceptance at every
+   * position stays known. Each probe whose first draft is wrong doubles the gap, up to `maxProbeEvery`:
+   * a head that is never right stops costing anything.
+   */
   probeEvery: number;
+  maxProbeEvery: number;
   /** Weight kept by old measurements at each new step: the memory is about 1 / (1 - decay) steps. */
   decay: number;
 }
 
-export const DEFAULT_AUTO_SETTINGS: AutoSettings = { exploreSteps: 6, probeEvery: 48, decay: 0.99 };
+export const DEFAULT_AUTO_SETTINGS: AutoSettings = { exploreSteps: 6, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
 
 export interface DraftEstimate {
   /** Per draft position, the chance a draft there is right given the ones before it were. */
@@ -58,6 +63,7 @@ export class AutoDraftLength implements DraftLength {
   private readonly stepMs: number[];
   private readonly seen: number[];
   private sinceProbe = 0;
+  private probeGap: number;
 
   constructor(
     readonly maxK: number,
@@ -67,15 +73,16 @@ export class AutoDraftLength implements DraftLength {
     this.accepted = Array<number>(maxK).fill(0);
     this.stepMs = Array<number>(maxK + 1).fill(Number.NaN);
     this.seen = Array<number>(maxK + 1).fill(0);
+    this.probeGap = settings.probeEvery;
   }
 
   next(): number {
-    const { exploreSteps, probeEvery } = this.settings;
+    const { exploreSteps } = this.settings;
     if (this.maxK === 0) return 0;
     if ((this.seen[this.maxK] ?? 0) < exploreSteps) return this.maxK;
     if ((this.seen[0] ?? 0) < exploreSteps) return 0;
     const best = this.estimate().best;
-    if (best < this.maxK && this.sinceProbe >= probeEvery) return this.maxK;
+    if (best < this.maxK && this.sinceProbe >= this.probeGap) return this.maxK;
     return best;
   }
 
@@ -92,6 +99,9 @@ export class AutoDraftLength implements DraftLength {
     const previous = this.stepMs[k] ?? Number.NaN;
     this.stepMs[k] = Number.isNaN(previous) ? ms : previous * 0.9 + ms * 0.1;
     this.seen[k] = (this.seen[k] ?? 0) + 1;
+    if (k === this.maxK && (this.seen[k] ?? 0) > this.settings.exploreSteps) {
+      this.probeGap = accepted > 0 ? this.settings.probeEvery : Math.min(this.settings.maxProbeEvery, this.probeGap * 2);
+    }
     this.sinceProbe = k === this.maxK ? 0 : this.sinceProbe + 1;
   }
 

@@ -45,6 +45,12 @@ export function halvesFrom(values: Float32Array): Uint16Array {
   return Uint16Array.from(values, toHalf);
 }
 
+let halfValues: Float32Array | null = null;
+
+/** Widens fp16 graph outputs; a table of all 65,536 halves makes a 129,280-entry logits row one lookup per entry. */
 export function floatsFrom(halves: Uint16Array): Float32Array {
-  return Float32Array.from(halves, fromHalf);
+  const table = (halfValues ??= Float32Array.from({ length: 0x10000 }, (_, half) => fromHalf(half)));
+  const out = new Float32Array(halves.length);
+  for (let i = 0; i < halves.length; i++) out[i] = table[halves[i] as number] as number;
+  return out;
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { prefill, type DecodeLimits, type DraftingModel } from './decoding.js';
 import { decodeGreedy } from './greedy.js';
 import { KvCache } from './kv-cache.js';
-import { DEFAULT_REPETITION_RULE, trailingLoop } from './repetition.js';
+import { DEFAULT_REPETITION_RULE, nearlyRepeating, trailingLoop } from './repetition.js';
 import { decodeSpeculative, type Drafter } from './speculative.js';
 
 const VOCAB = 64;
@@ -61,7 +61,9 @@ describe('repetition guard in the decoding loop', () => {
     const model = cyclingModel(period);
     const result = await decodeGreedy(model, await prefill(model, Float32Array.from([0, 2]), 16), limits);
     expect(result.stopped).toBe('repetition');
-    expect(result.tokens.length).toBe(Math.max(period * DEFAULT_REPETITION_RULE.minRepeats, DEFAULT_REPETITION_RULE.minSpan));
+    // the exact check fires after enough repeats, unless the near-repetition window fills first
+    const { minRepeats, minSpan, window } = DEFAULT_REPETITION_RULE;
+    expect(result.tokens.length).toBe(Math.min(Math.max(period * minRepeats, minSpan), window));
     expect(result.tokens.slice(0, 3)).toEqual([FIRST, model.next(FIRST), model.next(model.next(FIRST))]);
   });
 
@@ -73,6 +75,16 @@ describe('repetition guard in the decoding loop', () => {
       expect(result.stopped, `K=${k}`).toBe('repetition');
       expect(result.tokens, `K=${k}`).toEqual(greedy.tokens);
     }
+  });
+
+  it('stops a model that the n-gram rule forces to vary its loop a little', async () => {
+    const model = cyclingModel(10);
+    // a 5-gram ban over 64 tokens: the cycle cannot repeat exactly, so the runner-up breaks in now and then
+    const strict = { ...limits, eos: -1, rule: { size: 5, window: 64, exempt: [] } };
+    const result = await decodeGreedy(model, await prefill(model, Float32Array.from([0, 2]), 16), strict);
+    expect(result.stopped).toBe('repetition');
+    expect(trailingLoop(result.tokens, DEFAULT_REPETITION_RULE)).toBeNull();
+    expect(result.tokens.length).toBeLessThanOrEqual(DEFAULT_REPETITION_RULE.window);
   });
 
   it('lets the loop run to the token limit when no guard is set', async () => {
@@ -104,5 +116,36 @@ describe('trailing loop', () => {
 
   it('ignores a loop that the latest tokens have left', () => {
     expect(trailingLoop([...cycle([1, 2, 3], 6), 7], rule)).toBeNull();
+  });
+});
+
+describe('near-repetition', () => {
+  const rule = { ...DEFAULT_REPETITION_RULE, ignored: [90, 91, 92, 93] };
+  let seed = 7;
+  const random = (below: number) => (seed = (seed * 48271) % 2147483647) % below;
+
+  it('looks only at every eighth length, which greedy and speculative decoding both pass through', () => {
+    const tokens = Array.from({ length: 600 }, (_, i) => i % 3);
+    expect(nearlyRepeating(tokens, rule)).toBe(true);
+    expect(nearlyRepeating(tokens.slice(0, 599), rule)).toBe(false);
+  });
+
+  it('passes text whose short runs of tokens are nearly all new', () => {
+    const text = Array.from({ length: 600 }, () => 100 + random(5000));
+    expect(nearlyRepeating(text, rule)).toBe(false);
+  });
+
+  it('catches a line repeated with a token changed every 35', () => {
+    const line = [11, 12, 13, 14, 15, 16, 17, 18, 19, 10];
+    const tokens = Array.from({ length: 600 }, (_, i) => (i % 35 === 34 ? 200 + random(50) : (line[i % line.length] ?? 0)));
+    expect(trailingLoop(tokens, rule)).toBeNull();
+    expect(nearlyRepeating(tokens, rule)).toBe(true);
+  });
+
+  it('passes an empty table, whose rows are only structure tokens', () => {
+    const row = [90, ...Array.from({ length: 8 }, () => [92, 93]).flat(), 91];
+    const table = [...Array.from({ length: 56 }, () => 100 + random(5000)), ...Array.from({ length: 40 }, () => row).flat()];
+    expect(nearlyRepeating(table, rule)).toBe(false);
+    expect(nearlyRepeating(table, { ...rule, ignored: [] })).toBe(true);
   });
 });

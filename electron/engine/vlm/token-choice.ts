@@ -27,11 +27,12 @@ export function bannedTokens(generated: readonly number[], rule: NoRepeatRule): 
 
 /** Index of the largest logit in row `row` of `[rows, vocab]` logits, skipping banned tokens; ties go to the lower id. */
 export function chooseToken(logits: Float32Array, vocab: number, row: number, banned: ReadonlySet<number>): number {
+  const values = logits.subarray(row * vocab, (row + 1) * vocab);
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
-  const offset = row * vocab;
-  for (let i = 0; i < vocab; i++) {
-    const value = logits[offset + i] as number;
+  // the ban is looked up only for a new best, a few dozen times per row
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i] as number;
     if ((best < 0 || value > bestValue) && !banned.has(i)) {
       best = i;
       bestValue = value;

@@ -93,7 +93,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       eos: manifest.tokens.eos,
       maxNewTokens: this.settings.maxNewTokens,
       rule: manifest.decoding.no_repeat_ngram,
-      repetition: DEFAULT_REPETITION_RULE,
+      // table structure (`<td>`, `<tr>`) repeats in any table; it is no sign of a loop
+      repetition: { ...DEFAULT_REPETITION_RULE, ignored: Object.values(manifest.tokens.special) },
       signal,
       onTokens: (tokens: readonly number[]) => tokens.forEach((token) => emit(detokeniser.push(token))),
     };

@@ -1,0 +1,80 @@
+/**
+ * Part one of `npm run bench:vlm`: the same pages decoded plain greedy, with FastMTP at K = 1..4 and
+ * under `auto`, in one run, each page's runs back to back so that a loaded machine slows them alike.
+ */
+
+import { prefill, type DecodeLimits, type DecodeResult } from '../../electron/engine/vlm/decoding.js';
+import { AutoDraftLength, type DraftLength } from '../../electron/engine/vlm/draft-length.js';
+import { decodeGreedy } from '../../electron/engine/vlm/greedy.js';
+import type { ModelPackage } from '../../electron/engine/vlm/model-package.js';
+import type { ModelRunner } from '../../electron/engine/vlm/model-runner.js';
+import type { PageInput } from '../../electron/engine/vlm/page-input.js';
+import { DEFAULT_REPETITION_RULE } from '../../electron/engine/vlm/repetition.js';
+import { decodeSpeculative } from '../../electron/engine/vlm/speculative.js';
+import { MAX_SPEC_K } from '../../electron/engine/vlm/vlm-engine.js';
+
+export type RunName = 'greedy' | `K=${number}` | 'auto';
+
+export interface RunTotals {
+  name: RunName;
+  tokens: number;
+  steps: number;
+  decodeMs: number;
+  /** Of `decodeMs`, the time inside `session.run`. */
+  runMs: number;
+  drafted: number[];
+  accepted: number[];
+  stepsAtK: number[];
+  /** Pages whose tokens differ from greedy decoding's. */
+  pagesDiffering: number;
+}
+
+function emptyTotals(name: RunName): RunTotals {
+  return { name, tokens: 0, steps: 0, decodeMs: 0, runMs: 0, drafted: [], accepted: [], stepsAtK: [], pagesDiffering: 0 };
+}
+
+function addCounts(into: number[], from: readonly number[]): void {
+  from.forEach((count, i) => (into[i] = (into[i] ?? 0) + count));
+}
+
+/** Decodes every page with every run; `auto` keeps one controller over all pages, as the engine does. */
+export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: readonly PageInput[], maxNewTokens: number): Promise<RunTotals[]> {
+  const { manifest } = pkg;
+  const limits: DecodeLimits = {
+    eos: manifest.tokens.eos,
+    maxNewTokens,
+    rule: manifest.decoding.no_repeat_ngram,
+    repetition: { ...DEFAULT_REPETITION_RULE, ignored: Object.values(manifest.tokens.special) },
+  };
+  const speculativeKs = runner.hasMtp ? Array.from({ length: MAX_SPEC_K }, (_, i) => i + 1) : [];
+  const auto = new AutoDraftLength(MAX_SPEC_K);
+  const runs: { name: RunName; length: DraftLength | number | null }[] = [
+    { name: 'greedy', length: null },
+    ...speculativeKs.map((k) => ({ name: `K=${k}` as RunName, length: k })),
+    ...(runner.hasMtp ? [{ name: 'auto' as RunName, length: auto }] : []),
+  ];
+  const totals = runs.map((run) => emptyTotals(run.name));
+  const decode = async (page: PageInput, length: DraftLength | number | null): Promise<DecodeResult> => {
+    const start = await prefill(runner, page.embeds, page.ids.length + maxNewTokens + MAX_SPEC_K + 1);
+    return length === null ? decodeGreedy(runner, start, limits) : decodeSpeculative(runner, start, null, length, limits, page.ids);
+  };
+  // warm-up: first runs pay for lazy allocations in ONNX Runtime
+  if (pages[0]) await decode(pages[0], runner.hasMtp ? 1 : null);
+  for (const page of pages) {
+    let greedyTokens: number[] = [];
+    for (const [i, run] of runs.entries()) {
+      const result = await decode(page, run.length);
+      const total = totals[i] as RunTotals;
+      if (run.length === null) greedyTokens = result.tokens;
+      else if (result.tokens.join(',') !== greedyTokens.join(',')) total.pagesDiffering++;
+      total.tokens += result.tokens.length;
+      total.steps += result.steps;
+      total.decodeMs += result.decodeMs;
+      total.runMs += result.runMs;
+      addCounts(total.drafted, result.drafted);
+      addCounts(total.accepted, result.accepted);
+      addCounts(total.stepsAtK, result.stepsAtK);
+    }
+  }
+  return totals;
+}

@@ -1,0 +1,91 @@
+/**
+ * Part two of `npm run bench:vlm`: the host-side work of one decode step at the real model's sizes,
+ * with synthetic arrays in place of the graphs' outputs: the input tensors, the zero-copy past, the
+ * append of the new cache rows, the fp16 logits widened, the token choice under the n-gram rule, the
+ * stop checks (repetition guard included) and, for a speculative step, verification and rollback.
+ * Everything a step does except `session.run`.
+ */
+
+import * as ort from 'onnxruntime-node';
+import { finished, type DecodeLimits } from '../../electron/engine/vlm/decoding.js';
+import { floatsFrom, halvesFrom } from '../../electron/engine/vlm/half-float.js';
+import { KvCache } from '../../electron/engine/vlm/kv-cache.js';
+import { DEFAULT_REPETITION_RULE } from '../../electron/engine/vlm/repetition.js';
+import { keepVerifiedRows } from '../../electron/engine/vlm/speculative.js';
+import { nextToken } from '../../electron/engine/vlm/token-choice.js';
+
+export const REAL_SIZES = { vocab: 129_280, layers: 12, heads: 10, headDim: 128, hidden: 1280, context: 2000 };
+const { vocab, layers, heads, headDim, hidden, context } = REAL_SIZES;
+/** jina-ocr-v1's rule: no 35-gram twice within 1,024 tokens; `<td>` and `</td>` exempt. */
+const JINA_RULE = { size: 35, window: 1024, exempt: [128821, 128822] };
+const SPECIAL_IDS = Array.from({ length: 12 }, (_, i) => 128815 + i);
+
+export interface StepTiming {
+  name: string;
+  meanMs: number;
+  p95Ms: number;
+}
+
+/** Times `rounds` host-side steps after a warm-up; `k` drafts per step (0: a plain greedy step). */
+export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): StepTiming {
+  const names = Array.from({ length: layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
+  const cache = new KvCache({ names, heads, headDim, dtype: 'float32', capacity: context + 64 });
+  cache.appendPresent(presentRows(names, context));
+  const rows = k + 1;
+  const present = presentRows(names, rows);
+  let seed = 1;
+  const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const logits32 = Float32Array.from({ length: rows * vocab }, () => random() * 20 - 10);
+  const logits16 = halvesFrom(logits32);
+  const embeds = Float32Array.from({ length: rows * hidden }, () => random());
+  // text-like history: no loop, so every check runs to its end as on a real page
+  const generated = Array.from({ length: context - 500 }, () => Math.floor(random() * 100_000));
+  const limits: DecodeLimits = { eos: 1, maxNewTokens: 8192, rule: JINA_RULE, repetition: { ...DEFAULT_REPETITION_RULE, ignored: SPECIAL_IDS } };
+  const times: number[] = [];
+  for (let round = 0; round < rounds + 20; round++) {
+    const started = performance.now();
+    const lengthBefore = cache.length;
+    // the feeds ModelRunner.decode builds (only their cost matters here), then what it does with the outputs
+    const feeds: Record<string, ort.Tensor> = {
+      inputs_embeds: new ort.Tensor('float32', embeds, [1, rows, hidden]),
+      position_ids: new ort.Tensor('int64', BigInt64Array.from({ length: rows }, (_, i) => BigInt(lengthBefore + i)), [1, rows]),
+      num_logits: new ort.Tensor('int64', BigInt64Array.from([BigInt(rows)]), []),
+      ...cache.pastFeeds(),
+    };
+    cache.appendPresent(present);
+    const logits = fp16Logits ? floatsFrom(logits16) : logits32;
+    // verification: each row's token as greedy decoding would choose it, with the stop checks
+    const committed: number[] = [];
+    for (let row = 0; row < rows; row++) {
+      committed.push(nextToken(logits, vocab, row, [...generated, ...committed], limits.rule));
+      if (finished([...generated, ...committed], limits)) break;
+    }
+    keepVerifiedRows(cache, lengthBefore, 1);
+    cache.truncate(lengthBefore);
+    if (round >= 20) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return {
+    name: `${k === 0 ? 'greedy step' : `verify step, K=${k}`}${fp16Logits ? ', fp16 logits' : ''}`,
+    meanMs: times.reduce((sum, t) => sum + t, 0) / times.length,
+    p95Ms: times[Math.floor(times.length * 0.95)] ?? Number.NaN,
+  };
+}
+
+function presentRows(names: readonly string[], rows: number): Record<string, ort.Tensor> {
+  const out: Record<string, ort.Tensor> = {};
+  for (const name of names) {
+    out[name.replace(/^past_/, 'present_')] = new ort.Tensor('float32', new Float32Array(rows * heads * headDim), [1, rows, heads, headDim]);
+  }
+  return out;
+}
+
+/** Milliseconds to sum one logits row here and now: a yardstick for how loaded this machine is. */
+export function rowSumMs(rounds: number): number {
+  const row = new Float32Array(vocab).fill(1);
+  let total = 0;
+  const started = performance.now();
+  for (let round = 0; round < rounds; round++) for (let i = 0; i < row.length; i++) total += row[i] as number;
+  const ms = (performance.now() - started) / rounds;
+  return total > 0 ? ms : Number.NaN;
+}
