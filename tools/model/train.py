@@ -1,0 +1,163 @@
+"""Trains the nano OCR model's main path (DeepEncoder + MoE decoder) on synthetic pages, on the CPU.
+
+    nohup nice -n 10 /usr/bin/python3 tools/model/train.py --run tools/model/runs/nano \\
+        > tools/model/runs/nano/log.txt 2>&1 &
+    ... --resume      continues from tools/model/runs/nano/checkpoint.pt (same run folder)
+
+Pages are generated on the fly (split "train", page index = step * batch + i), so nothing is cached
+and no page repeats. The run folder holds tokenizer.json (learnt once from training pages),
+checkpoint.pt (model, optimiser, step; rewritten every --save-minutes) and the log. The FastMTP head
+is trained afterwards by train_mtp.py with this model frozen.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from folio_model.byte_bpe import encode  # noqa: E402
+from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
+from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from synth.tokenizer import nano_tokenizer  # noqa: E402
+
+PAD = 2
+
+
+def save_atomic(state: dict, path: Path) -> None:
+    scratch = path.with_suffix(".tmp")
+    torch.save(state, scratch)
+    os.replace(scratch, path)
+
+
+def run_tokenizer(run: Path) -> dict:
+    path = run / "tokenizer.json"
+    if not path.exists():
+        path.write_text(json.dumps(nano_tokenizer(), ensure_ascii=False, indent=1) + "\n")
+    return load_tokenizer(path)
+
+
+def learning_rate(step: int, peak: float, warmup: int, total: int) -> float:
+    if step < warmup:
+        return peak * (step + 1) / warmup
+    progress = min(1.0, (step - warmup) / max(1, total - warmup))
+    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+
+
+def text_batch(tokenizer: dict, texts: list[str], eos: int, limit: int) -> torch.Tensor:
+    rows = [(encode(tokenizer, t) + [eos])[:limit] for t in texts]
+    width = max(len(r) for r in rows)
+    return torch.tensor([r + [PAD] * (width - len(r)) for r in rows])
+
+
+def main_loss(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """Next-token cross-entropy on the page text (and EOS) after the prompt; padding ignored."""
+    embeds = torch.cat([prompt_embeds(model, prompt, pixels), model.model.embed_tokens(targets[:, :-1])], dim=1)
+    b, length, _ = embeds.shape
+    hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
+    text_hidden = hidden[:, len(prompt.ids) - 1:]
+    logits = model.lm_head(text_hidden)
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=PAD)
+
+
+def character_error_rate(predicted: str, truth: str) -> float:
+    previous = list(range(len(truth) + 1))
+    for i, a in enumerate(predicted, 1):
+        current = [i]
+        for j, b in enumerate(truth, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
+        previous = current
+    return previous[-1] / max(1, len(truth))
+
+
+def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int, max_new: int) -> float:
+    from folio_model.byte_bpe import ALPHABET
+    inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
+    byte_of = {c: b for b, c in ALPHABET.items()}
+    pixels, texts = batch_pages("heldout", list(range(pages)), augment=False)
+    model.eval()
+    outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=max_new)
+    model.train()
+    total = 0.0
+    for tokens, truth in zip(outputs, texts):
+        pieces = "".join(inverse[t] for t in tokens if t > 2)
+        text = bytes(byte_of[c] for c in pieces if c in byte_of).decode(errors="replace")
+        total += character_error_rate(text, truth)
+    print(f"  heldout sample: {text[:160]!r}", flush=True)
+    return total / pages
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--run", type=Path, required=True)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=6000, help="length of the learning-rate schedule")
+    parser.add_argument("--lr", type=float, default=1.5e-3)
+    parser.add_argument("--warmup", type=int, default=150)
+    parser.add_argument("--max-text-tokens", type=int, default=300)
+    parser.add_argument("--save-minutes", type=float, default=4.0)
+    parser.add_argument("--eval-every", type=int, default=250)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    args.run.mkdir(parents=True, exist_ok=True)
+    tokenizer = run_tokenizer(args.run)
+    prompt = nano_prompt(tokenizer)
+    torch.manual_seed(1130)
+    model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
+    trainable = [p for n, p in model.named_parameters() if not n.startswith("mtp_module.")
+                 and "embeddings.patch_embedding" not in n]
+    optimiser = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
+    step, elapsed = 0, 0.0
+    checkpoint = args.run / "checkpoint.pt"
+    if args.resume:
+        state = torch.load(checkpoint)
+        model.load_state_dict(state["model"])
+        optimiser.load_state_dict(state["optimiser"])
+        step, elapsed = state["step"], state["elapsed"]
+        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)", flush=True)
+    print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens",
+          flush=True)
+    model.train()
+    last_save, window, window_start = time.time(), [], time.time()
+    while step < args.steps:
+        started = time.time()
+        lr = learning_rate(step, args.lr, args.warmup, args.steps)
+        for group in optimiser.param_groups:
+            group["lr"] = lr
+        pixels, texts = batch_pages("train", list(range(step * args.batch, (step + 1) * args.batch)), augment=True)
+        targets = text_batch(tokenizer, texts, eos=1, limit=args.max_text_tokens)
+        loss = main_loss(model, prompt, pixels, targets)
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+        optimiser.step()
+        step += 1
+        elapsed += time.time() - started
+        window.append(float(loss))
+        if step % 10 == 0:
+            rate = (time.time() - window_start) / len(window)
+            print(f"step {step} loss {sum(window) / len(window):.4f} lr {lr:.2e} {rate:.2f}s/step "
+                  f"trained {elapsed / 60:.1f}min", flush=True)
+            window, window_start = [], time.time()
+        if step % args.eval_every == 0:
+            print(f"  heldout CER {heldout_cer(model, tokenizer, prompt, 2, 200):.3f} at step {step}", flush=True)
+        if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
+            save_atomic({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
+                         "elapsed": elapsed, "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()},
+                        checkpoint)
+            last_save = time.time()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

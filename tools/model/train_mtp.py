@@ -1,0 +1,162 @@
+"""Trains the nano model's FastMTP head alone, the main model frozen, by self-distillation: the
+targets are the main model's own greedy outputs on training pages.
+
+    nohup nice -n 10 /usr/bin/python3 tools/model/train_mtp.py --run tools/model/runs/nano \\
+        > tools/model/runs/nano/log_mtp.txt 2>&1 &
+    ... --resume      continues from tools/model/runs/nano/checkpoint_mtp.pt
+
+The one head is applied recursively for K=3 steps, with loss weights 1, 0.6, 0.36. Each step sees
+exactly what the runtime's drafter (electron/engine/vlm/speculative.ts) gives it: MTP row p pairs
+the embedding of token p+1 with a hidden state and predicts token p+2; step 1 uses the decoder's
+hidden state at p, step k>1 the head's own output one row earlier, and its attention covers the
+settled step-1 rows up to the anchor plus the chain of draft rows after it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
+from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
+from folio_model.mtp import MTPHead  # noqa: E402
+from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from train import PAD, save_atomic  # noqa: E402
+
+STEPS_K = 3
+DECAY = 0.6
+
+
+def chain_mask(rows: int, step: int) -> torch.Tensor:
+    """Which keys a step-`step` query at row j sees, over the keys of steps 1..step laid side by side:
+    step-1 rows up to the anchor j-step+1, then the step-m row at j-step+m for m = 2..step."""
+    query = torch.arange(rows)[:, None]
+    key = torch.arange(rows)[None, :]
+    blocks = [key <= query - step + 1] + [key == query - step + m for m in range(2, step + 1)]
+    return torch.cat(blocks, dim=1)
+
+
+def head_step(head: MTPHead, embeds: torch.Tensor, previous: torch.Tensor, positions: torch.Tensor,
+              earlier: list[tuple[torch.Tensor, torch.Tensor]], final_norm) -> tuple[torch.Tensor, tuple]:
+    """One recursive step over all rows at once: the head's block with attention limited by
+    `chain_mask`; returns the post-norm hidden rows and this step's (keys, values)."""
+    block = head.mtp_block
+    attn = block.self_attn
+    x = head.eh_proj(torch.cat([head.enorm(embeds), head.hnorm(previous)], dim=-1))
+    normed = block.input_layernorm(x)
+    b, s, _ = normed.shape
+    q = attn.q_proj(normed).reshape(b, s, attn.heads, attn.head_dim)
+    k = attn.k_proj(normed).reshape(b, s, attn.kv_heads, attn.head_dim)
+    v = attn.v_proj(normed).reshape(b, s, attn.kv_heads, attn.head_dim)
+    cos, sin = rope_tables(positions, attn.head_dim, attn.theta)
+    q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+    keys = torch.cat([kk for kk, _ in earlier] + [k], dim=1).transpose(1, 2)
+    values = torch.cat([vv for _, vv in earlier] + [v], dim=1).transpose(1, 2)
+    scores = (q.transpose(1, 2) @ keys.transpose(-2, -1)) * (attn.head_dim ** -0.5)
+    visible = chain_mask(s, len(earlier) + 1)
+    scores = scores.masked_fill(~visible, float("-inf"))
+    out = (scores.softmax(-1) @ values).transpose(1, 2).reshape(b, s, -1)
+    x = x + attn.o_proj(out)
+    x = x + block.mlp(block.post_attention_layernorm(x))
+    return final_norm(x), (k, v)
+
+
+def sequences(outputs: list[list[int]], prompt_ids: list[int]) -> torch.Tensor:
+    width = max(len(o) for o in outputs)
+    return torch.tensor([prompt_ids + o + [PAD] * (width - len(o)) for o in outputs])
+
+
+def mtp_loss(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, outputs: list[list[int]]) -> tuple[torch.Tensor, list[float]]:
+    ids = sequences(outputs, prompt.ids)
+    b, length = ids.shape
+    with torch.no_grad():
+        embeds = torch.cat([prompt_embeds(model, prompt, pixels), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
+        hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
+    rows = length - 2  # row p needs token p+1 as input and token p+2 as target
+    token_embeds = model.model.embed_tokens(ids[:, 1:rows + 1]).detach()
+    targets = ids[:, 2:rows + 2].clone()
+    positions = torch.arange(rows)[None].expand(b, -1)
+    head = model.mtp_module.heads[0]
+    previous = hidden[:, :rows]
+    earlier: list[tuple[torch.Tensor, torch.Tensor]] = []
+    total = torch.zeros(())
+    losses = []
+    for step in range(1, STEPS_K + 1):
+        out, kv = head_step(head, token_embeds, previous, positions, earlier, model.model.norm)
+        logits = model.lm_head(out)
+        step_targets = targets.clone()
+        # only rows the drafter uses: anchors from the last prompt row on
+        step_targets[:, :len(prompt.ids) - 1 + step - 1] = PAD
+        loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), step_targets.reshape(-1), ignore_index=PAD)
+        total = total + DECAY ** (step - 1) * loss
+        losses.append(float(loss))
+        earlier.append(kv)
+        # the next step's row j continues the chain from row j-1
+        previous = torch.cat([out[:, :1], out[:, :-1]], dim=1)
+    return total, losses
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--run", type=Path, required=True)
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--batch", type=int, default=8)
+    parser.add_argument("--steps", type=int, default=400)
+    parser.add_argument("--lr", type=float, default=1e-3)
+    parser.add_argument("--save-minutes", type=float, default=3.0)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--first-page", type=int, default=10_000_000,
+                        help="training pages from this index on, away from the ones the main model saw first")
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    tokenizer = load_tokenizer(args.run / "tokenizer.json")
+    prompt = nano_prompt(tokenizer)
+    model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
+    main_state = torch.load(args.run / "checkpoint.pt")["model"]
+    head_names = {n for n in model.state_dict() if n.startswith("mtp_module.")}
+    model.load_state_dict({n: t for n, t in main_state.items() if n not in head_names}, strict=False)
+    for name, param in model.named_parameters():
+        param.requires_grad_(name in head_names)
+    head_params = [p for n, p in model.named_parameters() if n in head_names]
+    optimiser = torch.optim.AdamW(head_params, lr=args.lr, weight_decay=0.01)
+    step, elapsed = 0, 0.0
+    checkpoint = args.run / "checkpoint_mtp.pt"
+    if args.resume:
+        state = torch.load(checkpoint)
+        model.load_state_dict({**model.state_dict(), **state["head"]})
+        optimiser.load_state_dict(state["optimiser"])
+        step, elapsed = state["step"], state["elapsed"]
+        print(f"resumed at step {step}", flush=True)
+    model.eval()
+    last_save = time.time()
+    while step < args.steps:
+        started = time.time()
+        for group in optimiser.param_groups:
+            group["lr"] = args.lr * min(1.0, (step + 1) / 20)
+        first = args.first_page + step * args.batch
+        pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
+        outputs = greedy_batch(model, prompt, pixels, eos=1)
+        loss, parts = mtp_loss(model, prompt, pixels, outputs)
+        optimiser.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(head_params, 1.0)
+        optimiser.step()
+        step += 1
+        elapsed += time.time() - started
+        print(f"step {step} loss {float(loss):.4f} per-step {' '.join(f'{p:.3f}' for p in parts)} "
+              f"{time.time() - started:.1f}s trained {elapsed / 60:.1f}min", flush=True)
+        if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
+            save_atomic({"head": {n: t for n, t in model.state_dict().items() if n in head_names},
+                         "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed}, checkpoint)
+            last_save = time.time()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
