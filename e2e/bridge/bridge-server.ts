@@ -16,12 +16,12 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { FolioApi } from '../../shared/app-api.js';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy.js';
 import { commandForKey, shortcutKeys } from '../../shared/menu-accelerators.js';
 import type { Settings } from '../../shared/settings.js';
 import { forkHost } from '../../electron/engine/fork-host.js';
-import { AppService, type AppServiceApi } from '../../electron/main/app-service.js';
+import { apiHandlers, dispatch, type ApiHandlers } from '../../electron/main/api-dispatch.js';
+import { AppService } from '../../electron/main/app-service.js';
 import { installFolioBridge, type BridgeClientConfig } from './folio-bridge-client.js';
 
 export interface BridgeOptions {
@@ -71,23 +71,6 @@ const CONTENT_TYPES: Record<string, string> = {
   '.map': 'application/json',
 };
 
-/** Every FolioApi method the WebSocket answers; the rest happen in the client or over HTTP. */
-type SocketMethod = keyof AppServiceApi | 'chooseExportFolder';
-const SOCKET_METHODS = new Set<string>([
-  'appInfo',
-  'getWorkspace',
-  'openDocuments',
-  'removeDocument',
-  'convert',
-  'cancel',
-  'setEdit',
-  'setReviewed',
-  'getSettings',
-  'setSettings',
-  'chooseExportFolder',
-  'exportDocument',
-] satisfies SocketMethod[]);
-
 export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> {
   const ownsDataDir = options.dataDir === undefined;
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'folio-bridge-')));
@@ -112,12 +95,14 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   const gate = new Gate(token, port);
-  const shell = {
+  const handlers = apiHandlers(service, {
+    // a browser cannot show a folder picker: exports go to one folder, named at start
     chooseExportFolder: async () => {
       await mkdir(exportDir, { recursive: true });
       return exportDir;
     },
-  };
+    documentsOpened: () => undefined,
+  });
   const files = new StaticFiles(rendererDir, port, token);
 
   server.on('request', (request, response) => {
@@ -157,7 +142,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (client) => serveSocket(client, service, shell));
+    sockets.handleUpgrade(request, socket, head, (client) => serveSocket(client, handlers));
   });
   const unsubscribe = service.onWorkspaceEvent((event) => {
     const message = JSON.stringify({ event: 'workspace', payload: event });
@@ -248,19 +233,18 @@ class StaticFiles {
 }
 
 /** One browser tab: calls in, answers and workspace events out. */
-function serveSocket(client: WebSocket, service: AppService, shell: Pick<FolioApi, 'chooseExportFolder'>): void {
+function serveSocket(client: WebSocket, handlers: ApiHandlers): void {
   client.on('message', (raw) => {
     let id: unknown;
-    void (async () => {
-      const message = JSON.parse(String(raw)) as { id: unknown; method: unknown; args: unknown };
+    let answer: Promise<unknown>;
+    try {
+      const message = JSON.parse(String(raw)) as { id?: unknown; method?: unknown; args?: unknown };
       id = message.id;
-      if (typeof message.method !== 'string' || !SOCKET_METHODS.has(message.method) || !Array.isArray(message.args)) {
-        throw new Error(`The bridge has no method ${String(message.method)}.`);
-      }
-      const target = message.method === 'chooseExportFolder' ? shell : service;
-      const method = (target as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>)[message.method]!;
-      return method.apply(target, message.args);
-    })().then(
+      answer = dispatch(handlers, String(message.method), message.args);
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    answer.then(
       (result) => client.send(JSON.stringify({ id, result: result ?? null })),
       (error: unknown) => client.send(JSON.stringify({ id, error: error instanceof Error ? error.message : String(error) })),
     );

@@ -12,6 +12,7 @@ import { IPC_CHANNELS, type MenuCommand } from '../../shared/app-api.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 import { buildAppMenu } from './app-menu.js';
 import { AppService } from './app-service.js';
+import { apiHandlers } from './api-dispatch.js';
 import { registerIpcRoutes } from './ipc-routes.js';
 import { documentPathsFromArgv } from './launch-paths.js';
 import { loadRecent, saveRecent, withRecent } from './recent-documents.js';
@@ -95,8 +96,7 @@ async function start(): Promise<(paths: string[]) => void> {
   serveRenderer(path.join(here, '../../renderer'));
   const isTrusted = (url: string) => url.startsWith(`${APP_ORIGIN}/`);
   registerIpcRoutes(
-    service,
-    {
+    apiHandlers(service, {
       chooseExportFolder: async () => {
         const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
         const options = { title: 'Export to folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
@@ -105,7 +105,7 @@ async function start(): Promise<(paths: string[]) => void> {
       },
       // documents the renderer opens (drop, dialog) join Open Recent too
       documentsOpened: remember,
-    },
+    }),
     isTrusted,
   );
   // each page load asks for its own port; the previous page's port closes with it

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { ConvertRequest } from '../../shared/app-api.js';
+import { DEFAULT_SETTINGS } from '../../shared/settings.js';
+import { EMPTY_WORKSPACE } from '../../shared/workspace.js';
+import { apiHandlers, dispatch } from './api-dispatch.js';
+import type { AppServiceApi } from './app-service.js';
+
+function recordingService(calls: unknown[][]): AppServiceApi {
+  const record = (name: string) => async (...args: unknown[]) => {
+    calls.push([name, ...args]);
+    return undefined;
+  };
+  return {
+    appInfo: async () => ({ version: '1', device: 'cpu', deviceReason: 'test' }),
+    getWorkspace: async () => EMPTY_WORKSPACE,
+    openDocuments: async (paths) => paths.map((_, index) => `id-${index}`),
+    removeDocument: record('removeDocument'),
+    readDocument: async () => ({ mime: 'application/pdf', data: new Uint8Array() }),
+    convert: record('convert'),
+    cancel: record('cancel'),
+    setEdit: record('setEdit'),
+    setReviewed: record('setReviewed'),
+    getSettings: async () => DEFAULT_SETTINGS,
+    setSettings: async () => DEFAULT_SETTINGS,
+    exportDocument: async () => ({ kind: 'written', files: [] }),
+    onWorkspaceEvent: () => () => undefined,
+  };
+}
+
+describe('dispatch', () => {
+  const calls: unknown[][] = [];
+  const opened: (readonly string[])[] = [];
+  const handlers = apiHandlers(recordingService(calls), { chooseExportFolder: async () => '/exports', documentsOpened: (paths) => opened.push(paths) });
+
+  it('forwards a well-formed call with its arguments', async () => {
+    const request: ConvertRequest = { docId: 'doc', pages: [1, 2], engine: 'text' };
+    await dispatch(handlers, 'convert', [request]);
+    await dispatch(handlers, 'setEdit', ['doc', 2, null]);
+    expect(calls).toEqual([
+      ['convert', request],
+      ['setEdit', 'doc', 2, null],
+    ]);
+    expect(await dispatch(handlers, 'chooseExportFolder', [])).toBe('/exports');
+  });
+
+  it('tells the shell which documents the page opened', async () => {
+    expect(await dispatch(handlers, 'openDocuments', [['/a.pdf', '/b.png']])).toEqual(['id-0', 'id-1']);
+    expect(opened).toEqual([['/a.pdf', '/b.png']]);
+  });
+
+  it('refuses malformed arguments with a message naming the call, before the service sees them', async () => {
+    calls.length = 0;
+    await expect(dispatch(handlers, 'setEdit', ['doc', 0, 'text'])).rejects.toThrow(/window\.folio\.setEdit was called with arguments it does not take/);
+    await expect(dispatch(handlers, 'convert', [{ docId: 'doc', engine: 'gpt' }])).rejects.toThrow(/window\.folio\.convert/);
+    await expect(dispatch(handlers, 'exportDocument', [{ docId: 'doc', formats: ['pdf'], pageMarkers: false, assets: false, folder: '/x', overwrite: false }])).rejects.toThrow(/exportDocument/);
+    await expect(dispatch(handlers, 'cancel', 'doc')).rejects.toThrow(/window\.folio\.cancel/);
+    expect(calls).toEqual([]);
+  });
+
+  it('refuses methods window.folio does not have, inherited ones included', async () => {
+    await expect(dispatch(handlers, 'constructor', [])).rejects.toThrow('window.folio has no method constructor.');
+    await expect(dispatch(handlers, 'onWorkspaceEvent', [])).rejects.toThrow(/no method onWorkspaceEvent/);
+  });
+});

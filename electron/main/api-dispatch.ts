@@ -1,0 +1,50 @@
+/**
+ * `window.folio` calls as they arrive from a page (IPC in the app, the WebSocket in browser mode):
+ * checked, then handed to the app service or to what only the shell can do. Electron-free, so
+ * both shells dispatch alike.
+ */
+
+import type { FolioApi } from '../../shared/app-api.js';
+import type { AppServiceApi } from './app-service.js';
+import { checkedArguments, isInvokedMethod, type InvokedMethod } from './request-schemas.js';
+
+/** What only a shell can do. */
+export interface ShellApi extends Pick<FolioApi, 'chooseExportFolder'> {
+  /** Told of documents the page opened (drop, Open…), e.g. for Open Recent. */
+  documentsOpened(paths: readonly string[]): void;
+}
+
+export type ApiHandlers = { [M in InvokedMethod]: (...args: Parameters<FolioApi[M]>) => ReturnType<FolioApi[M]> };
+
+export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandlers {
+  return {
+    appInfo: () => service.appInfo(),
+    getWorkspace: () => service.getWorkspace(),
+    openDocuments: async (paths) => {
+      const ids = await service.openDocuments(paths);
+      shell.documentsOpened(paths);
+      return ids;
+    },
+    removeDocument: (docId) => service.removeDocument(docId),
+    readDocument: (docId) => service.readDocument(docId),
+    convert: (request) => service.convert(request),
+    cancel: (docId) => service.cancel(docId),
+    setEdit: (docId, page, markdown) => service.setEdit(docId, page, markdown),
+    setReviewed: (docId, page, reviewed) => service.setReviewed(docId, page, reviewed),
+    getSettings: () => service.getSettings(),
+    setSettings: (patch) => service.setSettings(patch),
+    chooseExportFolder: () => shell.chooseExportFolder(),
+    exportDocument: (request) => service.exportDocument(request),
+  };
+}
+
+/** Runs one call from a page; rejects with a message for an unknown method or malformed arguments. */
+export function dispatch(handlers: ApiHandlers, method: string, args: unknown): Promise<unknown> {
+  if (!isInvokedMethod(method)) return Promise.reject(new Error(`window.folio has no method ${method}.`));
+  const handler = handlers[method] as (...checked: unknown[]) => Promise<unknown>;
+  try {
+    return handler(...checkedArguments(method, args));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}

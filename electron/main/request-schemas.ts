@@ -1,0 +1,56 @@
+/**
+ * What each `window.folio` call may carry, checked where it crosses from the page into Node (IPC
+ * in the app, the WebSocket in browser mode): a page is less trusted than main, and a malformed
+ * call should fail with a message, not deep inside the service.
+ */
+
+import { z } from 'zod';
+import type { FolioApi } from '../../shared/app-api.js';
+import { ENGINE_CHOICES } from '../../shared/engine-name.js';
+
+const docId = z.string().min(1).max(200);
+const page = z.int().min(1);
+const pages = z.array(page).max(100_000);
+
+const ARGUMENTS = {
+  appInfo: z.tuple([]),
+  getWorkspace: z.tuple([]),
+  openDocuments: z.tuple([z.array(z.string().min(1)).max(10_000)]),
+  removeDocument: z.tuple([docId]),
+  readDocument: z.tuple([docId]),
+  convert: z.tuple([
+    z.object({ docId, pages: pages.optional(), engine: z.enum(ENGINE_CHOICES).optional(), mode: z.string().min(1).optional() }),
+  ]),
+  cancel: z.tuple([docId]),
+  setEdit: z.tuple([docId, page, z.string().nullable()]),
+  setReviewed: z.tuple([docId, page, z.boolean()]),
+  getSettings: z.tuple([]),
+  // invalid fields fall back to their defaults in parseSettings, as in a hand-edited settings file
+  setSettings: z.tuple([z.record(z.string(), z.unknown())]),
+  chooseExportFolder: z.tuple([]),
+  exportDocument: z.tuple([
+    z.object({
+      docId,
+      formats: z.array(z.enum(['md', 'html'])).min(1).max(2),
+      pages: pages.optional(),
+      pageMarkers: z.boolean(),
+      assets: z.boolean(),
+      folder: z.string().min(1),
+      overwrite: z.boolean(),
+    }),
+  ]),
+} satisfies Record<InvokedMethod, z.ZodType>;
+
+/** The FolioApi methods that are calls (not subscriptions, not resolved in the page itself). */
+export type InvokedMethod = Exclude<keyof FolioApi, 'onWorkspaceEvent' | 'onMenuCommand' | 'pathForFile'>;
+
+export function isInvokedMethod(name: string): name is InvokedMethod {
+  return Object.hasOwn(ARGUMENTS, name);
+}
+
+/** The arguments, checked; throws an error that names the call and what was wrong. */
+export function checkedArguments(method: InvokedMethod, args: unknown): unknown[] {
+  const parsed = ARGUMENTS[method].safeParse(args);
+  if (parsed.success) return parsed.data as unknown[];
+  throw new Error(`window.folio.${method} was called with arguments it does not take: ${z.prettifyError(parsed.error)}`);
+}
