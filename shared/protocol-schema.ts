@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 import { ENGINE_CHOICES } from './engine-name.js';
+import { OCR_LANGUAGES } from './ocr-languages.js';
 import { REMOTE_IMAGE_FORMATS, type HostRequest } from './protocol.js';
 
 const docId = z.string().min(1).max(200);
@@ -16,6 +17,7 @@ const convertOptions = z.object({
   vlm: z
     .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(4), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1) })
     .optional(),
+  lang: z.enum(OCR_LANGUAGES).optional(),
   remote: z
     .object({
       server: z.string().min(1),

@@ -6,6 +6,7 @@
 
 import type { EngineChoice } from './engine-name.js';
 import type { Failure } from './failure.js';
+import type { OcrLanguage } from './ocr-languages.js';
 import type { PageResult } from './page.js';
 
 export interface ConvertOptions {
@@ -22,6 +23,8 @@ export interface ConvertOptions {
    * so no options object (saved settings, a workspace, an echoed request) can carry it.
    */
   remote?: RemoteOptions;
+  /** What the `lite` OCR engine reads the page as; undefined: `auto` (English and Chinese). */
+  lang?: OcrLanguage;
 }
 
 export const REMOTE_IMAGE_FORMATS = ['png', 'jpeg'] as const;

@@ -3,9 +3,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
+import { OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
-import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
 import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
+import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
 
 export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -24,6 +25,8 @@ export interface ConvertRequest {
   pageTimeoutMs: number;
   json: boolean;
   vlm?: VlmRequest;
+  /** --lang: what the lite OCR engine reads pages as; undefined: auto. */
+  lang?: OcrLanguage;
   /** Set by --server; the API key is not here (FOLIO_API_KEY reaches the engine host by its environment). */
   remote?: RemoteOptions;
 }
@@ -78,6 +81,7 @@ const CONVERT_OPTIONS = {
   'spec-k': { type: 'string' },
   mode: { type: 'string' },
   'max-tokens': { type: 'string' },
+  lang: { type: 'string' },
   server: { type: 'string' },
   concurrency: { type: 'string' },
   timeout: { type: 'string' },
@@ -135,6 +139,7 @@ function parseConvert(args: string[]): CliCommand {
       json: values.json ?? false,
       vlm,
       remote,
+      lang: values.lang === undefined ? undefined : parseLang(values.lang),
     },
   };
 }
@@ -280,6 +285,12 @@ function parseFormats(text: string): OutputFormat[] {
     }
   }
   return [...new Set(formats as OutputFormat[])];
+}
+
+function parseLang(text: string): OcrLanguage {
+  const lang = OCR_LANGUAGES.find((choice) => choice === text);
+  if (!lang) throw new UsageError(`--lang "${text}" is not one of ${OCR_LANGUAGES.join(', ')}.`);
+  return lang;
 }
 
 function parseEngine(text: string): EngineChoice {

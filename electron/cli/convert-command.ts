@@ -56,6 +56,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     extractImages: request.images,
     vlm: request.vlm && (await vlmOptions(request.vlm)),
     remote: request.remote,
+    lang: request.lang,
   };
   const batch = new Batch(request, options, client, reporter, io.signal);
   const started = performance.now();

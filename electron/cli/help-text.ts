@@ -15,8 +15,12 @@ Convert options:
   --pages 1-3,7,10-       pages to convert, 1-based (default: all)
   --format md,html,json   what to write (default: md)
   --split-pages           also write <stem>_pg<N>.md (and .html) per page
-  --engine auto|text|vlm|remote
-                          auto (default) picks remote with --server, vlm with --model, else text
+  --engine auto|text|vlm|remote|lite
+                          auto (default) picks remote with --server, vlm with --model, else per
+                          page: text when the page's text layer is real, lite (CPU OCR) when it
+                          is a scan, an image, a poor invisible OCR layer or unmapped glyphs
+  --lang auto|en|zh|fr    language lite reads: auto, en, zh (PP-OCRv4, English and Chinese;
+                          default auto) or fr (Tesseract with the fra pack)
   --model DIR             model package folder for the vlm engine (written by tools/model);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs

@@ -53,8 +53,8 @@ export class DocumentSession {
 
   private async convertPage(page: number, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
     const started = performance.now();
-    const { engine, reason } = await this.router.route(options);
     const { source } = this;
+    const { engine, reason } = await this.router.route(options, { pdf: source.pdf, page });
     const storedImage = source.storedImage?.bind(source);
     const content = await engine.convertPage({
       pdf: source.pdf,

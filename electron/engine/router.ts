@@ -1,11 +1,16 @@
 /**
  * Picks the engine for a page: `auto` takes the remote server when one is configured, else the VLM
- * when a model package is configured, else the text layer.
+ * when a model package is configured, else, page by page, the text layer when it is real and OCR
+ * (lite) when the page has none, an invisible one of poor quality, or mostly unmapped glyphs.
  */
 
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { PageEngine } from './engine.js';
 import { FailureError } from './failure-error.js';
+import { createLiteEngine } from './lite/lite-engine.js';
+import { decidePageRoute } from './page-route.js';
+import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
 import { RemoteEngineCache } from './remote/remote-engine-cache.js';
 import { createTextEngine } from './text/text-engine.js';
 import { VlmEngineCache } from './vlm/vlm-engine-cache.js';
@@ -15,8 +20,16 @@ export interface Route {
   reason: string;
 }
 
+/** The page being routed; without it, `auto` answers for the document as a whole (the text layer). */
+export interface PageRef {
+  /** Absent for an image file's page. */
+  pdf?: PDFDocumentProxy;
+  page: number;
+}
+
 export class EngineRouter {
   private readonly text = createTextEngine();
+  private readonly lite = createLiteEngine();
   private readonly vlm = new VlmEngineCache();
   private readonly remote: RemoteEngineCache;
 
@@ -25,8 +38,9 @@ export class EngineRouter {
     this.remote = new RemoteEngineCache(credentials.remoteApiKey);
   }
 
-  async route(options: ConvertOptions): Promise<Route> {
+  async route(options: ConvertOptions, page?: PageRef): Promise<Route> {
     if (options.engine === 'text') return { engine: this.text, reason: 'text engine requested' };
+    if (options.engine === 'lite') return { engine: this.lite, reason: 'lite engine requested' };
     if (options.engine === 'remote' || (options.engine === 'auto' && options.remote)) {
       if (!options.remote) throw new FailureError('remote', 'The remote engine needs a server; give --server <url> and --model <name>.');
       return { engine: this.remote.engine(options.remote), reason: options.engine === 'remote' ? 'remote engine requested' : 'remote server configured' };
@@ -36,10 +50,21 @@ export class EngineRouter {
       return { engine, reason: options.engine === 'vlm' ? 'vlm engine requested' : 'model package configured' };
     }
     if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package; give its folder with --model <dir>.');
-    return { engine: this.text, reason: 'no model package configured; reading the text layer' };
+    if (!page) return { engine: this.text, reason: 'no model package configured; reading the text layer' };
+    const decision = decidePageRoute(page.pdf ? await textLayerFacts(page.pdf, page.page) : undefined);
+    return { engine: decision.engine === 'lite' ? this.lite : this.text, reason: decision.reason };
   }
 
   forgetDocument(...args: Parameters<PageEngine['forgetDocument']>): void {
     this.text.forgetDocument(...args);
+  }
+}
+
+/** A page pdf.js cannot read goes to the text engine, which says it is damaged. */
+async function textLayerFacts(pdf: PDFDocumentProxy, page: number): Promise<TextLayerFacts> {
+  try {
+    return await probeTextLayer(await pdf.getPage(page));
+  } catch {
+    return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1 };
   }
 }

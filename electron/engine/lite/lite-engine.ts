@@ -1,0 +1,67 @@
+/**
+ * The `lite` engine: scanned pages read on the CPU from models that ship in npm packages. PP-OCRv4
+ * detects and reads the lines (Tesseract for the languages PP-OCR's characters do not cover), then
+ * the text engine's layout turns them into paragraphs, columns, headings and tables.
+ */
+
+import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OCR_LANGUAGE_INFO, type OcrLanguage } from '../../../shared/ocr-languages.js';
+import type { PageContent, PageEngine, PageJob } from '../engine.js';
+import type { RgbImage } from '../raster/rgb-image.js';
+import { ocrBlocks } from './ocr-layout.js';
+import { readPage, type PageReading } from './page-reading.js';
+
+/**
+ * Pixels on the page's longer side: about 200 dpi on A4, where 9-point text is still a dozen pixels
+ * high for the detector and the recogniser gets lines at close to their own scale.
+ */
+export const LITE_LONG_SIDE = 2200;
+
+export function createLiteEngine(): PageEngine {
+  return {
+    name: 'lite',
+    async convertPage(job) {
+      const language: OcrLanguage = job.options.lang ?? 'auto';
+      const { image, width, height } = await pageImage(job);
+      job.signal.throwIfAborted();
+      const reading = await readPage(image, OCR_LANGUAGE_INFO[language].reader, job.signal);
+      return contentOf(reading, width, height, job);
+    },
+    forgetDocument(_pdf: PDFDocumentProxy) {
+      // nothing is kept per document: the models belong to the process
+    },
+  };
+}
+
+/** An image file's page at its own pixels (one pixel is one point) unless it is huge; a PDF page rendered. */
+async function pageImage(job: PageJob): Promise<{ image: RgbImage; width: number; height: number }> {
+  if (!job.pdf && job.storedImage) {
+    const stored = await job.storedImage();
+    const image = Math.max(stored.width, stored.height) > LITE_LONG_SIDE * 1.5 ? await job.render(LITE_LONG_SIDE) : stored;
+    return { image, width: stored.width, height: stored.height };
+  }
+  const image = await job.render(LITE_LONG_SIDE);
+  if (!job.pdf) return { image, width: image.width, height: image.height };
+  const viewport = (await job.pdf.getPage(job.page)).getViewport({ scale: 1 });
+  return { image, width: viewport.width, height: viewport.height };
+}
+
+function contentOf(reading: PageReading, width: number, height: number, job: PageJob): PageContent {
+  const started = performance.now();
+  const blocks = ocrBlocks({ width, height, scale: width / reading.imageWidth, lines: reading.lines }, job.options.keepHeaders);
+  const layoutMs = performance.now() - started;
+  let markdown = '';
+  for (const block of blocks) {
+    if (!block.markdown) continue;
+    const delta = markdown ? `\n\n${block.markdown}` : block.markdown;
+    markdown += delta;
+    job.emitDelta(delta);
+  }
+  const { timings } = reading;
+  const reason = `${reading.reader}: ${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}`;
+  return { width, height, markdown, blocks, images: [], device: 'cpu', reason };
+}
+
+function ms(value: number): string {
+  return `${Math.round(value)} ms`;
+}

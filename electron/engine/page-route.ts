@@ -1,0 +1,38 @@
+/**
+ * `auto` without a model: which engine reads a page, and why, from its text layer's facts. Pure, so
+ * the thresholds are tested on their own.
+ */
+
+import type { TextLayerFacts } from './text-layer-probe.js';
+
+export interface PageRouteDecision {
+  engine: 'text' | 'lite';
+  reason: string;
+}
+
+/** Fewer characters than this is no text layer (a stray page number on a scan). */
+const MIN_CHARS = 8;
+const MAX_UNMAPPED = 0.5;
+/** Most of the layer drawn invisible: a scanner's OCR over the page image. */
+const INVISIBLE = 0.5;
+/** An invisible layer reading worse than this is redone. */
+const MIN_PLAUSIBLE = 0.8;
+
+export function decidePageRoute(facts: TextLayerFacts | undefined): PageRouteDecision {
+  if (!facts) return { engine: 'lite', reason: 'image page with no text layer; no model configured, so OCR (lite)' };
+  if (facts.chars < MIN_CHARS) return { engine: 'lite', reason: `no text layer (${facts.chars} characters); OCR (lite)` };
+  if (facts.unmappedShare > MAX_UNMAPPED) {
+    return { engine: 'lite', reason: `text layer is mostly unmapped glyphs (${percent(facts.unmappedShare)}); OCR (lite)` };
+  }
+  if (facts.invisibleShare > INVISIBLE && facts.plausibleShare < MIN_PLAUSIBLE) {
+    return { engine: 'lite', reason: `invisible text layer of poor quality (${percent(facts.plausibleShare)} of words plausible); OCR (lite)` };
+  }
+  if (facts.invisibleShare > INVISIBLE) {
+    return { engine: 'text', reason: `invisible text layer that reads well (${percent(facts.plausibleShare)} of words plausible); reading it` };
+  }
+  return { engine: 'text', reason: 'no model package configured; reading the text layer' };
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}

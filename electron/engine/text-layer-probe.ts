@@ -1,0 +1,74 @@
+/**
+ * Whether a PDF page's text layer is worth reading: how much text it has, how much of it is drawn
+ * invisible (render mode 3, what scanners lay over the image), how much maps to no real character,
+ * and, for an invisible layer, how much of it reads as words. The router sends pages whose layer
+ * fails these to OCR.
+ */
+
+import { AnnotationMode, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+export interface TextLayerFacts {
+  /** Non-space characters in the text layer. */
+  chars: number;
+  /** Share of text-showing operations drawn invisible (render modes 3 and 7). */
+  invisibleShare: number;
+  /** Share of characters that map to nothing readable (U+FFFD, private use, control characters). */
+  unmappedShare: number;
+  /** Share of word-like tokens that look like words of a language (see `plausibleShare`). */
+  plausibleShare: number;
+}
+
+const INVISIBLE_MODES = new Set([3, 7]);
+const UNMAPPED = /[\u0000-\u0008\u000e-\u001f\ufffd\ue000-\uf8ff]/gu;
+
+export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts> {
+  // The same parameters as the text engine's read, so pdf.js serves that one from its cache.
+  const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
+  let mode = 0;
+  let shown = 0;
+  let invisible = 0;
+  ops.fnArray.forEach((fn, i) => {
+    if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
+    else if (fn === OPS.showText || fn === OPS.showSpacedText || fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) {
+      shown++;
+      if (INVISIBLE_MODES.has(mode)) invisible++;
+    }
+  });
+  const content = await page.getTextContent();
+  const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  return textFacts(text, shown === 0 ? 0 : invisible / shown);
+}
+
+export function textFacts(text: string, invisibleShare: number): TextLayerFacts {
+  const visible = text.replace(/\s+/g, '');
+  const unmapped = visible.match(UNMAPPED)?.length ?? 0;
+  return {
+    chars: visible.length,
+    invisibleShare,
+    unmappedShare: visible.length === 0 ? 0 : unmapped / visible.length,
+    plausibleShare: plausibleShare(text),
+  };
+}
+
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+
+/**
+ * Tokens that read as words: letters only, with a vowel when longer than three, not mixing case
+ * inside (`tHe`), and not letters run into digits (`c0unt`); numbers and CJK text count as read.
+ * Real text scores above 0.85; a scanner's garbled layer far below.
+ */
+export function plausibleShare(text: string): number {
+  const tokens = text
+    .split(/\s+/)
+    .map((t) => t.replace(/^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu, ''))
+    .filter((t) => t.length > 0);
+  if (tokens.length === 0) return 1;
+  const good = tokens.filter((token) => {
+    if (CJK.test(token)) return true;
+    if (/^[+-]?[\d.,%/:-]+$/u.test(token)) return true;
+    if (!/^[\p{L}'’-]+$/u.test(token)) return false;
+    if (/\p{Ll}\p{Lu}/u.test(token)) return false;
+    return token.length <= 3 || /[aeiouyàâäéèêëîïôöùûüÿæœ]/iu.test(token);
+  });
+  return good.length / tokens.length;
+}

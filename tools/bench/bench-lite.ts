@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:lite`: the `lite` engine's candidate paths on the project's scan fixtures
+ * (test/scans/out/, made by `npx vitest run test/lite-engine.test.ts`), side by side in one run:
+ * seconds per page, character error rate against the source's text layer, and the share of time
+ * in rendering, detection, recognition and layout. Target for the default path (PP-OCRv4): under
+ * 2 s per A4 page with a CER under 1% on the clean 200 dpi scan. A benchmark prints; it asserts nothing.
+ */
+
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
+import type { OcrReader } from '../../shared/ocr-languages.js';
+import { DocumentSession } from '../../electron/engine/document-session.js';
+import { LITE_LONG_SIDE } from '../../electron/engine/lite/lite-engine.js';
+import { ocrBlocks } from '../../electron/engine/lite/ocr-layout.js';
+import { readPage } from '../../electron/engine/lite/page-reading.js';
+import { closeTesseractWorkers } from '../../electron/engine/lite/tesseract-reader.js';
+import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
+import { renderPage } from '../../electron/engine/raster/page-raster.js';
+import { EngineRouter } from '../../electron/engine/router.js';
+import { characterErrorRate } from '../../test/scans/character-error-rate.js';
+import { FIXTURE_PDF_DIR, REPO_ROOT } from './bench-set.js';
+
+const SCAN_DIR = path.join(REPO_ROOT, 'test/scans/out');
+/** Each scan and the born-digital PDF it was made from (whose text layer is the known text). */
+const SCANS = [
+  { scan: 'paper-clean-200', source: path.join(FIXTURE_PDF_DIR, 'paper.pdf'), cjk: false },
+  { scan: 'paper-200', source: path.join(FIXTURE_PDF_DIR, 'paper.pdf'), cjk: false },
+  { scan: 'letter-150', source: path.join(FIXTURE_PDF_DIR, 'letter.pdf'), cjk: false },
+  { scan: 'headings-300', source: path.join(FIXTURE_PDF_DIR, 'headings.pdf'), cjk: false },
+  { scan: 'chinese-200', source: path.join(SCAN_DIR, 'chinese-source.pdf'), cjk: true },
+];
+const PATHS: { name: string; reader: OcrReader; latinOnly: boolean }[] = [
+  { name: 'PP-OCRv4 (default)', reader: { kind: 'ppocr' }, latinOnly: false },
+  { name: 'Tesseract eng', reader: { kind: 'tesseract', pack: 'eng' }, latinOnly: true },
+];
+const TARGET_MS = 2000;
+const TARGET_CER = 0.01;
+
+interface Measure {
+  renderMs: number;
+  detectionMs: number;
+  recognitionMs: number;
+  layoutMs: number;
+  cer: number;
+}
+
+async function main(): Promise<void> {
+  const scans = SCANS.filter((s) => existsSync(path.join(SCAN_DIR, `${s.scan}.pdf`)));
+  if (scans.length === 0) throw new Error(`No scans in ${SCAN_DIR}: make them with "npx vitest run test/lite-engine.test.ts".`);
+  const router = new EngineRouter();
+  const known = new Map<string, string>();
+  for (const s of scans) known.set(s.scan, await textLayer(router, s.source));
+
+  console.log(`Scans: ${scans.map((s) => s.scan).join(', ')}; page rendered at ${LITE_LONG_SIDE} px long side; one warm-up page per path\n`);
+  console.log(row('scan', 'path', 's/page', 'CER', 'render', 'detect', 'recognise', 'layout'));
+  const totals = new Map<string, { ms: number; pages: number }>();
+  for (const p of PATHS) await measure(p.reader, path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`), '', false);
+  for (const s of scans) {
+    for (const p of PATHS) {
+      if (p.latinOnly && s.cjk) {
+        console.log(row(s.scan, p.name, '-', '-', 'no Chinese pack shipped', '', '', ''));
+        continue;
+      }
+      const m = await measure(p.reader, path.join(SCAN_DIR, `${s.scan}.pdf`), known.get(s.scan)!, s.cjk);
+      const total = m.renderMs + m.detectionMs + m.recognitionMs + m.layoutMs;
+      const share = (v: number) => `${Math.round((100 * v) / total)}%`;
+      console.log(row(s.scan, p.name, (total / 1000).toFixed(2), `${(m.cer * 100).toFixed(2)}%`, share(m.renderMs), share(m.detectionMs), share(m.recognitionMs), share(m.layoutMs)));
+      if (!s.cjk) {
+        const t = totals.get(p.name) ?? { ms: 0, pages: 0 };
+        totals.set(p.name, { ms: t.ms + total, pages: t.pages + 1 });
+      }
+    }
+  }
+  await closeTesseractWorkers();
+  const per = (name: string) => totals.get(name)!.ms / totals.get(name)!.pages;
+  const ppocr = per(PATHS[0]!.name);
+  const tesseract = per(PATHS[1]!.name);
+  console.log(`\nLatin scans, mean s/page: ${PATHS[0]!.name} ${(ppocr / 1000).toFixed(2)}, ${PATHS[1]!.name} ${(tesseract / 1000).toFixed(2)}; Tesseract / PP-OCRv4 time: ${(tesseract / ppocr).toFixed(2)}x`);
+  console.log(`target for the default path: under ${TARGET_MS / 1000} s/page and CER under ${TARGET_CER * 100}% on paper-clean-200 (see its row)`);
+}
+
+async function measure(reader: OcrReader, file: string, knownText: string, cjk: boolean): Promise<Measure> {
+  const { pdf } = await openPdf(file);
+  try {
+    const page = await pdf.getPage(1);
+    const viewport = page.getViewport({ scale: 1 });
+    const started = performance.now();
+    const image = await renderPage(page, LITE_LONG_SIDE);
+    const renderMs = performance.now() - started;
+    const reading = await readPage(image, reader, new AbortController().signal);
+    const laidOut = performance.now();
+    const blocks = ocrBlocks({ width: viewport.width, height: viewport.height, scale: viewport.width / image.width, lines: reading.lines });
+    const layoutMs = performance.now() - laidOut;
+    const markdown = blocks.map((b) => b.markdown).filter(Boolean).join('\n\n');
+    return { renderMs, ...reading.timings, layoutMs, cer: knownText ? characterErrorRate(markdown, knownText, { ignoreSpaces: cjk }) : 0 };
+  } finally {
+    await pdf.destroy();
+  }
+}
+
+async function textLayer(router: EngineRouter, file: string): Promise<string> {
+  const session = await DocumentSession.open(router, file);
+  let markdown = '';
+  try {
+    await session.convert([1], { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' }, {
+      started() {},
+      delta() {},
+      done: (result) => (markdown = result.markdown),
+      failed: (_, failure) => {
+        throw new Error(`${file}: ${failure.message}`);
+      },
+    }, new AbortController().signal);
+  } finally {
+    await session.close();
+  }
+  return markdown;
+}
+
+function row(...cells: string[]): string {
+  const widths = [16, 20, 7, 7, 8, 8, 10, 7];
+  return cells.map((c, i) => c.padEnd(widths[i] ?? 8)).join(' ');
+}
+
+await main();
