@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -32,11 +32,11 @@ async function tempFolder(): Promise<string> {
   return folder;
 }
 
-async function startService(dataDir: string, hostModule = builtHost, env: Record<string, string> = {}): Promise<AppService> {
+async function startService(dataDir: string, hostModule = builtHost, env: Record<string, string> = {}, pageTimeoutMs = 20_000): Promise<AppService> {
   const service = await AppService.start({
     dataDir,
     version: '0.0.0-test',
-    pageTimeoutMs: 20_000,
+    pageTimeoutMs,
     spawnHost: () => forkHost({ modulePath: hostModule, env: { ...process.env, ...env } }),
     probeDevice: async () => ({ device: 'cpu', reason: 'test' }),
   });
@@ -73,6 +73,7 @@ describe('AppService', () => {
     expect(await done).toEqual({ type: 'convert-done', docId, cancelled: false });
 
     const document = (await service.getWorkspace()).documents[0]!;
+    expect(document.failure).toBeUndefined();
     expect(document.converting).toBe(false);
     expect(document.pages.map((page) => page.state)).toEqual(['done', 'done', 'done', 'done']);
     expect(document.pages.every((page) => page.engineMarkdown.trim().length > 0)).toBe(true);
@@ -135,6 +136,33 @@ describe('AppService', () => {
     const pages = (await service.getWorkspace()).documents[0]!.pages;
     expect(pages.map((page) => page.state)).toEqual(['done', 'failed', 'done', 'done']);
     expect(pages[1]!.failure?.code).toBe('engine-crashed');
+  });
+
+  it('opens a document while another converts, and converts documents one after the other', async () => {
+    // page 2 of the first document hangs its host (until the page time limit), so the first conversion is surely still running
+    const service = await startService(await tempFolder(), faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' }, 8000);
+    const [first] = await service.openDocuments([fourPages]);
+    const hung = nextEvent(service, (event) => event.type === 'page-done' && event.result.page === 1);
+    await service.convert({ docId: first! });
+    await hung;
+    const second = path.join(await tempFolder(), 'second.pdf');
+    await copyFile(fourPages, second);
+    const [secondId] = await service.openDocuments([second]);
+    let workspace = await service.getWorkspace();
+    expect(workspace.documents.find((document) => document.id === secondId)?.info?.pageCount).toBe(4);
+    expect(workspace.documents.find((document) => document.id === first)?.converting).toBe(true);
+
+    const order: string[] = [];
+    const bothDone = nextEvent(service, (event) => {
+      if (event.type === 'page-started' || event.type === 'convert-done') order.push(`${event.docId === first ? 'first' : 'second'} ${event.type}`);
+      return event.type === 'convert-done' && event.docId === secondId;
+    });
+    await service.convert({ docId: secondId!, pages: [1] });
+    workspace = await service.getWorkspace();
+    expect(workspace.documents.find((document) => document.id === secondId)?.pages[0]?.state).toBe('queued');
+    await service.cancel(first!);
+    await bothDone;
+    expect(order).toEqual(['first convert-done', 'second page-started', 'second convert-done']);
   });
 
   it('records why a damaged file cannot be opened, and converts nothing for it', async () => {

@@ -56,7 +56,7 @@ describe('WorkspaceStore', () => {
     await store.apply({ type: 'page-edited', docId: 'a', page: 2, markdown: 'my words' }).saved;
     await store.apply({ type: 'page-reviewed', docId: 'a', page: 1, reviewed: true }).saved;
     // read straight from disk: nothing may be pending in memory once the promises resolved
-    const saved = JSON.parse(await readFile(path.join(dir, 'documents/a.json'), 'utf8')) as WorkspaceDocument;
+    const saved = JSON.parse(await readFile(path.join(dir, 'documents/a/document.json'), 'utf8')) as WorkspaceDocument;
     expect(saved.pages[1]!.editedMarkdown).toBe('my words');
     expect(saved.pages[0]!.reviewed).toBe(true);
     const reopened = await WorkspaceStore.open(dir);
@@ -76,7 +76,8 @@ describe('WorkspaceStore', () => {
     const { applied, saved } = store.apply({ type: 'page-done', docId: 'a', result: pageResult(1, '![](folio-image:page-1-image-1.png)', bytes) });
     await saved;
     expect(applied.type === 'page-done' && applied.result.images[0]).toEqual({ name: 'page-1-image-1.png', bbox: [0, 0, 10, 10], mime: 'image/png' });
-    expect(await readFile(path.join(dir, 'documents/a.json'), 'utf8')).not.toContain('"data"');
+    expect(await readFile(path.join(dir, 'documents/a/pages/1.json'), 'utf8')).not.toContain('"data"');
+    expect(await readFile(path.join(dir, 'documents/a/document.json'), 'utf8')).not.toContain('folio-image');
     expect(new Uint8Array(await store.readImage('a', 'page-1-image-1.png'))).toEqual(bytes);
   });
 
@@ -111,8 +112,8 @@ describe('WorkspaceStore', () => {
       { type: 'page-done', docId: 'a', result: pageResult(1, 'x', new Uint8Array([1])) },
     ]);
     await store.apply({ type: 'document-removed', docId: 'a' }).saved;
-    expect(await readdir(path.join(dir, 'documents'))).toEqual(['b.json']);
-    expect(existsSync(path.join(dir, 'images/a'))).toBe(false);
+    expect(await readdir(path.join(dir, 'documents'))).toEqual(['b']);
+    expect(existsSync(path.join(dir, 'documents/a'))).toBe(false);
     expect((await WorkspaceStore.open(dir)).workspace.documents.map((document) => document.id)).toEqual(['b']);
   });
 
@@ -123,10 +124,10 @@ describe('WorkspaceStore', () => {
       { type: 'document-added', document: newDocument('a') },
       { type: 'document-added', document: newDocument('b') },
     ]);
-    await writeFile(path.join(dir, 'documents/a.json'), '{"id": "a", "pag');
+    await writeFile(path.join(dir, 'documents/a/document.json'), '{"id": "a", "pag');
     const reopened = await WorkspaceStore.open(dir);
     expect(reopened.workspace.documents.map((document) => document.id)).toEqual(['b']);
-    expect(reopened.restoreProblems).toEqual([expect.stringMatching(/documents\/a\.json: could not be read .*left out/)]);
+    expect(reopened.restoreProblems).toEqual([expect.stringMatching(/documents\/a\/document\.json: could not be read .*left out/)]);
   });
 
   it('survives kill -9 in the middle of saving: the workspace reads back whole, with every acknowledged edit', async () => {
@@ -136,13 +137,14 @@ describe('WorkspaceStore', () => {
     // a kill lands mid-write (a temp file left behind) on about a third of the attempts
     for (let attempt = 0; attempt < 20 && cutMidWrite < 2; attempt++) {
       const acknowledged = await runWriterUntilKilled(dir, 20 + attempt * 15);
-      const documents = path.join(dir, 'documents');
+      const documents = path.join(dir, 'documents/big');
       if ((await readdir(documents)).some((name) => name.endsWith('.tmp'))) cutMidWrite++;
       const restored = await WorkspaceStore.open(dir);
       expect(restored.restoreProblems).toEqual([]);
       const pages = restored.workspace.documents[0]!.pages;
       expect(pages).toHaveLength(40);
-      expect(pages[39]!.engineMarkdown).toMatch(/^Engine output/);
+      expect(pages[1]).toMatchObject({ state: 'done', engineMarkdown: 'Engine output' });
+      expect(pages[39]!.editedMarkdown).toMatch(/^An edit long enough/);
       const saved = Number(/^edit (\d+)$/.exec(pages[0]!.editedMarkdown ?? '')?.[1]);
       expect(saved).toBeGreaterThanOrEqual(acknowledged);
       expect((await readdir(documents)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
@@ -164,11 +166,11 @@ async function runWriterUntilKilled(dir: string, killDelayMs: number): Promise<n
     if (store.workspace.documents.length === 0) {
       store.apply({ type: 'document-added', document: { id: 'big', path: '/big.pdf', name: 'big.pdf', kind: 'pdf', addedAt: '', pages: [], converting: false } });
       await store.apply({ type: 'document-opened', docId: 'big', info: { pageCount: 40 } }).saved;
-      const filler = 'Engine output long enough to make every save of this document take a while. '.repeat(4000);
-      for (let page = 2; page <= 40; page++) {
-        store.apply({ type: 'page-started', docId: 'big', page });
-        store.apply({ type: 'page-done', docId: 'big', result: { page, width: 1, height: 1, markdown: filler, blocks: [], images: [], stats: { engine: 'text', device: 'cpu', timeMs: 1, chars: 1 } } });
-      }
+      // edits live in the document file itself, so large ones make each of its saves take a while
+      const filler = 'An edit long enough to make every save of this document take a while. '.repeat(4000);
+      store.apply({ type: 'page-started', docId: 'big', page: 2 });
+      store.apply({ type: 'page-done', docId: 'big', result: { page: 2, width: 1, height: 1, markdown: 'Engine output', blocks: [], images: [], stats: { engine: 'text', device: 'cpu', timeMs: 1, chars: 1 } } });
+      for (let page = 3; page <= 40; page++) store.apply({ type: 'page-edited', docId: 'big', page, markdown: filler });
     }
     for (;;) {
       number++;

@@ -1,32 +1,33 @@
 /**
  * The workspace on disk, in the app's data folder: every event is applied with the shared reducer
- * and the document it touched is saved as it happens, atomically (temp file, fsync, rename), so a
- * crash or a kill -9 leaves either the previous save or the new one. Layout:
- *   workspace.json           the documents' order
- *   documents/<id>.json      one document: pages, engine output, edits, review marks
- *   images/<id>/<name>       image bytes of page results, kept out of the JSON
+ * and what it changed is saved as it happens, atomically (temp file, fsync, rename), so a crash or
+ * a kill -9 leaves either the previous save or the new one. Layout:
+ *   workspace.json                   the documents' order
+ *   documents/<id>/document.json     pages' states, edits, review marks, failures
+ *   documents/<id>/pages/<n>.json    a page's engine result, written once when the page is done
+ *   documents/<id>/images/<name>     image bytes of page results, kept out of the JSON
+ * Results live apart so that an edit or a finished page rewrites a small file, not the output of a
+ * 2,000-page document.
  */
 
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import type { PageResult } from '../../shared/page.js';
+import { applyWorkspaceEvent, settleInterrupted, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
 import { writeFileAtomic } from '../cli/atomic-write.js';
-import type { PageImage } from '../../shared/page.js';
-import {
-  applyWorkspaceEvent,
-  settleInterrupted,
-  type Workspace,
-  type WorkspaceDocument,
-  type WorkspaceEvent,
-} from '../../shared/workspace.js';
 import { CoalescedWrite } from './coalesced-write.js';
 
 const ORDER_FILE = 'workspace.json';
-const STORE_VERSION = 1;
+const STORE_VERSION = 2;
 
 interface OrderFile {
   version: number;
   documents: string[];
 }
+
+/** A page as saved: its result is in its own file, and its engine Markdown is that result's. */
+type StoredPage = Omit<WorkspacePage, 'result' | 'engineMarkdown'> & { engineMarkdown?: string; resultSaved?: true };
+type StoredDocument = Omit<WorkspaceDocument, 'pages'> & { pages: StoredPage[] };
 
 /**
  * Events whose effect survives a restore. Queued, started and streaming pages are settled back by
@@ -44,16 +45,22 @@ const DURABLE_EVENTS = new Set<WorkspaceEvent['type']>([
   'page-reviewed',
 ]);
 
+interface PendingFiles {
+  results: Map<number, PageResult>;
+  images: Map<string, Uint8Array>;
+}
+
 export class WorkspaceStore {
   private state: Workspace;
   private readonly documentWrites = new Map<string, CoalescedWrite>();
-  private readonly pendingImages = new Map<string, PageImage[]>();
+  /** Results and images of finished pages, written before the document that refers to them. */
+  private readonly pending = new Map<string, PendingFiles>();
   private readonly orderWrite: CoalescedWrite;
 
   private constructor(
     readonly dir: string,
     restored: Workspace,
-    /** Saved documents that could not be read back, with why. */
+    /** Saved documents that could not be read back (whole or in part), with why. */
     readonly restoreProblems: readonly string[],
   ) {
     this.state = restored;
@@ -63,14 +70,13 @@ export class WorkspaceStore {
   /** Reads the saved workspace (an empty one on first start) and settles conversions a crash cut off. */
   static async open(dir: string): Promise<WorkspaceStore> {
     await mkdir(path.join(dir, 'documents'), { recursive: true });
+    await removeStaleTempFiles(dir);
     const problems: string[] = [];
-    const order = await readOrder(dir, problems);
     const documents: WorkspaceDocument[] = [];
-    for (const id of order) {
+    for (const id of await readOrder(dir, problems)) {
       const document = await readDocument(dir, id, problems);
       if (document) documents.push(document);
     }
-    await removeStaleTempFiles(path.join(dir, 'documents'));
     return new WorkspaceStore(dir, settleInterrupted({ documents }), problems);
   }
 
@@ -83,7 +89,7 @@ export class WorkspaceStore {
    * promise that resolves once the change is on disk.
    */
   apply(event: WorkspaceEvent): { applied: WorkspaceEvent; saved: Promise<void> } {
-    const applied = this.setImagesAside(event);
+    const applied = this.setFilesAside(event);
     this.state = applyWorkspaceEvent(this.state, applied);
     if (!DURABLE_EVENTS.has(event.type)) return { applied, saved: Promise.resolve() };
     const docId = event.type === 'document-added' ? event.document.id : event.docId;
@@ -103,20 +109,27 @@ export class WorkspaceStore {
 
   /** Image bytes of a page result, as the engine produced them. */
   readImage(docId: string, name: string): Promise<Uint8Array> {
-    return readFile(this.imageFile(docId, name));
+    return readFile(path.join(documentFolder(this.dir, docId), 'images', safeName(name)));
   }
 
-  private imageFile(docId: string, name: string): string {
-    return path.join(this.dir, 'images', safeName(docId), safeName(name));
-  }
-
-  /** Strips image bytes from a finished page; they are written to files before the document is saved. */
-  private setImagesAside(event: WorkspaceEvent): WorkspaceEvent {
-    if (event.type !== 'page-done' || !event.result.images.some((image) => image.data)) return event;
-    const withBytes = event.result.images.filter((image) => image.data);
-    this.pendingImages.set(event.docId, [...(this.pendingImages.get(event.docId) ?? []), ...withBytes]);
+  /** Keeps a finished page's result and image bytes for their own files; the event goes on without the bytes. */
+  private setFilesAside(event: WorkspaceEvent): WorkspaceEvent {
+    if (event.type !== 'page-done') return event;
+    const pending = this.pendingFor(event.docId);
+    for (const image of event.result.images) if (image.data) pending.images.set(image.name, image.data);
     const images = event.result.images.map(({ data: _data, ...image }) => image);
-    return { ...event, result: { ...event.result, images } };
+    const result = { ...event.result, images };
+    pending.results.set(result.page, result);
+    return { ...event, result };
+  }
+
+  private pendingFor(docId: string): PendingFiles {
+    let pending = this.pending.get(docId);
+    if (!pending) {
+      pending = { results: new Map(), images: new Map() };
+      this.pending.set(docId, pending);
+    }
+    return pending;
   }
 
   private documentWrite(docId: string): CoalescedWrite {
@@ -129,27 +142,34 @@ export class WorkspaceStore {
   }
 
   private async writeDocument(docId: string): Promise<void> {
+    const folder = documentFolder(this.dir, docId);
     const document = this.state.documents.find((candidate) => candidate.id === docId);
-    const file = documentFile(this.dir, docId);
+    const pending = this.pending.get(docId);
+    this.pending.delete(docId);
     if (!document) {
-      this.pendingImages.delete(docId);
-      await rm(file, { force: true });
-      await rm(path.join(this.dir, 'images', safeName(docId)), { recursive: true, force: true });
+      await rm(folder, { recursive: true, force: true });
       return;
     }
-    const images = this.pendingImages.get(docId) ?? [];
-    this.pendingImages.delete(docId);
-    if (images.length > 0) {
-      await mkdir(path.join(this.dir, 'images', safeName(docId)), { recursive: true });
-      for (const image of images) await writeFileAtomic(this.imageFile(docId, image.name), image.data!);
+    await mkdir(path.join(folder, 'pages'), { recursive: true });
+    if (pending) {
+      if (pending.images.size > 0) await mkdir(path.join(folder, 'images'), { recursive: true });
+      for (const [name, data] of pending.images) await writeFileAtomic(path.join(folder, 'images', safeName(name)), data);
+      for (const [page, result] of pending.results) await writeFileAtomic(pageFile(folder, page), JSON.stringify(result));
     }
-    await writeFileAtomic(file, JSON.stringify(document));
+    await writeFileAtomic(path.join(folder, 'document.json'), JSON.stringify(toStored(document)));
   }
 
   private async writeOrder(): Promise<void> {
     const order: OrderFile = { version: STORE_VERSION, documents: this.state.documents.map((document) => document.id) };
     await writeFileAtomic(path.join(this.dir, ORDER_FILE), JSON.stringify(order));
   }
+}
+
+function toStored(document: WorkspaceDocument): StoredDocument {
+  return {
+    ...document,
+    pages: document.pages.map(({ result, engineMarkdown, ...page }) => (result ? { ...page, resultSaved: true as const } : { ...page, engineMarkdown })),
+  };
 }
 
 async function readOrder(dir: string, problems: string[]): Promise<string[]> {
@@ -172,26 +192,55 @@ async function readOrder(dir: string, problems: string[]): Promise<string[]> {
 }
 
 async function readDocument(dir: string, id: string, problems: string[]): Promise<WorkspaceDocument | undefined> {
-  const file = documentFile(dir, id);
+  const folder = documentFolder(dir, id);
+  const file = path.join(folder, 'document.json');
+  let stored: StoredDocument;
   try {
-    const parsed = JSON.parse(await readFile(file, 'utf8')) as WorkspaceDocument;
-    if (parsed.id === id && Array.isArray(parsed.pages)) return parsed;
-    problems.push(`${file}: not a saved Folio document; it was left out.`);
+    stored = JSON.parse(await readFile(file, 'utf8')) as StoredDocument;
   } catch (error) {
-    problems.push(`${file}: could not be read (${(error as Error).message}); it was left out.`);
+    problems.push(`${file}: could not be read (${(error as Error).message}); the document was left out.`);
+    return undefined;
   }
-  return undefined;
+  if (stored.id !== id || !Array.isArray(stored.pages)) {
+    problems.push(`${file}: not a saved Folio document; it was left out.`);
+    return undefined;
+  }
+  const pages: WorkspacePage[] = [];
+  for (const { resultSaved, engineMarkdown, ...page } of stored.pages) {
+    if (!resultSaved) {
+      pages.push({ ...page, engineMarkdown: engineMarkdown ?? '' });
+      continue;
+    }
+    try {
+      const result = JSON.parse(await readFile(pageFile(folder, page.page), 'utf8')) as PageResult;
+      pages.push({ ...page, engineMarkdown: result.markdown, result });
+    } catch (error) {
+      // the page converts again on resume; the user's edit and review mark stay
+      problems.push(`${pageFile(folder, page.page)}: could not be read (${(error as Error).message}); page ${page.page} of ${stored.name} needs converting again.`);
+      pages.push({ ...page, state: 'pending', engineMarkdown: '' });
+    }
+  }
+  return { ...stored, pages };
 }
 
 /** A write cut off by a kill leaves its temp file behind; the saved file beside it is whole. */
-async function removeStaleTempFiles(folder: string): Promise<void> {
-  for (const name of await readdir(folder)) {
-    if (name.startsWith('.') && name.endsWith('.tmp')) await rm(path.join(folder, name), { force: true });
+async function removeStaleTempFiles(dir: string): Promise<void> {
+  const folders = [dir];
+  for (const id of await readdir(path.join(dir, 'documents'))) {
+    folders.push(path.join(dir, 'documents', id), path.join(dir, 'documents', id, 'pages'), path.join(dir, 'documents', id, 'images'));
+  }
+  for (const folder of folders) {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) if (name.startsWith('.') && name.endsWith('.tmp')) await rm(path.join(folder, name), { force: true });
   }
 }
 
-function documentFile(dir: string, docId: string): string {
-  return path.join(dir, 'documents', `${safeName(docId)}.json`);
+function documentFolder(dir: string, docId: string): string {
+  return path.join(dir, 'documents', safeName(docId));
+}
+
+function pageFile(folder: string, page: number): string {
+  return path.join(folder, 'pages', `${page}.json`);
 }
 
 /** Ids and image names come from us and the engine, but never lead a path out of the store. */
