@@ -49,6 +49,8 @@ export interface ServerStats {
   maxInFlight: number;
   /** Requests whose connection closed before the answer was complete (a client that hung up). */
   abandoned: number;
+  /** Summed time requests spent answering: over a run's duration, the mean number in flight. */
+  busyMs: number;
   seen: SeenRequest[];
 }
 
@@ -62,7 +64,7 @@ export interface TestServer {
 const DEFAULT_MODELS = ['test-ocr'];
 
 export async function startTestServer(config: TestServerConfig = {}): Promise<TestServer> {
-  const stats: ServerStats = { requests: 0, inFlight: 0, maxInFlight: 0, abandoned: 0, seen: [] };
+  const stats: ServerStats = { requests: 0, inFlight: 0, maxInFlight: 0, abandoned: 0, busyMs: 0, seen: [] };
   const models = config.models ?? DEFAULT_MODELS;
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -107,7 +109,9 @@ export async function startTestServer(config: TestServerConfig = {}): Promise<Te
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     let finished = false;
+    const started = performance.now();
     response.on('close', () => {
+      stats.busyMs += performance.now() - started;
       stats.inFlight--;
       if (!finished) stats.abandoned++;
     });
