@@ -1,14 +1,14 @@
 /**
  * Part two of `npm run bench:vlm`: the host-side work of one decode step at the real model's sizes,
  * with synthetic arrays in place of the graphs' outputs: the input tensors, the zero-copy past, the
- * append of the new cache rows, the fp16 logits widened, the token choice under the n-gram rule, the
- * stop checks (repetition guard included) and, for a speculative step, verification and rollback.
- * Everything a step does except `session.run`.
+ * append of the new cache rows, the token choice under the n-gram rule (from fp32 logits, or from an
+ * fp16 package's halves), the stop checks (repetition guard included) and, for a speculative step,
+ * verification and rollback. Everything a step does except `session.run`.
  */
 
 import * as ort from 'onnxruntime-node';
 import { finished, type DecodeLimits } from '../../electron/engine/vlm/decoding.js';
-import { floatsFrom, halvesFrom } from '../../electron/engine/vlm/half-float.js';
+import { halvesFrom } from '../../electron/engine/vlm/half-float.js';
 import { KvCache } from '../../electron/engine/vlm/kv-cache.js';
 import { DEFAULT_REPETITION_RULE } from '../../electron/engine/vlm/repetition.js';
 import { keepVerifiedRows } from '../../electron/engine/vlm/speculative.js';
@@ -53,7 +53,8 @@ export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): St
       ...cache.pastFeeds(),
     };
     cache.appendPresent(present);
-    const logits = fp16Logits ? floatsFrom(logits16) : logits32;
+    // an fp16 package's logits are chosen from as halves, unwidened, as ModelRunner passes them on
+    const logits = fp16Logits ? logits16 : logits32;
     // verification: each row's token as greedy decoding would choose it, with the stop checks
     const committed: number[] = [];
     for (let row = 0; row < rows; row++) {

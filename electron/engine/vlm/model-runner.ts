@@ -7,13 +7,14 @@
 import * as ort from 'onnxruntime-node';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
+import type { Logits } from './token-choice.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
 import type { VisionFeatures } from './visual-layout.js';
 
 export interface PassOutput {
-  /** `[numLogits, vocab]`, fp32. */
-  logits: Float32Array;
+  /** `[numLogits, vocab]`. */
+  logits: Logits;
   /** `[rows, hidden]` after the final norm. */
   hidden: Float32Array;
 }
@@ -24,6 +25,12 @@ function int64(values: readonly number[], dims: readonly number[]): ort.Tensor {
 
 function positions(from: number, count: number): ort.Tensor {
   return int64(Array.from({ length: count }, (_, i) => from + i), [1, count]);
+}
+
+/** Logits as the graph gave them: fp16 halves are chosen from directly (token-choice.ts), not widened. */
+function logitsOf(tensor: ort.Tensor | undefined): Logits {
+  if (tensor?.type === 'float16' && tensor.data instanceof Uint16Array) return tensor.data;
+  return float32(tensor, 'logits');
 }
 
 /** A float output as float32, widened when the package is fp16. */
@@ -106,7 +113,7 @@ export class ModelRunner {
       ...cache.pastFeeds(),
     });
     cache.appendPresent(out);
-    return { logits: float32(out.logits, 'logits'), hidden: float32(out.hidden_states, 'hidden_states') };
+    return { logits: logitsOf(out.logits), hidden: float32(out.hidden_states, 'hidden_states') };
   }
 
   /** One MTP pass: token embeddings paired with the previous positions' post-norm hidden states. */
@@ -120,7 +127,7 @@ export class ModelRunner {
       ...cache.pastFeeds(),
     });
     cache.appendPresent(out);
-    return { logits: float32(out.logits, 'logits'), hidden: float32(out.hidden_states, 'hidden_states') };
+    return { logits: logitsOf(out.logits), hidden: float32(out.hidden_states, 'hidden_states') };
   }
 
   /** A float input in the dtype the graph declares: fp16 packages take halves. */

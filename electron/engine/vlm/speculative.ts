@@ -14,7 +14,7 @@
 import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type DraftingModel, type Prefill } from './decoding.js';
 import type { KvCache } from './kv-cache.js';
 import { fixedDraftLength, type DraftLength } from './draft-length.js';
-import { nextToken, type NoRepeatRule } from './token-choice.js';
+import { nextToken, type Logits, type NoRepeatRule } from './token-choice.js';
 
 export interface Drafter {
   /** Proposes `k` tokens to follow `generated` (its last token is the current one). */
@@ -24,7 +24,7 @@ export interface Drafter {
 }
 
 export class MtpDrafter implements Drafter {
-  private nextLogits: Float32Array = new Float32Array(0);
+  private nextLogits: Logits = new Float32Array(0);
   private nextHidden: Float32Array = new Float32Array(0);
   private cycleStart = 0;
 

@@ -25,9 +25,19 @@ export function bannedTokens(generated: readonly number[], rule: NoRepeatRule): 
   return banned;
 }
 
-/** Index of the largest logit in row `row` of `[rows, vocab]` logits, skipping banned tokens; ties go to the lower id. */
-export function chooseToken(logits: Float32Array, vocab: number, row: number, banned: ReadonlySet<number>): number {
+/**
+ * `[rows, vocab]` scores as the graph returned them: fp32, or the fp16 halves of an fp16 package,
+ * which are never widened (a logits row is 129,280 entries; choosing from the halves is cheaper).
+ */
+export type Logits = Float32Array | Uint16Array;
+
+/** Index of the largest logit in row `row`, skipping banned tokens; ties go to the lower id. */
+export function chooseToken(logits: Logits, vocab: number, row: number, banned: ReadonlySet<number>): number {
   const values = logits.subarray(row * vocab, (row + 1) * vocab);
+  return values instanceof Uint16Array ? chooseHalf(values, banned) : chooseFloat(values, banned);
+}
+
+function chooseFloat(values: Float32Array, banned: ReadonlySet<number>): number {
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
   // the ban is looked up only for a new best, a few dozen times per row
@@ -41,6 +51,26 @@ export function chooseToken(logits: Float32Array, vocab: number, row: number, ba
   return best;
 }
 
-export function nextToken(logits: Float32Array, vocab: number, row: number, generated: readonly number[], rule: NoRepeatRule): number {
+/**
+ * The same choice on fp16 bit patterns: flipping the negatives makes integer order value order
+ * (-0 counts as +0, NaN is skipped), so the result is the widened floats' argmax exactly.
+ */
+function chooseHalf(values: Uint16Array, banned: ReadonlySet<number>): number {
+  let best = -1;
+  let bestKey = -1;
+  for (let i = 0; i < values.length; i++) {
+    const half = values[i] as number;
+    // positives gain the top bit, negatives are inverted; branch-free but for -0
+    const key = half === 0x8000 ? 0x8000 : half ^ (((half >> 15) * 0x7fff) | 0x8000);
+    if (key > bestKey) {
+      if ((half & 0x7fff) > 0x7c00 || banned.has(i)) continue;
+      best = i;
+      bestKey = key;
+    }
+  }
+  return best;
+}
+
+export function nextToken(logits: Logits, vocab: number, row: number, generated: readonly number[], rule: NoRepeatRule): number {
   return chooseToken(logits, vocab, row, bannedTokens(generated, rule));
 }
