@@ -153,6 +153,7 @@ describe('draft cache after rollbacks', () => {
   it.each([
     ['K = 3 every step', 3],
     ['K switching, with plain steps whose rows reach the head when drafting resumes', schedule(SWITCHING)],
+    ['plain steps first, before the head has drafted at all', schedule([0, 0, 0, 2, 0, 3, 0, 0, 4])],
   ] as const)('equals one MTP pass over the committed tokens paired with the decoder hidden states: %s', async (_name, length) => {
     const page = await input(syntheticPage(5));
     const start = await prefill(runner, page.embeds, 64);
