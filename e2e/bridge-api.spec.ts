@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { FolioApi, MenuCommand } from '../shared/app-api.js';
-import type { WorkspaceEvent } from '../shared/workspace.js';
+import { applyWorkspaceEvent, type Workspace, type WorkspaceEvent } from '../shared/workspace.js';
 import { startBridge, type Bridge } from './bridge/bridge-server.js';
 
 declare global {
@@ -82,4 +82,41 @@ test('window.folio uploads, opens, converts with streamed events, keeps an edit 
   await page.keyboard.press('Control+Shift+Z');
   await page.keyboard.press('Control+]');
   expect(await page.evaluate(() => (window as unknown as { commands: MenuCommand[] }).commands)).toEqual(['open', 'redo', 'next-page']);
+});
+
+test('a snapshot taken mid-conversion, plus the events delivered after asking for it, tracks the conversion exactly', async ({ page }) => {
+  await page.goto(bridge.url);
+  const bytes = [...(await readFile(fixture))];
+  const { snapshot, after, final } = await page.evaluate(async (data) => {
+    const file = new File([new Uint8Array(data)], 'snapshot.pdf', { type: 'application/pdf' });
+    const [docId] = await window.folio.openDocuments([await window.folio.pathForFile(file)]);
+    const delivered: WorkspaceEvent[] = [];
+    let taken: Workspace | null = null;
+    let asked = false;
+    const finished = new Promise<void>((resolve) => {
+      window.folio.onWorkspaceEvent((event) => {
+        // as the renderer does: everything delivered from the moment it asks is applied on top of the snapshot
+        if (asked) delivered.push(event);
+        if (!asked && event.type === 'page-delta') {
+          asked = true;
+          void window.folio.getWorkspace().then((workspace) => (taken = workspace));
+        }
+        if (event.type === 'convert-done' && event.docId === docId) resolve();
+      });
+    });
+    await window.folio.convert({ docId: docId! });
+    await finished;
+    return { snapshot: taken as Workspace | null, after: delivered, final: await window.folio.getWorkspace() };
+  }, bytes);
+  expect(snapshot).not.toBeNull();
+  const document = final.documents.find((candidate) => candidate.name === 'snapshot.pdf')!;
+  // streamed Markdown is always a prefix of the page's final Markdown: an event applied twice would break that
+  let state = snapshot!;
+  for (const event of after) {
+    state = applyWorkspaceEvent(state, event);
+    for (const current of state.documents.find((candidate) => candidate.id === document.id)!.pages) {
+      expect(document.pages[current.page - 1]!.engineMarkdown.startsWith(current.engineMarkdown)).toBe(true);
+    }
+  }
+  expect(state).toEqual(final);
 });
