@@ -78,7 +78,10 @@ async function main(): Promise<void> {
     const speedup = last.pages / last.wallMs / (first.pages / first.wallMs);
     const cores = last.cpuMs / last.wallMs;
     console.log(`\n${last.concurrency} in flight vs 1: ${speedup.toFixed(1)}x pages/s; Folio used ${cores.toFixed(2)} cores at ${last.concurrency} in flight (${cores < 1 ? 'under' : 'NOT under'} one core),`);
-    console.log(`so one core of Folio would feed a server up to about ${(1000 / (last.cpuMs / last.pages)).toFixed(1)} pages/s.`);
+    const idealPerSecond = (last.concurrency * 1000) / pageMs;
+    const needed = ((last.cpuMs / last.pages) * idealPerSecond) / 1000;
+    console.log(`so one core of Folio would feed a server up to about ${(1000 / (last.cpuMs / last.pages)).toFixed(1)} pages/s;`);
+    console.log(`keeping this server saturated at ${last.concurrency} in flight (${idealPerSecond.toFixed(1)} pages/s) takes ${needed.toFixed(2)} cores of Folio (${needed < 1 ? 'under' : 'NOT under'} one).`);
     console.log(`load average during the run: ${os.loadavg().map((load) => load.toFixed(1)).join(', ')} on ${os.cpus().length} cores`);
   } finally {
     await rm(folder, { recursive: true, force: true });
