@@ -69,6 +69,13 @@ describe('image files as documents', () => {
     await expect(openDocumentSource(await saved('broken.jpg', jpegPage(200, 200, 1).subarray(0, 400)))).rejects.toThrow(/broken\.jpg: damaged JPEG image/);
   });
 
+  it('refuses a PNG whose header claims more pixels than a page can have, before decoding it', async () => {
+    const png = Buffer.from(pngPage(40, 40));
+    png.writeUInt32BE(100_000, 16);
+    png.writeUInt32BE(100_000, 20);
+    await expect(openDocumentSource(await saved('huge.png', png))).rejects.toThrow(/huge\.png: too large to read as a page \(it has 10000 megapixels, more than the 150 a page may have\); scale it down first/);
+  });
+
   it('names the formats it reads when given an image in another one', async () => {
     const gif = new Uint8Array([...Buffer.from('GIF89a', 'latin1'), 1, 0, 1, 0, 0, 0, 0]);
     await expect(openDocumentSource(await saved('anim.gif', gif))).rejects.toThrow(/anim\.gif: a GIF image, which Folio does not read; save it as PNG, JPEG or TIFF/);

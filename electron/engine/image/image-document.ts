@@ -7,7 +7,7 @@ import { FailureError } from '../failure-error.js';
 import { resizeBicubic } from '../raster/pil-resize.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import type { ImageFormat } from './image-format.js';
-import { readImagePages, type ReadableFormat } from './image-pages.js';
+import { ImageTooLargeError, readImagePages, type ReadableFormat } from './image-pages.js';
 
 export async function openImageDocument(file: string, format: ImageFormat): Promise<DocumentSource> {
   if (!isReadable(format)) {
@@ -18,7 +18,7 @@ export async function openImageDocument(file: string, format: ImageFormat): Prom
   try {
     pages = await readImagePages(bytes, format);
   } catch (error) {
-    throw new FailureError('damaged', `${file}: damaged ${format.toUpperCase()} image that cannot be decoded (${(error as Error).message}).`);
+    throw describeDecodeError(error, file, format.toUpperCase());
   }
   if (pages.count === 0) throw new FailureError('damaged', `${file}: the ${format.toUpperCase()} file holds no image.`);
   const info: DocumentInfo = { pageCount: pages.count };
@@ -27,7 +27,7 @@ export async function openImageDocument(file: string, format: ImageFormat): Prom
     try {
       return await pages.decode(page - 1);
     } catch (error) {
-      throw new FailureError('damaged', `${file}: page ${page} cannot be decoded (${(error as Error).message}).`);
+      throw describeDecodeError(error, `${file}: page ${page}`, format.toUpperCase());
     }
   };
   return {
@@ -45,4 +45,10 @@ export async function openImageDocument(file: string, format: ImageFormat): Prom
 
 function isReadable(format: ImageFormat): format is ReadableFormat {
   return format === 'png' || format === 'jpeg' || format === 'tiff';
+}
+
+function describeDecodeError(error: unknown, where: string, format: string): FailureError {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (error instanceof ImageTooLargeError) return new FailureError('damaged', `${where}: too large to read as a page (${detail}); scale it down first.`);
+  return new FailureError('damaged', `${where}: damaged ${format} image that cannot be decoded (${detail}).`);
 }

@@ -22,6 +22,14 @@ const REDUCED_IMAGE = 1;
 /** Beyond this a photo is not a page; it would only exhaust memory. */
 const MAX_MEGAPIXELS = 150;
 
+/** A well-formed image too large to be a page: decoding it would only exhaust memory. */
+export class ImageTooLargeError extends Error {
+  constructor(megapixels: number) {
+    super(`it has ${Math.round(megapixels)} megapixels, more than the ${MAX_MEGAPIXELS} a page may have`);
+    this.name = 'ImageTooLargeError';
+  }
+}
+
 export interface ImagePages {
   count: number;
   /** Decodes page `index` (0-based). */
@@ -32,9 +40,17 @@ export async function readImagePages(bytes: Uint8Array, format: ReadableFormat):
   if (format === 'tiff') return readTiff(bytes);
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const orientation = await exifr.orientation(buffer).catch(() => undefined);
+  if (format === 'png') refuseHugePng(buffer);
   const decoded = format === 'png' ? PNG.sync.read(buffer) : jpeg.decode(buffer, { useTArray: true, formatAsRGBA: true, maxResolutionInMP: MAX_MEGAPIXELS });
   const image = applyOrientation(rgbOnWhite(decoded.width, decoded.height, decoded.data), orientation);
   return { count: 1, decode: async () => image };
+}
+
+/** pngjs has no size limit of its own; the header (IHDR, right after the signature) says the size. */
+function refuseHugePng(buffer: Buffer): void {
+  if (buffer.length < 24) return;
+  const pixels = buffer.readUInt32BE(16) * buffer.readUInt32BE(20);
+  if (pixels > MAX_MEGAPIXELS * 1e6) throw new ImageTooLargeError(pixels / 1e6);
 }
 
 function readTiff(bytes: Uint8Array): ImagePages {
@@ -46,7 +62,7 @@ function readTiff(bytes: Uint8Array): ImagePages {
       const ifd = pages[index];
       if (!ifd) throw new RangeError(`the TIFF has ${pages.length} pages, not ${index + 1}`);
       const pixels = (numberTag(ifd, 't256') ?? 0) * (numberTag(ifd, 't257') ?? 0);
-      if (pixels > MAX_MEGAPIXELS * 1e6) throw new RangeError(`page ${index + 1} has ${Math.round(pixels / 1e6)} megapixels, more than the ${MAX_MEGAPIXELS} a page may have`);
+      if (pixels > MAX_MEGAPIXELS * 1e6) throw new ImageTooLargeError(pixels / 1e6);
       UTIF.decodeImage(buffer, ifd);
       return applyOrientation(rgbOnWhite(ifd.width, ifd.height, UTIF.toRGBA8(ifd)), numberTag(ifd, ORIENTATION_TAG));
     },
