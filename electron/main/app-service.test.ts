@@ -165,6 +165,27 @@ describe('AppService', () => {
     expect(order).toEqual(['first convert-done', 'second page-started', 'second convert-done']);
   });
 
+  it('closes at once while a page hangs: the conversion ends cancelled, not after the page time limit', async () => {
+    // a page time limit past the test's own: a close that waited for it would time the test out
+    const service = await startService(await tempFolder(), faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' }, 120_000);
+    const [docId] = await service.openDocuments([fourPages]);
+    const firstDone = nextEvent(service, (event) => event.type === 'page-done');
+    const ended = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await firstDone;
+    await service.close();
+    expect(await ended).toEqual({ type: 'convert-done', docId, cancelled: true });
+    expect((await service.getWorkspace()).documents[0]!.pages.map((page) => page.state)).toEqual(['done', 'pending', 'pending', 'pending']);
+  });
+
+  it('records that a folder is not a document instead of failing the call', async () => {
+    const folder = await tempFolder();
+    const service = await startService(folder);
+    const [docId] = await service.openDocuments([folder]);
+    const document = (await service.getWorkspace()).documents.find((candidate) => candidate.id === docId)!;
+    expect(document.failure?.message).toContain(folder);
+  });
+
   it('records why a damaged file cannot be opened, and converts nothing for it', async () => {
     const folder = await tempFolder();
     const damaged = path.join(folder, 'damaged.pdf');

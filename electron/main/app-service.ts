@@ -69,9 +69,11 @@ export class AppService implements AppServiceApi {
 
   /** Cancels conversions, ends the engine hosts and waits for every save. */
   async close(): Promise<void> {
-    await this.queue.stop();
+    this.queue.stop();
+    // ending the hosts now, rather than waiting for a cancelled page to stop, keeps a hung page from holding up the quit
     this.inspector.dispose();
     this.converter.dispose();
+    await this.queue.idle();
     await this.opening.catch(() => undefined);
     await this.store.flush();
   }

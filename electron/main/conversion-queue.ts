@@ -58,12 +58,15 @@ export class ConversionQueue {
     return this.running?.docId === docId || this.waiting.some((job) => job.docId === docId);
   }
 
-  /** Cancels everything and waits until the host is idle. */
-  async stop(): Promise<void> {
+  /** Cancels everything; `idle()` then says when the running job has let go. */
+  stop(): void {
     for (const job of this.waiting.splice(0)) {
       if (job.announced) this.emit({ type: 'convert-done', docId: job.docId, cancelled: true });
     }
     this.running?.controller.abort(new Error('stopped'));
+  }
+
+  async idle(): Promise<void> {
     await this.loop;
   }
 

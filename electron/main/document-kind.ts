@@ -22,14 +22,16 @@ export function sniffKind(head: Uint8Array): SniffedKind {
   return match?.sniffed ?? { kind: 'pdf', mime: 'application/pdf' };
 }
 
+/** A file that cannot be read (missing, a folder) reads as a PDF too: opening it then says what is wrong. */
 export async function sniffFile(file: string): Promise<SniffedKind> {
+  const head = new Uint8Array(8);
   const handle = await open(file, 'r').catch(() => undefined);
-  if (!handle) return sniffKind(new Uint8Array());
   try {
-    const head = new Uint8Array(8);
-    await handle.read(head, 0, head.length, 0);
-    return sniffKind(head);
+    await handle?.read(head, 0, head.length, 0);
+  } catch {
+    // left empty: see above
   } finally {
-    await handle.close();
+    await handle?.close();
   }
+  return sniffKind(head);
 }
