@@ -178,6 +178,21 @@ describe('AppService', () => {
     expect((await service.getWorkspace()).documents[0]!.pages.map((page) => page.state)).toEqual(['done', 'pending', 'pending', 'pending']);
   });
 
+  it('cancels a page stuck in the engine at once, not after the page time limit, and converts again afterwards', async () => {
+    const service = await startService(await tempFolder(), faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' }, 120_000);
+    const [docId] = await service.openDocuments([fourPages]);
+    const firstDone = nextEvent(service, (event) => event.type === 'page-done');
+    const cancelled = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await firstDone;
+    await service.cancel(docId!);
+    expect(await cancelled).toEqual({ type: 'convert-done', docId, cancelled: true });
+    const again = nextEvent(service, convertDone);
+    await service.convert({ docId: docId!, pages: [3] });
+    expect(await again).toEqual({ type: 'convert-done', docId, cancelled: false });
+    expect((await service.getWorkspace()).documents[0]!.pages.map((page) => page.state)).toEqual(['done', 'pending', 'done', 'pending']);
+  });
+
   it('records that a folder is not a document instead of failing the call', async () => {
     const folder = await tempFolder();
     const service = await startService(folder);

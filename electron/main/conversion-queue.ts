@@ -9,6 +9,8 @@ import type { WorkspaceEvent } from '../../shared/workspace.js';
 import { toFailure } from '../engine/failure-error.js';
 import type { HostClient, OpenedDocument } from '../engine/host-client.js';
 
+const DEFAULT_CANCEL_GRACE_MS = 3000;
+
 interface Job {
   docId: string;
   file: string;
@@ -27,6 +29,8 @@ export class ConversionQueue {
   constructor(
     private readonly client: HostClient,
     private readonly emit: (event: WorkspaceEvent) => void,
+    /** How long a cancelled page may take to stop before its host is ended. */
+    private readonly cancelGraceMs = DEFAULT_CANCEL_GRACE_MS,
   ) {}
 
   enqueue(docId: string, file: string, pages: readonly number[], options: ConvertOptions): void {
@@ -46,12 +50,23 @@ export class ConversionQueue {
     this.loop ??= this.drain();
   }
 
-  /** Stops the document's running job and drops its waiting ones. */
+  /**
+   * Stops the document's running job and drops its waiting ones. An engine that does not stop
+   * within a moment (a page stuck in pdf.js) has its host ended, rather than the user waiting out
+   * the page time limit; the next conversion starts a fresh one.
+   */
   cancel(docId: string): void {
     const dropped = this.waiting.filter((job) => job.docId === docId);
     for (const job of dropped) this.waiting.splice(this.waiting.indexOf(job), 1);
-    if (this.running?.docId === docId) this.running.controller.abort(new Error('cancelled'));
-    else if (dropped.some((job) => job.announced)) this.emit({ type: 'convert-done', docId, cancelled: true });
+    const running = this.running;
+    if (running?.docId === docId) {
+      running.controller.abort(new Error('cancelled'));
+      setTimeout(() => {
+        if (this.running === running) this.client.dispose();
+      }, this.cancelGraceMs).unref();
+    } else if (dropped.some((job) => job.announced)) {
+      this.emit({ type: 'convert-done', docId, cancelled: true });
+    }
   }
 
   isConverting(docId: string): boolean {
