@@ -9,7 +9,7 @@ import { startTestServer, type TestServerConfig } from './openai-test-server.js'
 const config = JSON.parse(process.argv[2] ?? '{}') as Pick<TestServerConfig, 'tokenDelayMs' | 'tokensPerAnswer' | 'models'>;
 const server = await startTestServer(config);
 process.on('message', (message) => {
-  if (message === 'stats') process.send?.({ stats: { ...server.stats, seen: [] } });
+  if (message === 'stats') process.send?.({ stats: { ...server.stats, seen: [], completed: [] } });
 });
 process.on('disconnect', () => void server.close().then(() => process.exit(0)));
 process.send?.({ url: server.url });

@@ -51,6 +51,8 @@ export interface ServerStats {
   abandoned: number;
   /** Summed time requests spent answering: over a run's duration, the mean number in flight. */
   busyMs: number;
+  /** Requests whose answers completed, in the order they completed. */
+  completed: SeenRequest[];
   seen: SeenRequest[];
 }
 
@@ -64,7 +66,7 @@ export interface TestServer {
 const DEFAULT_MODELS = ['test-ocr'];
 
 export async function startTestServer(config: TestServerConfig = {}): Promise<TestServer> {
-  const stats: ServerStats = { requests: 0, inFlight: 0, maxInFlight: 0, abandoned: 0, busyMs: 0, seen: [] };
+  const stats: ServerStats = { requests: 0, inFlight: 0, maxInFlight: 0, abandoned: 0, busyMs: 0, completed: [], seen: [] };
   const models = config.models ?? DEFAULT_MODELS;
   const sockets = new Set<Socket>();
   const server = createServer((request, response) => {
@@ -142,6 +144,7 @@ export async function startTestServer(config: TestServerConfig = {}): Promise<Te
       response.write(chunk([], { usage: { prompt_tokens: promptTokens, total_tokens: promptTokens + tokens.length, completion_tokens: tokens.length } }));
     }
     finished = true;
+    stats.completed.push(seen);
     response.end('data: [DONE]\n\n');
   }
 
