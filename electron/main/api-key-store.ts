@@ -1,7 +1,8 @@
 /**
- * The seam for a remote engine server's API key: kept encrypted by the operating system's keychain
- * (Electron's `safeStorage` in the app), never in the settings file. Electron-free: main passes the
- * cipher. Nothing calls this yet; the remote engine's settings will.
+ * A remote engine server's API key: kept encrypted by the operating system's keychain (Electron's
+ * `safeStorage` in the app), never in the settings file; main hands it to the engine host's
+ * environment (FOLIO_API_KEY). Electron-free: main passes the cipher. Reading is wired; setting it
+ * waits for the remote engine's settings in the UI (a FolioApi method calling `write`).
  */
 
 import { readFile, rm } from 'node:fs/promises';

@@ -7,12 +7,13 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, type IpcMainEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, safeStorage, type IpcMainEvent } from 'electron';
 import { IPC_CHANNELS, type MenuCommand } from '../../shared/app-api.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 import { buildAppMenu } from './app-menu.js';
 import { AppService } from './app-service.js';
 import { apiHandlers } from './api-dispatch.js';
+import { ApiKeyStore } from './api-key-store.js';
 import { registerIpcRoutes } from './ipc-routes.js';
 import { documentPathsFromArgv } from './launch-paths.js';
 import { loadRecent, saveRecent, withRecent } from './recent-documents.js';
@@ -60,7 +61,10 @@ if (!app.requestSingleInstanceLock()) {
 /** Starts the app; returns how to open documents from outside (command line, Dock, Open Recent). */
 async function start(): Promise<(paths: string[]) => void> {
   const dataDir = app.getPath('userData');
-  const service = await AppService.start({ dataDir, version: app.getVersion(), spawnHost: spawnUtilityHost });
+  // the remote engine's API key stays in the OS keychain and reaches only the engine host's environment
+  const apiKey = await new ApiKeyStore(dataDir, safeStorage).read().catch(() => null);
+  const hostEnv: Record<string, string> = apiKey === null ? {} : { FOLIO_API_KEY: apiKey };
+  const service = await AppService.start({ dataDir, version: app.getVersion(), spawnHost: () => spawnUtilityHost(hostEnv) });
   let recent = await loadRecent(dataDir);
 
   const remember = (paths: readonly string[]) => {

@@ -9,9 +9,11 @@ const STDERR_TAIL_CHARS = 2000;
 /** As for the CLI's host: a hostile page that balloons pdf.js crashes this host, not the machine. */
 const HOST_HEAP_LIMIT_MB = 4096;
 
-export function spawnUtilityHost(): HostProcess {
+/** `env` is added to main's environment, e.g. the remote engine's API key, which the host reads from FOLIO_API_KEY. */
+export function spawnUtilityHost(env: Record<string, string> = {}): HostProcess {
   const child = utilityProcess.fork(HOST_MODULE, [], {
     serviceName: 'Folio engine',
+    env: { ...process.env, ...env },
     execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`],
     stdio: ['ignore', 'ignore', 'pipe'],
   });
