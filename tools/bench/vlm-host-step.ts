@@ -22,8 +22,10 @@ const SPECIAL_IDS = Array.from({ length: 12 }, (_, i) => 128815 + i);
 
 export interface StepTiming {
   name: string;
-  meanMs: number;
+  medianMs: number;
   p95Ms: number;
+  /** Median time to sum one logits row, measured between the steps: how loaded the machine was meanwhile. */
+  rowSumMs: number;
 }
 
 /** Times `rounds` host-side steps after a warm-up; `k` drafts per step (0: a plain greedy step). */
@@ -42,7 +44,12 @@ export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): St
   const generated = Array.from({ length: context - 500 }, () => Math.floor(random() * 100_000));
   const limits: DecodeLimits = { eos: 1, maxNewTokens: 8192, rule: JINA_RULE, repetition: { ...DEFAULT_REPETITION_RULE, ignored: SPECIAL_IDS } };
   const times: number[] = [];
+  const rowSums: number[] = [];
+  const yardstick = new Float32Array(vocab).fill(1);
   for (let round = 0; round < rounds + 20; round++) {
+    const summed = performance.now();
+    if (sum(yardstick) !== vocab) throw new Error('the yardstick row does not add up');
+    if (round >= 20) rowSums.push(performance.now() - summed);
     const started = performance.now();
     const lengthBefore = cache.length;
     // the feeds ModelRunner.decode builds (only their cost matters here), then what it does with the outputs
@@ -65,12 +72,23 @@ export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): St
     cache.truncate(lengthBefore);
     if (round >= 20) times.push(performance.now() - started);
   }
-  times.sort((a, b) => a - b);
   return {
     name: `${k === 0 ? 'greedy step' : `verify step, K=${k}`}${fp16Logits ? ', fp16 logits' : ''}`,
-    meanMs: times.reduce((sum, t) => sum + t, 0) / times.length,
-    p95Ms: times[Math.floor(times.length * 0.95)] ?? Number.NaN,
+    medianMs: quantile(times, 0.5),
+    p95Ms: quantile(times, 0.95),
+    rowSumMs: quantile(rowSums, 0.5),
   };
+}
+
+function sum(row: Float32Array): number {
+  let total = 0;
+  for (let i = 0; i < row.length; i++) total += row[i] as number;
+  return total;
+}
+
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? Number.NaN;
 }
 
 function presentRows(names: readonly string[], rows: number): Record<string, ort.Tensor> {
@@ -79,14 +97,4 @@ function presentRows(names: readonly string[], rows: number): Record<string, ort
     out[name.replace(/^past_/, 'present_')] = new ort.Tensor('float32', new Float32Array(rows * heads * headDim), [1, rows, heads, headDim]);
   }
   return out;
-}
-
-/** Milliseconds to sum one logits row here and now: a yardstick for how loaded this machine is. */
-export function rowSumMs(rounds: number): number {
-  const row = new Float32Array(vocab).fill(1);
-  let total = 0;
-  const started = performance.now();
-  for (let round = 0; round < rounds; round++) for (let i = 0; i < row.length; i++) total += row[i] as number;
-  const ms = (performance.now() - started) / rounds;
-  return total > 0 ? ms : Number.NaN;
 }
