@@ -1,4 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createCanvas } from '@napi-rs/canvas';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -52,9 +53,9 @@ interface Converted {
   failed: { page: number; failure: Failure }[];
 }
 
-async function convert(remote: RemoteOptions, pages: number[], options: { apiKey?: string; signal?: AbortSignal; onStarted?: (page: number) => void } = {}): Promise<Converted> {
+async function convert(remote: RemoteOptions, pages: number[], options: { apiKey?: string; signal?: AbortSignal; file?: string } = {}): Promise<Converted> {
   const router = new EngineRouter({ remoteApiKey: options.apiKey });
-  const session = await DocumentSession.open(router, pdf);
+  const session = await DocumentSession.open(router, options.file ?? pdf);
   const converted: Converted = { order: [], deltas: new Map(), done: [], failed: [] };
   const convertOptions: ConvertOptions = { ...DEFAULT_CONVERT_OPTIONS, engine: 'remote', remote };
   try {
@@ -62,7 +63,7 @@ async function convert(remote: RemoteOptions, pages: number[], options: { apiKey
       pages,
       convertOptions,
       {
-        started: (page) => options.onStarted?.(page),
+        started: () => undefined,
         delta: (page, text) => converted.deltas.set(page, [...(converted.deltas.get(page) ?? []), text]),
         done: (result) => {
           converted.order.push(`done ${result.page}`);
@@ -174,6 +175,22 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     await until(() => stats.inFlight === 0);
     expect(stats.abandoned).toBe(4);
     expect(stats.requests).toBe(4);
+  });
+
+  it('sends an image file no larger than the image size as stored, sized one point per pixel', async () => {
+    server = await startTestServer({ answer: answerNamingPage });
+    const canvas = createCanvas(210, 297);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 210, 297);
+    context.fillStyle = '#000000';
+    context.fillRect(20, 20, 170, 60);
+    const png = path.join(folder, 'scan.png');
+    await writeFile(png, await canvas.encode('png'));
+    const result = await convert(remoteOptions({ imageLongSide: 1024 }), [1], { file: png });
+    expect(result.failed).toEqual([]);
+    expect([server.stats.seen[0]!.width, server.stats.seen[0]!.height]).toEqual([210, 297]);
+    expect([result.done[0]!.width, result.done[0]!.height]).toEqual([210, 297]);
   });
 
   it('sends the API key to the server and keeps it out of failures', async () => {

@@ -46,8 +46,7 @@ export class RemoteEngine implements PageEngine {
 
   async convertPage(job: PageJob): Promise<PageContent> {
     const device = `${this.options.model} at ${this.server}`;
-    const image = await job.render(this.options.imageLongSide);
-    const { width, height } = await pageSize(job, image);
+    const { image, width, height } = await pageImage(job, this.options.imageLongSide);
     if (isNearBlank(image)) {
       return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
     }
@@ -88,10 +87,22 @@ export class RemoteEngine implements PageEngine {
   }
 }
 
-/** In PDF points; an image file's page counts one point per stored pixel. */
-async function pageSize(job: PageJob, rendered: RgbImage): Promise<{ width: number; height: number }> {
-  if (job.pdf) return (await job.pdf.getPage(job.page)).getViewport({ scale: 1 });
-  return job.storedImage ? job.storedImage() : rendered;
+/**
+ * The image to send, and the page's size in PDF points (an image file's page: one point per stored
+ * pixel). An image file no larger than `longSide` goes as stored: upscaling it adds bytes, not detail.
+ */
+async function pageImage(job: PageJob, longSide: number): Promise<{ image: RgbImage; width: number; height: number }> {
+  if (job.pdf) {
+    const { width, height } = (await job.pdf.getPage(job.page)).getViewport({ scale: 1 });
+    return { image: await job.render(longSide), width, height };
+  }
+  const stored = job.storedImage ? await job.storedImage() : undefined;
+  if (!stored) {
+    const image = await job.render(longSide);
+    return { image, width: image.width, height: image.height };
+  }
+  const image = Math.max(stored.width, stored.height) <= longSide ? stored : await job.render(longSide);
+  return { image, width: stored.width, height: stored.height };
 }
 
 function seconds(ms: number): string {
