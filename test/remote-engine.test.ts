@@ -193,6 +193,19 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     expect([result.done[0]!.width, result.done[0]!.height]).toEqual([210, 297]);
   });
 
+  it('does not send a blank page, where models invent text', async () => {
+    server = await startTestServer({ answer: answerNamingPage });
+    const canvas = createCanvas(200, 300);
+    const context = canvas.getContext('2d');
+    context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, 200, 300);
+    const png = path.join(folder, 'blank.png');
+    await writeFile(png, await canvas.encode('png'));
+    const result = await convert(remoteOptions(), [1], { file: png });
+    expect(result.done[0]).toMatchObject({ markdown: '', stats: { reason: expect.stringContaining('blank') } });
+    expect(server.stats.requests).toBe(0);
+  });
+
   it('sends the API key to the server and keeps it out of failures', async () => {
     const apiKey = 'sk-test-0123456789abcdef';
     server = await startTestServer({ answer: answerNamingPage, apiKey });

@@ -46,16 +46,20 @@ export class RemoteEngine implements PageEngine {
 
   async convertPage(job: PageJob): Promise<PageContent> {
     const device = `${this.options.model} at ${this.server}`;
-    const { image, width, height } = await pageImage(job, this.options.imageLongSide);
-    if (isNearBlank(image)) {
-      return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
-    }
-    const bytes = await encodePageImage(image, this.options.imageFormat);
-    const body = chatRequestBody(this.options, imageDataUrl(bytes, this.options.imageFormat));
+    const { width, height, body } = await this.requestFor(job);
+    if (!body) return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
     const text = new ResumedText((delta) => job.emitDelta(delta));
     const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal));
     const reason = end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
     return { width, height, markdown: text.text, blocks: [], images: [], device, reason, tokens: end.completionTokens };
+  }
+
+  /** The request for the page, or none when it is blank; its pixels are let go before the page waits for a request slot. */
+  private async requestFor(job: PageJob): Promise<{ width: number; height: number; body?: Record<string, unknown> }> {
+    const { image, width, height } = await pageImage(job, this.options.imageLongSide);
+    if (isNearBlank(image)) return { width, height };
+    const bytes = await encodePageImage(image, this.options.imageFormat);
+    return { width, height, body: chatRequestBody(this.options, imageDataUrl(bytes, this.options.imageFormat)) };
   }
 
   forgetDocument(): void {
