@@ -56,6 +56,11 @@ describe('the browser-mode bridge', () => {
     await expect(get(`http://${outside.address}:${port}/?token=${bridge.token}`)).rejects.toThrow(/ECONNREFUSED/);
   });
 
+  it('says which port is taken when it cannot listen, and leaves no engine host behind', async () => {
+    const port = Number(new URL(bridge.origin).port);
+    await expect(startBridge({ port })).rejects.toThrow(`The Folio bridge could not listen on 127.0.0.1:${port} (EADDRINUSE); choose another --port.`);
+  });
+
   it('refuses pages and files without the token, or with a wrong one', async () => {
     expect((await get(`${bridge.origin}/`)).status).toBe(403);
     expect((await get(`${bridge.origin}/?token=0123`)).status).toBe(403);

@@ -88,10 +88,15 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
 
   const token = randomBytes(24).toString('hex');
   const server = http.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, '127.0.0.1', resolve);
+    });
+  } catch (error) {
+    await service.close();
+    throw new Error(`The Folio bridge could not listen on 127.0.0.1:${options.port ?? 0} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another --port.`);
+  }
   const { port } = server.address() as AddressInfo;
   const origin = `http://127.0.0.1:${port}`;
   const gate = new Gate(token, port);
