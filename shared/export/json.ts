@@ -5,7 +5,7 @@
  */
 
 import type { Failure } from '../failure.js';
-import type { BBox, Block, PageResult, PageStats } from '../page.js';
+import type { BBox, Block, DecodeStats, PageResult, PageStats } from '../page.js';
 import type { DocumentInfo } from '../protocol.js';
 
 export interface PageFailure {
@@ -60,6 +60,29 @@ function statsJson(stats: PageStats) {
     tokens: stats.tokens,
     steps: stats.steps,
     tokensPerStep: stats.tokensPerStep,
+    decode: stats.decode && decodeJson(stats.decode),
+    flags: stats.flags,
+  };
+}
+
+function decodeJson(decode: DecodeStats) {
+  return {
+    model: decode.model,
+    mode: decode.mode,
+    visualTokens: decode.visualTokens,
+    promptTokens: decode.promptTokens,
+    newTokens: decode.newTokens,
+    steps: decode.steps,
+    tokensPerStep: decode.tokensPerStep,
+    specKSetting: decode.specKSetting,
+    specK: decode.specK,
+    stepsAtK: decode.stepsAtK,
+    acceptance: decode.acceptance,
+    prefillMs: Math.round(decode.prefillMs),
+    decodeMs: Math.round(decode.decodeMs),
+    tokensPerSecond: Math.round(decode.tokensPerSecond * 10) / 10,
+    cacheBytes: decode.cacheBytes,
+    stopped: decode.stopped,
   };
 }
 
