@@ -330,3 +330,8 @@ function headingLevel(region: GroundedRegion): number {
   if (hashes) return hashes.length;
   return region.label?.trim().toLowerCase() === 'title' ? 1 : 2;
 }
+
+/** A page's grounding options: figures named as every engine names a page's images. */
+export function pageGrounding(page: number, keepHeaders: boolean): GroundingOptions {
+  return { imageName: (index) => `page-${page}-image-${index}.png`, keepHeaders };
+}

@@ -6,9 +6,11 @@
  * any other refusal, the page fails alone with the server's own words.
  */
 
+import { GroundingParser, pageGrounding } from '../../../shared/grounding.js';
 import type { RemoteOptions } from '../../../shared/protocol.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
+import { groundedContent } from '../grounded-content.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { isNearBlank } from '../vlm/vlm-engine.js';
 import { AttemptError } from './attempt-error.js';
@@ -48,10 +50,18 @@ export class RemoteEngine implements PageEngine {
     const device = `${this.options.model} at ${this.server}`;
     const { width, height, body } = await this.requestFor(job);
     if (!body) return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
-    const text = new ResumedText((delta) => job.emitDelta(delta));
+    // DeepSeek-OCR's grounding tags come out of the text here, after retries have been reconciled
+    const parser = new GroundingParser(pageGrounding(job.page, job.options.keepHeaders));
+    const emit = (clean: string): void => {
+      if (clean) job.emitDelta(clean);
+    };
+    const text = new ResumedText((delta) => emit(parser.push(delta)));
     const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal));
+    emit(parser.finish());
     const reason = end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
-    return { width, height, markdown: text.text, blocks: [], images: [], device, reason, tokens: end.completionTokens };
+    // the page's pixels were let go before the request; a figure to cut renders them again
+    const { blocks, images } = await groundedContent(parser.regions, { width, height }, job.options.extractImages, async () => (await pageImage(job, this.options.imageLongSide)).image);
+    return { width, height, markdown: parser.markdown, blocks, images, device, reason, tokens: end.completionTokens };
   }
 
   /** The request for the page, or none when it is blank; its pixels are let go before the page waits for a request slot. */

@@ -7,8 +7,10 @@
 
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { GroundingParser, pageGrounding, type GroundedRegion, type GroundingOptions } from '../../../shared/grounding.js';
 import type { DecodeStats, PageFlag } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
+import { groundedContent } from '../grounded-content.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
@@ -39,6 +41,8 @@ export interface VlmPageStats extends DecodeStats {
 
 export interface ImageConversion {
   markdown: string;
+  /** DeepSeek-OCR's grounded regions (none for a model that writes no grounding). */
+  regions: readonly GroundedRegion[];
   stats: VlmPageStats;
 }
 
@@ -72,22 +76,27 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K) : fixedDraftLength(0);
   }
 
-  async convertImage(image: RgbImage, signal: AbortSignal | undefined, emitDelta: (text: string) => void): Promise<ImageConversion> {
+  /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
+  async convertImage(
+    image: RgbImage,
+    signal: AbortSignal | undefined,
+    emitDelta: (text: string) => void,
+    grounding: GroundingOptions = pageGrounding(1, false),
+  ): Promise<ImageConversion> {
     const { manifest } = this.pkg;
     const mode = resolutionMode(manifest, this.settings.mode);
     const base = { device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK };
     if (isNearBlank(image)) {
       const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0 };
-      return { markdown: '', stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
+      return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
     const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad]);
-    let markdown = '';
+    const parser = new GroundingParser(grounding);
     const emit = (text: string): void => {
-      if (!text) return;
-      markdown += text;
-      emitDelta(text);
+      const clean = text && parser.push(text);
+      if (clean) emitDelta(clean);
     };
     const limits: DecodeLimits = {
       eos: manifest.tokens.eos,
@@ -103,19 +112,23 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
         ? await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids)
         : await decodeGreedy(this.runner, start, limits);
     emit(detokeniser.flush());
-    return { markdown, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: result.stopped === 'repetition' ? ['repetition'] : [] } };
+    const tail = parser.finish();
+    if (tail) emitDelta(tail);
+    return { markdown: parser.markdown, regions: parser.regions, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: result.stopped === 'repetition' ? ['repetition'] : [] } };
   }
 
   async convertPage(job: PageJob): Promise<PageContent> {
     const { image, size } = await this.pageImage(job);
-    const { markdown, stats } = await this.convertImage(image, job.signal, (text) => job.emitDelta(text));
+    const grounding = pageGrounding(job.page, job.options.keepHeaders);
+    const { markdown, regions, stats } = await this.convertImage(image, job.signal, (text) => job.emitDelta(text), grounding);
     const { device, reason, flags, ...decode } = stats;
+    const { blocks, images } = await groundedContent(regions, size, job.options.extractImages, async () => image);
     return {
       width: size.width,
       height: size.height,
       markdown,
-      blocks: [],
-      images: [],
+      blocks,
+      images,
       device,
       reason: decode.stopped === 'blank' ? `${reason}; page is blank, not sent to the model` : reason,
       tokens: decode.newTokens,
