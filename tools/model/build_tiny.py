@@ -1,6 +1,11 @@
 """Builds the tiny test model from a fixed seed and exports it like a real checkpoint.
 
-    python3 tools/model/build_tiny.py [--out tools/model/fixtures/tiny]
+    python3 tools/model/build_tiny.py [--dtype fp32|fp16] [--out DIR]
+
+`--dtype fp16` (default folder fixtures/tiny-fp16) exports the same weights as an fp16 package, as
+export.py does by default for real checkpoints. Its parity fixtures come from the reference run on
+the fp16 package's own numbers: weights rounded to fp16, and pixels, vision outputs and embeddings
+rounded to fp16 at the graph boundaries; arithmetic stays fp32, as it does inside the graphs.
 
 Same structure as DeepSeek-OCR / jina-ocr-v1 at toy sizes: a 256-pixel global view and 128-pixel
 tiles (4x4 and 2x2 visual tokens), windowed and global SAM blocks, a dense first decoder layer,
@@ -32,13 +37,13 @@ from folio_model.package import (PLAIN_PROMPT, SPECIAL_TOKENS, DecodingRule, Pac
                                  write_package)
 from folio_model.preprocess import ResolutionMode  # noqa: E402
 from folio_model.reference import (as_array, embed_prompt, encode_page, forward_logits, greedy,  # noqa: E402
-                                   image_token_run, prompt_ids)
+                                   image_token_run, prompt_ids, through_half)
 from folio_model.safetensors_io import write_sharded  # noqa: E402
 from folio_model.sam import LayerNorm2d  # noqa: E402
 
 SEED = 20261130
 HERE = Path(__file__).resolve().parent
-DEFAULT_OUT = HERE / "fixtures" / "tiny"
+DEFAULT_OUT = {"fp32": HERE / "fixtures" / "tiny", "fp16": HERE / "fixtures" / "tiny-fp16"}
 TINY_GUNDAM = ResolutionMode("gundam", base_size=256, image_size=128, crop=True, min_crops=2, max_crops=6)
 TINY_DECODING = DecodingRule(ngram_size=4, window=32)
 MAX_NEW_TOKENS = 24
@@ -103,7 +108,14 @@ def save_tensor(directory: Path, name: str, array: np.ndarray, dtype: str = "flo
     return {"file": file, "dtype": dtype, "shape": list(array.shape)}
 
 
-def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path) -> None:
+def round_weights_to_half(model: DeepseekOCRForCausalLM) -> None:
+    """The reference then computes with exactly the weights an fp16 package stores."""
+    with torch.no_grad():
+        for param in model.parameters():
+            param.copy_(param.half().float())
+
+
+def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path, half: bool = False) -> None:
     parity = out / "parity"
     parity.mkdir(exist_ok=True)
     vocab = tokenizer["model"]["vocab"]
@@ -113,32 +125,41 @@ def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path) -> N
     cases = []
     for name, image in page_images().items():
         image.save(parity / f"{name}.png", optimize=False)
-        visual = encode_page(model, image, TINY_GUNDAM)
+        visual = encode_page(model, image, TINY_GUNDAM, half_io=half)
         ids = prompt_ids(bos, encode(tokenizer, before), image_id, image_token_run(model, visual.views, TINY_GUNDAM),
                          encode(tokenizer, after))
-        embeds = embed_prompt(model, ids, image_id, visual.sequence)
+        embeds = embed_prompt(model, ids, image_id, visual.sequence, half_io=half)
         first_logits, hidden = forward_logits(model, embeds)
-        result = greedy(model, embeds, eos, MAX_NEW_TOKENS, TINY_DECODING.ngram_size, TINY_DECODING.window, exempt)
+        result = greedy(model, embeds, eos, MAX_NEW_TOKENS, TINY_DECODING.ngram_size, TINY_DECODING.window, exempt,
+                        half_io=half)
         if result.smallest_margin < 1e-3:
             raise RuntimeError(f"tiny model, page {name}: greedy margin {result.smallest_margin:.2e} is too small "
                                "for a stable parity fixture; change SEED")
-        tensors = {
-            "pixels_global": save_tensor(parity, f"{name}.pixels_global", visual.views.global_view[None]),
+        # an fp16 fixture leaves out the views: they are the fp32 fixture's, bit for bit
+        tensors = {} if half else {
+            "pixels_global": save_tensor(parity, f"{name}.pixels_global", visual.views.global_view[None])}
+        tensors |= {
             "features_global": save_tensor(parity, f"{name}.features_global", as_array(visual.global_features)),
             "visual_sequence": save_tensor(parity, f"{name}.visual_sequence", as_array(visual.sequence)),
             "first_logits": save_tensor(parity, f"{name}.first_logits", as_array(first_logits)),
             "prompt_hidden": save_tensor(parity, f"{name}.prompt_hidden", as_array(hidden[0])),
         }
         if visual.views.tiles is not None:
-            tensors["pixels_tiles"] = save_tensor(parity, f"{name}.pixels_tiles", visual.views.tiles)
+            if not half:
+                tensors["pixels_tiles"] = save_tensor(parity, f"{name}.pixels_tiles", visual.views.tiles)
             tensors["features_tiles"] = save_tensor(parity, f"{name}.features_tiles", as_array(visual.tile_features))
-        tensors.update(mtp_case(model, parity, name, ids, result.tokens[0], hidden))
+        tensors.update(mtp_case(model, parity, name, ids, result.tokens[0], hidden, half))
         cases.append({"name": name, "image": f"{name}.png", "mode": TINY_GUNDAM.name, "grid": list(visual.views.grid),
                       "prompt_ids": ids, "greedy_tokens": result.tokens,
-                      "greedy_smallest_margin": round(result.smallest_margin, 6), "tensors": tensors})
+                      "greedy_smallest_margin": round(result.smallest_margin, 6),
+                      **({"greedy_margins": [round(m, 6) for m in result.margins]} if half else {}),
+                      "tensors": tensors})
     summary = {
         "about": "Reference outputs of the tiny model (tools/model/build_tiny.py) for the runtime's parity tests. "
                  "Tensors are raw little-endian arrays; shapes below.",
+        **({"fp16": "weights rounded to fp16; pixels, vision outputs and embeddings rounded to fp16 at the graph "
+                    "boundaries; fp32 arithmetic; greedy steps are full forwards, so the package's fp16 KV rows "
+                    "are not modelled: greedy_margins gives each step's top-1 minus top-2 logit"} if half else {}),
         "image_token_id": image_id, "eos": eos, "max_new_tokens": MAX_NEW_TOKENS,
         "no_repeat_ngram": {"size": TINY_DECODING.ngram_size, "window": TINY_DECODING.window,
                             "exempt": sorted(exempt), "over": "generated tokens only"},
@@ -150,10 +171,12 @@ def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path) -> N
 
 
 def mtp_case(model: DeepseekOCRForCausalLM, parity: Path, name: str, ids: list[int], first: int,
-             hidden: torch.Tensor) -> dict:
+             hidden: torch.Tensor, half: bool = False) -> dict:
     with torch.no_grad():
         shifted = torch.tensor([ids[1:] + [first]])
         embeds = model.model.embed_tokens(shifted)
+        if half:
+            embeds, hidden = through_half(embeds), through_half(hidden)
         positions = torch.arange(len(ids))[None]
         mtp_hidden, _ = model.mtp_module.heads[0](embeds, hidden, positions, model.model.norm, None)
         logits = model.lm_head(mtp_hidden[0, -1]).float()
@@ -166,19 +189,24 @@ def mtp_case(model: DeepseekOCRForCausalLM, parity: Path, name: str, ids: list[i
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--dtype", choices=("fp32", "fp16"), default="fp32")
+    parser.add_argument("--out", type=Path)
     args = parser.parse_args(argv)
+    half = args.dtype == "fp16"
+    out = args.out or DEFAULT_OUT[args.dtype]
     torch.manual_seed(SEED)
     with tempfile.TemporaryDirectory() as scratch:
         checkpoint = Path(scratch)
         write_checkpoint(checkpoint)
         model = load_model(checkpoint)
-        options = PackageOptions(half=False, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
-                                 name="folio-tiny", contrib_moe=True)
-        write_package(model, checkpoint, args.out, options)
+        options = PackageOptions(half=half, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
+                                 name="folio-tiny-fp16" if half else "folio-tiny", contrib_moe=True)
+        write_package(model, checkpoint, out, options)
         tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
-    write_parity(model, tokenizer, args.out)
-    print(f"build_tiny: wrote {args.out}")
+    if half:
+        round_weights_to_half(model)
+    write_parity(model, tokenizer, out, half)
+    print(f"build_tiny: wrote {out}")
     return 0
 
 

@@ -21,14 +21,22 @@ class VisualInput:
     sequence: torch.Tensor  # [tokens, H]
 
 
-def encode_page(model: DeepseekOCRForCausalLM, image: Image.Image, mode: ResolutionMode) -> VisualInput:
+def through_half(tensor: torch.Tensor) -> torch.Tensor:
+    """Rounded to fp16 and back: what an fp16 package's graph boundary does to a float tensor."""
+    return tensor.half().float()
+
+
+def encode_page(model: DeepseekOCRForCausalLM, image: Image.Image, mode: ResolutionMode,
+                half_io: bool = False) -> VisualInput:
+    """`half_io` rounds the pixels and the vision graph's outputs to fp16, as an fp16 package does."""
     views = prepare_views(image, mode)
     inner = model.model
+    boundary = through_half if half_io else (lambda t: t)
     with torch.no_grad():
-        global_features = inner.encode_views(torch.from_numpy(views.global_view)[None])[0]
-        tiles = None if views.tiles is None else inner.encode_views(torch.from_numpy(views.tiles))
+        global_features = boundary(inner.encode_views(boundary(torch.from_numpy(views.global_view)[None]))[0])
+        tiles = None if views.tiles is None else boundary(inner.encode_views(boundary(torch.from_numpy(views.tiles))))
         sequence = layout_visual_tokens(global_features, tiles, views.grid[0], views.grid[1],
-                                        inner.image_newline, inner.view_seperator)
+                                        boundary(inner.image_newline), boundary(inner.view_seperator))
     return VisualInput(views, global_features, tiles, sequence)
 
 
@@ -43,10 +51,11 @@ def prompt_ids(bos: int, before: list[int], image_id: int, run: int, after: list
 
 
 def embed_prompt(model: DeepseekOCRForCausalLM, ids: list[int], image_id: int,
-                 visual: torch.Tensor) -> torch.Tensor:
+                 visual: torch.Tensor, half_io: bool = False) -> torch.Tensor:
     with torch.no_grad():
         tensor = torch.tensor([ids])
         embeds = model.model.embed_tokens(tensor)
+        embeds = through_half(embeds) if half_io else embeds
         embeds[0, tensor[0] == image_id] = visual
     return embeds
 
@@ -75,26 +84,31 @@ def forward_logits(model: DeepseekOCRForCausalLM, embeds: torch.Tensor) -> tuple
 class GreedyResult:
     tokens: list[int]
     smallest_margin: float  # top-1 minus top-2 logit, over all steps: a runtime tie-break risk if tiny
+    margins: tuple[float, ...] = ()  # top-1 minus top-2 logit at each step, after the n-gram ban
 
 
 def greedy(model: DeepseekOCRForCausalLM, embeds: torch.Tensor, eos: int, max_new: int, ngram: int,
-           window: int, exempt: set[int]) -> GreedyResult:
+           window: int, exempt: set[int], half_io: bool = False) -> GreedyResult:
+    """`half_io` rounds each new token's embedding to fp16, as an fp16 package's embedding graph does
+    (the prompt's embeddings come rounded from `embed_prompt`). The cache is not modelled: every step is a
+    full forward, so an fp16 package's fp16 KV rows are one source of difference from this reference."""
     tokens: list[int] = []
-    margin = float("inf")
+    margins: list[float] = []
     for _ in range(max_new):
         logits, _ = forward_logits(model, embeds)
         logits = logits.clone()
         for token in banned_tokens(tokens, ngram, window, exempt):
             logits[token] = float("-inf")
         top = torch.topk(logits, 2).values
-        margin = min(margin, float(top[0] - top[1]))
+        margins.append(float(top[0] - top[1]))
         token = int(torch.argmax(logits))
         tokens.append(token)
         if token == eos:
             break
         with torch.no_grad():
-            embeds = torch.cat([embeds, model.model.embed_tokens(torch.tensor([[token]]))], dim=1)
-    return GreedyResult(tokens, margin)
+            new = model.model.embed_tokens(torch.tensor([[token]]))
+            embeds = torch.cat([embeds, through_half(new) if half_io else new], dim=1)
+    return GreedyResult(tokens, min(margins, default=float("inf")), tuple(margins))
 
 
 def as_array(tensor: torch.Tensor) -> np.ndarray:
