@@ -61,7 +61,7 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
             <p className={source.status === 'failed' ? 'pane-message failed' : 'pane-message'}>{source.status === 'failed' ? source.message : 'Loading pages…'}</p>
           )}
         </div>
-        <MarkdownPane document={document} />
+        <MarkdownPane docId={document.id} pageCount={document.pages.length} />
       </div>
     </section>
   );

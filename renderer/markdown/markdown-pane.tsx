@@ -1,12 +1,26 @@
-import { useEffect, useRef } from 'react';
-import type { WorkspaceDocument } from '../../shared/workspace.js';
+import { memo, useCallback, useEffect, useRef } from 'react';
 import { useActions, useFolio } from '../state/store-context.js';
 import { PageSection } from './page-section.js';
 
-/** Every page's Markdown in order; scrolling here moves the page pane, and the reverse. */
-export function MarkdownPane({ document }: { document: WorkspaceDocument }) {
+/** Sections drawn either side of the page in view; the rest are empty boxes of their last height. */
+const DRAWN_AROUND = 8;
+/** The height of a page not drawn yet (px), until some page has been measured. */
+const FIRST_GUESS = 240;
+
+/**
+ * Every page's Markdown in order; scrolling here moves the page pane, and the reverse. Only pages
+ * near the one in view are drawn, so a 2,000-page document costs what twenty pages do; each drawn
+ * section follows its own page, so a streamed token redraws one section.
+ */
+export const MarkdownPane = memo(function MarkdownPane({ docId, pageCount }: { docId: string; pageCount: number }) {
   const { goToPage } = useActions();
   const focus = useFolio((state) => state.focus);
+  const editingPage = useFolio((state) => state.editingPage);
+  const heights = useRef(new Map<number, number>());
+  const rememberHeight = useCallback((page: number, height: number) => void heights.current.set(page, height), []);
+  const first = Math.max(1, focus.page - DRAWN_AROUND);
+  const last = Math.min(pageCount, focus.page + DRAWN_AROUND);
+  const guess = averageHeight(heights.current) ?? FIRST_GUESS;
   const scrollerRef = useRef<HTMLDivElement>(null);
   const focusPage = useRef(focus.page);
   focusPage.current = focus.page;
@@ -24,19 +38,25 @@ export function MarkdownPane({ document }: { document: WorkspaceDocument }) {
     frame.current = requestAnimationFrame(() => {
       const scroller = scrollerRef.current;
       if (!scroller) return;
-      const page = sectionAt(scroller, scroller.scrollTop + scroller.clientHeight / 3);
+      // the section under the top edge: short sections must not hand the focus on to the next
+      const page = sectionAt(scroller, scroller.scrollTop + 1);
       if (page !== null && page !== focusPage.current) goToPage(page, 'markdown');
     });
   };
 
   return (
     <div ref={scrollerRef} className="markdown-pane" onScroll={onScroll} role="region" aria-label="Markdown">
-      {document.pages.map((page) => (
-        <PageSection key={`${document.id}:${page.page}`} docId={document.id} pageNumber={page.page} />
-      ))}
+      {Array.from({ length: pageCount }, (_, index) => {
+        const page = index + 1;
+        return (page >= first && page <= last) || page === editingPage ? (
+          <PageSection key={`${docId}:${page}`} docId={docId} pageNumber={page} onResize={rememberHeight} />
+        ) : (
+          <div key={`${docId}:${page}`} className="page-stub" data-page={page} style={{ height: heights.current.get(page) ?? guess }} />
+        );
+      })}
     </div>
   );
-}
+});
 
 /** The page whose section spans the offset `y`, by binary search over the sections in order. */
 function sectionAt(scroller: HTMLElement, y: number): number | null {
@@ -54,4 +74,11 @@ function sectionAt(scroller: HTMLElement, y: number): number | null {
   }
   const page = Number(found?.dataset['page']);
   return Number.isInteger(page) ? page : null;
+}
+
+function averageHeight(heights: ReadonlyMap<number, number>): number | undefined {
+  if (heights.size === 0) return undefined;
+  let sum = 0;
+  for (const height of heights.values()) sum += height;
+  return sum / heights.size;
 }

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
@@ -15,10 +15,12 @@ const STREAM_REDRAW_MS = 150;
 interface PageSectionProps {
   docId: string;
   pageNumber: number;
+  /** Told the section's height as it changes, so the box left in its place when it goes keeps the layout still. */
+  onResize(page: number, height: number): void;
 }
 
 /** One page's Markdown: its state, review mark and actions, then its preview, editor or diff. */
-export const PageSection = memo(function PageSection({ docId, pageNumber }: PageSectionProps) {
+export const PageSection = memo(function PageSection({ docId, pageNumber, onResize }: PageSectionProps) {
   const page = useFolio((state) => findPage(state.workspace, docId, pageNumber));
   const view = useFolio((state) => state.view);
   const editing = useFolio((state) => state.editingPage === pageNumber);
@@ -26,7 +28,14 @@ export const PageSection = memo(function PageSection({ docId, pageNumber }: Page
   const [showDiff, setShowDiff] = useState(false);
   const [rerunning, setRerunning] = useState(false);
   const ref = useRef<HTMLElement>(null);
-  const near = useNearViewport(ref);
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    // measured while on screen: once unmounted its height can no longer be read
+    const observer = new ResizeObserver(() => onResize(pageNumber, element.offsetHeight));
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [pageNumber, onResize]);
   if (!page) return null;
 
   const edited = page.editedMarkdown !== undefined;
@@ -74,9 +83,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber }: Page
         </p>
       )}
       {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}
-      {!near ? (
-        <div className="page-placeholder" />
-      ) : showEditor ? (
+      {showEditor ? (
         <div className={view === 'preview' ? 'edit-split' : 'edit-source'}>
           <SourceEditor
             label={`Markdown of page ${pageNumber}`}
@@ -134,19 +141,4 @@ function emptyText(page: WorkspacePage): string {
     default:
       return '';
   }
-}
-
-/** True once the element has come within a screen or so of the view, and stays true. */
-function useNearViewport(ref: React.RefObject<HTMLElement | null>): boolean {
-  const [near, setNear] = useState(false);
-  useEffect(() => {
-    const element = ref.current;
-    if (!element || near) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: '1200px 0px' });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [ref, near]);
-  return near;
 }

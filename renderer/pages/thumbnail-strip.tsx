@@ -67,7 +67,10 @@ export function ThumbnailStrip({ document, source }: { document: WorkspaceDocume
   }
   return (
     <nav className="thumbnail-strip" aria-label="Page thumbnails">
-      <div ref={scrollerRef} className="thumb-scroller" onScroll={(event) => setView((v) => ({ ...v, scrollTop: event.currentTarget.scrollTop }))}>
+      <div ref={scrollerRef} className="thumb-scroller" onScroll={(event) => {
+          const scrollTop = event.currentTarget.scrollTop;
+          setView((view) => ({ ...view, scrollTop }));
+        }}>
         <ol className="thumb-track" style={{ height: layout.pageCount * layout.slotHeight }}>
           {view.height > 0 && items}
         </ol>

@@ -17,8 +17,10 @@ describe('visiblePages', () => {
 });
 
 describe('pageAtScroll and slotTop', () => {
-  it('agree: scrolling to a page reports that page', () => {
-    for (const page of [1, 2, 700, 2000]) expect(pageAtScroll(long, slotTop(long, page), 900)).toBe(page);
+  it('agree: scrolling to a page reports that page, however small the pages are zoomed', () => {
+    for (const layout of [long, { pageCount: 2000, slotHeight: 120 }]) {
+      for (const page of [1, 2, 700, 2000]) expect(pageAtScroll(layout, slotTop(layout, page), 900)).toBe(page);
+    }
   });
 
   it('names the page a third of the way down the view', () => {

@@ -27,10 +27,14 @@ export function visiblePages(layout: SlotLayout, scrollTop: number, viewportHeig
   };
 }
 
-/** The page a reader is on: the one whose slot holds the line a third of the way down the view. */
+/**
+ * The page a reader is on: the one whose slot holds the line a third of the way down the view, or
+ * half a slot down when pages are small, so that scrolling to a page always reports that page.
+ */
 export function pageAtScroll(layout: SlotLayout, scrollTop: number, viewportHeight: number): number {
   if (layout.pageCount === 0 || layout.slotHeight <= 0) return 1;
-  return clamp(Math.floor((scrollTop + viewportHeight / 3) / layout.slotHeight) + 1, 1, layout.pageCount);
+  const readingLine = Math.min(viewportHeight / 3, layout.slotHeight / 2);
+  return clamp(Math.floor((scrollTop + readingLine) / layout.slotHeight) + 1, 1, layout.pageCount);
 }
 
 export function slotTop(layout: SlotLayout, page: number): number {

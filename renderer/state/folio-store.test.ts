@@ -99,7 +99,7 @@ describe('the renderer store', () => {
   });
 
   async function connectedStore() {
-    const store = createFolioStore(main, () => clock);
+    const store = createFolioStore(main, { now: () => clock, batchMs: 0 });
     await store.getState().connect();
     return store;
   }
@@ -176,6 +176,27 @@ describe('the renderer store', () => {
     expect(await store.getState().redo()).toBe(true);
     expect(findPage(main.workspace, 'd', 1)?.editedMarkdown).toBeUndefined();
     expect(await store.getState().redo()).toBe(false);
+  });
+
+  it('applies a burst of streamed events together, in order', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    const store = createFolioStore(main, { batchMs: 30 });
+    await store.getState().connect();
+    const updates = vi.fn();
+    store.subscribe(updates);
+    main.emit({ type: 'pages-queued', docId: 'd', pages: [1] });
+    main.emit({ type: 'page-started', docId: 'd', page: 1 });
+    for (const text of ['a', 'b', 'c']) main.emit({ type: 'page-delta', docId: 'd', page: 1, text });
+    expect(updates).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(30);
+    expect(updates).toHaveBeenCalledTimes(1);
+    expect(findPage(store.getState().workspace, 'd', 1)?.engineMarkdown).toBe('abc');
+    // a change made here lands after what main already said
+    store.getState().editPage('d', 1, 'mine');
+    main.emit({ type: 'page-delta', docId: 'd', page: 1, text: 'd' });
+    await store.getState().setReviewed('d', 1, true);
+    expect(findPage(store.getState().workspace, 'd', 1)).toMatchObject({ engineMarkdown: 'abcd', editedMarkdown: 'mine', reviewed: true });
   });
 
   it('times the pages of a run for the progress bar', async () => {

@@ -103,12 +103,50 @@ export type FolioStore = StoreApi<FolioState & FolioActions>;
 /** Typing settles for this long before the edit is saved. */
 export const EDIT_SAVE_DELAY_MS = 400;
 
-export function createFolioStore(api: FolioApi, now: () => number = Date.now): FolioStore {
+export interface StoreOptions {
+  now?: () => number;
+  /**
+   * Events from main are applied together at most this often (ms): a fast engine sends hundreds
+   * a second, and drawing after each would slow the conversion it shows. 0: each at once.
+   */
+  batchMs?: number;
+}
+
+export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }: StoreOptions = {}): FolioStore {
   const pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; save: () => Promise<void> }>();
 
   return createStore<FolioState & FolioActions>()((set, get, store) => {
+    let queued: WorkspaceEvent[] = [];
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+    const flushQueued = () => {
+      clearTimeout(flushTimer);
+      flushTimer = undefined;
+      if (queued.length === 0) return;
+      const events = queued;
+      queued = [];
+      const time = now();
+      set((state) => {
+        let { workspace, runs } = state;
+        for (const event of events) {
+          runs = nextRuns(workspace, runs, event, time);
+          workspace = applyWorkspaceEvent(workspace, event);
+        }
+        return { workspace, runs };
+      });
+    };
+
+    /** An event from main: applied with the others that arrive within `batchMs`. */
+    const enqueue = (event: WorkspaceEvent) => {
+      queued.push(event);
+      if (batchMs === 0) flushQueued();
+      else flushTimer ??= setTimeout(flushQueued, batchMs);
+    };
+
+    /** A change made here: applied at once, after anything main said before it. */
     const receive = (event: WorkspaceEvent) => {
-      set((state) => ({ workspace: applyWorkspaceEvent(state.workspace, event), runs: nextRuns(state, event, now()) }));
+      queued.push(event);
+      flushQueued();
     };
 
     const failWith = (what: string) => (error: unknown) => {
@@ -177,7 +215,7 @@ export function createFolioStore(api: FolioApi, now: () => number = Date.now): F
         // events that arrive while the snapshot loads are applied on top of it, in order
         const early: WorkspaceEvent[] = [];
         let snapshotLoaded = false;
-        const unsubscribe = api.onWorkspaceEvent((event) => (snapshotLoaded ? receive(event) : early.push(event)));
+        const unsubscribe = api.onWorkspaceEvent((event) => (snapshotLoaded ? enqueue(event) : early.push(event)));
         try {
           const [workspace, settings] = await Promise.all([api.getWorkspace(), api.getSettings()]);
           const current = early.reduce(applyWorkspaceEvent, workspace);
@@ -370,16 +408,16 @@ export function findPage(workspace: Workspace, docId: string, page: number): Wor
 }
 
 /** A run starts when pages are queued on an idle document; each page done in it is timed. */
-function nextRuns(state: FolioState, event: WorkspaceEvent, time: number): Record<string, RunTiming> {
+function nextRuns(workspace: Workspace, runs: Record<string, RunTiming>, event: WorkspaceEvent, time: number): Record<string, RunTiming> {
   if (event.type === 'pages-queued') {
-    const document = state.workspace.documents.find((candidate) => candidate.id === event.docId);
-    if (document?.converting && state.runs[event.docId]) return state.runs;
-    return { ...state.runs, [event.docId]: { startedAt: time, finishedAt: [] } };
+    const document = workspace.documents.find((candidate) => candidate.id === event.docId);
+    if (document?.converting && runs[event.docId]) return runs;
+    return { ...runs, [event.docId]: { startedAt: time, finishedAt: [] } };
   }
   if (event.type === 'page-done') {
-    const run = state.runs[event.docId];
-    if (!run) return state.runs;
-    return { ...state.runs, [event.docId]: { ...run, finishedAt: [...run.finishedAt, time] } };
+    const run = runs[event.docId];
+    if (!run) return runs;
+    return { ...runs, [event.docId]: { ...run, finishedAt: [...run.finishedAt, time] } };
   }
-  return state.runs;
+  return runs;
 }
