@@ -146,6 +146,19 @@ describe('grounded DeepSeek-OCR output', () => {
     expect(groundedBlocks(parser.regions, { width: 999, height: 999 })[0]!.bbox).toEqual([100, 100, 999, 400]);
   });
 
+  it('sets a figure apart from the caption the model writes straight after it, and reads the heading level from the Markdown', () => {
+    const { parser } = parse([
+      '<|ref|>image<|/ref|><|det|>[[130, 583, 866, 813]]<|/det|>\n<|ref|>image_caption<|/ref|><|det|>[[115, 828, 881, 892]]<|/det|>\n<center>Figure 1 | Compression on Fox.</center>  \n\n',
+      '<|ref|>title<|/ref|><|det|>[[118, 688, 400, 704]]<|/det|>\n#### 3.2.1. Architecture of DeepEncoder  \n\n',
+    ]);
+    expect(parser.markdown).toBe('![](folio-image:page-4-image-1.png)\n\n<center>Figure 1 | Compression on Fox.</center>  \n\n#### 3.2.1. Architecture of DeepEncoder  \n\n');
+    expect(groundedBlocks(parser.regions, LETTER).map((block) => [block.kind, block.level, block.markdown])).toEqual([
+      ['image', undefined, '![](folio-image:page-4-image-1.png)'],
+      ['caption', undefined, '<center>Figure 1 | Compression on Fox.</center>'],
+      ['heading', 4, '#### 3.2.1. Architecture of DeepEncoder'],
+    ]);
+  });
+
   it('reads an unknown label as a paragraph', () => {
     const { parser } = parse(['<|ref|>table_footnote<|/ref|><|det|>[[1, 2, 3, 4]]<|/det|>\n* p < 0.05']);
     expect(groundedBlocks(parser.regions, LETTER)[0]).toMatchObject({ kind: 'paragraph', markdown: '* p < 0.05' });
