@@ -213,6 +213,13 @@ describe('AppService', () => {
     expect(document.pages).toEqual([]);
   });
 
+  it('makes one document of a file opened twice at once', async () => {
+    const service = await startService(await tempFolder());
+    const [first, second] = await Promise.all([service.openDocuments([fourPages]), service.openDocuments([fourPages, fourPages])]);
+    expect(second).toEqual([first![0], first![0]]);
+    expect((await service.getWorkspace()).documents).toHaveLength(1);
+  });
+
   it('refuses an edit for a page the document does not have', async () => {
     const service = await startService(await tempFolder());
     const [docId] = await service.openDocuments([fourPages]);

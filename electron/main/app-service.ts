@@ -48,6 +48,7 @@ export class AppService implements AppServiceApi {
   private readonly queue: ConversionQueue;
   /** Opening runs one document at a time on its own host, so a long conversion never holds it up. */
   private opening: Promise<unknown> = Promise.resolve();
+  private adding: Promise<unknown> = Promise.resolve();
   private device: Promise<DeviceChoice> | undefined;
 
   private constructor(
@@ -94,6 +95,19 @@ export class AppService implements AppServiceApi {
   }
 
   async openDocuments(paths: string[]): Promise<string[]> {
+    // one call adds at a time, so the same file dropped twice in quick succession is one document
+    const added = this.adding.then(() => this.addDocuments(paths));
+    this.adding = added.catch(() => undefined);
+    const ids = await added;
+    for (const id of ids) {
+      const document = this.document(id);
+      if (!document.info && !document.failure) await this.inspect(id, document.path);
+    }
+    return ids;
+  }
+
+  /** The documents' ids, adding those not in the workspace yet and reopening known ones that failed. */
+  private async addDocuments(paths: readonly string[]): Promise<string[]> {
     const ids: string[] = [];
     for (const given of paths) {
       const file = path.resolve(given);
@@ -114,10 +128,6 @@ export class AppService implements AppServiceApi {
       };
       await this.emit({ type: 'document-added', document });
       ids.push(document.id);
-    }
-    for (const id of ids) {
-      const document = this.document(id);
-      if (!document.info && !document.failure) await this.inspect(id, document.path);
     }
     return ids;
   }
