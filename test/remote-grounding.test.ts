@@ -1,5 +1,6 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +69,19 @@ async function convertPage(options: Partial<ConvertOptions>): Promise<{ result: 
   return { result: done[0]!, deltas };
 }
 
+function folio(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const root = path.resolve(import.meta.dirname, '..');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(root, 'bin/folio.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
 /** Mean of the red, green and blue samples of a PNG: 0 is black, 255 white. */
 async function meanLevel(png: Uint8Array): Promise<number> {
   const image = await loadImage(Buffer.from(png));
@@ -108,6 +122,19 @@ describe('remote engine with DeepSeek-OCR grounding', () => {
     expect(figure[0]).toBeGreaterThan(BAR.x0);
     expect(figure[3]).toBeLessThan(BAR.y1);
     expect(await meanLevel(image!.data!)).toBeLessThan(20);
+  });
+
+  it('writes clean Markdown and the figure as an asset through folio convert', async () => {
+    const out = path.join(folder, 'out');
+    const args = ['convert', pdf, '-o', out, '--engine', 'remote', '--server', server.url, '--model', MODEL, '--images', '--format', 'md'];
+    const run = await folio(args);
+    expect(run.code, run.stderr).toBe(0);
+    const markdown = await readFile(path.join(out, 'one-page.md'), 'utf8');
+    expect(markdown).not.toContain('<|');
+    expect(markdown).toContain('# Page 1');
+    const link = /!\[\]\(([^)]+\.png)\)/.exec(markdown)?.[1];
+    expect(link).toBeDefined();
+    expect(await meanLevel(await readFile(path.join(out, decodeURIComponent(link!))))).toBeLessThan(20);
   });
 
   it('lists the figure without pixels when images are not extracted', async () => {
