@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+import numpy as np
 import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
@@ -37,6 +38,20 @@ def _name_outputs(model: onnx.ModelProto, names: Sequence[str]) -> None:
             output.name = wanted
 
 
+FP16_MAX = 65504.0
+
+
+def half_weights(name: str, weights: np.ndarray) -> np.ndarray:
+    """`weights` as fp16. bf16 checkpoints reach 3.4e38 where fp16 stops at 65504, and an overflow would
+    silently become inf and NaN every logit, so it is refused with the tensor's name."""
+    finite = weights[np.isfinite(weights)]
+    largest = float(np.abs(finite).max()) if finite.size else 0.0
+    if largest > FP16_MAX:
+        raise ValueError(f"weight {name}: |value| {largest:.4g} exceeds fp16's largest, {FP16_MAX:g}; "
+                         "export this checkpoint with --dtype fp32")
+    return weights.astype(np.float16)
+
+
 def _half_io_and_weights(model: onnx.ModelProto, keep_fp32: set[str]) -> None:
     """Store float weights as fp16 and cast them up where used; float graph inputs/outputs become
     fp16 (except `keep_fp32`), cast at the boundary. Arithmetic stays fp32, so RMSNorm and softmax
@@ -45,7 +60,7 @@ def _half_io_and_weights(model: onnx.ModelProto, keep_fp32: set[str]) -> None:
     casts = []
     for init in graph.initializer:
         if init.data_type == TensorProto.FLOAT:
-            half = numpy_helper.from_array(numpy_helper.to_array(init).astype("float16"), init.name + ".fp16")
+            half = numpy_helper.from_array(half_weights(init.name, numpy_helper.to_array(init)), init.name + ".fp16")
             casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT))
             init.CopyFrom(half)
     for value in graph.input:

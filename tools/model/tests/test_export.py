@@ -5,13 +5,16 @@ import tempfile
 import unittest
 from pathlib import Path
 
+import numpy as np
 import onnx
+import torch
 
 HERE = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(HERE))
 
 import build_tiny  # noqa: E402
 import export  # noqa: E402
+from folio_model.onnx_export import half_weights  # noqa: E402
 from folio_model.package import sha256  # noqa: E402
 
 FLOAT16, FLOAT, INT64 = onnx.TensorProto.FLOAT16, onnx.TensorProto.FLOAT, onnx.TensorProto.INT64
@@ -106,6 +109,16 @@ class Export(unittest.TestCase):
     def test_unknown_mode_is_refused(self):
         self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", str(self.package),
                                       "--modes", "huge"]), 2)
+
+
+class HalfWeights(unittest.TestCase):
+    def test_bf16_weights_in_fp16_range_are_kept_exactly(self):
+        bf16 = torch.tensor([0.1, -3.7, 1e-3, 2.5e-5, 60000.0]).bfloat16().float().numpy()
+        self.assertTrue(np.array_equal(half_weights("w", bf16).astype(np.float32), bf16))
+
+    def test_a_weight_beyond_fp16_range_is_refused_by_name(self):
+        with self.assertRaisesRegex(ValueError, r"weight model\.norm\.weight: \|value\| 7e\+04 exceeds .*--dtype fp32"):
+            half_weights("model.norm.weight", np.array([1.0, -70000.0], dtype=np.float32))
 
 
 class TinyFixture(unittest.TestCase):
