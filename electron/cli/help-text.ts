@@ -39,7 +39,8 @@ Convert options:
   --keep-headers          keep running headers, footers and page numbers
   --images                extract images into <stem>_assets/ and link them
   --password P            password of encrypted PDFs
-  --page-timeout S        time limit per page and for opening a file, in seconds (default 60;
+  --page-timeout S        time limit per page and for opening a file, in seconds (default 60
+                          with --engine text, 180 with auto or lite, which may OCR a page;
                           with the vlm engine 60 + 0.2 per --max-tokens token: 879 for 4096)
   --json                  one JSON event per line on stdout instead of progress
 

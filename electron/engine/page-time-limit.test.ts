@@ -1,11 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPageTimeLimitMs, TEXT_PAGE_TIME_LIMIT_MS } from './page-time-limit.js';
+import { defaultPageTimeLimitMs, OCR_PAGE_TIME_LIMIT_MS, TEXT_PAGE_TIME_LIMIT_MS } from './page-time-limit.js';
 
 describe('default page time limit', () => {
   it('is a minute for the text engine, with or without a model package', () => {
     expect(defaultPageTimeLimitMs('text', undefined)).toBe(TEXT_PAGE_TIME_LIMIT_MS);
     expect(defaultPageTimeLimitMs('text', { maxNewTokens: 4096 })).toBe(TEXT_PAGE_TIME_LIMIT_MS);
-    expect(defaultPageTimeLimitMs('auto', undefined)).toBe(TEXT_PAGE_TIME_LIMIT_MS);
+  });
+
+  it('leaves room for OCR when a page may go to the lite engine', () => {
+    expect(defaultPageTimeLimitMs('auto', undefined)).toBe(OCR_PAGE_TIME_LIMIT_MS);
+    expect(defaultPageTimeLimitMs('lite', undefined)).toBe(OCR_PAGE_TIME_LIMIT_MS);
+    expect(OCR_PAGE_TIME_LIMIT_MS).toBeGreaterThan(TEXT_PAGE_TIME_LIMIT_MS);
   });
 
   it('grows with the token budget when the vlm engine reads the pages', () => {

@@ -7,6 +7,11 @@
 import type { EngineChoice } from '../../shared/engine-name.js';
 
 export const TEXT_PAGE_TIME_LIMIT_MS = 60_000;
+/**
+ * `auto` may send a page to the lite OCR engine: 4-10 s of CPU on a dense A4 page, several times
+ * that on a busy machine, so a hang is told from a slow page later.
+ */
+export const OCR_PAGE_TIME_LIMIT_MS = 180_000;
 /** A CPU decoding the real model at 5 tokens/s spends 200 ms a token; prefill and loading the package come first. */
 const VLM_MS_PER_TOKEN = 200;
 const VLM_START_MS = 60_000;
@@ -14,5 +19,6 @@ const VLM_START_MS = 60_000;
 export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number } | undefined): number {
   // with a model package, `auto` reads every page with the vlm engine
   if (vlm && (engine === 'vlm' || engine === 'auto')) return VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN;
+  if (engine === 'lite' || engine === 'auto') return OCR_PAGE_TIME_LIMIT_MS;
   return TEXT_PAGE_TIME_LIMIT_MS;
 }
