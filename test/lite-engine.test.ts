@@ -68,6 +68,12 @@ describe('auto routes page by page without a model', () => {
     expect(characterErrorRate(pages[0]!.markdown, await knownText('letter-150'))).toBeLessThan(MAX_CER['letter-150']);
   }, 300_000);
 
+  it('keeps a scanner\'s invisible OCR layer that reads well', async () => {
+    const { pages } = await convertPages(router, scanPath('good-ocr-layer'));
+    expect(pages[0]!.stats.engine).toBe('text');
+    expect(pages[0]!.stats.reason).toMatch(/invisible text layer that reads well/);
+  });
+
   it('reads an image file with OCR', async () => {
     const { pages } = await convertPages(router, SCAN_JPEG);
     expect(pages[0]!.stats.engine).toBe('lite');

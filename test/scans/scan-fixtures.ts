@@ -37,7 +37,7 @@ export const SCANS = {
 } satisfies Record<string, ScanSpec>;
 export type ScanName = keyof typeof SCANS;
 
-export function scanPath(name: ScanName | 'mixed' | 'wrong-ocr-layer'): string {
+export function scanPath(name: ScanName | 'mixed' | 'wrong-ocr-layer' | 'good-ocr-layer'): string {
   return path.join(SCAN_DIR, `${name}.pdf`);
 }
 
@@ -71,7 +71,8 @@ export async function buildScanFixtures(): Promise<void> {
   if (await stale(scanPath('mixed'), [fixturePdfPath('letter'), fixturePdfPath('headings'), scanPath('paper-200')])) {
     await writeFile(scanPath('mixed'), await mixedPdf());
   }
-  if (await stale(scanPath('wrong-ocr-layer'), [scanPath('letter-150')])) await writeFile(scanPath('wrong-ocr-layer'), await wrongOcrLayerPdf());
+  if (await stale(scanPath('wrong-ocr-layer'), [scanPath('letter-150')])) await writeFile(scanPath('wrong-ocr-layer'), await ocrLayerPdf(GARBLED));
+  if (await stale(scanPath('good-ocr-layer'), [scanPath('letter-150')])) await writeFile(scanPath('good-ocr-layer'), await ocrLayerPdf(LETTER));
 }
 
 async function printChinese(out: string): Promise<void> {
@@ -121,21 +122,31 @@ async function mixedPdf(): Promise<Uint8Array> {
   return out.save();
 }
 
-/** A scan whose invisible OCR layer is garbage, as a poor scanner writes one over the image. */
-async function wrongOcrLayerPdf(): Promise<Uint8Array> {
+/** The letter scan under an invisible OCR layer, as scanners write one over the image. */
+async function ocrLayerPdf(lines: readonly string[]): Promise<Uint8Array> {
   const pdf = await PDFDocument.load(await readFile(scanPath('letter-150')));
   const page = pdf.getPage(0);
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
   const { height } = page.getSize();
-  GARBLED.forEach((line, i) => page.drawText(line, { x: 60, y: height - 90 - i * 16, size: 11, font }));
+  lines.forEach((line, i) => page.drawText(line, { x: 60, y: height - 90 - i * 16, size: 11, font }));
   return pdf.save();
 }
 
+/** What a poor scanner's OCR makes of the letter. */
 const GARBLED = [
   'Dcar Ms Hcndr1cks, tbank yOu f0r yOur lctter 0f thc 4tb.',
   'Wc ha\\/e rcvicwcd thc p1ans and rcgrct tb@t tbc w0rks',
   'cann0t bcg1n bcf0rc Scptcmbcr; thc c0ntract0r nccds',
   'thc s1tc c1car 0f vchic1cs fr0m thc f1rst wcck.',
   'Y0urs s1nccrc1y, ~ :: ;; || ## %% && ** ^^',
+];
+
+/** What a good scanner's OCR makes of it. */
+const LETTER = [
+  'Dear Ms Ruiz,',
+  'Thank you for your letter about the survey walks along the harbour wall. The board is happy for',
+  'volunteers to use the wall path before eight in the morning, when the quay is closed to vehicles.',
+  'Please ask each volunteer to carry the enclosed pass and to keep clear of the crane tracks.',
+  'Yours sincerely, Daniel Price, Harbour Master',
 ];
