@@ -18,9 +18,15 @@ describe('edit history', () => {
     let history = recordEdit(EMPTY_HISTORY, { docId: 'a', page: 1, before: null, after: 'o', at: 0 });
     history = recordEdit(history, { docId: 'a', page: 1, before: 'o', after: 'on', at: 500 });
     history = recordEdit(history, { docId: 'a', page: 1, before: 'on', after: 'one', at: 1000 });
-    expect(history.done).toEqual([{ docId: 'a', page: 1, before: null, after: 'one', at: 1000 }]);
+    expect(history.done).toEqual([{ docId: 'a', page: 1, before: null, after: 'one', at: 1000, typing: true }]);
     history = recordEdit(history, { docId: 'a', page: 1, before: 'one', after: 'one!', at: 5000 });
     expect(history.done).toHaveLength(2);
+  });
+
+  it('keeps a revert as its own step, however soon after typing', () => {
+    let history = recordEdit(EMPTY_HISTORY, { docId: 'a', page: 1, before: null, after: 'typed', at: 0 });
+    history = recordEdit(history, { docId: 'a', page: 1, before: 'typed', after: null, at: 100 }, false);
+    expect(undoEdit(history)!.change).toMatchObject({ before: 'typed', after: null });
   });
 
   it('forgets what was undone once a new change is made', () => {

@@ -11,6 +11,8 @@ export interface EditChange {
   after: string | null;
   /** When it was made (ms), for coalescing. */
   at: number;
+  /** Made by typing, so more typing may join it; a revert stands alone. */
+  typing?: boolean;
 }
 
 export interface EditHistory {
@@ -23,13 +25,14 @@ export const EMPTY_HISTORY: EditHistory = { done: [], undone: [] };
 const COALESCE_MS = 1500;
 const LIMIT = 200;
 
-export function recordEdit(history: EditHistory, change: EditChange): EditHistory {
+/** `typing`: a keystroke's worth of change, folded into the step before it on the same page. */
+export function recordEdit(history: EditHistory, change: EditChange, typing = true): EditHistory {
   const last = history.done.at(-1);
-  if (last && last.docId === change.docId && last.page === change.page && change.at - last.at < COALESCE_MS) {
+  if (typing && last?.typing && last.docId === change.docId && last.page === change.page && change.at - last.at < COALESCE_MS) {
     const merged = { ...last, after: change.after, at: change.at };
     return { done: [...history.done.slice(0, -1), merged], undone: [] };
   }
-  return { done: [...history.done, change].slice(-LIMIT), undone: [] };
+  return { done: [...history.done, { ...change, typing }].slice(-LIMIT), undone: [] };
 }
 
 /** The change to reverse (apply its `before`), or null when there is nothing to undo. */

@@ -165,14 +165,14 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
     };
 
     /** Applies an edit here at once (main echoes the same event; the reducer makes it a no-op). */
-    const applyEdit = (docId: string, page: number, markdown: string | null) => {
+    const applyEdit = (docId: string, page: number, markdown: string | null, typing: boolean) => {
       const before = findPage(get().workspace, docId, page);
       if (!before) return;
       receive({ type: 'page-edited', docId, page, markdown });
       const after = findPage(get().workspace, docId, page);
       if (before.editedMarkdown === after?.editedMarkdown) return;
       set((state) => ({
-        history: recordEdit(state.history, { docId, page, before: before.editedMarkdown ?? null, after: after?.editedMarkdown ?? null, at: now() }),
+        history: recordEdit(state.history, { docId, page, before: before.editedMarkdown ?? null, after: after?.editedMarkdown ?? null, at: now() }, typing),
       }));
     };
 
@@ -287,7 +287,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       },
 
       editPage(docId, page, markdown) {
-        applyEdit(docId, page, markdown);
+        applyEdit(docId, page, markdown, true);
         cancelPendingEdit(docId, page);
         const key = `${docId}#${page}`;
         const save = async () => {
@@ -301,7 +301,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
       async revertPage(docId, page) {
         cancelPendingEdit(docId, page);
-        applyEdit(docId, page, null);
+        applyEdit(docId, page, null, false);
         await saveEdit(docId, page, null);
       },
 
