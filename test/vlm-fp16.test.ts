@@ -10,12 +10,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prefill, type DecodeLimits } from '../electron/engine/vlm/decoding.js';
 import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
+import { floatsFrom } from '../electron/engine/vlm/half-float.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
 import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
-import { decodeSpeculative } from '../electron/engine/vlm/speculative.js';
+import { decodeSpeculative, MtpDrafter, type Drafter } from '../electron/engine/vlm/speculative.js';
 import { pngPage } from './page-images.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny-fp16');
@@ -183,6 +184,67 @@ describe('speculative decoding on the fp16 package', () => {
       }
     }
     expect(tiled).toBeGreaterThan(1);
+  });
+});
+
+describe('fp16 caches through accepted drafts and rollbacks', () => {
+  /** Drafts greedy's own continuation except at `position` (4 = nowhere), so every K commits several tokens. */
+  function oracleWrongAt(inner: Drafter, expected: readonly number[], position: number): Drafter {
+    return {
+      draft: async (k, generated) => {
+        await inner.draft(k, generated);
+        return Array.from({ length: k }, (_, i) => {
+          const right = expected[generated.length + i] ?? 0;
+          return i === position ? (right + 1) % runner.vocab : right;
+        });
+      },
+      commit: (tokens, hidden) => inner.commit(tokens, hidden),
+    };
+  }
+
+  it('stays lossless when K = 4 drafts agree up to each position and are wrong there', async () => {
+    const page = await input(pngPage(800, 300));
+    const expected = (await decodeGreedy(runner, await prefill(runner, page.embeds, 64), limits(32))).tokens;
+    for (let wrong = 0; wrong <= 4; wrong++) {
+      const start = await prefill(runner, page.embeds, 64);
+      const mtp = await MtpDrafter.start(runner, parity.no_repeat_ngram, page.ids, start.out.hidden, expected[0] ?? -1);
+      const result = await decodeSpeculative(runner, start, oracleWrongAt(mtp, expected, wrong), 4, limits(32), page.ids);
+      expect(result.tokens, `wrong draft at ${wrong}`).toEqual(expected);
+      if (wrong === 4) expect(result.tokens.length / result.steps).toBeGreaterThan(3.5);
+    }
+  });
+
+  // The speculative run's hidden rows were computed over fp16 KV rows, the reference's long pass keeps
+  // its keys and values in fp32: measured 9.8e-4 apart on keys up to 3.05, about one fp16 step there.
+  // A draft row paired with the wrong token or hidden state, or one not rolled back, is off by O(1).
+  const DRAFT_CACHE_TOLERANCE = 4e-3;
+
+  it('leaves the draft cache equal, within fp16 rounding, to one MTP pass over the committed tokens', async () => {
+    const page = await input(pngPage(300, 400));
+    const start = await prefill(runner, page.embeds, 64);
+    const first = (await decodeGreedy(runner, await prefill(runner, page.embeds, 64), limits(32))).tokens[0] ?? -1;
+    const drafter = await MtpDrafter.start(runner, parity.no_repeat_ngram, page.ids, start.out.hidden, first);
+    const result = await decodeSpeculative(runner, start, drafter, 3, limits(32), page.ids);
+    const settled = drafter.settledLength;
+    expect(settled).toBeGreaterThan(page.ids.length + 5);
+
+    const all = [...page.ids, ...result.tokens];
+    const generated = await runner.embed(result.tokens.slice(0, settled - page.ids.length));
+    const full = new Float32Array(page.embeds.length + generated.length);
+    full.set(page.embeds);
+    full.set(generated, page.embeds.length);
+    const hidden = (await runner.decode(runner.decoderCache(settled), full, 1)).hidden;
+    const reference = runner.mtpCache(settled);
+    await runner.mtp(reference, await runner.embed(all.slice(1, settled + 1)), hidden);
+
+    for (const name of ['past_key', 'past_value']) {
+      const expectedRows = reference.pastFeeds()[name];
+      const actualRows = drafter.cache.pastFeeds()[name];
+      expect(expectedRows?.type).toBe('float16');
+      const want = floatsFrom(expectedRows?.data as Uint16Array);
+      const got = floatsFrom((actualRows?.data as Uint16Array).subarray(0, want.length));
+      expect(maxDifference(got, want), name).toBeLessThan(DRAFT_CACHE_TOLERANCE);
+    }
   });
 });
 
