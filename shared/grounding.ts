@@ -75,8 +75,8 @@ interface OpenRegion {
   imageName?: string;
   /** Left out of the Markdown: running text when headers are not kept. */
   dropped: boolean;
-  /** Where its Markdown begins in the page's; undefined until its first content. */
-  start?: number;
+  /** Its Markdown so far; undefined until its first content. Kept apart because slicing the page's text would flatten it each time. */
+  text?: string;
 }
 
 type State = 'content' | 'label' | 'after-label' | 'coordinates';
@@ -93,6 +93,8 @@ export class GroundingParser {
   private skipLineBreak = false;
   private images = 0;
   private text = '';
+  /** The last two characters of `text`: reading them off `text` itself would flatten it on every region. */
+  private tail = '';
   private output = '';
   private readonly closed: GroundedRegion[] = [];
 
@@ -243,7 +245,7 @@ export class GroundingParser {
     const region = this.region;
     if (!region) return;
     this.region = undefined;
-    const markdown = region.start === undefined ? '' : this.text.slice(region.start).trim();
+    const markdown = region.text?.trim() ?? '';
     this.closed.push({ label: region.label, boxes: region.boxes, markdown, ...(region.imageName ? { imageName: region.imageName } : {}) });
   }
 
@@ -255,23 +257,25 @@ export class GroundingParser {
     }
     const region = this.region;
     if (!text || region?.dropped) return;
-    if (region && region.start === undefined) {
+    if (region && region.text === undefined) {
       // blank lines before a region's first line are the tag's; the region is set apart as a block here
       text = text.replace(/^\s*\n/, '');
       if (!text) return;
-      this.emit(blockSeparator(this.text));
-      region.start = this.text.length;
+      this.emit(blockSeparator(this.tail));
+      region.text = '';
     }
+    if (region) region.text += text;
     this.emit(text);
   }
 
   private emit(text: string): void {
     this.text += text;
+    this.tail = (this.tail + text).slice(-2);
     this.output += text;
   }
 }
 
-/** What makes the next block start after a blank line. */
+/** What makes the next block start after a blank line, given the end of the text before it. */
 function blockSeparator(before: string): string {
   if (!before || before.endsWith('\n\n')) return '';
   return before.endsWith('\n') ? '\n' : '\n\n';
