@@ -4,7 +4,7 @@
 // well-defined at fp16 precision, and speculative decoding commits exactly greedy's tokens.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,38 @@ describe('the fp16 tiny package', () => {
     expect(decoder?.inputs.find((spec) => spec.name === 'past_key.0')?.dtype).toBe('float16');
     expect(decoder?.outputs.find((spec) => spec.name === 'logits')?.dtype).toBe('float32');
     expect([...pkg.sessions.keys()].sort()).toEqual(['decoder', 'embedding', 'mtp', 'vision_128', 'vision_256']);
+  });
+});
+
+describe('a package whose manifest misstates its dtype', () => {
+  async function withManifest(edit: (manifest: Record<string, unknown>) => void): Promise<string> {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'folio-fp16-manifest-'));
+    await cp(packageDir, dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as Record<string, unknown>;
+    edit(manifest);
+    await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
+    return dir;
+  }
+  type Graphs = Record<string, { inputs: { name: string; dtype: string }[] }>;
+
+  it('is refused when it opens, naming the graph, the input and both dtypes', async () => {
+    const dir = await withManifest((manifest) => {
+      for (const input of (manifest.graphs as Graphs).decoder?.inputs ?? []) if (input.dtype === 'float16') input.dtype = 'float32';
+    });
+    try {
+      await expect(openModelPackage(dir, { threads: 1 })).rejects.toThrow(/decoder\.onnx: input inputs_embeds is float16 but the manifest declares float32; export the package again/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is refused when its package dtype disagrees with the cache inputs', async () => {
+    const dir = await withManifest((manifest) => (manifest.dtype = 'float32'));
+    try {
+      await expect(openModelPackage(dir, { threads: 1 })).rejects.toThrow(/decoder\.onnx: cache input past_key\.0 is float16 in a float32 package/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

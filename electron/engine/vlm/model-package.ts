@@ -109,6 +109,17 @@ function checkInputs(dir: string, manifest: Manifest, name: string, session: ort
       `${path.join(dir, graph.file)}: graph inputs [${actual.join(', ')}] differ from the manifest's [${declared.join(', ')}]; ${REMEDY}`,
     );
   }
+  // a package whose manifest says fp32 for an fp16 graph (or back) would fail every page inside ONNX Runtime
+  for (const [i, meta] of session.inputMetadata.entries()) {
+    const dtype = graph.inputs[i]?.dtype;
+    if (meta.isTensor && meta.type !== dtype) {
+      throw new ModelPackageError(`${path.join(dir, graph.file)}: input ${meta.name} is ${meta.type} but the manifest declares ${dtype}; ${REMEDY}`);
+    }
+    // the KV caches are allocated in the package's dtype
+    if (meta.name.startsWith('past_') && dtype !== manifest.dtype) {
+      throw new ModelPackageError(`${path.join(dir, graph.file)}: cache input ${meta.name} is ${dtype} in a ${manifest.dtype} package; ${REMEDY}`);
+    }
+  }
 }
 
 function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): { names: string[]; decoder: string } {
