@@ -1,13 +1,15 @@
 /**
  * Long and broken documents in the UI, against the browser-mode bridge and the real engine:
- * a 2,000-page PDF stays light and can be cancelled and resumed; a damaged PDF says why it failed.
+ * a 2,000-page PDF stays light and can be cancelled and resumed; a damaged PDF says why it failed;
+ * a page image is shown as itself.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startBridge, type Bridge } from './bridge/bridge-server.js';
-import { screenshot } from './support/app-page.js';
+import { FIXTURES, screenshot } from './support/app-page.js';
 import { writeLongPdf } from './support/long-pdf.js';
 
 let bridge: Bridge;
@@ -93,4 +95,16 @@ test('a damaged PDF shows what went wrong and which file', async ({ page }) => {
   await expect(message).toContainText(/damaged|could not|not a PDF/i);
   await expect(page.getByRole('navigation', { name: 'Documents' })).toContainText('Could not open');
   await screenshot(page, '12-damaged');
+});
+
+test('a page image is shown as an image, and a page the chosen engine cannot read says so', async ({ page }) => {
+  const prefix = path.join(scratch, 'scan');
+  execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', path.join(FIXTURES, 'report.pdf'), prefix]);
+  await page.goto(bridge.url);
+  await page.getByLabel('Open…').setInputFiles(`${prefix}.png`);
+  await expect(page.getByRole('region', { name: 'Pages' }).getByRole('img', { name: 'Page 1', exact: true })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="1"]');
+  await expect(section.locator('.badge')).toHaveText('failed', { timeout: 30_000 });
+  await expect(section.getByRole('alert')).not.toBeEmpty();
+  await screenshot(page, '13-image-text-engine');
 });

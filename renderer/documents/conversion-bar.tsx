@@ -22,7 +22,8 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
   return (
     <div className="conversion-bar">
       <div className="progress" role="progressbar" aria-label="Conversion progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={percent}>
-        <span className={document.converting ? 'progress-fill running' : 'progress-fill'} style={{ width: `${percent}%` }} />
+        <span className={document.converting ? 'progress-fill running' : 'progress-fill'} style={{ width: `${share(progress.done, progress.total)}%` }} />
+        <span className="progress-fill failed" style={{ width: `${share(progress.failed, progress.total)}%` }} />
       </div>
       <span className="progress-text" aria-live="polite">
         {details.join(' · ')}
@@ -40,6 +41,10 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
       )}
     </div>
   );
+}
+
+function share(part: number, whole: number): number {
+  return whole === 0 ? 0 : (part / whole) * 100;
 }
 
 /** The time, ticking each second while `running`, so the time left counts down between pages. */
