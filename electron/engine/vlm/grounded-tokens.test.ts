@@ -20,7 +20,7 @@ function clean(deltas: readonly string[]): string {
 
 describe('a grounded answer decoded token by token', () => {
   it('comes out as the same clean Markdown as the whole text, tags and multibyte characters split however the tokens fall', () => {
-    const ids = tokenizer.encode(GROUNDED, { add_special_tokens: false }).ids;
+    const ids: number[] = tokenizer.encode(GROUNDED, { add_special_tokens: false }).ids;
     const detokeniser = createDetokeniser(tokenizer, [0, 1, 2]);
     const deltas = [...ids.map((id) => detokeniser.push(id)), detokeniser.flush()];
     expect(deltas.join('')).toBe(GROUNDED);
