@@ -15,6 +15,7 @@ import argparse
 import json
 import math
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -128,8 +129,11 @@ def main(argv: list[str]) -> int:
     print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens",
           flush=True)
     model.train()
+    stop = []
+    # `kill PID` ends the run after the current step with a checkpoint, so no training is lost
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save, window, window_start = time.time(), [], time.time()
-    while step < args.steps:
+    while step < args.steps and not stop:
         started = time.time()
         lr = learning_rate(step, args.lr, args.warmup, args.steps)
         for group in optimiser.param_groups:
@@ -151,7 +155,7 @@ def main(argv: list[str]) -> int:
             window, window_start = [], time.time()
         if step % args.eval_every == 0:
             print(f"  heldout CER {heldout_cer(model, tokenizer, prompt, 2, 200):.3f} at step {step}", flush=True)
-        if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
+        if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
             save_atomic({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
                          "elapsed": elapsed, "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()},
                         checkpoint)

@@ -14,6 +14,7 @@ settled step-1 rows up to the anchor plus the chain of draft rows after it.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 import time
 from pathlib import Path
@@ -111,6 +112,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--lr", type=float, default=1e-3)
     parser.add_argument("--save-minutes", type=float, default=3.0)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--max-new", type=int, default=200, help="greedy tokens per page (most pages end sooner)")
     parser.add_argument("--first-page", type=int, default=10_000_000,
                         help="training pages from this index on, away from the ones the main model saw first")
     args = parser.parse_args(argv)
@@ -134,14 +136,16 @@ def main(argv: list[str]) -> int:
         step, elapsed = state["step"], state["elapsed"]
         print(f"resumed at step {step}", flush=True)
     model.eval()
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save = time.time()
-    while step < args.steps:
+    while step < args.steps and not stop:
         started = time.time()
         for group in optimiser.param_groups:
             group["lr"] = args.lr * min(1.0, (step + 1) / 20)
         first = args.first_page + step * args.batch
         pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
-        outputs = greedy_batch(model, prompt, pixels, eos=1)
+        outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new)
         loss, parts = mtp_loss(model, prompt, pixels, outputs)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
@@ -151,7 +155,7 @@ def main(argv: list[str]) -> int:
         elapsed += time.time() - started
         print(f"step {step} loss {float(loss):.4f} per-step {' '.join(f'{p:.3f}' for p in parts)} "
               f"{time.time() - started:.1f}s trained {elapsed / 60:.1f}min", flush=True)
-        if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
+        if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
             save_atomic({"head": {n: t for n, t in model.state_dict().items() if n in head_names},
                          "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed}, checkpoint)
             last_save = time.time()

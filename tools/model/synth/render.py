@@ -17,6 +17,7 @@ from .latex import Formula, MathFonts, layout
 PAGE_PX = 512
 # more text per page would lengthen every training sequence; four blocks fill most pages
 MAX_BLOCKS = 4
+ATTEMPTS = 10
 FONT_DIR = "/usr/share/fonts/truetype"
 # (regular, bold) per family
 FAMILIES = (
@@ -205,12 +206,12 @@ def make_page(split: str, index: int) -> Page:
     canvas = Canvas(random_style(rng))
     blocks: list[Block] = []
     candidate = first_block(rng)
-    while len(blocks) < MAX_BLOCKS:
-        if not canvas.place(candidate):
-            if blocks:
-                break
-        else:
+    # a block that does not fit (too wide, or too tall for the space left) is skipped, not the end
+    for _ in range(ATTEMPTS):
+        if canvas.place(candidate):
             blocks.append(candidate)
+            if len(blocks) == MAX_BLOCKS:
+                break
         candidate = random_block(rng)
     return Page(canvas.image, page_markdown(blocks))
 
