@@ -1,0 +1,92 @@
+"""Character error rate and speculative speed-up of a model package on synthetic pages, measured
+through the real CLI.
+
+    npm run build
+    /usr/bin/python3 tools/model/eval_cer.py --model tools/model/fixtures/nano --split heldout --count 20
+
+Writes the pages (`synth/generate.py`) as PDFs and runs `folio convert --engine vlm` on all of them,
+once per `--spec-k` value (0 = greedy), in alternating rounds so machine load hits every K alike.
+CER: edit distance over the ground truth's length, both with surrounding whitespace stripped, from
+the greedy run. Per K: whether every page's Markdown equals greedy's, mean tokens per step,
+acceptance by draft position, and decode tokens/s (all pages' new tokens over their decode time)
+as a ratio to greedy's.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from synth.generate import write_pages  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def character_error_rate(predicted: str, truth: str) -> float:
+    previous = list(range(len(truth) + 1))
+    for i, a in enumerate(predicted, 1):
+        current = [i]
+        for j, b in enumerate(truth, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
+        previous = current
+    return previous[-1] / max(1, len(truth))
+
+
+def convert(pdfs: list[Path], model: Path, out: Path, spec_k: str, max_tokens: int) -> list[dict]:
+    command = ["node", str(ROOT / "bin/folio.js"), "convert", *map(str, pdfs), "-o", str(out), "--engine", "vlm",
+               "--model", str(model), "--spec-k", spec_k, "--max-tokens", str(max_tokens), "--json"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=3600)
+    if run.returncode != 0:
+        raise RuntimeError(f"folio convert failed ({run.returncode}): {run.stderr[-2000:]}")
+    return [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--model", type=Path, required=True)
+    parser.add_argument("--split", default="heldout")
+    parser.add_argument("--start", type=int, default=0)
+    parser.add_argument("--count", type=int, default=20)
+    parser.add_argument("--ks", default="0,1,2,3,4", help="--spec-k values; 0 is greedy and always runs")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--max-tokens", type=int, default=400)
+    args = parser.parse_args(argv)
+    ks = sorted({0, *(int(k) for k in args.ks.split(","))})
+    with tempfile.TemporaryDirectory() as scratch:
+        pages = write_pages(args.split, args.start, args.count, Path(scratch) / "pages")
+        pdfs = [p.with_suffix(".pdf") for p in pages]
+        markdown: dict[int, list[str]] = {}
+        stats: dict[int, list[dict]] = {k: [] for k in ks}
+        for round_ in range(args.rounds):
+            for k in ks:
+                out = Path(scratch) / f"out-{k}-{round_}"
+                events = convert(pdfs, args.model, out, str(k), args.max_tokens)
+                stats[k] += [e["stats"]["decode"] for e in events if e.get("event") == "page-done"]
+                markdown[k] = [(out / p.with_suffix(".md").name).read_text().strip() for p in pages]
+        truths = [p.with_suffix(".md").read_text().strip() for p in pages]
+    rates = [character_error_rate(m, t) for m, t in zip(markdown[0], truths)]
+    for stem, rate in zip(pages, rates):
+        print(f"{stem.name}: CER {rate:.4f}")
+    print(f"mean CER {sum(rates) / len(rates):.4f} over {len(rates)} pages ({args.split} {args.start}..), greedy")
+    greedy_rate = sum(s["newTokens"] for s in stats[0]) * 1000 / sum(s["decodeMs"] for s in stats[0])
+    for k in ks:
+        rows = stats[k]
+        rate = sum(s["newTokens"] for s in rows) * 1000 / sum(s["decodeMs"] for s in rows)
+        line = f"K={k}: {rate:.1f} tokens/s ({rate / greedy_rate:.2f}x greedy)"
+        if k:
+            per_step = sum(s["newTokens"] for s in rows) / sum(s["steps"] for s in rows)
+            acceptance = [sum(s["acceptance"][i] for s in rows) / len(rows) for i in range(k)]
+            same = sum(m == g for m, g in zip(markdown[k], markdown[0]))
+            line += (f", {per_step:.2f} tokens/step, acceptance by position "
+                     f"{' '.join(f'{a:.2f}' for a in acceptance)}, output equal to greedy on {same}/{len(pages)} pages")
+        print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
