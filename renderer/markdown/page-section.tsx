@@ -53,7 +53,14 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
           Reviewed
         </label>
         {view === 'preview' && (
-          <button type="button" className="small" aria-pressed={editing} onClick={() => setEditingPage(editing ? null : pageNumber)}>
+          <button
+            type="button"
+            className="small"
+            aria-pressed={editing}
+            disabled={page.state === 'converting' && !editing}
+            title={page.state === 'converting' ? 'The page can be edited once it has converted' : undefined}
+            onClick={() => setEditingPage(editing ? null : pageNumber)}
+          >
             {editing ? 'Close editor' : 'Edit'}
           </button>
         )}
