@@ -20,6 +20,10 @@ test.afterAll(async () => {
 test('a dropped PDF shows its pages, streams its Markdown, keeps an edit across a reload and exports Markdown and HTML', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
+  // a CSP violation (an inline script or style, a worker from elsewhere) is reported as a console error
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
   await page.goto(bridge.url);
   await expect(page.getByRole('heading', { name: 'Nothing open yet' })).toBeVisible();
   await screenshot(page, '01-empty');
