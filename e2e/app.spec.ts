@@ -89,5 +89,20 @@ test('a dropped PDF shows its pages, streams its Markdown, keeps an edit across 
   await screenshot(page, '05-would-overwrite');
   await again.getByRole('button', { name: 'Replace files' }).click();
   await expect(again.getByRole('status')).toContainText('Wrote');
+
+  // only page 2, with page markers, Markdown alone
+  await again.getByRole('button', { name: 'Close' }).click();
+  await page.getByRole('button', { name: 'Export…' }).click();
+  const selected = page.getByRole('dialog', { name: /Export running-headers/ });
+  await selected.getByRole('radio', { name: 'Selected pages' }).check();
+  await selected.getByRole('textbox', { name: 'Pages to export' }).fill('2');
+  await selected.getByRole('checkbox', { name: 'Page markers between pages' }).check();
+  await selected.getByRole('button', { name: 'Choose folder…' }).click();
+  await selected.getByRole('button', { name: 'Export', exact: true }).click();
+  await selected.getByRole('button', { name: 'Replace files' }).click();
+  await expect(selected.getByRole('status')).toContainText('Wrote');
+  const pageTwo = await readFile(markdownFile, 'utf8');
+  expect(pageTwo).toContain('<!-- page 2 -->');
+  expect(pageTwo).not.toContain('Corrected by hand');
   expect(problems).toEqual([]);
 });
