@@ -146,6 +146,7 @@ describe('the renderer store', () => {
     store.getState().editPage('d', 1, 'my text');
     expect(findPage(store.getState().workspace, 'd', 1)?.editedMarkdown).toBe('my text');
     expect(main.calls).toEqual([]);
+    expect(store.getState().unsavedEdits).toBe(1);
     await vi.advanceTimersByTimeAsync(EDIT_SAVE_DELAY_MS);
     expect(main.calls).toEqual(['setEdit d 1 "my text"']);
     expect(store.getState().unsavedEdits).toBe(0);

@@ -51,7 +51,7 @@ export interface FolioState {
   view: 'preview' | 'source';
   /** Per document: the conversion run under way or last finished, for pages/s. */
   runs: Record<string, RunTiming>;
-  /** Edits typed but not yet saved by main. */
+  /** Edits typed but not yet on disk: waiting for a pause in typing, or being saved. */
   unsavedEdits: number;
   /** The last thing that went wrong that the person should know about; null when none. */
   notice: string | null;
@@ -114,6 +114,7 @@ export interface StoreOptions {
 
 export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }: StoreOptions = {}): FolioStore {
   const pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; save: () => Promise<void> }>();
+  let savesInFlight = 0;
 
   return createStore<FolioState & FolioActions>()((set, get, store) => {
     let queued: WorkspaceEvent[] = [];
@@ -154,13 +155,15 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
     };
 
     const saveEdit = async (docId: string, page: number, markdown: string | null) => {
-      set((state) => ({ unsavedEdits: state.unsavedEdits + 1 }));
+      savesInFlight++;
+      publishUnsaved();
       try {
         await api.setEdit(docId, page, markdown);
       } catch (error) {
         failWith(`Page ${page} could not be saved; keep this window open and try again`)(error);
       } finally {
-        set((state) => ({ unsavedEdits: state.unsavedEdits - 1 }));
+        savesInFlight--;
+        publishUnsaved();
       }
     };
 
@@ -182,6 +185,12 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       if (!pending) return;
       clearTimeout(pending.timer);
       pendingEdits.delete(key);
+      publishUnsaved();
+    };
+
+    const publishUnsaved = () => {
+      const unsavedEdits = savesInFlight + pendingEdits.size;
+      if (get().unsavedEdits !== unsavedEdits) set({ unsavedEdits });
     };
 
     const replayEdit = async (docId: string, page: number, markdown: string | null) => {
@@ -296,7 +305,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
           await saveEdit(docId, page, current?.editedMarkdown ?? null);
         };
         pendingEdits.set(key, { timer: setTimeout(() => void save(), EDIT_SAVE_DELAY_MS), save });
-        set({}); // unsaved state shows at once
+        publishUnsaved();
       },
 
       async revertPage(docId, page) {
