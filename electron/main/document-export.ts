@@ -8,7 +8,7 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportOutcome, ExportRequest } from '../../shared/app-api.js';
 import { documentHtml } from '../../shared/export/html.js';
-import { rewriteImageLinks } from '../../shared/export/image-links.js';
+import { documentMarkdown } from '../../shared/export/markdown.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
 import { assetsFolder } from '../cli/output-files.js';
 import { stemOf } from '../cli/output-names.js';
@@ -88,11 +88,7 @@ async function plannedFiles(
 }
 
 export function exportMarkdown(pages: readonly WorkspacePage[], pageMarkers: boolean, resolveImage: (name: string) => string | undefined): string {
-  const parts = pages
-    .map((page) => ({ page: page.page, markdown: rewriteImageLinks(pageMarkdown(page), page.page, resolveImage).trim() }))
-    .filter((part) => part.markdown !== '')
-    .map((part) => (pageMarkers ? `<!-- page ${part.page} -->\n\n${part.markdown}` : part.markdown));
-  return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
+  return documentMarkdown(pages.map((page) => ({ page: page.page, markdown: pageMarkdown(page) })), { resolveImage, pageMarkers });
 }
 
 async function existingFiles(files: readonly string[]): Promise<string[]> {

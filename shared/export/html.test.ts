@@ -92,6 +92,12 @@ describe('documentHtml rendering', () => {
     expect(body).toContain('<annotation encoding="application/x-tex">y</annotation>');
   });
 
+  it('renders the models\' \\( \\) and \\[ \\] math like dollar math', () => {
+    const body = bodyOf(exportHtml('Energy \\(x^2\\) grows.\n\n\\[\n\\int_0^1 f\n\\]\n'));
+    expect(body).toContain('<annotation encoding="application/x-tex">x^2</annotation>');
+    expect(body).toMatch(/<span class="katex-display">.*<annotation encoding="application\/x-tex">\\int_0\^1 f<\/annotation>/s);
+  });
+
   it('does not let a formula make links', () => {
     const body = bodyOf(exportHtml('$\\href{javascript:alert(1)}{x}$ and $\\url{javascript:alert(2)}$'));
     expect(body).not.toMatch(/href=/);

@@ -9,6 +9,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { dollarMath } from '../math-delimiters.js';
 import { EXPORT_STYLESHEET } from './html-style.js';
 import { exportSanitizeSchema } from './html-sanitize-schema.js';
 
@@ -34,7 +35,7 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src 'self' file:";
 
 export function documentHtml(markdown: string, options: { title: string; mathCss: string }): string {
-  const tree = processor.runSync(processor.parse(markdown));
+  const tree = processor.runSync(processor.parse(dollarMath(markdown)));
   const body = processor.stringify(tree);
   const mathStyle = containsMath(tree) ? `<style>${options.mathCss}</style>\n` : '';
   return `<!doctype html>

@@ -35,6 +35,11 @@ describe('documentMarkdown', () => {
     );
   });
 
+  it('marks pages when asked and writes math with dollars', () => {
+    const pages = [page(2, 'Then \\(y\\).'), page(1, 'First.')];
+    expect(documentMarkdown(pages, { ...noImages, pageMarkers: true })).toBe('<!-- page 1 -->\n\nFirst.\n\n<!-- page 2 -->\n\nThen $y$.\n');
+  });
+
   it('gives an empty string for a document with no text', () => {
     expect(documentMarkdown([], noImages)).toBe('');
   });
