@@ -13,6 +13,8 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
   const api = useApi();
   const { removeDocument } = useActions();
   const showThumbnails = useFolio((state) => state.showThumbnails);
+  // an editor beside its preview needs more room than a preview alone
+  const editing = useFolio((state) => state.editingPage !== null && state.view === 'preview');
   const source = useDocumentSource(api, document.id, document.info !== undefined);
   const [pagesWidth, setPagesWidth] = useState(0);
   const pagesRef = useRef<HTMLDivElement>(null);
@@ -52,7 +54,7 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         <ConversionBar document={document} />
       </div>
       <PageToolbar pageCount={document.pages.length} fitScale={fitScale} />
-      <div className={showThumbnails ? 'panes with-thumbnails' : 'panes'}>
+      <div className={`panes${showThumbnails ? ' with-thumbnails' : ''}${editing ? ' editing' : ''}`}>
         {showThumbnails && source.status === 'ready' && <ThumbnailStrip document={document} source={source.source} />}
         <div className="pages-column" ref={pagesRef}>
           {source.status === 'ready' ? (

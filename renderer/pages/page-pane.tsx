@@ -78,7 +78,8 @@ export function PagePane({ document, source }: PagePaneProps) {
 
   return (
     <div ref={scrollerRef} className="page-pane" onScroll={onScroll} aria-label="Pages" role="region" tabIndex={0}>
-      <div className="page-track" style={{ height: layout.pageCount * layout.slotHeight }}>
+      {/* as wide as a zoomed page, so its left edge can be scrolled to as well as its right */}
+      <div className="page-track" style={{ height: layout.pageCount * layout.slotHeight, width: Math.max(viewport.width, pageSize.width * scale + 2 * SIDE_PADDING) }}>
         {viewport.width > 0 && slots}
       </div>
     </div>
