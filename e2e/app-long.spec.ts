@@ -76,6 +76,9 @@ test('a 2,000-page PDF draws only the pages in view, follows navigation on both 
   await heading.hover();
   await expect(pages.locator('.block-region.hovered')).toHaveCount(1);
   await screenshot(page, '11-long-hover');
+  await markdown.evaluate((element) => (element.scrollTop += 40));
+  await pages.getByRole('button', { name: 'Show the paragraph on page 3 in the Markdown' }).click();
+  await expect(markdown.locator('.page-section[data-page="3"] .block.revealed')).toBeInViewport();
 
   await resume.click();
   await expect(page.getByRole('button', { name: 'Cancel' })).toBeVisible();
