@@ -22,6 +22,13 @@ describe('renderMarkdown', () => {
     expect(html).not.toContain('$E = mc^2$');
   });
 
+  it('renders math written with the models\' \\( \\) and \\[ \\] delimiters, as the export does', () => {
+    const html = renderMarkdown('Area \\(\\pi r^2\\) and\n\n\\[\na^2 + b^2 = c^2\n\\]\n');
+    expect(html).toContain('class="katex"');
+    expect(html).toContain('katex-display');
+    expect(html).not.toContain('\\(');
+  });
+
   it('shows a formula that fails to parse as marked source and renders the rest of the page', () => {
     const html = renderMarkdown('Before $\\frac{1}{$ after\n\n| a |\n| - |\n| 1 |\n');
     expect(html).toContain('katex-error');

@@ -15,6 +15,7 @@ import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
 import { exportSanitizeSchema } from '../../shared/export/html-sanitize-schema.js';
+import { dollarMath } from '../../shared/math-delimiters.js';
 
 const processor = unified()
   .use(remarkParse)
@@ -32,7 +33,8 @@ const processor = unified()
 export function renderMarkdown(markdown: string): string {
   if (markdown.trim() === '') return '';
   try {
-    return String(processor.processSync(markdown));
+    // the models write \(..\) and \[..\]; the preview shows them as the export will
+    return String(processor.processSync(dollarMath(markdown)));
   } catch (error) {
     // a parser bug must cost one preview, not the window: show the source, escaped
     const reason = error instanceof Error ? error.message : String(error);
