@@ -8,6 +8,8 @@ import { useEffect, useRef } from 'react';
 interface SourceEditorProps {
   value: string;
   onChange(value: string): void;
+  /** Leaving the editor: the moment to save what was typed without waiting for a pause. */
+  onBlur?(): void;
   label: string;
   autoFocus?: boolean;
 }
@@ -28,11 +30,13 @@ export function redoInFocusedEditor(): boolean {
 }
 
 /** A page's Markdown in CodeMirror 6; outside changes (a revert, an undo) replace its text. */
-export function SourceEditor({ value, onChange, label, autoFocus = false }: SourceEditorProps) {
+export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false }: SourceEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
+  const onBlurRef = useRef(onBlur);
+  onBlurRef.current = onBlur;
 
   useEffect(() => {
     const host = hostRef.current;
@@ -53,6 +57,7 @@ export function SourceEditor({ value, onChange, label, autoFocus = false }: Sour
               onChangeRef.current(update.state.doc.toString());
             }
             if (update.focusChanged && update.view.hasFocus) focusedEditor = update.view;
+            if (update.focusChanged && !update.view.hasFocus) onBlurRef.current?.();
           }),
         ],
       }),

@@ -24,7 +24,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
   const page = useFolio((state) => findPage(state.workspace, docId, pageNumber));
   const view = useFolio((state) => state.view);
   const editing = useFolio((state) => state.editingPage === pageNumber);
-  const { setReviewed, setEditingPage, revertPage, convert, editPage } = useActions();
+  const { setReviewed, setEditingPage, revertPage, convert, editPage, flushEdits } = useActions();
   const [showDiff, setShowDiff] = useState(false);
   const [rerunning, setRerunning] = useState(false);
   const ref = useRef<HTMLElement>(null);
@@ -97,6 +97,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
             value={pageMarkdown(page)}
             autoFocus={editing}
             onChange={(markdown) => editPage(docId, pageNumber, markdown)}
+            onBlur={() => void flushEdits()}
           />
           {view === 'preview' && <LivePreview page={page} />}
         </div>
