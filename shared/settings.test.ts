@@ -7,4 +7,16 @@ describe('settings', () => {
     const parsed = parseSettings({ engine: 'warp', specK: 2, maxNewTokens: -5, theme: 'dark', modelDir: '/models/jina', extra: true });
     expect(parsed).toEqual({ ...DEFAULT_SETTINGS, specK: 2, theme: 'dark', modelDir: '/models/jina' });
   });
+
+  it('keeps an http(s) server address and refuses one that is not, or that carries a password', () => {
+    expect(parseSettings({ remoteServer: ' http://gpu-box:8000/v1 ' }).remoteServer).toBe('http://gpu-box:8000/v1');
+    expect(parseSettings({ remoteServer: 'ftp://gpu-box' }).remoteServer).toBeNull();
+    expect(parseSettings({ remoteServer: 'gpu-box:8000 x' }).remoteServer).toBeNull();
+    expect(parseSettings({ remoteServer: 'https://user:secret@gpu-box' }).remoteServer).toBeNull();
+  });
+
+  it('keeps the remote limits and OCR language in range, else their defaults', () => {
+    const parsed = parseSettings({ remoteConcurrency: 0, remoteTimeoutS: 60, remoteImageFormat: 'webp', ocrLang: 'fr', remoteModel: '  ' });
+    expect(parsed).toMatchObject({ remoteConcurrency: 16, remoteTimeoutS: 60, remoteImageFormat: 'png', ocrLang: 'fr', remoteModel: null });
+  });
 });

@@ -6,6 +6,18 @@
 
 import { z } from 'zod';
 import { ENGINE_CHOICES } from './engine-name.js';
+import { OCR_LANGUAGES } from './ocr-languages.js';
+import { REMOTE_IMAGE_FORMATS } from './protocol.js';
+
+/** An http(s) address with no user:password in it (the API key is kept apart, encrypted). */
+const serverAddress = z
+  .string()
+  .trim()
+  .refine((text) => {
+    if (!URL.canParse(text)) return false;
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+  });
 
 const settingsSchema = z.object({
   engine: z.enum(ENGINE_CHOICES).catch('auto'),
@@ -17,6 +29,19 @@ const settingsSchema = z.object({
   specK: z.union([z.int().min(0).max(4), z.literal('auto')]).catch('auto'),
   maxNewTokens: z.int().min(1).max(32768).catch(4096),
   keepHeaders: z.boolean().catch(false),
+  /** The `remote` engine's vLLM (OpenAI-compatible) server; null: none, and `remote` cannot run. */
+  remoteServer: serverAddress.nullable().catch(null),
+  /** The model as the server names it (`/v1/models`). */
+  remoteModel: z.string().trim().min(1).nullable().catch(null),
+  /** Pages in flight at once on the server. */
+  remoteConcurrency: z.int().min(1).max(256).catch(16),
+  /** Time limit of one request, in seconds. */
+  remoteTimeoutS: z.int().min(1).max(3600).catch(180),
+  /** The page image sent: its longer side in pixels, and its encoding. */
+  remoteImageSide: z.int().min(256).max(8192).catch(1920),
+  remoteImageFormat: z.enum(REMOTE_IMAGE_FORMATS).catch('png'),
+  /** What the `lite` OCR engine reads pages as. */
+  ocrLang: z.enum(OCR_LANGUAGES).catch('auto'),
   theme: z.enum(['system', 'light', 'dark']).catch('system'),
 });
 

@@ -1,14 +1,18 @@
 /** What the engine host is asked for: the settings, with one run's overrides (re-run a page with another engine or mode). */
 
 import type { ConvertRequest } from '../../shared/app-api.js';
-import type { ConvertOptions } from '../../shared/protocol.js';
+import type { ConvertOptions, RemoteOptions } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
 import { vlmOptions } from '../cli/vlm-options.js';
 
+/** As the CLI's --retries default: a 429, a 5xx or a dropped connection is tried again this often. */
+const REMOTE_RETRIES = 3;
+
 export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>): Promise<ConvertOptions> {
   const mode = request.mode ?? settings.mode ?? undefined;
+  const engine = request.engine ?? settings.engine;
   return {
-    engine: request.engine ?? settings.engine,
+    engine,
     keepHeaders: settings.keepHeaders,
     // always: the workspace keeps figures so that any later export can write them
     extractImages: true,
@@ -21,5 +25,24 @@ export async function conversionOptions(settings: Settings, request: Pick<Conver
             mode,
             maxNewTokens: settings.maxNewTokens,
           }),
+    // only when asked for by name: with a server in the options `auto` would send every page to it
+    remote: engine === 'remote' ? remoteOptions(settings) : undefined,
+    lang: settings.ocrLang,
+  };
+}
+
+function remoteOptions(settings: Settings): RemoteOptions {
+  if (settings.remoteServer === null || settings.remoteModel === null) {
+    throw new Error('The remote engine needs a server: set its address and model name under Settings → Remote server, or choose another engine.');
+  }
+  return {
+    server: settings.remoteServer,
+    model: settings.remoteModel,
+    concurrency: settings.remoteConcurrency,
+    timeoutMs: settings.remoteTimeoutS * 1000,
+    retries: REMOTE_RETRIES,
+    imageLongSide: settings.remoteImageSide,
+    imageFormat: settings.remoteImageFormat,
+    maxTokens: settings.maxNewTokens,
   };
 }
