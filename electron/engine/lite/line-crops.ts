@@ -16,7 +16,7 @@ export interface LineCrop {
   width: number;
 }
 
-export function lineCropWidth(box: TextLineBox): number {
+function lineCropWidth(box: TextLineBox): number {
   return Math.max(LINE_HEIGHT / 2, Math.min(MAX_LINE_WIDTH, Math.round((LINE_HEIGHT * box.length) / box.thickness)));
 }
 
