@@ -1,0 +1,232 @@
+/**
+ * PP-OCRv4's ONNX graphs (opset 9, from paddle2onnx) spell every hard-swish as Add, Clip, Mul, Div
+ * and follow every convolution with a scalar Mul and Add (PP-LCNetV3's learnable affine). ONNX
+ * Runtime fuses neither, and these element-wise passes (with the layout reorders they force) took
+ * about half the recogniser's time. This rewrites the graph, exactly up to float rounding: the
+ * affine goes into the convolution's weights and bias, and each hard-swish becomes
+ * x * HardSigmoid(x) (HardSigmoid exists since opset 6).
+ */
+
+import {
+  concatBytes,
+  decodeMessage,
+  fieldText,
+  float32Field,
+  lenField,
+  stringField,
+  varintField,
+  WIRE_LEN,
+  type WireField,
+} from './protobuf-wire.js';
+
+// Field numbers from onnx.proto.
+const MODEL_GRAPH = 7;
+const GRAPH_NODE = 1;
+const GRAPH_OUTPUT = 12;
+const NODE_INPUT = 1;
+const NODE_OUTPUT = 2;
+const NODE_NAME = 3;
+const NODE_OP = 4;
+const NODE_ATTRIBUTE = 5;
+const ATTR_NAME = 1;
+const ATTR_FLOAT = 2;
+const ATTR_TENSOR = 5;
+const ATTR_TYPE = 20;
+const ATTR_TYPE_FLOAT = 1;
+const ATTR_TYPE_TENSOR = 4;
+const TENSOR_DIMS = 1;
+const TENSOR_TYPE = 2;
+const TENSOR_FLOAT_DATA = 4;
+const TENSOR_NAME = 8;
+const TENSOR_RAW = 9;
+const TENSOR_TYPE_FLOAT = 1;
+
+interface GraphNode {
+  op: string;
+  inputs: string[];
+  outputs: string[];
+  fields: WireField[];
+  /** Encoded NodeProto. */
+  bytes: Uint8Array;
+}
+
+interface FloatTensor {
+  dims: number[];
+  values: Float32Array;
+}
+
+export interface FusionResult {
+  model: Uint8Array;
+  affinesFolded: number;
+  hardSwishes: number;
+}
+
+export function fusePpOcrGraph(model: Uint8Array): FusionResult {
+  const modelFields = decodeMessage(model);
+  const graphField = modelFields.find((f) => f.no === MODEL_GRAPH);
+  if (!graphField) throw new Error('no graph in the model');
+  const graphFields = decodeMessage(graphField.data);
+  const nodes = graphFields.filter((f) => f.no === GRAPH_NODE).map((f) => parseNode(f.data));
+  const graphOutputs = new Set(graphFields.filter((f) => f.no === GRAPH_OUTPUT).map((f) => fieldText(decodeMessage(f.data).find((g) => g.no === 1)!)));
+  const constants = new Map<string, FloatTensor>();
+  for (const node of nodes) {
+    const tensor = node.op === 'Constant' ? constantTensor(node) : undefined;
+    if (tensor) constants.set(node.outputs[0]!, tensor);
+  }
+  const users = new Map<string, GraphNode[]>();
+  for (const node of nodes) for (const input of node.inputs) users.set(input, [...(users.get(input) ?? []), node]);
+  const soleUser = (name: string, op: string) => {
+    const list = users.get(name) ?? [];
+    return list.length === 1 && list[0]!.op === op && !graphOutputs.has(name) ? list[0]! : undefined;
+  };
+  const scalarOperand = (node: GraphNode, other: string) => {
+    if (node.inputs.length !== 2 || !node.inputs.includes(other)) return undefined;
+    const tensor = constants.get(node.inputs[0] === other ? node.inputs[1]! : node.inputs[0]!);
+    return tensor && tensor.values.length === 1 ? tensor.values[0]! : undefined;
+  };
+
+  // Opset 9 gives Clip's bounds as attributes, opset 11 as inputs.
+  const clipBound = (clip: GraphNode, name: string, input: number) => {
+    const operand = clip.inputs[input];
+    return operand ? constants.get(operand)?.values[0] : floatAttribute(clip, name);
+  };
+
+  const replaced = new Map<GraphNode, Uint8Array[]>();
+  const dropped = new Set<GraphNode>();
+  const added: Uint8Array[] = [];
+  let affinesFolded = 0;
+  let hardSwishes = 0;
+
+  for (const conv of nodes) {
+    if (conv.op !== 'Conv' || conv.outputs.length !== 1) continue;
+    const weight = constants.get(conv.inputs[1] ?? '');
+    const mul = soleUser(conv.outputs[0]!, 'Mul');
+    const scale = mul && scalarOperand(mul, conv.outputs[0]!);
+    const add = mul && soleUser(mul.outputs[0]!, 'Add');
+    const shift = add && scalarOperand(add, mul.outputs[0]!);
+    if (!weight || scale === undefined || shift === undefined || !add) continue;
+    const outChannels = weight.dims[0]!;
+    const bias = conv.inputs[2] ? constants.get(conv.inputs[2]) : { dims: [outChannels], values: new Float32Array(outChannels) };
+    if (!bias || bias.values.length !== outChannels) continue;
+    const weightName = `${conv.outputs[0]}.fused_weight`;
+    const biasName = `${conv.outputs[0]}.fused_bias`;
+    added.push(constantNode(weightName, { dims: weight.dims, values: weight.values.map((v) => v * scale) }));
+    added.push(constantNode(biasName, { dims: [outChannels], values: bias.values.map((v) => v * scale + shift) }));
+    const kept = conv.fields.filter((f) => f.no !== NODE_INPUT && f.no !== NODE_OUTPUT).map((f) => f.raw);
+    replaced.set(conv, [concatBytes([stringField(NODE_INPUT, conv.inputs[0]!), stringField(NODE_INPUT, weightName), stringField(NODE_INPUT, biasName), stringField(NODE_OUTPUT, add.outputs[0]!), ...kept])]);
+    dropped.add(mul).add(add);
+    affinesFolded++;
+  }
+
+  for (const add of nodes) {
+    if (add.op !== 'Add' || dropped.has(add) || add.inputs.length !== 2) continue;
+    const x = add.inputs.find((name) => !constants.has(name));
+    if (x === undefined || scalarOperand(add, x) !== 3) continue;
+    const clip = soleUser(add.outputs[0]!, 'Clip');
+    if (!clip || clipBound(clip, 'min', 1) !== 0 || clipBound(clip, 'max', 2) !== 6) continue;
+    const mul = soleUser(clip.outputs[0]!, 'Mul');
+    if (!mul || !mul.inputs.includes(x)) continue;
+    const div = soleUser(mul.outputs[0]!, 'Div');
+    if (!div || div.inputs[0] !== mul.outputs[0] || constants.get(div.inputs[1]!)?.values.length !== 1 || constants.get(div.inputs[1]!)!.values[0] !== 6) continue;
+    const gate = `${add.outputs[0]}.hard_sigmoid`;
+    replaced.set(add, [
+      node('HardSigmoid', [x], [gate], [floatAttributeField('alpha', 1 / 6), floatAttributeField('beta', 0.5)]),
+      node('Mul', [x, gate], [div.outputs[0]!], []),
+    ]);
+    dropped.add(clip).add(mul).add(div);
+    hardSwishes++;
+  }
+
+  // Constants only the rewritten nodes read (old weights, the 3 and 6 of hard-swish) go too, or ONNX
+  // Runtime warns about each unused initializer when the session opens.
+  for (const constant of nodes.filter((n) => n.op === 'Constant')) {
+    const readers = users.get(constant.outputs[0]!) ?? [];
+    if (readers.length > 0 && readers.every((n) => dropped.has(n) || replaced.has(n))) dropped.add(constant);
+  }
+  const nodeBytes = [...added, ...nodes.flatMap((n) => (dropped.has(n) ? [] : (replaced.get(n) ?? [n.bytes])))];
+  const firstNode = graphFields.findIndex((f) => f.no === GRAPH_NODE);
+  const graph = concatBytes([
+    ...graphFields.slice(0, firstNode).filter((f) => f.no !== GRAPH_NODE).map((f) => f.raw),
+    ...nodeBytes.map((bytes) => lenField(GRAPH_NODE, bytes)),
+    ...graphFields.slice(firstNode).filter((f) => f.no !== GRAPH_NODE).map((f) => f.raw),
+  ]);
+  const fused = concatBytes(modelFields.map((f) => (f === graphField ? lenField(MODEL_GRAPH, graph) : f.raw)));
+  return { model: fused, affinesFolded, hardSwishes };
+}
+
+function parseNode(bytes: Uint8Array): GraphNode {
+  const fields = decodeMessage(bytes);
+  const texts = (no: number) => fields.filter((f) => f.no === no).map(fieldText);
+  return { op: texts(NODE_OP)[0] ?? '', inputs: texts(NODE_INPUT), outputs: texts(NODE_OUTPUT), fields, bytes };
+}
+
+function attributes(node: GraphNode): Map<string, WireField[]> {
+  const out = new Map<string, WireField[]>();
+  for (const field of node.fields.filter((f) => f.no === NODE_ATTRIBUTE)) {
+    const inner = decodeMessage(field.data);
+    const name = inner.find((f) => f.no === ATTR_NAME);
+    if (name) out.set(fieldText(name), inner);
+  }
+  return out;
+}
+
+function floatAttribute(node: GraphNode, name: string): number | undefined {
+  const value = attributes(node).get(name)?.find((f) => f.no === ATTR_FLOAT);
+  return value ? new DataView(value.data.buffer, value.data.byteOffset, 4).getFloat32(0, true) : undefined;
+}
+
+/** A Constant node's value when it is a float tensor. */
+function constantTensor(node: GraphNode): FloatTensor | undefined {
+  const tensorField = attributes(node).get('value')?.find((f) => f.no === ATTR_TENSOR);
+  if (!tensorField) return undefined;
+  const fields = decodeMessage(tensorField.data);
+  if ((fields.find((f) => f.no === TENSOR_TYPE)?.value ?? 0) !== TENSOR_TYPE_FLOAT) return undefined;
+  const dims: number[] = [];
+  for (const f of fields.filter((g) => g.no === TENSOR_DIMS)) {
+    if (f.wire === WIRE_LEN) dims.push(...decodeMessage(packedAsVarints(f.data)).map((g) => g.value));
+    else dims.push(f.value);
+  }
+  const raw = fields.find((f) => f.no === TENSOR_RAW);
+  const floats = raw ? raw.data : concatBytes(fields.filter((f) => f.no === TENSOR_FLOAT_DATA).map((f) => f.data));
+  const values = new Float32Array(floats.length / 4);
+  const view = new DataView(floats.buffer, floats.byteOffset, floats.length);
+  for (let i = 0; i < values.length; i++) values[i] = view.getFloat32(4 * i, true);
+  const count = dims.reduce((n, d) => n * d, 1);
+  return values.length === count ? { dims, values } : undefined;
+}
+
+/** Packed varints re-tagged as field 1 each, so the message decoder reads them. */
+function packedAsVarints(data: Uint8Array): Uint8Array {
+  const out: number[] = [];
+  for (let i = 0; i < data.length; i++) {
+    if (i === 0 || data[i - 1]! < 0x80) out.push(8);
+    out.push(data[i]!);
+  }
+  return Uint8Array.from(out);
+}
+
+function node(op: string, inputs: string[], outputs: string[], attributeFields: Uint8Array[]): Uint8Array {
+  return concatBytes([
+    ...inputs.map((name) => stringField(NODE_INPUT, name)),
+    ...outputs.map((name) => stringField(NODE_OUTPUT, name)),
+    stringField(NODE_NAME, outputs[0]!),
+    stringField(NODE_OP, op),
+    ...attributeFields,
+  ]);
+}
+
+function floatAttributeField(name: string, value: number): Uint8Array {
+  return lenField(NODE_ATTRIBUTE, concatBytes([stringField(ATTR_NAME, name), float32Field(ATTR_FLOAT, value), varintField(ATTR_TYPE, ATTR_TYPE_FLOAT)]));
+}
+
+function constantNode(name: string, tensor: FloatTensor): Uint8Array {
+  const raw = new Uint8Array(tensor.values.buffer, tensor.values.byteOffset, tensor.values.byteLength);
+  const tensorBytes = concatBytes([
+    ...tensor.dims.map((d) => varintField(TENSOR_DIMS, d)),
+    varintField(TENSOR_TYPE, TENSOR_TYPE_FLOAT),
+    stringField(TENSOR_NAME, name),
+    lenField(TENSOR_RAW, raw),
+  ]);
+  const value = lenField(NODE_ATTRIBUTE, concatBytes([stringField(ATTR_NAME, 'value'), lenField(ATTR_TENSOR, tensorBytes), varintField(ATTR_TYPE, ATTR_TYPE_TENSOR)]));
+  return node('Constant', [], [name], [value]);
+}
