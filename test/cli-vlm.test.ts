@@ -76,7 +76,7 @@ describe('folio convert with the vlm engine', () => {
   it('fails the page with the loader message when the folder holds no package', async () => {
     const run = await folio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('no manifest.json here; point --model at a folder written by tools/model');
+    expect(run.stderr).toContain('no manifest.json here; choose a model package folder written by tools/model');
     expect(run.stderr).not.toContain('Unexpected error');
   });
 });
@@ -109,7 +109,7 @@ describe('folio convert on page images', () => {
   it('fails image pages under the text engine, saying which engine reads them', async () => {
     const run = await folio(['convert', path.join(folder, 'fax.tif'), '-o', path.join(folder, 'text'), '--engine', 'text']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('page 1 is an image with no text layer; use --engine vlm (or lite)');
+    expect(run.stderr).toContain('page 1 is an image with no text layer; read it with the vlm or lite engine');
     expect(run.stderr).toContain('page 2 is an image with no text layer');
     expect(run.stderr).not.toContain('Unexpected error');
   });

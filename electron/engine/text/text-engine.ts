@@ -44,7 +44,7 @@ export function createTextEngine(): PageEngine {
     name: 'text',
     async convertPage(job) {
       const { pdf } = job;
-      if (!pdf) throw new FailureError('no-text-layer', `page ${job.page} is an image with no text layer; use --engine vlm (or lite).`);
+      if (!pdf) throw new FailureError('no-text-layer', `page ${job.page} is an image with no text layer; read it with the vlm or lite engine.`);
       const memory = memoryOf(pdf);
       const page = await readPdf(job.page, pdf.getPage(job.page));
       try {
