@@ -48,6 +48,12 @@ export type ExportOutcome =
   | { kind: 'would-overwrite'; files: string[] }
   | { kind: 'failed'; message: string };
 
+/** A model package folder, checked; `problem` says what makes it unusable and what to do, null when it can be used. */
+export interface ModelFolderCheck {
+  folder: string;
+  problem: string | null;
+}
+
 export type DocumentBytes = { mime: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff'; data: Uint8Array };
 
 /** Application-menu items and their shortcuts, delivered to the renderer to act on. */
@@ -78,6 +84,10 @@ export const IPC_CHANNELS = {
   setSettings: 'folio:set-settings',
   chooseExportFolder: 'folio:choose-export-folder',
   exportDocument: 'folio:export-document',
+  hasApiKey: 'folio:has-api-key',
+  setApiKey: 'folio:set-api-key',
+  chooseModelFolder: 'folio:choose-model-folder',
+  checkModelFolder: 'folio:check-model-folder',
   /** main -> renderer: the MessagePort that carries workspace events. */
   workspacePort: 'folio:workspace-port',
   /** main -> renderer: an application-menu command. */
@@ -111,6 +121,17 @@ export interface FolioApi {
   /** A folder picked by the user (a native dialog in the app), or `null` when they cancel. */
   chooseExportFolder(): Promise<string | null>;
   exportDocument(request: ExportRequest): Promise<ExportOutcome>;
+  /** Whether the remote server's API key is stored; the key itself never comes back to the page. */
+  hasApiKey(): Promise<boolean>;
+  /**
+   * Stores the remote server's API key (encrypted by the OS keychain in the app; in memory only in
+   * browser mode), or forgets it with `null`; the engine host restarts with it in its environment.
+   */
+  setApiKey(key: string | null): Promise<void>;
+  /** A model package folder picked by the user, checked, and saved as `modelDir` when usable; `null` when they cancel. */
+  chooseModelFolder(): Promise<ModelFolderCheck | null>;
+  /** Checks a typed model package folder; saves nothing. */
+  checkModelFolder(folder: string): Promise<ModelFolderCheck>;
   /** Workspace changes, streamed page deltas included, in the order they happened. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe;
   onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;

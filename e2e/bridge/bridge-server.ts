@@ -29,6 +29,8 @@ export interface BridgeOptions {
   dataDir?: string;
   /** What `chooseExportFolder` answers; default: `exports/` in the data folder. */
   exportDir?: string;
+  /** What `chooseModelFolder` answers (a browser has no folder picker); default: none, so the path is typed. */
+  modelFolder?: string;
   /** Settings applied at start, e.g. `{ engine: 'text' }` or a model package folder. */
   settings?: Partial<Settings>;
   pageTimeoutMs?: number;
@@ -82,7 +84,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
     dataDir,
     version,
     pageTimeoutMs: options.pageTimeoutMs,
-    spawnHost: () => forkHost({ modulePath: hostModule, env: { ...process.env, ...options.hostEnv } }),
+    // the API key, when the page sets one, lives in this process's memory only and reaches the host through `env`
+    spawnHost: (env) => forkHost({ modulePath: hostModule, env: { ...process.env, ...options.hostEnv, ...env } }),
   });
   if (options.settings) await service.setSettings(options.settings);
 
@@ -106,6 +109,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
       await mkdir(exportDir, { recursive: true });
       return exportDir;
     },
+    pickModelFolder: async () => options.modelFolder ?? null,
     documentsOpened: () => undefined,
   });
   const files = new StaticFiles(rendererDir, port, token);

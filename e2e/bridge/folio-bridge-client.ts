@@ -109,6 +109,10 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     setSettings: (patch) => call('setSettings', patch),
     chooseExportFolder: () => call('chooseExportFolder'),
     exportDocument: (exportRequest) => call('exportDocument', exportRequest),
+    hasApiKey: () => call('hasApiKey'),
+    setApiKey: (key) => call('setApiKey', key),
+    chooseModelFolder: () => call('chooseModelFolder'),
+    checkModelFolder: (folder) => call('checkModelFolder', folder),
     onWorkspaceEvent: (listener) => {
       workspaceListeners.add(listener);
       return () => {

@@ -23,6 +23,13 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getSettings: async () => DEFAULT_SETTINGS,
     setSettings: async () => DEFAULT_SETTINGS,
     exportDocument: async () => ({ kind: 'written', files: [] }),
+    hasApiKey: async () => false,
+    setApiKey: record('setApiKey'),
+    checkModelFolder: async (folder) => ({ folder, problem: null }),
+    useModelFolder: async (folder) => {
+      calls.push(['useModelFolder', folder]);
+      return { folder, problem: null };
+    },
     onWorkspaceEvent: () => () => undefined,
   };
 }
@@ -30,7 +37,12 @@ function recordingService(calls: unknown[][]): AppServiceApi {
 describe('dispatch', () => {
   const calls: unknown[][] = [];
   const opened: (readonly string[])[] = [];
-  const handlers = apiHandlers(recordingService(calls), { chooseExportFolder: async () => '/exports', documentsOpened: (paths) => opened.push(paths) });
+  let pickedModelFolder: string | null = '/models/nano';
+  const handlers = apiHandlers(recordingService(calls), {
+    chooseExportFolder: async () => '/exports',
+    pickModelFolder: async () => pickedModelFolder,
+    documentsOpened: (paths) => opened.push(paths),
+  });
 
   it('forwards a well-formed call with its arguments', async () => {
     const request: ConvertRequest = { docId: 'doc', pages: [1, 2], engine: 'text' };
@@ -55,6 +67,27 @@ describe('dispatch', () => {
     await expect(dispatch(handlers, 'exportDocument', [{ docId: 'doc', formats: ['pdf'], pageMarkers: false, assets: false, folder: '/x', overwrite: false }])).rejects.toThrow(/exportDocument/);
     await expect(dispatch(handlers, 'cancel', 'doc')).rejects.toThrow(/window\.folio\.cancel/);
     expect(calls).toEqual([]);
+  });
+
+  it('checks and uses the model folder the shell picked, and does nothing when the user cancels', async () => {
+    calls.length = 0;
+    expect(await dispatch(handlers, 'chooseModelFolder', [])).toEqual({ folder: '/models/nano', problem: null });
+    pickedModelFolder = null;
+    expect(await dispatch(handlers, 'chooseModelFolder', [])).toBeNull();
+    expect(calls).toEqual([['useModelFolder', '/models/nano']]);
+  });
+
+  it('refuses an API key with spaces or control characters without echoing it', async () => {
+    calls.length = 0;
+    const refused = dispatch(handlers, 'setApiKey', ['sk-abc def\n']);
+    await expect(refused).rejects.toThrow(/printable characters/);
+    await expect(refused).rejects.not.toThrow(/sk-abc/);
+    await dispatch(handlers, 'setApiKey', [null]);
+    await dispatch(handlers, 'setApiKey', ['sk-abc']);
+    expect(calls).toEqual([
+      ['setApiKey', null],
+      ['setApiKey', 'sk-abc'],
+    ]);
   });
 
   it('refuses methods window.folio does not have, inherited ones included', async () => {

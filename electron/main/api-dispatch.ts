@@ -10,6 +10,8 @@ import { checkedArguments, isInvokedMethod, type InvokedMethod } from './request
 
 /** What only a shell can do. */
 export interface ShellApi extends Pick<FolioApi, 'chooseExportFolder'> {
+  /** A folder for the model package (a native dialog in the app), or `null` when the user cancels. */
+  pickModelFolder(): Promise<string | null>;
   /** Told of documents the page opened (drop, Open…), e.g. for Open Recent. */
   documentsOpened(paths: readonly string[]): void;
 }
@@ -35,6 +37,13 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     setSettings: (patch) => service.setSettings(patch),
     chooseExportFolder: () => shell.chooseExportFolder(),
     exportDocument: (request) => service.exportDocument(request),
+    hasApiKey: () => service.hasApiKey(),
+    setApiKey: (key) => service.setApiKey(key),
+    chooseModelFolder: async () => {
+      const folder = await shell.pickModelFolder();
+      return folder === null ? null : service.useModelFolder(folder);
+    },
+    checkModelFolder: (folder) => service.checkModelFolder(folder),
   };
 }
 

@@ -1,8 +1,8 @@
 /**
  * A remote engine server's API key: kept encrypted by the operating system's keychain (Electron's
  * `safeStorage` in the app), never in the settings file; main hands it to the engine host's
- * environment (FOLIO_API_KEY). Electron-free: main passes the cipher. Reading is wired; setting it
- * waits for the remote engine's settings in the UI (a FolioApi method calling `write`).
+ * environment (FOLIO_API_KEY). Electron-free: main passes the cipher. The browser mode keeps the key
+ * in memory only (MemoryApiKeyStore): it has no keychain, and a key in a file would be in the clear.
  */
 
 import { readFile, rm } from 'node:fs/promises';
@@ -16,9 +16,28 @@ export interface KeyCipher {
   decryptString(encrypted: Buffer): string;
 }
 
+/** Where the app service keeps the key. */
+export interface ApiKeyVault {
+  read(): Promise<string | null>;
+  /** `null` forgets the key. */
+  write(key: string | null): Promise<void>;
+}
+
 const KEY_FILE = 'remote-api-key.bin';
 
-export class ApiKeyStore {
+export class MemoryApiKeyStore implements ApiKeyVault {
+  private key: string | null = null;
+
+  async read(): Promise<string | null> {
+    return this.key;
+  }
+
+  async write(key: string | null): Promise<void> {
+    this.key = key;
+  }
+}
+
+export class ApiKeyStore implements ApiKeyVault {
   constructor(
     private readonly dir: string,
     private readonly cipher: KeyCipher,

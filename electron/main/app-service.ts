@@ -8,27 +8,35 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, Unsubscribe } from '../../shared/app-api.js';
+import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, Unsubscribe } from '../../shared/app-api.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
 import { HostClient } from '../engine/host-client.js';
-import type { SpawnHost } from '../engine/host-process.js';
+import type { HostProcess } from '../engine/host-process.js';
+import { MemoryApiKeyStore, type ApiKeyVault } from './api-key-store.js';
 import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
 import { exportDocument } from './document-export.js';
 import { sniffFile } from './document-kind.js';
+import { checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { WorkspaceStore } from './workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
-export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'onMenuCommand'>;
+export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
+  /** A folder the shell's picker returned: checked, and saved as the model folder when usable. */
+  useModelFolder(folder: string): Promise<ModelFolderCheck>;
+};
 
 export interface AppServiceOptions {
   /** The app's data folder: the workspace and the settings live here. */
   dataDir: string;
-  spawnHost: SpawnHost;
+  /** Starts an engine host with `env` added to its environment (FOLIO_API_KEY when a key is stored). */
+  spawnHost: (env: Record<string, string>) => HostProcess;
+  /** The remote server's API key; default: kept in memory only. */
+  apiKeys?: ApiKeyVault;
   version: string;
   /** How long one page may take before its host is stopped and the page fails. */
   pageTimeoutMs?: number;
@@ -50,13 +58,19 @@ export class AppService implements AppServiceApi {
   private opening: Promise<unknown> = Promise.resolve();
   private adding: Promise<unknown> = Promise.resolve();
   private device: Promise<DeviceChoice> | undefined;
+  /** The converting host was started with another API key than the one now stored. */
+  private hostKeyStale = false;
 
   private constructor(
     private readonly options: AppServiceOptions,
     private readonly store: WorkspaceStore,
     private settings: Settings,
+    private readonly apiKeys: ApiKeyVault,
+    private apiKey: string | null,
   ) {
-    const clientOptions = { spawnHost: options.spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
+    // the key reaches the engine host only through its environment, read as each host starts
+    const spawnHost = () => options.spawnHost(this.apiKey === null ? {} : { FOLIO_API_KEY: this.apiKey });
+    const clientOptions = { spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
     this.inspector = new HostClient(clientOptions);
     this.converter = new HostClient(clientOptions);
     this.queue = new ConversionQueue(this.converter, (event) => void this.emit(event).catch(reportSaveError));
@@ -65,7 +79,12 @@ export class AppService implements AppServiceApi {
   static async start(options: AppServiceOptions): Promise<AppService> {
     const store = await WorkspaceStore.open(options.dataDir);
     for (const problem of store.restoreProblems) console.warn(`Folio: ${problem}`);
-    return new AppService(options, store, await loadSettings(options.dataDir));
+    const apiKeys = options.apiKeys ?? new MemoryApiKeyStore();
+    const apiKey = await apiKeys.read().catch((error: unknown) => {
+      console.warn(`Folio could not read the remote server's API key: ${(error as Error).message}`);
+      return null;
+    });
+    return new AppService(options, store, await loadSettings(options.dataDir), apiKeys, apiKey);
   }
 
   /** Cancels conversions, ends the engine hosts and waits for every save. */
@@ -159,7 +178,9 @@ export class AppService implements AppServiceApi {
     const pages = request.pages ?? pagesToResume(document);
     const outside = pages.find((page) => !Number.isInteger(page) || page < 1 || page > pageCount);
     if (outside !== undefined) throw new Error(`${document.name} has pages 1 to ${pageCount}; there is no page ${outside}.`);
-    this.queue.enqueue(document.id, document.path, pages, await conversionOptions(this.settings, request));
+    const options = await conversionOptions(this.settings, request);
+    this.restartHostForKey();
+    this.queue.enqueue(document.id, document.path, pages, options);
   }
 
   async cancel(docId: string): Promise<void> {
@@ -186,6 +207,35 @@ export class AppService implements AppServiceApi {
     await saveSettings(this.options.dataDir, next);
     this.settings = next;
     return next;
+  }
+
+  async hasApiKey(): Promise<boolean> {
+    return this.apiKey !== null;
+  }
+
+  async setApiKey(key: string | null): Promise<void> {
+    if (key === this.apiKey) return;
+    await this.apiKeys.write(key);
+    this.apiKey = key;
+    this.hostKeyStale = true;
+    this.restartHostForKey();
+  }
+
+  /** A running conversion keeps its host (and the old key) rather than losing its page: the restart waits for the next idle convert. */
+  private restartHostForKey(): void {
+    if (!this.hostKeyStale || this.store.workspace.documents.some((document) => document.converting)) return;
+    this.converter.dispose();
+    this.hostKeyStale = false;
+  }
+
+  async checkModelFolder(folder: string): Promise<ModelFolderCheck> {
+    return checkModelFolder(folder);
+  }
+
+  async useModelFolder(folder: string): Promise<ModelFolderCheck> {
+    const check = await checkModelFolder(folder);
+    if (check.problem === null) await this.setSettings({ modelDir: check.folder });
+    return check;
   }
 
   async exportDocument(request: ExportRequest): Promise<ExportOutcome> {

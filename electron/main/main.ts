@@ -62,9 +62,12 @@ if (!app.requestSingleInstanceLock()) {
 async function start(): Promise<(paths: string[]) => void> {
   const dataDir = app.getPath('userData');
   // the remote engine's API key stays in the OS keychain and reaches only the engine host's environment
-  const apiKey = await new ApiKeyStore(dataDir, safeStorage).read().catch(() => null);
-  const hostEnv: Record<string, string> = apiKey === null ? {} : { FOLIO_API_KEY: apiKey };
-  const service = await AppService.start({ dataDir, version: app.getVersion(), spawnHost: () => spawnUtilityHost(hostEnv) });
+  const service = await AppService.start({
+    dataDir,
+    version: app.getVersion(),
+    apiKeys: new ApiKeyStore(dataDir, safeStorage),
+    spawnHost: (env) => spawnUtilityHost(env),
+  });
   let recent = await loadRecent(dataDir);
 
   const remember = (paths: readonly string[]) => {
@@ -101,12 +104,8 @@ async function start(): Promise<(paths: string[]) => void> {
   const isTrusted = (url: string) => url.startsWith(`${APP_ORIGIN}/`);
   registerIpcRoutes(
     apiHandlers(service, {
-      chooseExportFolder: async () => {
-        const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
-        const options = { title: 'Export to folder', properties: ['openDirectory', 'createDirectory'] as ('openDirectory' | 'createDirectory')[] };
-        const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
-        return result.canceled ? null : (result.filePaths[0] ?? null);
-      },
+      chooseExportFolder: () => chooseFolder('Export to folder', true),
+      pickModelFolder: () => chooseFolder('Model package folder', false),
       // documents the renderer opens (drop, dialog) join Open Recent too
       documentsOpened: remember,
     }),
@@ -168,6 +167,14 @@ function createWindow(): BrowserWindow {
   window.once('ready-to-show', () => window.show());
   void window.loadURL(`${APP_ORIGIN}/index.html`);
   return window;
+}
+
+/** A native folder dialog over the window; `null` when the user cancels. */
+async function chooseFolder(title: string, create: boolean): Promise<string | null> {
+  const window = BrowserWindow.getFocusedWindow() ?? BrowserWindow.getAllWindows()[0];
+  const properties: ('openDirectory' | 'createDirectory')[] = create ? ['openDirectory', 'createDirectory'] : ['openDirectory'];
+  const result = window ? await dialog.showOpenDialog(window, { title, properties }) : await dialog.showOpenDialog({ title, properties });
+  return result.canceled ? null : (result.filePaths[0] ?? null);
 }
 
 function focus(window: BrowserWindow | undefined): void {

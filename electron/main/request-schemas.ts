@@ -39,6 +39,16 @@ const ARGUMENTS = {
       overwrite: z.boolean(),
     }),
   ]),
+  hasApiKey: z.tuple([]),
+  // the message names the rule, never the value: a malformed key must not be echoed into a log
+  setApiKey: z.tuple([
+    z
+      .string()
+      .regex(/^[\x21-\x7e]{1,4096}$/, { error: 'an API key is 1 to 4096 printable characters without spaces' })
+      .nullable(),
+  ]),
+  chooseModelFolder: z.tuple([]),
+  checkModelFolder: z.tuple([z.string().min(1).max(4096)]),
 } satisfies Record<InvokedMethod, z.ZodType>;
 
 /** The FolioApi methods that are calls (not subscriptions, not resolved in the page itself). */

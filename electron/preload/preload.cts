@@ -21,6 +21,10 @@ const CHANNELS = {
   setSettings: 'folio:set-settings',
   chooseExportFolder: 'folio:choose-export-folder',
   exportDocument: 'folio:export-document',
+  hasApiKey: 'folio:has-api-key',
+  setApiKey: 'folio:set-api-key',
+  chooseModelFolder: 'folio:choose-model-folder',
+  checkModelFolder: 'folio:check-model-folder',
   workspacePort: 'folio:workspace-port',
   menuCommand: 'folio:menu-command',
 } as const satisfies typeof SharedChannels;
@@ -83,6 +87,10 @@ const api = {
   setSettings: (patch) => invoke(CHANNELS.setSettings, patch),
   chooseExportFolder: () => invoke(CHANNELS.chooseExportFolder),
   exportDocument: (request) => invoke(CHANNELS.exportDocument, request),
+  hasApiKey: () => invoke(CHANNELS.hasApiKey),
+  setApiKey: (key) => invoke(CHANNELS.setApiKey, key),
+  chooseModelFolder: () => invoke(CHANNELS.chooseModelFolder),
+  checkModelFolder: (folder) => invoke(CHANNELS.checkModelFolder, folder),
   onWorkspaceEvent: (listener) => {
     workspaceListeners.add(listener);
     return () => {

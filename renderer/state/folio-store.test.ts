@@ -65,6 +65,18 @@ class FakeMain implements FolioApi {
   async exportDocument(): Promise<never> {
     throw new Error('not used');
   }
+  async hasApiKey() {
+    return false;
+  }
+  async setApiKey(): Promise<never> {
+    throw new Error('not used');
+  }
+  async chooseModelFolder() {
+    return null;
+  }
+  async checkModelFolder(folder: string) {
+    return { folder, problem: null };
+  }
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void) {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

@@ -51,7 +51,7 @@ async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(file, 'utf8');
   } catch {
-    throw new ModelPackageError(`${file}: no manifest.json here; point --model at a folder written by tools/model`);
+    throw new ModelPackageError(`${file}: no manifest.json here; choose a model package folder written by tools/model`);
   }
   let json: unknown;
   try {
@@ -130,6 +130,17 @@ function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): { names:
   const decoder = preferContribMoe && graphs.includes('decoder_contrib_moe') ? 'decoder_contrib_moe' : 'decoder';
   const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
   return { names, decoder };
+}
+
+/**
+ * What opening would refuse before any graph loads: the manifest, its graphs and every listed file
+ * present. Cheap (no hashing, no ONNX Runtime sessions), for checking a folder as the user picks it.
+ */
+export async function checkModelPackage(dir: string): Promise<Manifest> {
+  const manifest = await readManifest(dir);
+  requiredGraphs(manifest, false);
+  await checkFiles(dir, manifest, false);
+  return manifest;
 }
 
 export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {
