@@ -31,6 +31,7 @@ const NODE_ATTRIBUTE = 5;
 const ATTR_NAME = 1;
 const ATTR_FLOAT = 2;
 const ATTR_TENSOR = 5;
+const ATTR_INTS = 8;
 const ATTR_TYPE = 20;
 const ATTR_TYPE_FLOAT = 1;
 const ATTR_TYPE_TENSOR = 4;
@@ -85,14 +86,34 @@ export function fusePpOcrGraph(model: Uint8Array): FusionResult {
     return tensor && tensor.values.length === 1 ? tensor.values[0]! : undefined;
   };
 
+  const replaced = new Map<GraphNode, Uint8Array[]>();
+  const dropped = new Set<GraphNode>();
+  const producer = new Map<string, GraphNode>();
+  for (const node of nodes) for (const output of node.outputs) producer.set(output, node);
+  /** `value * scale + shift` by scalar Mul then Add, read from the value forwards. */
+  const affineAfter = (value: string) => {
+    const mul = soleUser(value, 'Mul');
+    const scale = mul && scalarOperand(mul, value);
+    const add = mul && soleUser(mul.outputs[0]!, 'Add');
+    const shift = add && scalarOperand(add, mul.outputs[0]!);
+    // An affine between two convolutions goes into the first one only.
+    return mul && add && scale !== undefined && shift !== undefined && !dropped.has(mul) ? { mul, add, scale, shift, output: add.outputs[0]! } : undefined;
+  };
+  /** The same read backwards from its result, which only the convolution may use. */
+  const affineBefore = (result: string) => {
+    const add = producer.get(result);
+    if (add?.op !== 'Add' || (users.get(result) ?? []).length !== 1) return undefined;
+    const mul = producer.get(add.inputs.find((name) => !constants.has(name)) ?? '');
+    const input = mul?.inputs.find((name) => !constants.has(name));
+    const affine = input === undefined ? undefined : affineAfter(input);
+    return affine && affine.add === add ? { ...affine, input: input! } : undefined;
+  };
   // Opset 9 gives Clip's bounds as attributes, opset 11 as inputs.
   const clipBound = (clip: GraphNode, name: string, input: number) => {
     const operand = clip.inputs[input];
     return operand ? constants.get(operand)?.values[0] : floatAttribute(clip, name);
   };
 
-  const replaced = new Map<GraphNode, Uint8Array[]>();
-  const dropped = new Set<GraphNode>();
   const added: Uint8Array[] = [];
   let affinesFolded = 0;
   let hardSwishes = 0;
@@ -100,22 +121,30 @@ export function fusePpOcrGraph(model: Uint8Array): FusionResult {
   for (const conv of nodes) {
     if (conv.op !== 'Conv' || conv.outputs.length !== 1) continue;
     const weight = constants.get(conv.inputs[1] ?? '');
-    const mul = soleUser(conv.outputs[0]!, 'Mul');
-    const scale = mul && scalarOperand(mul, conv.outputs[0]!);
-    const add = mul && soleUser(mul.outputs[0]!, 'Add');
-    const shift = add && scalarOperand(add, mul.outputs[0]!);
-    if (!weight || scale === undefined || shift === undefined || !add) continue;
+    if (!weight) continue;
     const outChannels = weight.dims[0]!;
     const bias = conv.inputs[2] ? constants.get(conv.inputs[2]) : { dims: [outChannels], values: new Float32Array(outChannels) };
     if (!bias || bias.values.length !== outChannels) continue;
+    const after = affineAfter(conv.outputs[0]!);
+    // An affine before the convolution folds exactly only where no zero padding meets it: 1x1 kernels.
+    const before = weight.dims[2] === 1 && weight.dims[3] === 1 && !intsAttribute(conv, 'pads')?.some((p) => p !== 0) ? affineBefore(conv.inputs[0]!) : undefined;
+    if (!after && !before) continue;
+    const perOutput = weight.values.length / outChannels;
+    const w = weight.values.map((v) => v * (before?.scale ?? 1) * (after?.scale ?? 1));
+    const b = bias.values.map((v, o) => {
+      let sum = 0;
+      for (let i = o * perOutput; i < (o + 1) * perOutput; i++) sum += weight.values[i]!;
+      return (v + (before?.shift ?? 0) * sum) * (after?.scale ?? 1) + (after?.shift ?? 0);
+    });
     const weightName = `${conv.outputs[0]}.fused_weight`;
     const biasName = `${conv.outputs[0]}.fused_bias`;
-    added.push(constantNode(weightName, { dims: weight.dims, values: weight.values.map((v) => v * scale) }));
-    added.push(constantNode(biasName, { dims: [outChannels], values: bias.values.map((v) => v * scale + shift) }));
+    added.push(constantNode(weightName, { dims: weight.dims, values: w }), constantNode(biasName, { dims: [outChannels], values: b }));
     const kept = conv.fields.filter((f) => f.no !== NODE_INPUT && f.no !== NODE_OUTPUT).map((f) => f.raw);
-    replaced.set(conv, [concatBytes([stringField(NODE_INPUT, conv.inputs[0]!), stringField(NODE_INPUT, weightName), stringField(NODE_INPUT, biasName), stringField(NODE_OUTPUT, add.outputs[0]!), ...kept])]);
-    dropped.add(mul).add(add);
-    affinesFolded++;
+    const input = before?.input ?? conv.inputs[0]!;
+    const output = after?.output ?? conv.outputs[0]!;
+    replaced.set(conv, [concatBytes([stringField(NODE_INPUT, input), stringField(NODE_INPUT, weightName), stringField(NODE_INPUT, biasName), stringField(NODE_OUTPUT, output), ...kept])]);
+    for (const folded of [after, before]) if (folded) dropped.add(folded.mul).add(folded.add);
+    affinesFolded += (after ? 1 : 0) + (before ? 1 : 0);
   }
 
   for (const add of nodes) {
@@ -173,6 +202,12 @@ function attributes(node: GraphNode): Map<string, WireField[]> {
 function floatAttribute(node: GraphNode, name: string): number | undefined {
   const value = attributes(node).get(name)?.find((f) => f.no === ATTR_FLOAT);
   return value ? new DataView(value.data.buffer, value.data.byteOffset, 4).getFloat32(0, true) : undefined;
+}
+
+function intsAttribute(node: GraphNode, name: string): number[] | undefined {
+  const values = attributes(node).get(name)?.filter((f) => f.no === ATTR_INTS);
+  if (!values) return undefined;
+  return values.flatMap((f) => (f.wire === WIRE_LEN ? decodeMessage(packedAsVarints(f.data)).map((g) => g.value) : [f.value]));
 }
 
 /** A Constant node's value when it is a float tensor. */
