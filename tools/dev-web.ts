@@ -2,7 +2,8 @@
  * `npm run dev:web`: the app in a normal browser. Starts the bridge (the same app service and a
  * real engine host as Electron main) on 127.0.0.1 and prints the URL with its token.
  * Options: --data <folder> (default: the user's Folio data folder for the browser mode),
- * --export <folder>, --port <n>.
+ * --export <folder>, --port <n>, --model-folder <folder> (what Settings' Choose… answers, as a
+ * browser has no folder picker; a path can be typed too).
  */
 
 import os from 'node:os';
@@ -11,7 +12,7 @@ import { parseArgs } from 'node:util';
 import { startBridge } from '../e2e/bridge/bridge-server.js';
 
 const { values } = parseArgs({
-  options: { data: { type: 'string' }, export: { type: 'string' }, port: { type: 'string' } },
+  options: { data: { type: 'string' }, export: { type: 'string' }, port: { type: 'string' }, 'model-folder': { type: 'string' } },
 });
 
 const dataDir = path.resolve(values.data ?? path.join(os.homedir(), '.folio-web'));
@@ -19,6 +20,7 @@ const bridge = await startBridge({
   dataDir,
   exportDir: values.export === undefined ? undefined : path.resolve(values.export),
   port: values.port === undefined ? 0 : Number(values.port),
+  modelFolder: values['model-folder'] === undefined ? undefined : path.resolve(values['model-folder']),
 });
 console.log(`Folio (browser mode) is at ${bridge.url}`);
 console.log(`Workspace: ${dataDir}; exports go to ${bridge.exportDir}. Ctrl+C stops it.`);

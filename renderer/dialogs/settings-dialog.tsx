@@ -1,7 +1,11 @@
 import { useState } from 'react';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
+import { OCR_LANGUAGE_INFO, OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import type { Settings } from '../../shared/settings.js';
 import { engineLabel } from '../settings/engine-label.js';
+import { ModelFolderField } from '../settings/model-folder-field.js';
+import { remoteDraft, remotePatch } from '../settings/remote-draft.js';
+import { RemoteServerFields } from '../settings/remote-server-fields.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { Modal } from './modal.js';
 
@@ -12,10 +16,11 @@ export function SettingsDialog() {
   const [modelDir, setModelDir] = useState(settings.modelDir ?? '');
   const [mode, setMode] = useState(settings.mode ?? '');
   const [maxTokens, setMaxTokens] = useState(String(settings.maxNewTokens));
+  const [remote, setRemote] = useState(() => remoteDraft(settings));
   const change = (patch: Partial<Settings>) => void updateSettings(patch);
   const close = () => {
     // text fields apply when the dialog closes, so a half-typed path is never tried
-    change({ modelDir: modelDir.trim() || null, mode: mode.trim() || null, ...tokenLimit(maxTokens, settings.maxNewTokens) });
+    change({ modelDir: modelDir.trim() || null, mode: mode.trim() || null, ...tokenLimit(maxTokens, settings.maxNewTokens), ...remotePatch(remote, settings) });
     openDialog(null);
   };
 
@@ -39,10 +44,7 @@ export function SettingsDialog() {
           ))}
         </select>
       </label>
-      <label className="field">
-        Model package folder
-        <input type="text" value={modelDir} spellCheck={false} placeholder="none: the text layer is read" onChange={(event) => setModelDir(event.target.value)} />
-      </label>
+      <ModelFolderField value={modelDir} onChange={setModelDir} />
       <label className="field">
         Resolution mode
         <input type="text" value={mode} spellCheck={false} placeholder="the package's first" onChange={(event) => setMode(event.target.value)} />
@@ -61,6 +63,17 @@ export function SettingsDialog() {
       <label className="field">
         Token limit per page
         <input type="number" min={1} max={32768} value={maxTokens} onChange={(event) => setMaxTokens(event.target.value)} />
+      </label>
+      <RemoteServerFields draft={remote} onDraft={setRemote} imageFormat={settings.remoteImageFormat} onChange={change} />
+      <label className="field">
+        Scan OCR language
+        <select value={settings.ocrLang} onChange={(event) => change({ ocrLang: event.target.value as OcrLanguage })}>
+          {OCR_LANGUAGES.map((lang) => (
+            <option key={lang} value={lang}>
+              {OCR_LANGUAGE_INFO[lang].label}
+            </option>
+          ))}
+        </select>
       </label>
       <label className="check">
         <input type="checkbox" checked={settings.keepHeaders} onChange={(event) => change({ keepHeaders: event.target.checked })} />

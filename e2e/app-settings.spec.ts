@@ -1,0 +1,90 @@
+/**
+ * Settings for the remote engine, as a person sets them up in the browser mode: a server, a model,
+ * an API key, the model folder picker with its check, then a PDF converted through the server
+ * with its Markdown streaming in; the key must be in no file the bridge wrote.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
+import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { dropFile, FIXTURES, screenshot } from './support/app-page.js';
+
+const API_KEY = 'sk-folio-e2e-5d81b2';
+const TINY_PACKAGE = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
+const ANSWER = 'Read remotely by the test server, word by word.';
+
+let server: TestServer;
+let bridge: Bridge;
+test.beforeAll(async () => {
+  server = await startTestServer({ apiKey: API_KEY, answer: () => ANSWER, tokenDelayMs: 30 });
+  bridge = await startBridge({ settings: { engine: 'text' }, modelFolder: TINY_PACKAGE });
+});
+test.afterAll(async () => {
+  await bridge?.close();
+  await server?.close();
+});
+
+test('a remote server, its API key and a model folder set in Settings; a PDF converts through the server and the key is in no file', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  await page.goto(bridge.url);
+  await expect(page.getByRole('heading', { name: 'Nothing open yet' })).toBeVisible();
+  await page.locator('body').press('ControlOrMeta+,');
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+
+  // a typed folder that is no package is named with the loader's reason; Choose… takes the bridge's package
+  const modelFolder = settings.getByRole('textbox', { name: 'Model package folder' });
+  await modelFolder.fill(bridge.dataDir);
+  await modelFolder.blur();
+  await expect(settings.getByRole('alert')).toContainText('no manifest.json here');
+  await expect(modelFolder).toHaveAttribute('aria-invalid', 'true');
+  await screenshot(page, '29-settings-model-folder-problem');
+  await settings.getByRole('button', { name: 'Choose…' }).click();
+  await expect(modelFolder).toHaveValue(TINY_PACKAGE);
+  await expect(settings.getByRole('alert')).toHaveCount(0);
+
+  await settings.getByRole('combobox', { name: 'Engine' }).selectOption({ label: 'Remote server' });
+  const address = settings.getByRole('textbox', { name: 'Server address' });
+  await address.fill('gpu-box:8000');
+  await expect(address).toHaveAttribute('aria-invalid', 'true');
+  await address.fill(server.url);
+  await expect(address).toHaveAttribute('aria-invalid', 'false');
+  await settings.getByRole('textbox', { name: 'Model name' }).fill('test-ocr');
+  await settings.getByRole('spinbutton', { name: 'Pages in flight' }).fill('2');
+  await expect(settings.getByText('No key stored.')).toBeVisible();
+  await settings.getByLabel('API key').fill(API_KEY);
+  await settings.getByRole('button', { name: 'Save key' }).click();
+  await expect(settings.getByText('A key is stored.')).toBeVisible();
+  await expect(settings.getByLabel('API key')).toHaveValue('');
+  await settings.getByRole('combobox', { name: 'Scan OCR language' }).selectOption('fr');
+  await screenshot(page, '30-settings-remote');
+  await settings.getByRole('button', { name: 'Done' }).click();
+
+  await expect.poll(async () => bridge.service.getSettings()).toMatchObject({
+    engine: 'remote',
+    remoteServer: server.url,
+    remoteModel: 'test-ocr',
+    remoteConcurrency: 2,
+    modelDir: TINY_PACKAGE,
+    ocrLang: 'fr',
+  });
+  expect(await bridge.service.hasApiKey()).toBe(true);
+
+  await dropFile(page, path.join(FIXTURES, 'letter.pdf'));
+  const markdown = page.getByRole('region', { name: 'Markdown' });
+  await expect(page.getByText('1 of 1 pages done')).toBeVisible({ timeout: 20_000 });
+  await expect(markdown.locator('.page-section[data-page="1"]')).toContainText(ANSWER);
+  await screenshot(page, '31-converted-remote');
+  expect(server.stats.completed.length).toBe(1);
+  expect(server.stats.seen.every((request) => request.authorization === `Bearer ${API_KEY}`)).toBe(true);
+
+  const entries = await readdir(bridge.dataDir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((entry) => entry.isFile()).map((entry) => path.join(entry.parentPath, entry.name));
+  expect(files.map((file) => path.basename(file))).toContain('settings.json');
+  for (const file of files) expect((await readFile(file)).includes(API_KEY), file).toBe(false);
+  expect(problems).toEqual([]);
+});
