@@ -24,7 +24,7 @@ export const DropZone = forwardRef<HTMLInputElement, { compact: boolean }>(funct
       data-testid="drop-zone"
     >
       {!compact && <p className="drop-title">Drop PDFs or page images here</p>}
-      <p className="drop-hint">{compact ? 'Drop files here or' : 'PDF, PNG, JPEG or TIFF. Or'}</p>
+      <p className="drop-hint">{compact ? 'Drop files or' : 'PDF, PNG, JPEG or TIFF. Or'}</p>
       <label className="button primary">
         Open…
         <input
