@@ -235,6 +235,17 @@ describe('Electron main', () => {
     port.close();
   });
 
+  it('keeps no API key when the system has no keychain to encrypt it with, and says what to do', async () => {
+    await expect(invoke(IPC_CHANNELS.setApiKey, 'sk-main-test')).rejects.toThrow(/no keychain.*GNOME Keyring/);
+    expect(await invoke(IPC_CHANNELS.hasApiKey)).toBe(false);
+  });
+
+  it('checks the model folder the native dialog returns and keeps the setting when it is no package', async () => {
+    const before = ((await invoke(IPC_CHANNELS.getSettings)) as { modelDir: string | null }).modelDir;
+    expect(await invoke(IPC_CHANNELS.chooseModelFolder)).toEqual({ folder: '/chosen/folder', problem: expect.stringMatching(/no manifest\.json here/) });
+    expect(((await invoke(IPC_CHANNELS.getSettings)) as { modelDir: string | null }).modelDir).toBe(before);
+  });
+
   it('builds the menu from the shared shortcuts and sends its commands to the page', () => {
     expect(menuItem('Open…').accelerator).toBe('CmdOrCtrl+O');
     expect(menuItem('Redo').accelerator).toBe('CmdOrCtrl+Shift+Z');
