@@ -7,12 +7,16 @@
  */
 
 import { existsSync } from 'node:fs';
+import ort from 'onnxruntime-node';
 import path from 'node:path';
 import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
 import type { OcrReader } from '../../shared/ocr-languages.js';
 import { DocumentSession } from '../../electron/engine/document-session.js';
 import { LITE_LONG_SIDE } from '../../electron/engine/lite/lite-engine.js';
 import { ocrBlocks } from '../../electron/engine/lite/ocr-layout.js';
+import { loadPpOcrModels, PPOCR_SESSION_OPTIONS, ppOcrAssetsDir } from '../../electron/engine/lite/ppocr-models.js';
+import { detectTextLines } from '../../electron/engine/lite/text-detection.js';
+import { recogniseLines } from '../../electron/engine/lite/text-recognition.js';
 import { readPage } from '../../electron/engine/lite/page-reading.js';
 import { closeTesseractWorkers } from '../../electron/engine/lite/tesseract-reader.js';
 import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
@@ -80,6 +84,33 @@ async function main(): Promise<void> {
   console.log(`\nLatin scans, mean per page: ${ppocr} ${mean(ppocr, 'ms').toFixed(2)} s (CPU ${mean(ppocr, 'cpuMs').toFixed(2)} s), ${tesseract} ${mean(tesseract, 'ms').toFixed(2)} s (CPU ${mean(tesseract, 'cpuMs').toFixed(2)} s)`);
   console.log(`${ppocr} / ${tesseract}: time ${(mean(ppocr, 'ms') / mean(tesseract, 'ms')).toFixed(2)}x, CPU ${(mean(ppocr, 'cpuMs') / mean(tesseract, 'cpuMs')).toFixed(2)}x`);
   console.log(`target for the default path: under ${TARGET_MS / 1000} s/page and CER under ${TARGET_CER * 100}% on paper-clean-200 (see its row)`);
+  await compareRecogniserGraphs(path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`));
+}
+
+/** The recogniser as shipped against the fused graph the engine loads, on the same page's lines, alternated. */
+async function compareRecogniserGraphs(file: string): Promise<void> {
+  const { pdf } = await openPdf(file);
+  try {
+    const image = await renderPage(await pdf.getPage(1), LITE_LONG_SIDE);
+    const models = await loadPpOcrModels();
+    const shipped = await ort.InferenceSession.create(path.join(ppOcrAssetsDir(), 'ch_PP-OCRv4_rec_infer.onnx'), PPOCR_SESSION_OPTIONS);
+    const boxes = await detectTextLines(models.detector, image);
+    const cpuMs = { shipped: 0, fused: 0 };
+    const texts = { shipped: '', fused: '' };
+    for (let round = 0; round < 2; round++) {
+      for (const [name, session] of [['shipped', shipped], ['fused', models.recogniser]] as const) {
+        const cpu = process.cpuUsage();
+        const lines = await recogniseLines(session, models.alphabet, image, boxes, new AbortController().signal);
+        const used = process.cpuUsage(cpu);
+        cpuMs[name] += (used.user + used.system) / 1000 / 2;
+        texts[name] = lines.map((l) => l.chars.map((c) => c.text).join('')).join('\n');
+      }
+    }
+    await shipped.release();
+    console.log(`\nRecogniser on ${path.basename(file)}'s ${boxes.length} lines, CPU s: shipped graph ${(cpuMs.shipped / 1000).toFixed(2)}, fused ${(cpuMs.fused / 1000).toFixed(2)} (${(cpuMs.shipped / cpuMs.fused).toFixed(2)}x); same text: ${texts.shipped === texts.fused}`);
+  } finally {
+    await pdf.destroy();
+  }
 }
 
 async function measure(reader: OcrReader, file: string, knownText: string, cjk: boolean): Promise<Measure> {
