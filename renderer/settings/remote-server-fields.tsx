@@ -23,7 +23,9 @@ export function RemoteServerFields({ draft, onDraft, imageFormat, onChange }: Re
       <label className="field nested">
         Server address
         <input
-          type="url"
+          // text, not url: the browser's own check would hold up the dialog's Done; ours says what is wrong
+          type="text"
+          inputMode="url"
           value={draft.server}
           spellCheck={false}
           placeholder="none: pages stay on this computer"
