@@ -1,34 +1,10 @@
 /** The standalone HTML export: one file that opens offline with tables and rendered math. */
 
-import rehypeKatex from 'rehype-katex';
-import rehypeRaw from 'rehype-raw';
-import rehypeSanitize from 'rehype-sanitize';
-import rehypeStringify from 'rehype-stringify';
-import remarkGfm from 'remark-gfm';
-import remarkMath from 'remark-math';
-import remarkParse from 'remark-parse';
-import remarkRehype from 'remark-rehype';
-import { unified } from 'unified';
 import { dollarMath } from '../math-delimiters.js';
 import { EXPORT_STYLESHEET } from './html-style.js';
-import { exportSanitizeSchema } from './html-sanitize-schema.js';
+import { markdownToHtml } from './markdown-html.js';
 
-/**
- * KaTeX runs after sanitising: its own markup (inline styles, MathML) would not pass the schema, and
- * it renders formula source as text, so nothing a document wrote reaches the page unchecked.
- * rehype-katex never throws: a formula KaTeX cannot parse comes out as its source, marked as an
- * error. `trust` stays off so `\href` and friends cannot make links.
- */
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkGfm)
-  .use(remarkMath)
-  .use(remarkRehype, { allowDangerousHtml: true })
-  .use(rehypeRaw)
-  .use(rehypeSanitize, exportSanitizeSchema)
-  .use(rehypeKatex, { output: 'htmlAndMathml', trust: false })
-  .use(rehypeStringify)
-  .freeze();
+const processor = markdownToHtml('htmlAndMathml');
 
 /** Scripts are already gone; the policy is a second lock and keeps the file from reaching the network. */
 const CONTENT_SECURITY_POLICY =
