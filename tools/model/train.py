@@ -46,6 +46,30 @@ def run_tokenizer(run: Path) -> dict:
     return load_tokenizer(path)
 
 
+VISION_PARTS = ("model.sam_model.", "model.vision_model.", "model.projector.", "model.image_newline",
+                "model.view_seperator")
+
+
+def blank_patches_embed_to_zero(model: DeepseekOCRForCausalLM) -> None:
+    """Pages are mostly white paper: with the default bias a white patch embeds to a large constant
+    that, after the neck's channel LayerNorm and the compressor convolutions, drowns the text's signal
+    (a first run's visual tokens differed by 2e-4 of their size between pages, and the decoder learnt
+    to ignore them). A bias of minus the weights' sum over a white patch (normalised value 1) makes
+    paper embed to zero and only ink to something."""
+    proj = model.model.sam_model.patch_embed.proj
+    with torch.no_grad():
+        proj.bias.copy_(-proj.weight.sum(dim=(1, 2, 3)))
+
+
+def reset_vision(model: DeepseekOCRForCausalLM, seed: int) -> None:
+    """Fresh DeepEncoder, projector and layout vectors (the decoder keeps what it learnt)."""
+    torch.manual_seed(seed)
+    fresh = DeepseekOCRForCausalLM(model.config)
+    state = {n: t for n, t in fresh.state_dict().items() if n.startswith(VISION_PARTS)}
+    model.load_state_dict({**model.state_dict(), **state})
+    blank_patches_embed_to_zero(model)
+
+
 def learning_rate(step: int, peak: float, warmup: int, total: int) -> float:
     if step < warmup:
         return peak * (step + 1) / warmup
@@ -108,6 +132,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--save-minutes", type=float, default=4.0)
     parser.add_argument("--eval-every", type=int, default=250)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--reset-vision", action="store_true",
+                        help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     args.run.mkdir(parents=True, exist_ok=True)
@@ -115,6 +141,7 @@ def main(argv: list[str]) -> int:
     prompt = nano_prompt(tokenizer)
     torch.manual_seed(1130)
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
+    blank_patches_embed_to_zero(model)
     trainable = [p for n, p in model.named_parameters() if not n.startswith("mtp_module.")
                  and "embeddings.patch_embedding" not in n]
     optimiser = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
@@ -123,9 +150,13 @@ def main(argv: list[str]) -> int:
     if args.resume:
         state = torch.load(checkpoint)
         model.load_state_dict(state["model"])
-        optimiser.load_state_dict(state["optimiser"])
         step, elapsed = state["step"], state["elapsed"]
-        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)", flush=True)
+        if args.reset_vision:
+            reset_vision(model, step)
+        else:
+            optimiser.load_state_dict(state["optimiser"])
+        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained){', vision reset' if args.reset_vision else ''}",
+              flush=True)
     print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens",
           flush=True)
     model.train()
