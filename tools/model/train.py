@@ -120,6 +120,15 @@ def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: i
     return total / pages
 
 
+def grounding(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int = 6) -> tuple[float, float]:
+    """Held-out loss with each page's own image and with its neighbour's: equal means the decoder
+    ignores the image."""
+    pixels, texts = batch_pages("heldout", list(range(1000, 1000 + pages)), augment=False)
+    targets = text_batch(tokenizer, texts, eos=1, limit=300)
+    with torch.no_grad():
+        return float(main_loss(model, prompt, pixels, targets)), float(main_loss(model, prompt, pixels.roll(1, 0), targets))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--run", type=Path, required=True)
@@ -186,6 +195,8 @@ def main(argv: list[str]) -> int:
             window, window_start = [], time.time()
         if step % args.eval_every == 0:
             print(f"  heldout CER {heldout_cer(model, tokenizer, prompt, 2, 200):.3f} at step {step}", flush=True)
+            own, other = grounding(model, tokenizer, prompt)
+            print(f"  heldout loss {own:.3f} with its own page, {other:.3f} with another page", flush=True)
         if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
             save_atomic({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
                          "elapsed": elapsed, "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()},
