@@ -16,11 +16,14 @@ export function renderedWidth(page: number, longSide: number): number {
   return Math.round((pageWidth(page) * longSide) / PAGE_HEIGHT);
 }
 
-/** Writes a PDF of `pages` pages, each with a black bar and a line of text (so none is blank). */
-export async function writeWidthCodedPdf(file: string, pages: number): Promise<void> {
+/**
+ * Writes a PDF of `pages` pages, each with a black bar and a line of text (so none is blank); its
+ * pages are coded as pages `firstCode`, `firstCode + 1`... so several files can be told apart.
+ */
+export async function writeWidthCodedPdf(file: string, pages: number, firstCode = 1): Promise<void> {
   const objects: string[] = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
   const kids: string[] = [];
-  for (let page = 1; page <= pages; page++) {
+  for (let page = firstCode; page < firstCode + pages; page++) {
     const content = `0 0 0 rg 40 600 ${pageWidth(page) - 80} 60 re f BT /F1 24 Tf 40 500 Td (Page ${page}) Tj ET`;
     objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
     const contentId = objects.length;

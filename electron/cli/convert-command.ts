@@ -1,7 +1,9 @@
 /**
  * `folio convert`: every file through one supervised engine host, in order. A file that fails (not a
  * PDF, encrypted, damaged, a page that hangs) is reported and the batch goes on; outputs are written
- * atomically and only for documents that finished.
+ * atomically and only for documents that finished. With the remote engine the next documents start
+ * while the current one's last pages are in flight, so the server never idles between documents;
+ * they are still reported and written in input order.
  */
 
 import { mkdir } from 'node:fs/promises';
@@ -16,11 +18,13 @@ import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
 import { forkHost } from '../engine/fork-host.js';
 import { HostClient, type OpenedDocument } from '../engine/host-client.js';
+import { pagesInFlightFor } from '../engine/remote/remote-engine.js';
 import { longestPageMs } from '../engine/remote/retry-delay.js';
 import type { SpawnHost } from '../engine/host-process.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
 import type { ConvertRequest } from './cli-args.js';
+import { DocumentPipeline, reporterAfter, type DocumentSlot } from './document-pipeline.js';
 import { jsonEvents } from './json-events.js';
 import { logLines } from './log-lines.js';
 import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } from './output-files.js';
@@ -61,10 +65,9 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
   const batch = new Batch(request, options, client, reporter, io.signal);
   const started = performance.now();
   try {
-    for (const [index, file] of request.files.entries()) {
-      if (io.signal.aborted) break;
-      await batch.convertFile(file, index);
-    }
+    // --server routes every page to the remote engine (auto included), the one engine serving many pages at once
+    if (request.remote) await batch.convertPipelined(pagesInFlightFor(request.remote.concurrency));
+    else await batch.convertInTurn();
   } finally {
     client.dispose();
   }
@@ -100,31 +103,63 @@ class Batch {
     }
   }
 
-  async convertFile(file: string, index: number): Promise<void> {
+  /** One document after another, each converted, reported and written before the next opens. */
+  async convertInTurn(): Promise<void> {
+    for (const [index, file] of this.request.files.entries()) {
+      if (this.signal.aborted) break;
+      await this.convertFile(file, index, { reporter: this.reporter, turn: Promise.resolve() });
+    }
+  }
+
+  /** Documents overlapping while fewer than `pagesAhead` pages are unfinished; each reported and written in input order. */
+  async convertPipelined(pagesAhead: number): Promise<void> {
+    const pipeline = new DocumentPipeline(pagesAhead);
+    const converting: Promise<void>[] = [];
+    let turn = Promise.resolve();
+    for (const [index, file] of this.request.files.entries()) {
+      const slot = await pipeline.enter();
+      if (this.signal.aborted) break;
+      const previous = turn;
+      const converted = this.convertFile(file, index, { reporter: reporterAfter(previous, this.reporter), turn: previous, slot })
+        // a document finished early (one that could not be opened) still reports after every earlier one
+        .then(() => previous)
+        .finally(() => slot.leave());
+      converting.push(converted);
+      // a document that threw still hands the turn on; the error comes out of Promise.all below
+      turn = converted.catch(() => undefined);
+    }
+    await Promise.all(converting);
+  }
+
+  private async convertFile(file: string, index: number, place: DocumentPlace): Promise<void> {
     let doc: OpenedDocument;
     try {
       doc = await this.client.open(file, this.request.password, this.signal);
     } catch (error) {
-      if (!this.signal.aborted) this.fileFailed(file, toFailure(error));
+      place.slot?.converted();
+      if (!this.signal.aborted) this.fileFailed(place.reporter, file, toFailure(error));
       return;
     }
     try {
-      await this.convertOpened(doc, index);
+      await this.convertOpened(doc, index, place);
     } finally {
       this.client.close(doc);
     }
   }
 
-  private async convertOpened(doc: OpenedDocument, index: number): Promise<void> {
+  private async convertOpened(doc: OpenedDocument, index: number, place: DocumentPlace): Promise<void> {
+    const { reporter, slot } = place;
     const { file, info } = doc;
     let pages: number[];
     try {
       pages = this.request.pages ? resolvePageRanges(this.request.pages, info.pageCount) : allPages(info.pageCount);
     } catch (error) {
+      slot?.converted();
       if (!(error instanceof PageRangeError)) throw error;
-      return this.fileFailed(file, { code: 'page-range', message: `--pages asks for more than the file holds: ${error.message}` });
+      return this.fileFailed(reporter, file, { code: 'page-range', message: `--pages asks for more than the file holds: ${error.message}` });
     }
-    this.reporter.documentOpened(file, info, pages, index, this.request.files.length);
+    slot?.pages(pages.length);
+    reporter.documentOpened(file, info, pages, index, this.request.files.length);
     const results: PageResult[] = [];
     const failures: PageFailure[] = [];
     try {
@@ -133,16 +168,18 @@ class Batch {
         pages,
         this.options,
         {
-          pageStarted: (page) => this.reporter.pageStarted(file, page),
+          pageStarted: (page) => reporter.pageStarted(file, page),
           pageDone: (result) => {
             results.push(result);
             this.counts.pagesDone++;
-            this.reporter.pageDone(file, result);
+            slot?.pageFinished();
+            reporter.pageDone(file, result);
           },
           pageFailed: (page, failure) => {
             failures.push({ page, failure });
             this.counts.pagesFailed++;
-            this.reporter.pageFailed(file, page, failure);
+            slot?.pageFinished();
+            reporter.pageFailed(file, page, failure);
           },
         },
         this.signal,
@@ -150,13 +187,17 @@ class Batch {
       // An interrupted document is not written at all: a partial file would look complete.
       if (cancelled) return;
     } catch (error) {
-      return this.fileFailed(file, toFailure(error));
+      return this.fileFailed(reporter, file, toFailure(error));
+    } finally {
+      slot?.converted();
     }
-    if (results.length === 0) return this.fileFailed(file, { code: 'damaged', message: 'no page could be converted, so nothing was written.' });
-    await this.write({ file, info, pages: results, failures }, pages);
+    if (results.length === 0) return this.fileFailed(reporter, file, { code: 'damaged', message: 'no page could be converted, so nothing was written.' });
+    // output names are claimed in input order, as one document at a time would claim them
+    await place.turn;
+    await this.write(reporter, { file, info, pages: results, failures }, pages);
   }
 
-  private async write(doc: ConvertedDocument, pages: readonly number[]): Promise<void> {
+  private async write(reporter: BatchReporter, doc: ConvertedDocument, pages: readonly number[]): Promise<void> {
     const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
     const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
     const written: string[] = [];
@@ -166,20 +207,27 @@ class Batch {
         await mkdir(path.dirname(target), { recursive: true });
         await writeFileAtomic(target, output.data);
       } catch (error) {
-        return this.fileFailed(doc.file, {
+        return this.fileFailed(reporter, doc.file, {
           code: 'io',
           message: `cannot write ${target} (${errorCode(error)}); nothing half-written was left. Free some space or choose another -o.`,
         });
       }
       written.push(target);
     }
-    this.reporter.documentDone(doc.file, written);
+    reporter.documentDone(doc.file, written);
   }
 
-  private fileFailed(file: string, failure: FileFailure): void {
+  private fileFailed(reporter: BatchReporter, file: string, failure: FileFailure): void {
     this.counts.filesFailed++;
-    this.reporter.documentFailed(file, failure);
+    reporter.documentFailed(file, failure);
   }
+}
+
+/** Where a document stands in the batch: whom it reports to, when its turn to be written comes, and its place in the pipeline. */
+interface DocumentPlace {
+  reporter: BatchReporter;
+  turn: Promise<void>;
+  slot?: DocumentSlot;
 }
 
 function errorCode(error: unknown): string {

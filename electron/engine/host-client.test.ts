@@ -122,6 +122,37 @@ describe('engine host supervisor', () => {
     }
   });
 
+  it('blames only the page that hangs when two documents share the host: the other opens again in the fresh host and converts whole', async () => {
+    const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_HANG_PAGE: '2' });
+    try {
+      let firstPageDone: () => void = () => undefined;
+      const hanging = client.open(docs.report).then(async (doc) => {
+        const done: number[] = [];
+        const failed: { page: number; failure: Failure }[] = [];
+        await client.convert(doc, [1, 2, 3, 4], DEFAULT_CONVERT_OPTIONS, {
+          pageDone: (result) => {
+            done.push(result.page);
+            if (result.page === 1) firstPageDone();
+          },
+          pageFailed: (page, failure) => failed.push({ page, failure }),
+        });
+        client.close(doc);
+        return { done, failed };
+      });
+      // the host spins in page 2 from here on, so the second document's "open" is not answered in it
+      await new Promise<void>((resolve) => (firstPageDone = resolve));
+      const other = await convertAll(client, docs.notes);
+      const stalled = await hanging;
+      expect(stalled.done).toEqual([1, 3, 4]);
+      expect(stalled.failed.map(({ page, failure }) => [page, failure.code])).toEqual([[2, 'timeout']]);
+      expect(other.done).toEqual([1]);
+      expect(other.failed).toEqual([]);
+      expect(spawned.count).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('fails a page whose host crashes with engine-crashed, saying how it ended, and goes on', async () => {
     const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_CRASH_PAGE: '3' });
     try {

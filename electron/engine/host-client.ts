@@ -2,14 +2,16 @@
  * The engine host's supervisor, running in the caller's process (CLI, tests, Electron main). It keeps
  * one host for a batch of documents and replaces it only when it must: a page that runs past its
  * time limit, or a host that crashes, fails that page alone; a fresh host reopens the document and
- * the remaining pages go on. pdf.js has both hangs and crashes on hostile files.
+ * the remaining pages go on. pdf.js has both hangs and crashes on hostile files. Several documents
+ * may convert on one host at once (the remote engine's batch), one operation per document.
  */
 
 import type { Failure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
 import { FailureError } from './failure-error.js';
-import { HostEventQueue } from './host-event-queue.js';
+import type { HostEventQueue } from './host-event-queue.js';
+import { HostEventRoutes } from './host-event-routes.js';
 import type { HostProcess, SpawnHost } from './host-process.js';
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 60_000;
@@ -32,8 +34,10 @@ export interface PageCallbacks {
 
 interface LiveHost {
   process: HostProcess;
-  events: HostEventQueue;
+  events: HostEventRoutes;
   openDocuments: Set<string>;
+  /** Killed by this client for one document's page: to the other documents on it, no crash of theirs. */
+  replaced: boolean;
 }
 
 /** A document open in the host; the client reopens it by itself in a fresh host after a restart. */
@@ -48,7 +52,8 @@ type DocumentRef = Omit<OpenedDocument, 'info'>;
 
 export class HostClient {
   private host: LiveHost | undefined;
-  private busy = false;
+  private starting: Promise<LiveHost> | undefined;
+  private readonly converting = new Set<string>();
   private documentCount = 0;
   readonly pageTimeoutMs: number;
   readonly openTimeoutMs: number;
@@ -60,11 +65,8 @@ export class HostClient {
 
   /** Opens a document in the host; throws a FailureError saying why it cannot be opened, or the signal's reason when cancelled. */
   open(file: string, password?: string, signal?: AbortSignal): Promise<OpenedDocument> {
-    return this.exclusive(async () => {
-      const ref: DocumentRef = { docId: `doc-${++this.documentCount}`, file, password };
-      const info = await this.openOn(await this.liveHost(signal), ref, signal);
-      return { ...ref, info };
-    });
+    const ref: DocumentRef = { docId: `doc-${++this.documentCount}`, file, password };
+    return this.openedOn(ref, signal).then(({ info }) => ({ ...ref, info }));
   }
 
   /**
@@ -73,7 +75,7 @@ export class HostClient {
    * Throws a FailureError only when the document cannot be reopened after a restart.
    */
   convert(doc: OpenedDocument, pages: readonly number[], options: ConvertOptions, callbacks: PageCallbacks, signal?: AbortSignal): Promise<{ cancelled: boolean }> {
-    return this.exclusive(async () => {
+    return this.exclusive(doc.docId, async () => {
       const remaining = [...pages];
       while (remaining.length > 0 && !signal?.aborted) {
         let host: LiveHost;
@@ -91,78 +93,99 @@ export class HostClient {
 
   /** Tells the host to let go of the document; a host that has since been replaced never had it. */
   close(doc: OpenedDocument): void {
+    this.host?.events.forget(doc.docId);
     if (!this.host?.openDocuments.delete(doc.docId)) return;
     this.host.process.send({ type: 'close', docId: doc.docId });
   }
 
   /** Ends the host process; the client starts a fresh one if used again. */
   dispose(): void {
-    this.discardHost();
+    if (this.host) this.discardHost(this.host);
   }
 
   /** The host holding this document open, starting a host and reopening the document after a restart. */
   private async hostWith(ref: DocumentRef, signal: AbortSignal | undefined): Promise<LiveHost> {
     const host = await this.liveHost(signal);
-    if (!host.openDocuments.has(ref.docId)) await this.openOn(host, ref, signal);
-    return host;
+    if (host.openDocuments.has(ref.docId)) return host;
+    return (await this.openedOn(ref, signal)).host;
   }
 
-  /** The current host, or a fresh one when there is none or it died while idle (between documents). */
-  private async liveHost(signal: AbortSignal | undefined): Promise<LiveHost> {
-    if (this.host && !this.host.events.exited) return this.host;
-    this.discardHost();
-    return this.startHost(signal);
+  /** Opens the document on the live host, again on a fresh one when its host was killed for another document's page meanwhile. */
+  private async openedOn(ref: DocumentRef, signal: AbortSignal | undefined): Promise<{ host: LiveHost; info: DocumentInfo }> {
+    for (;;) {
+      const host = await this.liveHost(signal);
+      const info = await this.openOn(host, ref, signal);
+      if (info) return { host, info };
+    }
   }
 
-  private discardHost(): void {
-    this.host?.process.kill();
-    this.host = undefined;
+  /** The current host, or a fresh one when there is none or it died while idle (between documents); callers at once share one start. */
+  private liveHost(signal: AbortSignal | undefined): Promise<LiveHost> {
+    if (this.starting) return this.starting;
+    if (this.host && !this.host.events.host.exited) return Promise.resolve(this.host);
+    if (this.host) this.discardHost(this.host);
+    const starting = this.startHost(signal).finally(() => {
+      if (this.starting === starting) this.starting = undefined;
+    });
+    this.starting = starting;
+    return starting;
   }
 
-  /** One operation at a time: the host's events are read by whoever runs now. */
-  private async exclusive<T>(operation: () => Promise<T>): Promise<T> {
-    if (this.busy) throw new Error('HostClient serves one document operation at a time; await the previous one first.');
-    this.busy = true;
+  private discardHost(host: LiveHost): void {
+    if (!host.events.host.exited) host.replaced = true;
+    host.process.kill();
+    if (this.host === host) this.host = undefined;
+  }
+
+  /** One operation per document: its events are read by whoever converts it now. */
+  private async exclusive<T>(docId: string, operation: () => Promise<T>): Promise<T> {
+    if (this.converting.has(docId)) throw new Error(`HostClient converts ${docId} once at a time; await the previous conversion first.`);
+    this.converting.add(docId);
     try {
       return await operation();
     } finally {
-      this.busy = false;
+      this.converting.delete(docId);
     }
   }
 
   private async startHost(signal: AbortSignal | undefined): Promise<LiveHost> {
     const process = this.options.spawnHost();
-    const host: LiveHost = { process, events: new HostEventQueue(process), openDocuments: new Set() };
+    const host: LiveHost = { process, events: new HostEventRoutes(process), openDocuments: new Set(), replaced: false };
     this.host = host;
     const deadline = Date.now() + this.openTimeoutMs;
     for (;;) {
-      const taken = await host.events.take(deadline, signal);
+      const taken = await host.events.host.take(deadline, signal);
       if (taken.kind === 'event' && taken.event.type === 'ready') return host;
       if (taken.kind === 'event') continue;
-      this.discardHost();
+      this.discardHost(host);
       if (taken.kind === 'aborted') throw signal?.reason;
       if (taken.kind === 'exit') throw new FailureError('engine-crashed', `The engine host exited before it was ready (${taken.description}).`);
       throw new FailureError('timeout', `The engine host did not start within ${seconds(this.openTimeoutMs)}.`);
     }
   }
 
-  private async openOn(host: LiveHost, ref: DocumentRef, signal: AbortSignal | undefined): Promise<DocumentInfo> {
+  /** The document's info; undefined when the host was killed for another document's page meanwhile. */
+  private async openOn(host: LiveHost, ref: DocumentRef, signal: AbortSignal | undefined): Promise<DocumentInfo | undefined> {
+    const events = host.events.document(ref.docId);
     host.process.send({ type: 'open', docId: ref.docId, path: ref.file, password: ref.password });
-    const deadline = Date.now() + this.openTimeoutMs;
+    // A host stalled by another document's page is for that page's time limit to end, not for this opening to be blamed.
+    const othersConverting = [...this.converting].some((docId) => docId !== ref.docId);
+    const deadline = Date.now() + (othersConverting ? Math.max(this.openTimeoutMs, this.pageTimeoutMs) : this.openTimeoutMs);
     for (;;) {
-      const taken = await host.events.take(deadline, signal);
+      const taken = await events.take(deadline, signal);
       if (taken.kind === 'event') {
         const event = taken.event;
-        if (!('docId' in event) || event.docId !== ref.docId) continue;
         if (event.type === 'opened') {
           host.openDocuments.add(ref.docId);
           return event.info;
         }
+        if (event.type === 'open-failed' || event.type === 'request-rejected') host.events.forget(ref.docId);
         if (event.type === 'open-failed') throw new FailureError(event.failure.code, event.failure.message);
         if (event.type === 'request-rejected') throw new FailureError('internal', event.message);
         continue;
       }
-      this.discardHost();
+      if (taken.kind === 'exit' && host.replaced) return undefined;
+      this.discardHost(host);
       if (taken.kind === 'aborted') throw signal?.reason;
       if (taken.kind === 'exit') throw new FailureError('engine-crashed', `${ref.file}: the engine crashed while opening it (${taken.description}).`);
       throw new FailureError('timeout', `${ref.file}: could not be opened within ${seconds(this.openTimeoutMs)}; it may be damaged or built to stall PDF readers.`);
@@ -175,6 +198,7 @@ export class HostClient {
    * applies to the oldest unfinished page, counted from its own start.
    */
   private async convertOn(host: LiveHost, docId: string, remaining: number[], options: ConvertOptions, callbacks: PageCallbacks, signal: AbortSignal | undefined): Promise<void> {
+    const events = host.events.document(docId);
     host.process.send({ type: 'convert', docId, pages: [...remaining], options });
     let progressAt = Date.now();
     const startedAt = new Map<number, number>();
@@ -187,14 +211,18 @@ export class HostClient {
       progressAt = Date.now();
     };
     for (;;) {
-      const taken = await host.events.take(deadline(), cancelSent ? undefined : signal);
+      const taken = await events.take(deadline(), cancelSent ? undefined : signal);
       if (taken.kind === 'aborted') {
         host.process.send({ type: 'cancel', docId });
         cancelSent = true;
         continue;
       }
       if (taken.kind === 'timeout' || taken.kind === 'exit') {
-        this.discardHost();
+        // killed for another document's page: this document's pages go on in a fresh host, none blamed
+        if (taken.kind === 'exit' && host.replaced) return;
+        // A crash with several documents on the host cannot say whose page caused it; each fails its
+        // oldest unfinished page, so no document can crash hosts forever.
+        this.discardHost(host);
         const page = remaining.shift();
         if (cancelSent || signal?.aborted || page === undefined) return;
         const failure = taken.kind === 'timeout' ? this.timeoutFailure() : crashFailure(taken.description);
@@ -202,7 +230,6 @@ export class HostClient {
         return;
       }
       const event = taken.event;
-      if (!('docId' in event) || event.docId !== docId) continue;
       switch (event.type) {
         case 'page-started':
           startedAt.set(event.page, Date.now());

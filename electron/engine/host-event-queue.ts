@@ -17,7 +17,7 @@ export class HostEventQueue {
   private exitDescription: string | undefined;
   private wake: (() => void) | undefined;
 
-  constructor(host: HostProcess) {
+  constructor(host: Pick<HostProcess, 'onEvent' | 'onExit'>) {
     host.onEvent((event) => {
       this.events.push(event);
       this.wake?.();
