@@ -19,7 +19,7 @@ import { toFailure } from '../engine/failure-error.js';
 import { forkHost } from '../engine/fork-host.js';
 import { HostClient, type OpenedDocument } from '../engine/host-client.js';
 import { pagesInFlightFor } from '../engine/remote/remote-engine.js';
-import { longestPageMs } from '../engine/remote/retry-delay.js';
+import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
 import type { SpawnHost } from '../engine/host-process.js';
 import { writeFileAtomic } from './atomic-write.js';
 import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
@@ -50,8 +50,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
   }
   const client = new HostClient({
     spawnHost: io.spawnHost ?? (() => forkHost()),
-    // a remote page may wait out its request time limits and retries before the host is to blame
-    pageTimeoutMs: request.pageTimeoutMs + (request.remote ? longestPageMs(request.remote) : 0),
+    pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });
   const options: ConvertOptions = {

@@ -72,9 +72,17 @@ export class HostClient {
   /**
    * Converts pages in the order given, reporting each through the callbacks; a page that hangs or
    * crashes the host fails alone. Resolves with `cancelled: true` when the signal stopped it.
-   * Throws a FailureError only when the document cannot be reopened after a restart.
+   * Throws a FailureError only when the document cannot be reopened after a restart. `pageTimeoutMs`
+   * overrides the client's limit for this conversion (the app's engine changes between conversions).
    */
-  convert(doc: OpenedDocument, pages: readonly number[], options: ConvertOptions, callbacks: PageCallbacks, signal?: AbortSignal): Promise<{ cancelled: boolean }> {
+  convert(
+    doc: OpenedDocument,
+    pages: readonly number[],
+    options: ConvertOptions,
+    callbacks: PageCallbacks,
+    signal?: AbortSignal,
+    pageTimeoutMs = this.pageTimeoutMs,
+  ): Promise<{ cancelled: boolean }> {
     return this.exclusive(doc.docId, async () => {
       const remaining = [...pages];
       while (remaining.length > 0 && !signal?.aborted) {
@@ -85,7 +93,7 @@ export class HostClient {
           if (signal?.aborted) break;
           throw error;
         }
-        await this.convertOn(host, doc.docId, remaining, options, callbacks, signal);
+        await this.convertOn(host, doc.docId, remaining, options, callbacks, signal, pageTimeoutMs);
       }
       return { cancelled: signal?.aborted ?? false };
     });
@@ -197,12 +205,20 @@ export class HostClient {
    * shrinks as pages finish. Pages finish in order even when several are in flight, so the time limit
    * applies to the oldest unfinished page, counted from its own start.
    */
-  private async convertOn(host: LiveHost, docId: string, remaining: number[], options: ConvertOptions, callbacks: PageCallbacks, signal: AbortSignal | undefined): Promise<void> {
+  private async convertOn(
+    host: LiveHost,
+    docId: string,
+    remaining: number[],
+    options: ConvertOptions,
+    callbacks: PageCallbacks,
+    signal: AbortSignal | undefined,
+    pageTimeoutMs: number,
+  ): Promise<void> {
     const events = host.events.document(docId);
     host.process.send({ type: 'convert', docId, pages: [...remaining], options });
     let progressAt = Date.now();
     const startedAt = new Map<number, number>();
-    const deadline = () => (startedAt.get(remaining[0] ?? -1) ?? progressAt) + this.pageTimeoutMs;
+    const deadline = () => (startedAt.get(remaining[0] ?? -1) ?? progressAt) + pageTimeoutMs;
     let cancelSent = false;
     const finish = (page: number) => {
       const index = remaining.indexOf(page);
@@ -225,7 +241,7 @@ export class HostClient {
         this.discardHost(host);
         const page = remaining.shift();
         if (cancelSent || signal?.aborted || page === undefined) return;
-        const failure = taken.kind === 'timeout' ? this.timeoutFailure() : crashFailure(taken.description);
+        const failure = taken.kind === 'timeout' ? timeoutFailure(pageTimeoutMs) : crashFailure(taken.description);
         callbacks.pageFailed?.(page, failure);
         return;
       }
@@ -256,12 +272,13 @@ export class HostClient {
     }
   }
 
-  private timeoutFailure(): Failure {
-    return {
-      code: 'timeout',
-      message: `took longer than ${seconds(this.pageTimeoutMs)}, so its engine was stopped; the other pages went on in a fresh one.`,
-    };
-  }
+}
+
+function timeoutFailure(pageTimeoutMs: number): Failure {
+  return {
+    code: 'timeout',
+    message: `took longer than ${seconds(pageTimeoutMs)}, so its engine was stopped; the other pages went on in a fresh one.`,
+  };
 }
 
 function crashFailure(description: string): Failure {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultPageTimeLimitMs, OCR_PAGE_TIME_LIMIT_MS, TEXT_PAGE_TIME_LIMIT_MS } from './page-time-limit.js';
+import { defaultPageTimeLimitMs, OCR_PAGE_TIME_LIMIT_MS, supervisorPageLimitMs, TEXT_PAGE_TIME_LIMIT_MS } from './page-time-limit.js';
 
 describe('default page time limit', () => {
   it('is a minute for the text engine, with or without a model package', () => {
@@ -21,5 +21,14 @@ describe('default page time limit', () => {
     // the same time for every extra token
     const limit = (tokens: number) => defaultPageTimeLimitMs('vlm', { maxNewTokens: tokens });
     expect(limit(2000) - limit(1000)).toBe(limit(3000) - limit(2000));
+  });
+});
+
+describe('supervisor page limit', () => {
+  it('follows the conversion\'s engine unless the user set a limit, and waits out a remote page\'s retries', () => {
+    expect(supervisorPageLimitMs({ engine: 'vlm', vlm: { maxNewTokens: 4096 } })).toBe(defaultPageTimeLimitMs('vlm', { maxNewTokens: 4096 }));
+    expect(supervisorPageLimitMs({ engine: 'vlm', vlm: { maxNewTokens: 4096 } }, 5_000)).toBe(5_000);
+    const remote = supervisorPageLimitMs({ engine: 'remote', remote: { retries: 2, timeoutMs: 60_000 } }, 10_000);
+    expect(remote).toBeGreaterThan(10_000 + 3 * 60_000);
   });
 });

@@ -5,6 +5,8 @@
  */
 
 import type { EngineChoice } from '../../shared/engine-name.js';
+import type { RemoteOptions } from '../../shared/protocol.js';
+import { longestPageMs } from './remote/retry-delay.js';
 
 export const TEXT_PAGE_TIME_LIMIT_MS = 60_000;
 /**
@@ -21,4 +23,16 @@ export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens
   if (vlm && (engine === 'vlm' || engine === 'auto')) return VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN;
   if (engine === 'lite' || engine === 'auto') return OCR_PAGE_TIME_LIMIT_MS;
   return TEXT_PAGE_TIME_LIMIT_MS;
+}
+
+/**
+ * The supervisor's limit for one page of a conversion: the user's limit or the engine's default,
+ * plus what a remote page may legitimately spend waiting out its request time limits and retries.
+ */
+export function supervisorPageLimitMs(
+  options: { engine: EngineChoice; vlm?: { maxNewTokens: number }; remote?: Pick<RemoteOptions, 'retries' | 'timeoutMs'> },
+  userLimitMs?: number,
+): number {
+  const base = userLimitMs ?? defaultPageTimeLimitMs(options.engine, options.vlm);
+  return base + (options.remote ? longestPageMs(options.remote) : 0);
 }

@@ -15,6 +15,7 @@ import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
 import { HostClient } from '../engine/host-client.js';
 import type { HostProcess } from '../engine/host-process.js';
+import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
 import { MemoryApiKeyStore, type ApiKeyVault } from './api-key-store.js';
 import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
@@ -38,7 +39,7 @@ export interface AppServiceOptions {
   /** The remote server's API key; default: kept in memory only. */
   apiKeys?: ApiKeyVault;
   version: string;
-  /** How long one page may take before its host is stopped and the page fails. */
+  /** How long one page may take before its host is stopped and the page fails; default: by engine. */
   pageTimeoutMs?: number;
   /** The ONNX Runtime device probe; tests pass a fixed answer. */
   probeDevice?: () => Promise<DeviceChoice>;
@@ -73,7 +74,11 @@ export class AppService implements AppServiceApi {
     const clientOptions = { spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
     this.inspector = new HostClient(clientOptions);
     this.converter = new HostClient(clientOptions);
-    this.queue = new ConversionQueue(this.converter, (event) => void this.emit(event).catch(reportSaveError));
+    this.queue = new ConversionQueue(
+      this.converter,
+      (event) => void this.emit(event).catch(reportSaveError),
+      (convertOptions) => supervisorPageLimitMs(convertOptions, options.pageTimeoutMs),
+    );
   }
 
   static async start(options: AppServiceOptions): Promise<AppService> {

@@ -29,6 +29,8 @@ export class ConversionQueue {
   constructor(
     private readonly client: HostClient,
     private readonly emit: (event: WorkspaceEvent) => void,
+    /** A page's time limit for a conversion with these options (a VLM page on a CPU needs minutes). */
+    private readonly pageLimitMs: (options: ConvertOptions) => number,
     /** How long a cancelled page may take to stop before its host is ended. */
     private readonly cancelGraceMs = DEFAULT_CANCEL_GRACE_MS,
   ) {}
@@ -123,6 +125,7 @@ export class ConversionQueue {
           pageFailed: (page, failure) => this.emit({ type: 'page-failed', docId, page, failure }),
         },
         signal,
+        this.pageLimitMs(job.options),
       );
       this.emit({ type: 'convert-done', docId, cancelled });
     } catch (error) {
