@@ -271,7 +271,6 @@ export class HostClient {
       }
     }
   }
-
 }
 
 function timeoutFailure(pageTimeoutMs: number): Failure {
