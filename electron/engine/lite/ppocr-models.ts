@@ -25,10 +25,11 @@ export function ppOcrAssetsDir(): string {
 }
 
 /**
- * Measured on the shared two-core machine: one intra-op thread reads a page faster than two (a 48x800
- * line: 46 ms wall with one, 92 with two, as the second thread waits on the loaded cores).
+ * Intra-op threads: ONNX Runtime's default, one per physical core. On an idle two-core machine two
+ * threads read a Latin scan in about 0.7-0.85x the wall time of one (`npm run bench:lite`); on a machine
+ * already loaded the second thread only waits, so a busy build server sees little gain.
  */
-export const PPOCR_SESSION_OPTIONS: ort.InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' };
+export const PPOCR_SESSION_OPTIONS: ort.InferenceSession.SessionOptions = { interOpNumThreads: 1, graphOptimizationLevel: 'all' };
 
 let loading: Promise<PpOcrModels> | undefined;
 
