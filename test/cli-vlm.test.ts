@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,9 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../electron/cli/cli-args.js';
 import { blankPng, jpegPage, pngPage, tiffPages } from './page-images.js';
+import { runFolio } from './folio-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const launcher = path.join(root, 'bin/folio.js');
 const tinyPackage = path.join(root, 'tools/model/fixtures/tiny');
 const pdf = path.join(root, 'test/fixtures/out/headings.pdf');
 
@@ -27,21 +26,10 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-function folio(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('folio convert with the vlm engine', () => {
   it('converts a page with the model package and reports engine vlm on the cpu', async () => {
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'out'), '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '16', '--json']);
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'out'), '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '16', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; stats?: { engine: string; device: string; tokens?: number } });
     const done = events.filter((event) => event.event === 'page-done');
@@ -50,7 +38,7 @@ describe('folio convert with the vlm engine', () => {
   });
 
   it('reports how the page was decoded in the --json page event, speculating by auto by default', async () => {
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'stats'), '--model', tinyPackage, '--max-tokens', '20', '--json']);
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'stats'), '--model', tinyPackage, '--max-tokens', '20', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; stats?: { decode?: Record<string, unknown> } }).find((event) => event.event === 'page-done');
     expect(done?.stats?.decode).toMatchObject({
@@ -62,19 +50,19 @@ describe('folio convert with the vlm engine', () => {
   });
 
   it('picks vlm under auto when a model package is given', async () => {
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'auto'), '--model', tinyPackage, '--max-tokens', '16', '--spec-k', '0', '--json']);
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'auto'), '--model', tinyPackage, '--max-tokens', '16', '--spec-k', '0', '--json']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/"engine":"vlm".*"reason":"model package configured/);
   });
 
   it('exits 2 with a one-line reason for --engine vlm without --model', async () => {
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'none'), '--engine', 'vlm']);
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'none'), '--engine', 'vlm']);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/--engine vlm needs a model package; add --model <dir>/)]);
   });
 
   it('fails the page with the loader message when the folder holds no package', async () => {
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('no manifest.json here; choose a model package folder written by tools/model');
     expect(run.stderr).not.toContain('Unexpected error');
@@ -87,7 +75,7 @@ describe('folio convert on page images', () => {
 
   it('reads a PNG, an EXIF-turned JPEG and a two-page TIFF with the vlm engine, one Markdown file each', async () => {
     const out = path.join(folder, 'images');
-    const run = await folio(['convert', ...images(), '-o', out, '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '6', '--json']);
+    const run = await runFolio(['convert', ...images(), '-o', out, '--engine', 'vlm', '--model', tinyPackage, '--max-tokens', '6', '--json']);
     expect(run.code, run.stderr).toBe(0);
     const events = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as Event);
     const done = events.filter((event) => event.event === 'page-done').map((event) => [path.basename(event.file ?? ''), event.page, event.stats?.engine]);
@@ -101,13 +89,13 @@ describe('folio convert on page images', () => {
   });
 
   it('converts a blank page without the model and asks for it to be reviewed', async () => {
-    const run = await folio(['convert', path.join(folder, 'blank.png'), '-o', path.join(folder, 'blank'), '--model', tinyPackage, '--max-tokens', '6']);
+    const run = await runFolio(['convert', path.join(folder, 'blank.png'), '-o', path.join(folder, 'blank'), '--model', tinyPackage, '--max-tokens', '6']);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('blank.png: page 1: review: looked blank, so it was not read; check that nothing is on it.');
   });
 
   it('fails image pages under the text engine, saying which engine reads them', async () => {
-    const run = await folio(['convert', path.join(folder, 'fax.tif'), '-o', path.join(folder, 'text'), '--engine', 'text']);
+    const run = await runFolio(['convert', path.join(folder, 'fax.tif'), '-o', path.join(folder, 'text'), '--engine', 'text']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('page 1 is an image with no text layer; read it with the vlm or lite engine');
     expect(run.stderr).toContain('page 2 is an image with no text layer');

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,9 +5,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type SeenRequest, type TestServer } from '../tools/bench/openai-test-server.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
+import { runFolio } from './folio-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const launcher = path.join(root, 'bin/folio.js');
 const LONG_SIDE = 300;
 const CONCURRENCY = 3;
 const PAGES_PER_FILE = 2;
@@ -46,17 +45,6 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-function folio(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function codeOf(request: SeenRequest): number {
   for (const code of documentOfCode.keys()) if (renderedWidth(code, LONG_SIDE) === request.width) return code;
@@ -100,7 +88,7 @@ describe('folio convert of several documents through a remote server', () => {
       firstTokenDelayMs: () => 300,
     });
     const args = ['--server', server.url, '--model', 'test-ocr', '--image-size', String(LONG_SIDE), '--concurrency', String(CONCURRENCY), '--format', 'md,json', '--json'];
-    const batch = await folio(['convert', ...inputs, '-o', path.join(folder, 'out-batch'), ...args]);
+    const batch = await runFolio(['convert', ...inputs, '-o', path.join(folder, 'out-batch'), ...args]);
 
     expect(batch.code).toBe(1);
     expect(batch.stderr).toContain('broken.pdf');
@@ -112,7 +100,7 @@ describe('folio convert of several documents through a remote server', () => {
     const batchEvents = events(batch.stdout);
     const perFile: Event[][] = [];
     for (const [index, file] of inputs.entries()) {
-      const alone = await folio(['convert', file, '-o', path.join(folder, `out-alone-${index}`), ...args]);
+      const alone = await runFolio(['convert', file, '-o', path.join(folder, `out-alone-${index}`), ...args]);
       expect(alone.code, file).toBe(file.endsWith('broken.pdf') ? 1 : 0);
       perFile.push(events(alone.stdout).filter((event) => event.event !== 'summary'));
     }

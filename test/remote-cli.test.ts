@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -6,9 +5,9 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
+import { runFolio } from './folio-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const launcher = path.join(root, 'bin/folio.js');
 const API_KEY = 'sk-folio-test-5f1c2b9e8d7a';
 const LONG_SIDE = 300;
 const PAGES = 6;
@@ -33,17 +32,6 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-function folio(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 function pageOfWidth(width: number): number {
   for (let page = 1; page <= PAGES; page++) if (renderedWidth(page, LONG_SIDE) === width) return page;
@@ -68,7 +56,7 @@ describe('folio convert --engine remote and folio serve-check', () => {
       firstTokenDelayMs: (index) => (PAGES - index) * 200,
     });
     const out = path.join(folder, 'out-ok');
-    const run = await folio(['convert', pdf, '-o', out, '--engine', 'remote', ...remoteArgs(), '--concurrency', '4', '--format', 'md,html,json', '--json'], { FOLIO_API_KEY: API_KEY });
+    const run = await runFolio(['convert', pdf, '-o', out, '--engine', 'remote', ...remoteArgs(), '--concurrency', '4', '--format', 'md,html,json', '--json'], { FOLIO_API_KEY: API_KEY });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const markdown = await readFile(path.join(out, 'coded.md'), 'utf8');
@@ -85,7 +73,7 @@ describe('folio convert --engine remote and folio serve-check', () => {
 
   it('fails the pages a server refuses with its reason, without writing the key into any message', async () => {
     server = await startTestServer({ models: ['deepseek-ai/DeepSeek-OCR'], apiKey: 'sk-another-key' });
-    const run = await folio(['convert', pdf, '-o', path.join(folder, 'out-refused'), ...remoteArgs(), '--pages', '1-2', '--json'], { FOLIO_API_KEY: API_KEY });
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'out-refused'), ...remoteArgs(), '--pages', '1-2', '--json'], { FOLIO_API_KEY: API_KEY });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('page 1: http://127.0.0.1');
     expect(run.stderr).toContain('401');
@@ -95,15 +83,15 @@ describe('folio convert --engine remote and folio serve-check', () => {
 
   it('tells whether a server answers, which models it serves, and how long one small page takes', async () => {
     server = await startTestServer({ models: ['jinaai/jina-ocr-v1', 'deepseek-ai/DeepSeek-OCR'], tokenDelayMs: 1 });
-    const check = await folio(['serve-check', server.url]);
+    const check = await runFolio(['serve-check', server.url]);
     expect(check.code).toBe(0);
     expect(check.stdout).toMatch(/answers \(\d+ ms for \/v1\/models\)/);
     expect(check.stdout).toContain('models: jinaai/jina-ocr-v1, deepseek-ai/DeepSeek-OCR');
     expect(check.stdout).toMatch(/round trip: one small page with jinaai\/jina-ocr-v1 in [\d.]+ m?s \(first token after [\d.]+ m?s, \d+ tokens\)/);
-    const missing = await folio(['serve-check', server.url, '--model', 'other']);
+    const missing = await runFolio(['serve-check', server.url, '--model', 'other']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('does not serve "other"');
-    const nobody = await folio(['serve-check', 'http://127.0.0.1:9', '--timeout', '5']);
+    const nobody = await runFolio(['serve-check', 'http://127.0.0.1:9', '--timeout', '5']);
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toMatch(/no answer .*is the address right/);
   });
@@ -116,7 +104,7 @@ describe('folio convert --engine remote and folio serve-check', () => {
       [['--server', 'gpu-box:8000', '--model', 'm'], /http:\/\//],
       [['--server', 'http://127.0.0.1:9', '--model', 'm', '--extra-body', '[1]'], /JSON object/],
     ] as const) {
-      const run = await folio(['convert', pdf, '-o', path.join(folder, 'unused'), ...args]);
+      const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'unused'), ...args]);
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr).toMatch(reason);
     }

@@ -1,5 +1,4 @@
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +9,7 @@ import { DocumentSession } from '../electron/engine/document-session.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
 import { PAGE_HEIGHT, pageWidth, writeWidthCodedPdf } from './remote-pages.js';
+import { runFolio } from './folio-process.js';
 
 const MODEL = 'deepseek-ai/DeepSeek-OCR';
 const WIDTH = pageWidth(1);
@@ -69,19 +69,6 @@ async function convertPage(options: Partial<ConvertOptions>): Promise<{ result: 
   return { result: done[0]!, deltas };
 }
 
-function folio(args: readonly string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const root = path.resolve(import.meta.dirname, '..');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/folio.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 /** Mean of the red, green and blue samples of a PNG: 0 is black, 255 white. */
 async function meanLevel(png: Uint8Array): Promise<number> {
   const image = await loadImage(Buffer.from(png));
@@ -127,7 +114,7 @@ describe('remote engine with DeepSeek-OCR grounding', () => {
   it('writes clean Markdown and the figure as an asset through folio convert', async () => {
     const out = path.join(folder, 'out');
     const args = ['convert', pdf, '-o', out, '--engine', 'remote', '--server', server.url, '--model', MODEL, '--images', '--format', 'md'];
-    const run = await folio(args);
+    const run = await runFolio(args);
     expect(run.code, run.stderr).toBe(0);
     const markdown = await readFile(path.join(out, 'one-page.md'), 'utf8');
     expect(markdown).not.toContain('<|');

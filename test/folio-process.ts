@@ -1,0 +1,25 @@
+/** Runs the built `folio` command as a user would, collecting its output. */
+
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+const launcher = path.join(repoRoot, 'bin/folio.js');
+
+export interface FolioRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runFolio(args: readonly string[], env: Record<string, string> = {}): Promise<FolioRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [launcher, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
