@@ -12,9 +12,10 @@ import path from 'node:path';
 import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
 import type { OcrReader } from '../../shared/ocr-languages.js';
 import { DocumentSession } from '../../electron/engine/document-session.js';
-import { LITE_LONG_SIDE } from '../../electron/engine/lite/lite-engine.js';
+import { LITE_LONG_SIDE, pdfPageImage } from '../../electron/engine/lite/lite-engine.js';
 import { ocrBlocks } from '../../electron/engine/lite/ocr-layout.js';
-import { loadPpOcrModels, PPOCR_SESSION_OPTIONS, ppOcrAssetsDir } from '../../electron/engine/lite/ppocr-models.js';
+import { loadPpOcrModels, PPOCR_SESSION_OPTIONS, ppOcrAssetsDir, RECOGNISER_FILE, withFusedGraph } from '../../electron/engine/lite/ppocr-models.js';
+import { sessionRunner, WORKER_COUNT } from '../../electron/engine/lite/worker-sessions.js';
 import { detectTextLines } from '../../electron/engine/lite/text-detection.js';
 import { recogniseLines } from '../../electron/engine/lite/text-recognition.js';
 import { readPage } from '../../electron/engine/lite/page-reading.js';
@@ -58,8 +59,8 @@ async function main(): Promise<void> {
   const known = new Map<string, string>();
   for (const s of scans) known.set(s.scan, await textLayer(router, s.source));
 
-  console.log(`Scans: ${scans.map((s) => s.scan).join(', ')}; page rendered at ${LITE_LONG_SIDE} px long side; one warm-up page per path\n`);
-  console.log(row('scan', 'path', 's/page', 'CPU s', 'CER', 'render', 'detect', 'recognise', 'layout'));
+  console.log(`Scans: ${scans.map((s) => s.scan).join(', ')}; a scan's own image (halved while over ${LITE_LONG_SIDE * 1.5} px), other pages rendered at ${LITE_LONG_SIDE} px; one warm-up page per path\n`);
+  console.log(row('scan', 'path', 's/page', 'CPU s', 'CER', 'image', 'detect', 'recognise', 'layout'));
   const totals = new Map<string, { ms: number; cpuMs: number; pages: number }>();
   for (const p of PATHS) await measure(p.reader, path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`), '', false);
   for (const s of scans) {
@@ -84,30 +85,43 @@ async function main(): Promise<void> {
   console.log(`\nLatin scans, mean per page: ${ppocr} ${mean(ppocr, 'ms').toFixed(2)} s (CPU ${mean(ppocr, 'cpuMs').toFixed(2)} s), ${tesseract} ${mean(tesseract, 'ms').toFixed(2)} s (CPU ${mean(tesseract, 'cpuMs').toFixed(2)} s)`);
   console.log(`${ppocr} / ${tesseract}: time ${(mean(ppocr, 'ms') / mean(tesseract, 'ms')).toFixed(2)}x, CPU ${(mean(ppocr, 'cpuMs') / mean(tesseract, 'cpuMs')).toFixed(2)}x`);
   console.log(`target for the default path: under ${TARGET_MS / 1000} s/page and CER under ${TARGET_CER * 100}% on paper-clean-200 (see its row)`);
-  await compareRecogniserGraphs(path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`));
+  await compareRecognisers(path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`));
 }
 
-/** The recogniser as shipped against the fused graph the engine loads, on the same page's lines, alternated. */
-async function compareRecogniserGraphs(file: string): Promise<void> {
+/**
+ * On the same page's lines, alternated: the recogniser as shipped against the fused graph (CPU, one
+ * session in this thread), and that session against the worker sessions the engine uses (wall time).
+ */
+async function compareRecognisers(file: string): Promise<void> {
   const { pdf } = await openPdf(file);
   try {
-    const image = await renderPage(await pdf.getPage(1), LITE_LONG_SIDE);
+    const page = await pdf.getPage(1);
+    const image = await pdfPageImage(page, () => renderPage(page, LITE_LONG_SIDE));
     const models = await loadPpOcrModels();
-    const shipped = await ort.InferenceSession.create(path.join(ppOcrAssetsDir(), 'ch_PP-OCRv4_rec_infer.onnx'), PPOCR_SESSION_OPTIONS);
+    const recogniserPath = path.join(ppOcrAssetsDir(), RECOGNISER_FILE);
+    const shipped = await ort.InferenceSession.create(recogniserPath, PPOCR_SESSION_OPTIONS);
+    const fused = await withFusedGraph(recogniserPath, (model) => ort.InferenceSession.create(model, PPOCR_SESSION_OPTIONS));
     const boxes = await detectTextLines(models.detector, image);
-    const cpuMs = { shipped: 0, fused: 0 };
-    const texts = { shipped: '', fused: '' };
+    const runners = { shipped: sessionRunner(shipped), fused: sessionRunner(fused), workers: models.recogniser };
+    const cpuMs = { shipped: 0, fused: 0, workers: 0 };
+    const wallMs = { shipped: 0, fused: 0, workers: 0 };
+    const texts = { shipped: '', fused: '', workers: '' };
     for (let round = 0; round < 2; round++) {
-      for (const [name, session] of [['shipped', shipped], ['fused', models.recogniser]] as const) {
+      for (const name of ['shipped', 'fused', 'workers'] as const) {
         const cpu = process.cpuUsage();
-        const lines = await recogniseLines(session, models.alphabet, image, boxes, new AbortController().signal);
+        const started = performance.now();
+        const lines = await recogniseLines(runners[name], models.alphabet, image, boxes, new AbortController().signal);
+        wallMs[name] += (performance.now() - started) / 2;
         const used = process.cpuUsage(cpu);
         cpuMs[name] += (used.user + used.system) / 1000 / 2;
         texts[name] = lines.map((l) => l.chars.map((c) => c.text).join('')).join('\n');
       }
     }
-    await shipped.release();
-    console.log(`\nRecogniser on ${path.basename(file)}'s ${boxes.length} lines, CPU s: shipped graph ${(cpuMs.shipped / 1000).toFixed(2)}, fused ${(cpuMs.fused / 1000).toFixed(2)} (${(cpuMs.shipped / cpuMs.fused).toFixed(2)}x); same text: ${texts.shipped === texts.fused}`);
+    await Promise.all([shipped.release(), fused.release()]);
+    const s = (ms: number) => (ms / 1000).toFixed(2);
+    console.log(`\nRecogniser on ${path.basename(file)}'s ${boxes.length} lines:`);
+    console.log(`  graph, one session here, CPU s: shipped ${s(cpuMs.shipped)}, fused ${s(cpuMs.fused)} (${(cpuMs.shipped / cpuMs.fused).toFixed(2)}x); same text: ${texts.shipped === texts.fused}`);
+    console.log(`  threads, wall s: one session with ${PPOCR_SESSION_OPTIONS.intraOpNumThreads ?? 'default'} intra-op threads ${s(wallMs.fused)}, ${WORKER_COUNT} worker sessions of one thread ${s(wallMs.workers)} (${(wallMs.workers / wallMs.fused).toFixed(2)}x); same text: ${texts.fused === texts.workers}`);
   } finally {
     await pdf.destroy();
   }
@@ -120,7 +134,7 @@ async function measure(reader: OcrReader, file: string, knownText: string, cjk: 
     const viewport = page.getViewport({ scale: 1 });
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const image = await renderPage(page, LITE_LONG_SIDE);
+    const image = await pdfPageImage(page, () => renderPage(page, LITE_LONG_SIDE));
     const renderMs = performance.now() - started;
     const reading = await readPage(image, reader, new AbortController().signal);
     const laidOut = performance.now();

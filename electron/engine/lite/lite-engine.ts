@@ -4,10 +4,11 @@
  * the text engine's layout turns them into paragraphs, columns, headings and tables.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { OCR_LANGUAGE_INFO, type OcrLanguage } from '../../../shared/ocr-languages.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import type { RgbImage } from '../raster/rgb-image.js';
+import { scannedImage } from '../raster/scan-image.js';
 import { ocrBlocks } from './ocr-layout.js';
 import { readPage, type PageReading } from './page-reading.js';
 
@@ -33,17 +34,32 @@ export function createLiteEngine(): PageEngine {
   };
 }
 
-/** An image file's page at its own pixels (one pixel is one point) unless it is huge; a PDF page rendered. */
+/** Images up to this long are read at their own pixels rather than resampled to `LITE_LONG_SIDE`. */
+const OWN_PIXELS_LONG_SIDE = LITE_LONG_SIDE * 1.5;
+
+/**
+ * An image file's page at its own pixels (one pixel is one point) unless it is huge; a scanned PDF
+ * page as its scan's own pixels; any other PDF page rendered.
+ */
 async function pageImage(job: PageJob): Promise<{ image: RgbImage; width: number; height: number }> {
   if (!job.pdf && job.storedImage) {
     const stored = await job.storedImage();
-    const image = Math.max(stored.width, stored.height) > LITE_LONG_SIDE * 1.5 ? await job.render(LITE_LONG_SIDE) : stored;
+    const image = Math.max(stored.width, stored.height) > OWN_PIXELS_LONG_SIDE ? await job.render(LITE_LONG_SIDE) : stored;
     return { image, width: stored.width, height: stored.height };
   }
-  const image = await job.render(LITE_LONG_SIDE);
-  if (!job.pdf) return { image, width: image.width, height: image.height };
-  const viewport = (await job.pdf.getPage(job.page)).getViewport({ scale: 1 });
+  if (!job.pdf) {
+    const image = await job.render(LITE_LONG_SIDE);
+    return { image, width: image.width, height: image.height };
+  }
+  const page = await job.pdf.getPage(job.page);
+  const image = await pdfPageImage(page, () => job.render(LITE_LONG_SIDE));
+  const viewport = page.getViewport({ scale: 1 });
   return { image, width: viewport.width, height: viewport.height };
+}
+
+/** A PDF page as the recognisers see it: its scan's own pixels, or `render()`'s when it is no plain scan. */
+export async function pdfPageImage(page: PDFPageProxy, render: () => Promise<RgbImage>): Promise<RgbImage> {
+  return (await scannedImage(page, OWN_PIXELS_LONG_SIDE)) ?? render();
 }
 
 function contentOf(reading: PageReading, width: number, height: number, job: PageJob): PageContent {

@@ -9,10 +9,13 @@ import path from 'node:path';
 import ort from 'onnxruntime-node';
 import { FailureError } from '../failure-error.js';
 import { fusePpOcrGraph } from './ppocr-graph-fusion.js';
+import { WorkerSessions, type OnnxRunner } from './worker-sessions.js';
 
 export interface PpOcrModels {
+  /** In this thread: one run per page, whose convolutions are large enough for intra-op threads. */
   detector: ort.InferenceSession;
-  recogniser: ort.InferenceSession;
+  /** On worker threads (see worker-sessions.ts). */
+  recogniser: OnnxRunner;
   /** Index 0 is the CTC blank; the last entry is the space the recogniser may emit. */
   alphabet: readonly string[];
 }
@@ -25,9 +28,8 @@ export function ppOcrAssetsDir(): string {
 }
 
 /**
- * Intra-op threads: ONNX Runtime's default, one per physical core. On an idle two-core machine two
- * threads read a Latin scan in about 0.7-0.85x the wall time of one (`npm run bench:lite`); on a machine
- * already loaded the second thread only waits, so a busy build server sees little gain.
+ * The detector's intra-op threads: ONNX Runtime's default, one per physical core; its one large run
+ * per page splits well over them.
  */
 export const PPOCR_SESSION_OPTIONS: ort.InferenceSession.SessionOptions = { interOpNumThreads: 1, graphOptimizationLevel: 'all' };
 
@@ -42,12 +44,14 @@ export function loadPpOcrModels(): Promise<PpOcrModels> {
   return loading;
 }
 
+export const DETECTOR_FILE = 'ch_PP-OCRv4_det_infer.onnx';
+export const RECOGNISER_FILE = 'ch_PP-OCRv4_rec_infer.onnx';
+
 async function load(): Promise<PpOcrModels> {
   const dir = ppOcrAssetsDir();
-  const options = PPOCR_SESSION_OPTIONS;
   const [detector, recogniser, keys] = await Promise.all([
-    fusedSession(path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'), options),
-    fusedSession(path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'), options),
+    withFusedGraph(path.join(dir, DETECTOR_FILE), (model) => ort.InferenceSession.create(model, PPOCR_SESSION_OPTIONS)),
+    withFusedGraph(path.join(dir, RECOGNISER_FILE), (model) => WorkerSessions.start(model)),
     readFile(path.join(dir, 'ppocr_keys_v1.txt'), 'utf8'),
   ]);
   const alphabet = ['', ...keys.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1), ' '];
@@ -55,16 +59,16 @@ async function load(): Promise<PpOcrModels> {
 }
 
 /**
- * The graph with its element-wise chains fused (1.6x faster recognition, 1.3x detection, same
- * outputs); the file as shipped if the rewrite fails, so a changed model package still loads.
+ * `open` on the graph with its element-wise chains fused (1.6x faster recognition, 1.3x detection,
+ * same outputs); on the file as shipped if the rewrite fails, so a changed model package still loads.
  */
-async function fusedSession(file: string, options: ort.InferenceSession.SessionOptions): Promise<ort.InferenceSession> {
+export async function withFusedGraph<T>(file: string, open: (model: Uint8Array) => Promise<T>): Promise<T> {
   const shipped = new Uint8Array(await readFile(file));
   let fused: Uint8Array;
   try {
     fused = fusePpOcrGraph(shipped).model;
   } catch {
-    return ort.InferenceSession.create(shipped, options);
+    return open(shipped);
   }
-  return ort.InferenceSession.create(fused, options).catch(() => ort.InferenceSession.create(shipped, options));
+  return open(fused).catch(() => open(shipped));
 }

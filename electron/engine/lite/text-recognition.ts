@@ -3,11 +3,11 @@
  * with each character's position along its line.
  */
 
-import ort from 'onnxruntime-node';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { decodeCtc, type DecodedChar } from './ctc-decoding.js';
 import { blankRuns, cropLine, LINE_HEIGHT } from './line-crops.js';
 import type { TextLineBox } from './text-detection.js';
+import type { OnnxRunner } from './worker-sessions.js';
 
 export interface RecognisedChar {
   text: string;
@@ -33,41 +33,56 @@ const TRAILING_PAD = 64;
 /**
  * One line per run: batching pads every line to the batch's widest and, measured with ORT 1.30 on
  * two cores, costs up to 1.8x the CPU per column even without padding (larger activations miss cache).
+ * Lines go to the recogniser's parallel runs as each finishes, and come back in the boxes' order.
  */
 export async function recogniseLines(
-  session: ort.InferenceSession,
+  recogniser: OnnxRunner,
   alphabet: readonly string[],
   image: RgbImage,
   boxes: readonly TextLineBox[],
   signal: AbortSignal,
 ): Promise<RecognisedLine[]> {
-  const results: RecognisedLine[] = [];
-  for (const box of boxes) {
-    signal.throwIfAborted();
-    const crop = cropLine(image, box);
-    const width = crop.width + TRAILING_PAD;
-    // Padding is 0 after normalisation (mid grey), as PP-OCR's own preprocessing pads.
-    const input = new Float32Array(3 * LINE_HEIGHT * width);
-    for (let channel = 0; channel < 3; channel++) {
-      for (let row = 0; row < LINE_HEIGHT; row++) {
-        const from = (channel * LINE_HEIGHT + row) * crop.width;
-        input.set(crop.data.subarray(from, from + crop.width), (channel * LINE_HEIGHT + row) * width);
-      }
+  const results: RecognisedLine[] = new Array<RecognisedLine>(boxes.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < boxes.length) {
+      const index = next++;
+      signal.throwIfAborted();
+      results[index] = await recogniseLine(recogniser, alphabet, image, boxes[index]!, signal);
     }
-    const output = await session.run({ [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, LINE_HEIGHT, width]) });
-    const probs = output[session.outputNames[0]!]!;
-    const [, steps, classes] = probs.dims as [number, number, number];
-    const pixelsPerStep = width / steps;
-    const ownSteps = Math.min(steps, Math.ceil(crop.width / pixelsPerStep));
-    const toImage = box.length / crop.width;
-    const chars = decodeCtc(probs.data as Float32Array, 0, ownSteps, classes, alphabet).map((c: DecodedChar) => ({
-      text: c.text,
-      u0: c.first * pixelsPerStep * toImage,
-      u1: (c.last + 1) * pixelsPerStep * toImage,
-      confidence: c.confidence,
-    }));
-    const blanks = blankRuns(crop).map(([a, b]): [number, number] => [a * toImage, b * toImage]);
-    results.push({ box, chars, blanks });
-  }
+  };
+  await Promise.all(Array.from({ length: recogniser.parallel }, lane));
   return results;
+}
+
+async function recogniseLine(
+  recogniser: OnnxRunner,
+  alphabet: readonly string[],
+  image: RgbImage,
+  box: TextLineBox,
+  signal: AbortSignal,
+): Promise<RecognisedLine> {
+  const crop = cropLine(image, box);
+  const width = crop.width + TRAILING_PAD;
+  // Padding is 0 after normalisation (mid grey), as PP-OCR's own preprocessing pads.
+  const input = new Float32Array(3 * LINE_HEIGHT * width);
+  for (let channel = 0; channel < 3; channel++) {
+    for (let row = 0; row < LINE_HEIGHT; row++) {
+      const from = (channel * LINE_HEIGHT + row) * crop.width;
+      input.set(crop.data.subarray(from, from + crop.width), (channel * LINE_HEIGHT + row) * width);
+    }
+  }
+  const probs = await recogniser.run(input, [1, 3, LINE_HEIGHT, width], signal);
+  const [, steps, classes] = probs.dims as [number, number, number];
+  const pixelsPerStep = width / steps;
+  const ownSteps = Math.min(steps, Math.ceil(crop.width / pixelsPerStep));
+  const toImage = box.length / crop.width;
+  const chars = decodeCtc(probs.data, 0, ownSteps, classes, alphabet).map((c: DecodedChar) => ({
+    text: c.text,
+    u0: c.first * pixelsPerStep * toImage,
+    u1: (c.last + 1) * pixelsPerStep * toImage,
+    confidence: c.confidence,
+  }));
+  const blanks = blankRuns(crop).map(([a, b]): [number, number] => [a * toImage, b * toImage]);
+  return { box, chars, blanks };
 }
