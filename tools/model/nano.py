@@ -26,7 +26,7 @@ from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.package import PLAIN_PROMPT, DecodingRule  # noqa: E402
 from folio_model.preprocess import ResolutionMode, prepare_views  # noqa: E402
 from folio_model.vision import visual_token_count  # noqa: E402
-from synth.render import degrade, make_page  # noqa: E402
+from synth.render import Page, degrade, make_page  # noqa: E402
 
 NANO_MODE = ResolutionMode("nano", base_size=256, image_size=256, crop=False)
 # a repeat of 30 tokens never happens on these pages; the rule stays as a guard against loops
@@ -75,10 +75,10 @@ def load_tokenizer(path: Path) -> dict:
     return json.loads(path.read_text())
 
 
-def visual_sequence(model: DeepseekOCRForCausalLM, pixels: torch.Tensor) -> torch.Tensor:
-    """`[b, 3, S, S]` -> `[b, run, H]`: the global grid with row ends, then the separator."""
+def visual_sequence(model: DeepseekOCRForCausalLM, features: torch.Tensor) -> torch.Tensor:
+    """`[b, side * side, H]` (the encoded global views) -> `[b, run, H]`: the grid with row ends,
+    then the separator."""
     inner = model.model
-    features = inner.encode_views(pixels)
     b, tokens, hidden = features.shape
     side = int(round(tokens ** 0.5))
     grid = features.reshape(b, side, side, hidden)
@@ -87,19 +87,20 @@ def visual_sequence(model: DeepseekOCRForCausalLM, pixels: torch.Tensor) -> torc
     return torch.cat([rows, inner.view_seperator.reshape(1, 1, hidden).expand(b, 1, hidden)], dim=1)
 
 
-def prompt_embeds(model: DeepseekOCRForCausalLM, prompt: Prompt, pixels: torch.Tensor) -> torch.Tensor:
-    b = pixels.shape[0]
+def prompt_embeds(model: DeepseekOCRForCausalLM, prompt: Prompt, features: torch.Tensor) -> torch.Tensor:
+    """The prompt's embeddings around `features`, the encoded views (`model.model.encode_views`)."""
+    b = features.shape[0]
     ids = torch.tensor(prompt.ids)
     text = model.model.embed_tokens(ids)[None].expand(b, -1, -1)
-    visual = visual_sequence(model, pixels)
+    visual = visual_sequence(model, features)
     return torch.cat([text[:, :prompt.image_start], visual, text[:, prompt.image_start + prompt.image_run:]], dim=1)
 
 
-def batch_pages(split: str, indices: list[int], augment: bool) -> tuple[torch.Tensor, list[str]]:
+def batch_pages(split: str, indices: list[int], augment: bool) -> tuple[torch.Tensor, list[Page]]:
     pages = [make_page(split, i) for i in indices]
     pixels = np.stack([page_pixels(p.image, zlib.crc32(f"{split}:{i}".encode()) if augment else None)
                        for p, i in zip(pages, indices)])
-    return torch.from_numpy(pixels), [p.markdown for p in pages]
+    return torch.from_numpy(pixels), pages
 
 
 @torch.no_grad()
@@ -107,7 +108,7 @@ def greedy_batch(model: DeepseekOCRForCausalLM, prompt: Prompt, pixels: torch.Te
                  max_new: int = MAX_NEW_TOKENS) -> list[list[int]]:
     """Greedy tokens per page (EOS included when reached), with a key/value cache; all prompts have the
     same length, so the batch decodes in lockstep. The no-repeat rule is left out: it never fires here."""
-    embeds = prompt_embeds(model, prompt, pixels)
+    embeds = prompt_embeds(model, prompt, model.model.encode_views(pixels))
     b, length, _ = embeds.shape
     hidden, past = model.model(embeds, torch.arange(length)[None].expand(b, -1))
     token = model.lm_head(hidden[:, -1]).argmax(-1)

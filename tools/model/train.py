@@ -27,10 +27,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from folio_model.byte_bpe import encode  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from synth.render import PAGE_PX  # noqa: E402
 from synth.tokenizer import nano_tokenizer  # noqa: E402
 
 PAD = 2
+# classes the glyph loss tells apart: printable ASCII, then one for everything else (Greek, operators)
+GLYPH_CLASSES = 95
 
 
 def save_atomic(state: dict, path: Path) -> None:
@@ -83,14 +86,49 @@ def text_batch(tokenizer: dict, texts: list[str], eos: int, limit: int) -> torch
     return torch.tensor([r + [PAD] * (width - len(r)) for r in rows])
 
 
-def main_loss(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+def main_loss(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
     """Next-token cross-entropy on the page text (and EOS) after the prompt; padding ignored."""
-    embeds = torch.cat([prompt_embeds(model, prompt, pixels), model.model.embed_tokens(targets[:, :-1])], dim=1)
+    embeds = torch.cat([prompt_embeds(model, prompt, features), model.model.embed_tokens(targets[:, :-1])], dim=1)
     b, length, _ = embeds.shape
     hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
     text_hidden = hidden[:, len(prompt.ids) - 1:]
     logits = model.lm_head(text_hidden)
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=PAD)
+
+
+def glyph_class(char: str) -> int:
+    code = ord(char)
+    return code - 33 if 33 <= code <= 126 else GLYPH_CLASSES - 1
+
+
+def glyph_targets(pages: list[Page], side: int) -> torch.Tensor:
+    """`[b, side * side, GLYPH_CLASSES]`: which characters have their centre in each visual token's
+    cell of the page."""
+    targets = torch.zeros(len(pages), side * side, GLYPH_CLASSES)
+    cell = PAGE_PX / side
+    for b, page in enumerate(pages):
+        for char, x, y in page.glyphs:
+            row, col = min(side - 1, int(y // cell)), min(side - 1, int(x // cell))
+            targets[b, row * side + col, glyph_class(char)] = 1.0
+    return targets
+
+
+class GlyphHead(torch.nn.Module):
+    """Training only: reads the characters under each visual token from the token alone. Without it
+    the decoder learnt the pages' language first, and the vision path, getting no useful gradient,
+    collapsed to a page-independent constant (two runs, see README); with it every token must carry
+    its ink from the first step."""
+
+    def __init__(self, hidden: int) -> None:
+        super().__init__()
+        self.read = torch.nn.Linear(hidden, GLYPH_CLASSES)
+        torch.nn.init.constant_(self.read.bias, -4.0)
+
+    def loss(self, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        normalised = F.layer_norm(features, features.shape[-1:])
+        # summed over classes, so a token's few characters are not averaged away among 95 classes
+        total = F.binary_cross_entropy_with_logits(self.read(normalised), targets, reduction="sum")
+        return total / (targets.shape[0] * targets.shape[1])
 
 
 def character_error_rate(predicted: str, truth: str) -> float:
@@ -107,7 +145,8 @@ def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: i
     from folio_model.byte_bpe import ALPHABET
     inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
     byte_of = {c: b for b, c in ALPHABET.items()}
-    pixels, texts = batch_pages("heldout", list(range(pages)), augment=False)
+    pixels, heldout = batch_pages("heldout", list(range(pages)), augment=False)
+    texts = [p.markdown for p in heldout]
     model.eval()
     outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=max_new)
     model.train()
@@ -123,10 +162,11 @@ def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: i
 def grounding(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int = 6) -> tuple[float, float]:
     """Held-out loss with each page's own image and with its neighbour's: equal means the decoder
     ignores the image."""
-    pixels, texts = batch_pages("heldout", list(range(1000, 1000 + pages)), augment=False)
-    targets = text_batch(tokenizer, texts, eos=1, limit=300)
+    pixels, heldout = batch_pages("heldout", list(range(1000, 1000 + pages)), augment=False)
+    targets = text_batch(tokenizer, [p.markdown for p in heldout], eos=1, limit=300)
     with torch.no_grad():
-        return float(main_loss(model, prompt, pixels, targets)), float(main_loss(model, prompt, pixels.roll(1, 0), targets))
+        features = model.model.encode_views(pixels)
+        return float(main_loss(model, prompt, features, targets)), float(main_loss(model, prompt, features.roll(1, 0), targets))
 
 
 def main(argv: list[str]) -> int:
@@ -141,6 +181,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--save-minutes", type=float, default=4.0)
     parser.add_argument("--eval-every", type=int, default=250)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--glyph-weight", type=float, default=1.0, help="weight of the glyph loss (0: off)")
     parser.add_argument("--reset-vision", action="store_true",
                         help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
@@ -151,14 +192,17 @@ def main(argv: list[str]) -> int:
     torch.manual_seed(1130)
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
     blank_patches_embed_to_zero(model)
+    glyph_head = GlyphHead(model.config.decoder.hidden_size)
     trainable = [p for n, p in model.named_parameters() if not n.startswith("mtp_module.")
-                 and "embeddings.patch_embedding" not in n]
+                 and "embeddings.patch_embedding" not in n] + list(glyph_head.parameters())
     optimiser = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
     step, elapsed = 0, 0.0
     checkpoint = args.run / "checkpoint.pt"
     if args.resume:
         state = torch.load(checkpoint)
         model.load_state_dict(state["model"])
+        if "glyph_head" in state and not args.reset_vision:
+            glyph_head.load_state_dict(state["glyph_head"])
         step, elapsed = state["step"], state["elapsed"]
         if args.reset_vision:
             reset_vision(model, step)
@@ -178,19 +222,23 @@ def main(argv: list[str]) -> int:
         lr = learning_rate(step, args.lr, args.warmup, args.steps)
         for group in optimiser.param_groups:
             group["lr"] = lr
-        pixels, texts = batch_pages("train", list(range(step * args.batch, (step + 1) * args.batch)), augment=True)
-        targets = text_batch(tokenizer, texts, eos=1, limit=args.max_text_tokens)
-        loss = main_loss(model, prompt, pixels, targets)
+        pixels, pages = batch_pages("train", list(range(step * args.batch, (step + 1) * args.batch)), augment=True)
+        targets = text_batch(tokenizer, [p.markdown for p in pages], eos=1, limit=args.max_text_tokens)
+        features = model.model.encode_views(pixels)
+        text_loss = main_loss(model, prompt, features, targets)
+        glyph_loss = glyph_head.loss(features, glyph_targets(pages, int(round(features.shape[1] ** 0.5))))
+        loss = text_loss + args.glyph_weight * glyph_loss
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trainable, 1.0)
         optimiser.step()
         step += 1
         elapsed += time.time() - started
-        window.append(float(loss))
+        window.append((float(text_loss), float(glyph_loss)))
         if step % 10 == 0:
             rate = (time.time() - window_start) / len(window)
-            print(f"step {step} loss {sum(window) / len(window):.4f} lr {lr:.2e} {rate:.2f}s/step "
+            print(f"step {step} loss {sum(w[0] for w in window) / len(window):.4f} "
+                  f"glyph {sum(w[1] for w in window) / len(window):.4f} lr {lr:.2e} {rate:.2f}s/step "
                   f"trained {elapsed / 60:.1f}min", flush=True)
             window, window_start = [], time.time()
         if step % args.eval_every == 0:
@@ -198,7 +246,7 @@ def main(argv: list[str]) -> int:
             own, other = grounding(model, tokenizer, prompt)
             print(f"  heldout loss {own:.3f} with its own page, {other:.3f} with another page", flush=True)
         if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
-            save_atomic({"model": model.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
+            save_atomic({"model": model.state_dict(), "glyph_head": glyph_head.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
                          "elapsed": elapsed, "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()},
                         checkpoint)
             last_save = time.time()

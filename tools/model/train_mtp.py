@@ -77,7 +77,7 @@ def mtp_loss(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, output
     ids = sequences(outputs, prompt.ids)
     b, length = ids.shape
     with torch.no_grad():
-        embeds = torch.cat([prompt_embeds(model, prompt, pixels), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
+        embeds = torch.cat([prompt_embeds(model, prompt, model.model.encode_views(pixels)), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
         hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
     rows = length - 2  # row p needs token p+1 as input and token p+2 as target
     token_embeds = model.model.embed_tokens(ids[:, 1:rows + 1]).detach()

@@ -57,13 +57,30 @@ def random_style(rng: random.Random) -> Style:
                  rng.randint(16, 32), (grey, grey, grey), (paper, paper, max(225, paper - rng.randint(0, 12))))
 
 
+class GlyphRecorder(ImageDraw.ImageDraw):
+    """Draws as Pillow does and keeps where each visible character landed (its centre, in page
+    pixels): training uses it to make every visual token tell which characters lie under it."""
+
+    def __init__(self, image: Image.Image) -> None:
+        super().__init__(image)
+        self.glyphs: list[tuple[str, float, float]] = []
+
+    def text(self, xy, text, fill=None, font=None, anchor=None, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        _, top, _, bottom = self.textbbox(xy, text, font=font, anchor=anchor)
+        for i, char in enumerate(text):
+            if not char.isspace():
+                centre = (font.getlength(text[:i]) + font.getlength(text[:i + 1])) / 2
+                self.glyphs.append((char, xy[0] + centre, (top + bottom) / 2))
+        return super().text(xy, text, fill, font, anchor, *args, **kwargs)
+
+
 class Canvas:
     """The page being filled: draws a block when it fits below the previous ones."""
 
     def __init__(self, style: Style) -> None:
         self.style = style
         self.image = Image.new("RGB", (PAGE_PX, PAGE_PX), style.paper)
-        self.draw = ImageDraw.Draw(self.image)
+        self.draw = GlyphRecorder(self.image)
         self.y = style.margin
         self.body = ImageFont.truetype(style.regular, style.size)
         self.width = PAGE_PX - 2 * style.margin
@@ -197,6 +214,7 @@ class Canvas:
 class Page:
     image: Image.Image
     markdown: str
+    glyphs: tuple[tuple[str, float, float], ...]  # (character, x, y) of every character drawn
 
 
 def make_page(split: str, index: int) -> Page:
@@ -213,7 +231,7 @@ def make_page(split: str, index: int) -> Page:
             if len(blocks) == MAX_BLOCKS:
                 break
         candidate = random_block(rng)
-    return Page(canvas.image, page_markdown(blocks))
+    return Page(canvas.image, page_markdown(blocks), tuple(canvas.draw.glyphs))
 
 
 def degrade(image: Image.Image, rng: random.Random) -> Image.Image:
