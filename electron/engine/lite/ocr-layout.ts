@@ -7,10 +7,10 @@
 import type { Block } from '../../../shared/page.js';
 import type { TextRun } from '../text/geometry.js';
 import { fontStatistics, sizeKey } from '../text/headings.js';
-import { lineText } from '../text/inline-markdown.js';
 import { buildFragments } from '../text/lines.js';
 import { layoutPage, type DraftBlock, type PageElement } from '../text/page-layout.js';
-import { bandOf, isPageNumber } from '../text/running-text.js';
+import { bandLinesOf, runningBlocks, runningLines } from '../text/running-lines.js';
+import type { BandLine } from '../text/running-text.js';
 import { detectTables } from '../text/tables.js';
 import { ocrWords } from './ocr-words.js';
 import type { RecognisedLine } from './text-recognition.js';
@@ -29,14 +29,17 @@ const THICKNESS_PER_EM = 1.3;
 /** Line sizes within this ratio of each other are one size (see snapSizes). */
 const SAME_SIZE = 1.25;
 
-export function ocrBlocks(page: OcrPage, keepHeaders = false): Block[] {
+/**
+ * `neighbours`: the band lines of the pages around this one (ocrBandLines, or a text page's), by
+ * which running headers and footers are told from the page's own text; without them, only lone
+ * page numbers are.
+ */
+export function ocrBlocks(page: OcrPage, keepHeaders = false, neighbours: readonly (readonly BandLine[])[] = []): Block[] {
   const skew = pageSkew(page.lines);
   const runs = ocrRuns(page, skew);
-  // A lone page number in the top or bottom band is running text; a scan has no neighbours read to
-  // compare other headers with, so those stay in the text.
   const fragments = buildFragments(runs);
-  const pageNumbers = fragments.filter((f) => bandOf(f, page.height) && isPageNumber(lineText(f)));
-  const body = new Set(fragments.filter((f) => !pageNumbers.includes(f)).flatMap((f) => f.runs));
+  const running = runningLines(fragments, neighbours, page.height);
+  const body = new Set(fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs));
   const bodyRuns = runs.filter((r) => body.has(r));
   const tables = detectTables(bodyRuns, [], page);
   const taken = new Set(tables.flatMap((t) => t.runIndices));
@@ -45,13 +48,17 @@ export function ocrBlocks(page: OcrPage, keepHeaders = false): Block[] {
     ...buildFragments(free).map((line) => ({ ...line, kind: 'text' as const })),
     ...tables.map((t) => ({ ...t.box, kind: 'table' as const, markdown: t.markdown })),
   ];
-  const running = pageNumbers.map((line): DraftBlock => ({
-    kind: bandOf(line, page.height) === 'top' ? 'header' : 'footer',
-    box: line,
-    markdown: keepHeaders ? lineText(line) : '',
-  }));
-  const drafts = [...running.filter((b) => b.kind === 'header'), ...layoutPage(elements, statistics(bodyRuns)), ...running.filter((b) => b.kind === 'footer')];
+  const drafts = [
+    ...runningBlocks(running, 'top', keepHeaders),
+    ...layoutPage(elements, statistics(bodyRuns)),
+    ...runningBlocks(running, 'bottom', keepHeaders),
+  ];
   return drafts.map((draft) => toBlock(draft, page, skew));
+}
+
+/** The page's top and bottom band lines, laid out as ocrBlocks lays them out, for its neighbours. */
+export function ocrBandLines(page: OcrPage): BandLine[] {
+  return bandLinesOf(buildFragments(ocrRuns(page, pageSkew(page.lines))), page.height);
 }
 
 /** The median line angle: a scan is turned as a whole, and its lines agree to a fraction of a degree. */

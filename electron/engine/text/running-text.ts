@@ -55,7 +55,8 @@ export function toBandLine(text: string, box: Box, band: Band): BandLine {
   return { key: bandKey(text), y: (box.y0 + box.y1) / 2, band };
 }
 
-function sameRow(a: Box, b: Box): boolean {
+/** Overlapping by half the shorter one's height: side by side on one row. */
+export function sameRow(a: Box, b: Box): boolean {
   const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
   return overlap > 0.5 * Math.min(a.y1 - a.y0, b.y1 - b.y0);
 }

@@ -14,22 +14,20 @@ import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
 import { encodeImage } from './image-encoder.js';
 import type { Box, ImagePlacement, Rule } from './geometry.js';
-import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
 import { buildFragments, type Line } from './lines.js';
 import { applyLinks, readLinkAreas, type AnnotationLike } from './links.js';
 import { layoutPage, type DraftBlock, type PageElement } from './page-layout.js';
 import type { Matrix } from './affine.js';
 import { createPageFrame, transformBox, type PageFrame } from './page-frame.js';
-import { summarisePage } from './page-summary.js';
-import { bandOf, runningText, type BandCandidate, type BandLine } from './running-text.js';
+import { summarisePage, type PageSummary } from './page-summary.js';
+import { bandCandidates, NEIGHBOUR_PAGES, runningBlocks, runningLines } from './running-lines.js';
+import type { Band, BandLine } from './running-text.js';
 import { detectTables } from './tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
 
 /** A job on a PDF page: the only kind with a text layer to read. */
 type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
 
-/** How many pages on each side are compared for running headers and footers. */
-const NEIGHBOURS = 2;
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
 const MIN_IMAGE_SIDE = 24;
 
@@ -159,24 +157,14 @@ async function findRunningText(
   frame: PageFrame,
   job: PdfPageJob,
   memory: DocumentMemory,
-): Promise<Map<Line, 'top' | 'bottom'>> {
-  const candidates: BandCandidate<Line>[] = [];
-  for (const fragment of fragments) {
-    const band = bandOf(fragment, frame.height);
-    if (band) candidates.push({ item: fragment, text: lineText(fragment), band });
-  }
-  const result = new Map<Line, 'top' | 'bottom'>();
-  if (candidates.length === 0) return result;
-  const neighbours = await neighbourBands(job, memory);
-  for (const line of runningText(candidates, neighbours, frame.height)) {
-    result.set(line, candidates.find((c) => c.item === line)!.band);
-  }
-  return result;
+): Promise<Map<Line, Band>> {
+  if (bandCandidates(fragments, frame.height).length === 0) return new Map();
+  return runningLines(fragments, await neighbourBands(job, memory), frame.height);
 }
 
 async function neighbourBands(job: PdfPageJob, memory: DocumentMemory): Promise<BandLine[][]> {
   const bands: BandLine[][] = [];
-  for (let offset = -NEIGHBOURS; offset <= NEIGHBOURS; offset++) {
+  for (let offset = -NEIGHBOUR_PAGES; offset <= NEIGHBOUR_PAGES; offset++) {
     const other = job.page + offset;
     if (offset === 0 || other < 1 || other > job.pdf.numPages) continue;
     let summary = memory.summary(other);
@@ -191,34 +179,31 @@ async function neighbourBands(job: PdfPageJob, memory: DocumentMemory): Promise<
 
 /** Reads only a neighbour's text (cheap), summarises it, and keeps the text if it comes next. */
 async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: DocumentMemory) {
+  const read = await readTextSummary(pdf, pageNumber);
+  if (!read) return undefined;
+  memory.remember(pageNumber, read.summary);
+  memory.keepContent(pageNumber, read.content);
+  return read.summary;
+}
+
+/**
+ * A page's text layer read alone and summarised: what a neighbour compares running text with, for
+ * this engine and for OCR pages beside text pages. `undefined` when the page cannot be read, which
+ * just gives no evidence about running text.
+ */
+export async function readTextSummary(pdf: PDFDocumentProxy, pageNumber: number): Promise<{ summary: PageSummary; content: TextContentLike } | undefined> {
   const page = await pdf.getPage(pageNumber).catch(() => undefined);
   if (!page) return undefined;
   try {
     const content = (await page.getTextContent()) as TextContentLike;
     const frame = frameOf(page, content);
     const runs = readTextRuns(content, frame.fromUser, (_, fontFamily) => readFontFacts(undefined, fontFamily));
-    const summary = summarisePage(runs, buildFragments(runs), frame.height);
-    memory.remember(pageNumber, summary);
-    memory.keepContent(pageNumber, content);
-    return summary;
+    return { summary: summarisePage(runs, buildFragments(runs), frame.height), content };
   } catch {
-    // A neighbour that cannot be read just gives no evidence about running text.
     return undefined;
   } finally {
     page.cleanup();
   }
-}
-
-function runningBlocks(running: Map<Line, 'top' | 'bottom'>, band: 'top' | 'bottom', keep: boolean): DraftBlock[] {
-  return [...running]
-    .filter(([, b]) => b === band)
-    .map(([line]) => line)
-    .sort((a, b) => a.y0 - b.y0 || a.x0 - b.x0)
-    .map((line) => ({
-      kind: band === 'top' ? ('header' as const) : ('footer' as const),
-      box: line,
-      markdown: keep ? escapeBlockStart(escapeText(lineText(line))) : '',
-    }));
 }
 
 /** Names images in reading order and gives their blocks the Markdown that links to them. */

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import type { TextRun } from './geometry.js';
+import { buildFragments } from './lines.js';
+import { bandLinesOf, runningBlocks, runningLines } from './running-lines.js';
+
+const HEIGHT = 800;
+
+function run(text: string, x0: number, y0: number, fontSize = 8): TextRun {
+  return { text, x0, x1: x0 + text.length * fontSize * 0.5, y0, y1: y0 + fontSize, fontSize, fontName: 'F', bold: false, italic: false, monospace: false };
+}
+
+/** A header in two halves (the right one a point higher, as OCR places it), body text, and a page number. */
+function page(number: number): TextRun[] {
+  return [
+    run('Northport Harbour Board', 50, 30),
+    run('Works Programme 2027', 420, 29),
+    run('Winter storms removed armour stone from the breakwater.', 50, 300, 11),
+    run(`Page ${number} of 4`, 280, 770),
+  ];
+}
+
+describe('running lines', () => {
+  it('takes the lines a neighbour repeats and the page number, and leaves the body', () => {
+    const lines = buildFragments(page(2));
+    const neighbour = bandLinesOf(buildFragments(page(3)), HEIGHT);
+    const running = runningLines(lines, [neighbour], HEIGHT);
+    expect([...running].map(([line, band]) => [line.runs.map((r) => r.text).join(''), band])).toEqual([
+      ['Northport Harbour Board', 'top'],
+      ['Works Programme 2027', 'top'],
+      ['Page 2 of 4', 'bottom'],
+    ]);
+  });
+
+  it('takes only the page number when no neighbour repeats the header', () => {
+    const running = runningLines(buildFragments(page(2)), [], HEIGHT);
+    expect([...running.values()]).toEqual(['bottom']);
+  });
+
+  it('writes a kept header left to right along its row, and an empty block when it is left out', () => {
+    const running = runningLines(buildFragments(page(2)), [bandLinesOf(buildFragments(page(1)), HEIGHT)], HEIGHT);
+    expect(runningBlocks(running, 'top', true).map((b) => b.markdown)).toEqual(['Northport Harbour Board', 'Works Programme 2027']);
+    expect(runningBlocks(running, 'bottom', false)).toMatchObject([{ kind: 'footer', markdown: '' }]);
+  });
+});

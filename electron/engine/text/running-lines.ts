@@ -1,0 +1,63 @@
+/**
+ * Running headers and footers among a page's laid-out lines, for every engine that has lines: the
+ * text engine's (from the text layer) and lite's (from OCR). The lines in the top and bottom bands
+ * are compared with the neighbours' band lines (running-text.ts) and come back as header and footer
+ * blocks, whose Markdown is empty unless they are kept, so the UI still sees where they were.
+ */
+
+import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
+import type { Line } from './lines.js';
+import type { DraftBlock } from './page-layout.js';
+import { bandOf, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine } from './running-text.js';
+
+/** How many pages on each side are compared for running headers and footers. */
+export const NEIGHBOUR_PAGES = 2;
+
+/** The lines in the page's top and bottom bands, with their text. */
+export function bandCandidates(lines: readonly Line[], pageHeight: number): BandCandidate<Line>[] {
+  const candidates: BandCandidate<Line>[] = [];
+  for (const line of lines) {
+    const band = bandOf(line, pageHeight);
+    if (band) candidates.push({ item: line, text: lineText(line), band });
+  }
+  return candidates;
+}
+
+/** The signatures a neighbour compares its own band lines with. */
+export function bandLinesOf(lines: readonly Line[], pageHeight: number): BandLine[] {
+  return bandCandidates(lines, pageHeight).map((c) => toBandLine(c.text, c.item, c.band));
+}
+
+/** The page's running lines and the band each is in. */
+export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, Band> {
+  const candidates = bandCandidates(lines, pageHeight);
+  const result = new Map<Line, Band>();
+  if (candidates.length === 0) return result;
+  for (const line of runningText(candidates, neighbours, pageHeight)) {
+    result.set(line, candidates.find((c) => c.item === line)!.band);
+  }
+  return result;
+}
+
+export function runningBlocks(running: ReadonlyMap<Line, Band>, band: Band, keep: boolean): DraftBlock[] {
+  const lines = [...running].filter(([, b]) => b === band).map(([line]) => line);
+  return inRows(lines).map((line) => ({
+    kind: band === 'top' ? ('header' as const) : ('footer' as const),
+    box: line,
+    markdown: keep ? escapeBlockStart(escapeText(lineText(line))) : '',
+  }));
+}
+
+/**
+ * Top to bottom, and left to right along a row: OCR puts the two halves of one header a point or
+ * two apart in height, which must not decide their order.
+ */
+function inRows(lines: readonly Line[]): Line[] {
+  const rows: Line[][] = [];
+  for (const line of [...lines].sort((a, b) => a.y0 - b.y0)) {
+    const row = rows.at(-1);
+    if (row && sameRow(row[0]!, line)) row.push(line);
+    else rows.push([line]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => a.x0 - b.x0));
+}
