@@ -84,17 +84,24 @@ async function printChinese(out: string): Promise<void> {
   }
 }
 
-/** The source's first page as an image-only PDF page of the same size, and that image. */
-async function scanPdf(source: string, spec: ScanSpec): Promise<{ pdf: Uint8Array; jpeg: Buffer }> {
+/**
+ * The source's first page (or all its pages, each with its own noise) as image-only PDF pages of the
+ * same size, and the first page's image.
+ */
+export async function scanPdf(source: string, spec: ScanSpec, pages: 'first' | 'all' = 'first'): Promise<{ pdf: Uint8Array; jpeg: Buffer }> {
   const pdf = await getDocument({ data: new Uint8Array(await readFile(source)), verbosity: 0 }).promise;
   try {
-    const page = await pdf.getPage(1);
-    const { width, height } = page.getViewport({ scale: 1 });
-    const image = degrade(await renderPage(page, (Math.max(width, height) * spec.dpi) / 72), spec.defects);
     const out = await PDFDocument.create();
-    const jpeg = await encodeJpeg(image);
-    out.addPage([width, height]).drawImage(await out.embedJpg(jpeg), { x: 0, y: 0, width, height });
-    return { pdf: await out.save(), jpeg };
+    const jpegs: Buffer[] = [];
+    for (let n = 1; n <= (pages === 'all' ? pdf.numPages : 1); n++) {
+      const page = await pdf.getPage(n);
+      const { width, height } = page.getViewport({ scale: 1 });
+      const defects = { ...spec.defects, seed: spec.defects.seed + n - 1 };
+      const jpeg = await encodeJpeg(degrade(await renderPage(page, (Math.max(width, height) * spec.dpi) / 72), defects));
+      out.addPage([width, height]).drawImage(await out.embedJpg(jpeg), { x: 0, y: 0, width, height });
+      jpegs.push(jpeg);
+    }
+    return { pdf: await out.save(), jpeg: jpegs[0]! };
   } finally {
     await pdf.destroy();
   }
