@@ -44,6 +44,8 @@ describe('lite engine on scans', () => {
       const cer = characterErrorRate(page.markdown, await knownText(name), { ignoreSpaces: name.startsWith('chinese') });
       console.log(`${name}: CER ${(cer * 100).toFixed(2)}% in ${Math.round(page.stats.timeMs)} ms (${page.stats.reason})\n${page.markdown}`);
       expect(page.stats.engine).toBe('lite');
+      // Upright scans are read as they lie (turned ones: test/lite-orientation.test.ts).
+      expect(page.stats.reason).not.toMatch(/scan lies/);
       expect(cer).toBeLessThan(MAX_CER[name]);
       expect(page.blocks.length).toBeGreaterThan(0);
       for (const block of page.blocks) {

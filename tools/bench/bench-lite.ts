@@ -34,6 +34,8 @@ const SCANS = [
   { scan: 'letter-150', source: path.join(FIXTURE_PDF_DIR, 'letter.pdf'), cjk: false },
   { scan: 'headings-300', source: path.join(FIXTURE_PDF_DIR, 'headings.pdf'), cjk: false },
   { scan: 'chinese-200', source: path.join(SCAN_DIR, 'chinese-source.pdf'), cjk: true },
+  // Sideways: detected twice, once as it lies and once turned (made by test/lite-orientation.test.ts).
+  { scan: 'letter-150-turned-90', source: path.join(FIXTURE_PDF_DIR, 'letter.pdf'), cjk: false },
 ];
 const PATHS: { name: string; reader: OcrReader; latinOnly: boolean }[] = [
   { name: 'PP-OCRv4 (default)', reader: { kind: 'ppocr' }, latinOnly: false },
@@ -47,6 +49,7 @@ interface Measure {
   cpuMs: number;
   renderMs: number;
   detectionMs: number;
+  orientationMs: number;
   recognitionMs: number;
   layoutMs: number;
   cer: number;
@@ -60,8 +63,9 @@ async function main(): Promise<void> {
   for (const s of scans) known.set(s.scan, await textLayer(router, s.source));
 
   console.log(`Scans: ${scans.map((s) => s.scan).join(', ')}; a scan's own image (halved while over ${LITE_LONG_SIDE * 1.5} px), other pages rendered at ${LITE_LONG_SIDE} px; one warm-up page per path\n`);
-  console.log(row('scan', 'path', 's/page', 'CPU s', 'CER', 'image', 'detect', 'recognise', 'layout'));
+  console.log(row('scan', 'path', 's/page', 'CPU s', 'CER', 'image', 'detect', 'orient', 'recognise', 'layout'));
   const totals = new Map<string, { ms: number; cpuMs: number; pages: number }>();
+  const upright = { ms: 0, orientationMs: 0 };
   for (const p of PATHS) await measure(p.reader, path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`), '', false);
   for (const s of scans) {
     for (const p of PATHS) {
@@ -70,10 +74,15 @@ async function main(): Promise<void> {
         continue;
       }
       const m = await measure(p.reader, path.join(SCAN_DIR, `${s.scan}.pdf`), known.get(s.scan)!, s.cjk);
-      const total = m.renderMs + m.detectionMs + m.recognitionMs + m.layoutMs;
+      const total = m.renderMs + m.detectionMs + m.orientationMs + m.recognitionMs + m.layoutMs;
       const share = (v: number) => `${Math.round((100 * v) / total)}%`;
-      console.log(row(s.scan, p.name, (total / 1000).toFixed(2), (m.cpuMs / 1000).toFixed(2), `${(m.cer * 100).toFixed(2)}%`, share(m.renderMs), share(m.detectionMs), share(m.recognitionMs), share(m.layoutMs)));
-      if (!s.cjk) {
+      console.log(row(s.scan, p.name, (total / 1000).toFixed(2), (m.cpuMs / 1000).toFixed(2), `${(m.cer * 100).toFixed(2)}%`, share(m.renderMs), share(m.detectionMs), share(m.orientationMs), share(m.recognitionMs), share(m.layoutMs)));
+      const turned = s.scan.includes('turned');
+      if (p === PATHS[0] && !turned) {
+        upright.ms += total;
+        upright.orientationMs += m.orientationMs;
+      }
+      if (!s.cjk && !turned) {
         const t = totals.get(p.name) ?? { ms: 0, cpuMs: 0, pages: 0 };
         totals.set(p.name, { ms: t.ms + total, cpuMs: t.cpuMs + m.cpuMs, pages: t.pages + 1 });
       }
@@ -85,6 +94,7 @@ async function main(): Promise<void> {
   console.log(`\nLatin scans, mean per page: ${ppocr} ${mean(ppocr, 'ms').toFixed(2)} s (CPU ${mean(ppocr, 'cpuMs').toFixed(2)} s), ${tesseract} ${mean(tesseract, 'ms').toFixed(2)} s (CPU ${mean(tesseract, 'cpuMs').toFixed(2)} s)`);
   console.log(`${ppocr} / ${tesseract}: time ${(mean(ppocr, 'ms') / mean(tesseract, 'ms')).toFixed(2)}x, CPU ${(mean(ppocr, 'cpuMs') / mean(tesseract, 'cpuMs')).toFixed(2)}x`);
   console.log(`target for the default path: under ${TARGET_MS / 1000} s/page and CER under ${TARGET_CER * 100}% on paper-clean-200 (see its row)`);
+  console.log(`${ppocr} orientation on the upright scans (a few lines through the direction classifier): ${Math.round(upright.orientationMs)} ms of ${Math.round(upright.ms)} ms, ${((100 * upright.orientationMs) / upright.ms).toFixed(1)}% of their time`);
   await compareRecognisers(path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`));
 }
 
@@ -138,7 +148,9 @@ async function measure(reader: OcrReader, file: string, knownText: string, cjk: 
     const renderMs = performance.now() - started;
     const reading = await readPage(image, reader, new AbortController().signal);
     const laidOut = performance.now();
-    const blocks = ocrBlocks({ width: viewport.width, height: viewport.height, scale: viewport.width / image.width, lines: reading.lines });
+    // Laid out as read: a sideways page's sides swap (lite-engine.ts maps the boxes back; text needs no mapping).
+    const [width, height] = reading.turns % 2 === 1 ? [viewport.height, viewport.width] : [viewport.width, viewport.height];
+    const blocks = ocrBlocks({ width, height, scale: width / reading.imageWidth, lines: reading.lines });
     const layoutMs = performance.now() - laidOut;
     const markdown = blocks.map((b) => b.markdown).filter(Boolean).join('\n\n');
     const used = process.cpuUsage(cpu);
@@ -167,7 +179,7 @@ async function textLayer(router: EngineRouter, file: string): Promise<string> {
 }
 
 function row(...cells: string[]): string {
-  const widths = [16, 20, 7, 7, 7, 8, 8, 10, 7];
+  const widths = [20, 20, 7, 7, 7, 8, 8, 8, 10, 7];
   return cells.map((c, i) => c.padEnd(widths[i] ?? 8)).join(' ');
 }
 

@@ -20,8 +20,8 @@ function lineCropWidth(box: TextLineBox): number {
   return Math.max(LINE_HEIGHT / 2, Math.min(MAX_LINE_WIDTH, Math.round((LINE_HEIGHT * box.length) / box.thickness)));
 }
 
-export function cropLine(image: RgbImage, box: TextLineBox): LineCrop {
-  const width = lineCropWidth(box);
+/** `width` is the line's own aspect unless a model wants it squeezed (the direction classifier). */
+export function cropLine(image: RgbImage, box: TextLineBox, width = lineCropWidth(box)): LineCrop {
   const plane = width * LINE_HEIGHT;
   const data = new Float32Array(3 * plane);
   const ux = Math.cos(box.angle);

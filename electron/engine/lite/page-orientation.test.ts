@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { liesSideways, votesUpsideDown, votingLines } from './page-orientation.js';
+import type { TextLineBox } from './text-detection.js';
+
+/** A box as detection gives one: its axis near level, `length` along it and `thickness` across. */
+function box(length: number, thickness: number, cy = 0): TextLineBox {
+  return { cx: 100, cy, angle: 0, length, thickness, score: 0.9 };
+}
+
+/** A line standing on end, as detection boxes it on a page lying sideways: thin along, long across. */
+function standing(height: number): TextLineBox {
+  return box(30, height);
+}
+
+describe('liesSideways', () => {
+  it('finds a page of upright lines upright', () => {
+    expect(liesSideways([box(1000, 30), box(800, 30), box(120, 30), box(40, 30)])).toBe(false);
+  });
+
+  it('finds a page whose lines stand on end sideways', () => {
+    expect(liesSideways([standing(1000), standing(800), standing(150), box(35, 30)])).toBe(true);
+  });
+
+  it('keeps a page of prose upright despite a long stamp up its margin', () => {
+    expect(liesSideways([standing(1600), box(1000, 30), box(1000, 30), box(900, 30)])).toBe(false);
+  });
+
+  it('leaves a page of only short words and digits upright', () => {
+    expect(liesSideways([box(60, 30), box(30, 40), box(45, 30)])).toBe(false);
+    expect(liesSideways([])).toBe(false);
+  });
+});
+
+describe('votingLines', () => {
+  it('takes the longest lines, longest first, and never short words', () => {
+    const boxes = [box(300, 30, 1), box(1000, 30, 2), box(80, 30, 3), box(600, 30, 4), box(30, 300, 5)];
+    expect(votingLines(boxes, 2).map((b) => b.cy)).toEqual([2, 4]);
+    expect(votingLines(boxes).map((b) => b.cy)).toEqual([2, 4, 1]);
+  });
+});
+
+describe('votesUpsideDown', () => {
+  it('turns the page when most lines read upside down', () => {
+    expect(votesUpsideDown([0.1, 0.9, 0.2, 0.8, 0.7, 0.3], 3)).toBe(true);
+  });
+
+  it('keeps the page when most lines read upright', () => {
+    expect(votesUpsideDown([0.9, 0.1, 0.2, 0.8, 0.7, 0.3], 3)).toBe(false);
+  });
+
+  it('keeps the page on a tie', () => {
+    expect(votesUpsideDown([0.9, 0.1, 0.2, 0.8], 2)).toBe(false);
+  });
+});

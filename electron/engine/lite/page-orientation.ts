@@ -1,0 +1,103 @@
+/**
+ * Which way up a scan lies, decided cheaply from what detection already found: lines standing on
+ * end mean the page lies sideways (a quarter turn, either way); then PP-OCR's text direction
+ * classifier tells upright from upside down on a few of the longest lines, by majority. The page is
+ * turned and detected again, so recognition and layout see it upright.
+ */
+
+import ort from 'onnxruntime-node';
+import type { RgbImage } from '../raster/rgb-image.js';
+import { cropLine, LINE_HEIGHT } from './line-crops.js';
+import { type QuarterTurns, turnImage } from './quarter-turns.js';
+import type { TextLineBox } from './text-detection.js';
+
+/** The classifier's input width: lines are scaled to its 48 px height and squeezed into this, as PP-OCR does. */
+export const CLASSIFIER_WIDTH = 192;
+/** Boxes this many times longer than thick are lines (or long words): short ones say little about direction. */
+const LINE_ASPECT = 3;
+/** Lines the classifier votes on: a few long ones agree; more only cost time. */
+export const VOTING_LINES = 5;
+
+/**
+ * Whether the page's text stands on end: the long boxes' total length standing beats that lying
+ * down. Detection sets a box's axis near level, so a vertical line shows as a box much thicker than long.
+ * Weighting by length keeps a margin stamp or a vertical table heading from turning a page of prose.
+ */
+export function liesSideways(boxes: readonly TextLineBox[]): boolean {
+  let standing = 0;
+  let lying = 0;
+  for (const box of boxes) {
+    if (box.length >= LINE_ASPECT * box.thickness) lying += box.length;
+    else if (box.thickness >= LINE_ASPECT * box.length) standing += box.thickness;
+  }
+  return standing > lying;
+}
+
+/** The longest lying lines, at most `count`, for the classifier: long lines carry the most letters. */
+export function votingLines(boxes: readonly TextLineBox[], count = VOTING_LINES): TextLineBox[] {
+  return boxes
+    .filter((box) => box.length >= LINE_ASPECT * box.thickness)
+    .sort((a, b) => b.length - a.length)
+    .slice(0, count);
+}
+
+/** Upside down when more than half the lines vote so; `probabilities` is the classifier's [n, 2] (0 and 180 degrees). */
+export function votesUpsideDown(probabilities: ArrayLike<number>, lines: number): boolean {
+  let upsideDown = 0;
+  for (let i = 0; i < lines; i++) if (probabilities[2 * i + 1]! > probabilities[2 * i]!) upsideDown++;
+  return upsideDown * 2 > lines;
+}
+
+export interface OrientedPage {
+  image: RgbImage;
+  boxes: TextLineBox[];
+  /** Clockwise quarter turns from the page image to `image`. */
+  turns: QuarterTurns;
+}
+
+export type Detect = (image: RgbImage) => Promise<TextLineBox[]>;
+
+/** The page turned upright with its lines detected on it; `boxes` are those found on `image` as given. */
+export async function orientPage(classifier: ort.InferenceSession, detect: Detect, image: RgbImage, boxes: TextLineBox[]): Promise<OrientedPage> {
+  let turns: QuarterTurns = 0;
+  let upright = image;
+  let found = boxes;
+  // A quarter turn clockwise leaves a sideways page either upright or upside down; the classifier
+  // tells which. Each turn is detected afresh: the detector's boxes sit a few pixels off the ink
+  // towards the bottom right, so boxes turned with the page would sit off it (1.6% CER, not 0.2%).
+  if (liesSideways(boxes)) {
+    turns = 1;
+    upright = turnImage(image, 1);
+    found = await detect(upright);
+  }
+  if (await upsideDown(classifier, upright, found)) {
+    turns = turns === 1 ? 3 : 2;
+    upright = turnImage(upright, 2);
+    found = await detect(upright);
+  }
+  return { image: upright, boxes: found, turns };
+}
+
+async function upsideDown(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<boolean> {
+  const lines = votingLines(boxes);
+  if (lines.length === 0) return false;
+  const output = await classifier.run({ [classifier.inputNames[0]!]: classifierInput(image, lines) });
+  return votesUpsideDown(output[classifier.outputNames[0]!]!.data as Float32Array, lines.length);
+}
+
+/** Each line cut out 48 px high at its own aspect up to 192 px (squeezed beyond), padded with 0 (mid grey) to 192. */
+function classifierInput(image: RgbImage, lines: readonly TextLineBox[]): ort.Tensor {
+  const plane = LINE_HEIGHT * CLASSIFIER_WIDTH;
+  const data = new Float32Array(lines.length * 3 * plane);
+  lines.forEach((box, n) => {
+    const width = Math.min(CLASSIFIER_WIDTH, Math.max(1, Math.ceil((LINE_HEIGHT * box.length) / box.thickness)));
+    const crop = cropLine(image, box, width);
+    for (let channel = 0; channel < 3; channel++) {
+      for (let row = 0; row < LINE_HEIGHT; row++) {
+        const from = (channel * LINE_HEIGHT + row) * width;
+        data.set(crop.data.subarray(from, from + width), (n * 3 + channel) * plane + row * CLASSIFIER_WIDTH);
+      }
+    }
+  });
+  return new ort.Tensor('float32', data, [lines.length, 3, LINE_HEIGHT, CLASSIFIER_WIDTH]);
+}
