@@ -57,6 +57,7 @@ export class EngineRouter {
 
   forgetDocument(...args: Parameters<PageEngine['forgetDocument']>): void {
     this.text.forgetDocument(...args);
+    this.lite.forgetDocument(...args);
   }
 }
 

@@ -5,11 +5,14 @@
  */
 
 import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { OCR_LANGUAGE_INFO, type OcrLanguage } from '../../../shared/ocr-languages.js';
+import { OCR_LANGUAGE_INFO, type OcrLanguage, type OcrReader } from '../../../shared/ocr-languages.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import type { RgbImage } from '../raster/rgb-image.js';
+import { renderPage } from '../raster/page-raster.js';
 import { scannedImage } from '../raster/scan-image.js';
-import { ocrBlocks } from './ocr-layout.js';
+import type { BandLine } from '../text/running-text.js';
+import { ocrBandLines, ocrBlocks, type OcrPage } from './ocr-layout.js';
+import { OcrNeighbours } from './ocr-neighbours.js';
 import { readPage, type PageReading } from './page-reading.js';
 import { unturnedBox } from './quarter-turns.js';
 
@@ -20,19 +23,53 @@ import { unturnedBox } from './quarter-turns.js';
 export const LITE_LONG_SIDE = 2200;
 
 export function createLiteEngine(): PageEngine {
+  // Per document, what running headers are compared with; the models belong to the process.
+  const documents = new WeakMap<PDFDocumentProxy, OcrNeighbours<PageRead>>();
   return {
     name: 'lite',
     async convertPage(job) {
       const language: OcrLanguage = job.options.lang ?? 'auto';
-      const { image, width, height } = await pageImage(job);
-      job.signal.throwIfAborted();
-      const reading = await readPage(image, OCR_LANGUAGE_INFO[language].reader, job.signal);
-      return contentOf(reading, width, height, job);
+      const { reader } = OCR_LANGUAGE_INFO[language];
+      const { pdf } = job;
+      if (!pdf) return contentOf(await readJob(job, reader), job, { bands: [] });
+      let neighbours = documents.get(pdf);
+      if (!neighbours) documents.set(pdf, (neighbours = new OcrNeighbours(pdf)));
+      const read = neighbours.take(job.page, language) ?? (await readJob(job, reader));
+      neighbours.remember(job.page, ocrBandLines(ocrPageOf(read)));
+      const readAhead = async (page: number) => {
+        const ahead = await readJob(neighbourJob(job, pdf, page), reader);
+        return { read: ahead, bandLines: ocrBandLines(ocrPageOf(ahead)) };
+      };
+      return contentOf(read, job, await neighbours.around(job.page, language, readAhead, job.signal));
     },
-    forgetDocument(_pdf: PDFDocumentProxy) {
-      // nothing is kept per document: the models belong to the process
+    forgetDocument(pdf: PDFDocumentProxy) {
+      documents.delete(pdf);
     },
   };
+}
+
+/** A page read by OCR, and its size in points as shown. */
+interface PageRead {
+  reading: PageReading;
+  width: number;
+  height: number;
+}
+
+async function readJob(job: PageJob, reader: OcrReader): Promise<PageRead> {
+  const { image, width, height } = await pageImage(job);
+  job.signal.throwIfAborted();
+  return { reading: await readPage(image, reader, job.signal), width, height };
+}
+
+/** Another page of the document, to be read ahead as a neighbour: rendered as the session renders pages. */
+function neighbourJob(job: PageJob, pdf: PDFDocumentProxy, page: number): PageJob {
+  return { pdf, page, options: job.options, signal: job.signal, render: async (longSide) => renderPage(await pdf.getPage(page), longSide), emitDelta: () => {} };
+}
+
+/** Laid out on the page turned as it was read, so the text reads upright. */
+function ocrPageOf({ reading, width, height }: PageRead): OcrPage {
+  const [readWidth, readHeight] = reading.turns % 2 === 1 ? [height, width] : [width, height];
+  return { width: readWidth, height: readHeight, scale: readWidth / reading.imageWidth, lines: reading.lines };
 }
 
 /** Images up to this long are read at their own pixels rather than resampled to `LITE_LONG_SIDE`. */
@@ -63,13 +100,14 @@ export async function pdfPageImage(page: PDFPageProxy, render: () => Promise<Rgb
   return (await scannedImage(page, OWN_PIXELS_LONG_SIDE)) ?? render();
 }
 
-function contentOf(reading: PageReading, width: number, height: number, job: PageJob): PageContent {
+function contentOf(read: PageRead, job: PageJob, neighbours: { bands: BandLine[][]; readAhead?: number }): PageContent {
+  const { reading, width, height } = read;
   const started = performance.now();
-  // Laid out on the page turned as it was read, so the text reads upright; boxes go back onto the page as shown.
+  // Boxes go back onto the page as shown.
   const { turns } = reading;
-  const [readWidth, readHeight] = turns % 2 === 1 ? [height, width] : [width, height];
-  const blocks = ocrBlocks({ width: readWidth, height: readHeight, scale: readWidth / reading.imageWidth, lines: reading.lines }, job.options.keepHeaders).map(
-    (block) => ({ ...block, bbox: unturnedBox(block.bbox, turns, readWidth, readHeight) }),
+  const page = ocrPageOf(read);
+  const blocks = ocrBlocks(page, job.options.keepHeaders, neighbours.bands).map(
+    (block) => ({ ...block, bbox: unturnedBox(block.bbox, turns, page.width, page.height) }),
   );
   const layoutMs = performance.now() - started;
   let markdown = '';
@@ -81,7 +119,8 @@ function contentOf(reading: PageReading, width: number, height: number, job: Pag
   }
   const { timings } = reading;
   const turned = turns === 0 ? '' : `scan lies ${LYING[turns]}, read turned upright; `;
-  const reason = `${reading.reader}: ${turned}${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, orientation ${ms(timings.orientationMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}`;
+  const ahead = neighbours.readAhead ? `; page ${neighbours.readAhead} read ahead for running headers` : '';
+  const reason = `${reading.reader}: ${turned}${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, orientation ${ms(timings.orientationMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}${ahead}`;
   return { width, height, markdown, blocks, images: [], device: 'cpu', reason };
 }
 
