@@ -20,8 +20,11 @@ export interface ReadAhead<R> {
   bandLines: BandLine[];
 }
 
-/** Pages whose band lines are kept: the neighbours of the pages about to be read, with room to spare. */
-const MAX_REMEMBERED = 16;
+/**
+ * Pages whose band lines are kept: a few hundred bytes each, so a long document's all, and a page
+ * converted again later (another engine, another language) finds its neighbours without reading them.
+ */
+const MAX_REMEMBERED = 2000;
 /** Readings kept for their turn: the next page's, and one a reader left behind. */
 const MAX_READ_AHEAD = 2;
 
@@ -77,9 +80,11 @@ export class OcrNeighbours<R> {
 
   /** A neighbour's band lines from its text layer, when `auto` would read that layer rather than OCR it. */
   private async textBandLines(page: number): Promise<BandLine[] | undefined> {
+    const read = await readTextSummary(this.pdf, page);
+    // A scan with no text at all is known without the probe, which decodes the page's image (0.3-0.5 s).
+    if (!read || [...read.summary.charsBySize.values()].every((chars) => chars === 0)) return undefined;
     if (decidePageRoute(await probeTextLayer(await this.pdf.getPage(page))).engine !== 'text') return undefined;
-    const bandLines = (await readTextSummary(this.pdf, page))?.summary.bandLines;
-    if (bandLines) this.remember(page, bandLines);
-    return bandLines;
+    this.remember(page, read.summary.bandLines);
+    return read.summary.bandLines;
   }
 }
