@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liesSideways, votesUpsideDown, votingLines } from './page-orientation.js';
+import { liesSideways, readDownwards, votesUpsideDown, votingLines } from './page-orientation.js';
 import type { TextLineBox } from './text-detection.js';
 
 /** A box as detection gives one: its axis near level, `length` along it and `thickness` across. */
@@ -50,5 +50,15 @@ describe('votesUpsideDown', () => {
 
   it('keeps the page on a tie', () => {
     expect(votesUpsideDown([0.9, 0.1, 0.2, 0.8], 2)).toBe(false);
+  });
+});
+
+describe('readDownwards', () => {
+  it('makes a line standing on end a line read from top to bottom, long and thin, so it can vote', () => {
+    const line = readDownwards(standing(600));
+    expect(line).toMatchObject({ cx: 100, length: 600, thickness: 30 });
+    // Reading direction turned a quarter clockwise from left-to-right: downwards on screen.
+    expect(line.angle).toBeCloseTo(Math.PI / 2);
+    expect(votingLines([line])).toEqual([line]);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Which way up a scan lies, decided cheaply from what detection already found: lines standing on
- * end mean the page lies sideways (a quarter turn, either way); then PP-OCR's text direction
- * classifier tells upright from upside down on a few of the longest lines, by majority. The page is
- * turned and detected again, so recognition and layout see it upright.
+ * end mean the page lies sideways (a quarter turn, either way); PP-OCR's text direction classifier
+ * tells which way round (or upright from upside down) on a few of the longest lines, by majority. A
+ * page not upright is turned and detected again, so recognition and layout see it upright.
  */
 
 import ort from 'onnxruntime-node';
@@ -60,22 +60,24 @@ export type Detect = (image: RgbImage) => Promise<TextLineBox[]>;
 /** The page turned upright with its lines detected on it; `boxes` are those found on `image` as given. */
 export async function orientPage(classifier: ort.InferenceSession, detect: Detect, image: RgbImage, boxes: TextLineBox[]): Promise<OrientedPage> {
   let turns: QuarterTurns = 0;
-  let upright = image;
-  let found = boxes;
-  // A quarter turn clockwise leaves a sideways page either upright or upside down; the classifier
-  // tells which. Each turn is detected afresh: the detector's boxes sit a few pixels off the ink
-  // towards the bottom right, so boxes turned with the page would sit off it (1.6% CER, not 0.2%).
-  if (liesSideways(boxes)) {
-    turns = 1;
-    upright = turnImage(image, 1);
-    found = await detect(upright);
-  }
-  if (await upsideDown(classifier, upright, found)) {
-    turns = turns === 1 ? 3 : 2;
-    upright = turnImage(upright, 2);
-    found = await detect(upright);
-  }
-  return { image: upright, boxes: found, turns };
+  // Lines standing on end, cut out as read downwards, are upright to the classifier when the page
+  // lies turned a quarter clockwise (three more quarters set it upright) and upside down when it lies
+  // turned anticlockwise (one more quarter).
+  if (liesSideways(boxes)) turns = (await upsideDown(classifier, image, boxes.map(readDownwards))) ? 1 : 3;
+  else if (await upsideDown(classifier, image, boxes)) turns = 2;
+  if (turns === 0) return { image, boxes, turns };
+  // Each turn is detected afresh: the detector's boxes sit a few pixels off the ink towards the
+  // bottom right, so boxes turned with the page would sit off it (1.6% CER, not 0.2%).
+  const upright = turnImage(image, turns);
+  return { image: upright, boxes: await detect(upright), turns };
+}
+
+/**
+ * A box as a line read from top to bottom: a box standing on end (detection keeps its axis near
+ * level, so it is thicker than long) turned a quarter clockwise, its length and thickness swapped.
+ */
+export function readDownwards(box: TextLineBox): TextLineBox {
+  return { ...box, angle: box.angle + Math.PI / 2, length: box.thickness, thickness: box.length };
 }
 
 async function upsideDown(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<boolean> {
