@@ -2,7 +2,7 @@
  * The `lite` engine on a French scan (Tesseract's French pack, and what the default PP-OCRv4 reader
  * makes of it), and running headers and footers on scanned documents: left out where the text
  * engine leaves them out of the born-digital original, by `lite` and by `auto`, in a wholly scanned
- * document and in one mixing text and scanned pages, and kept when asked to. Scans from
+ * document and in documents mixing text and scanned pages, and kept when asked to. Scans from
  * test/scans/document-scans.ts.
  */
 
@@ -119,6 +119,12 @@ describe('running headers and footers on scanned pages', () => {
     expectLikeTheTextEngine(pages, text);
     // Neighbours with a text layer are read from it, so no scan is read ahead.
     expect(pages.some((p) => /read ahead/.test(p.stats.reason ?? ''))).toBe(false);
+  }, 600_000);
+
+  it('leaves them out of a text page among scans, compared with what OCR read on the scans before it', async () => {
+    const pages = await markdownOf(DOCUMENT_SCANS.runningHeadersTextAmongScans, { engine: 'auto' });
+    expect(pages.map((p) => p.stats.engine)).toEqual(['lite', 'lite', 'text', 'lite']);
+    expectLikeTheTextEngine(pages, text);
   }, 600_000);
 
   it('keeps them on every page with keepHeaders, as the text engine does', async () => {

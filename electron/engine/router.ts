@@ -12,6 +12,7 @@ import { createLiteEngine } from './lite/lite-engine.js';
 import { decidePageRoute } from './page-route.js';
 import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
 import { RemoteEngineCache } from './remote/remote-engine-cache.js';
+import { DocumentBandLines } from './text/document-band-lines.js';
 import { createTextEngine } from './text/text-engine.js';
 import { VlmEngineCache } from './vlm/vlm-engine-cache.js';
 
@@ -28,8 +29,10 @@ export interface PageRef {
 }
 
 export class EngineRouter {
-  private readonly text = createTextEngine();
-  private readonly lite = createLiteEngine();
+  // Each compares a page's running headers with its neighbours', whichever of the two read them.
+  private readonly bandLines = new DocumentBandLines();
+  private readonly text = createTextEngine(this.bandLines);
+  private readonly lite = createLiteEngine(this.bandLines);
   private readonly vlm = new VlmEngineCache();
   private readonly remote: RemoteEngineCache;
 

@@ -1,8 +1,8 @@
 /**
  * Scans for the French reader and for running headers on OCR pages: a French page (printed from
  * french-page.html) scanned at 200 dpi; the four-page running-headers fixture (a header and a
- * "Page N of 4" footer on every page) scanned whole at 200 dpi; and that document mixed, its text
- * pages 1 and 3 kept and pages 2 and 4 scanned. Written beside the other scans (`test/scans/out/`)
+ * "Page N of 4" footer on every page) scanned whole at 200 dpi; and that document mixed: text and
+ * scanned pages taking turns, and a text page among scans. Written beside the other scans (`test/scans/out/`)
  * and rebuilt only when a source or a generator changes.
  */
 
@@ -30,6 +30,8 @@ export const DOCUMENT_SCANS = {
   runningHeaders: path.join(SCAN_DIR, 'running-headers-200.pdf'),
   /** Text, scan, text, scan. */
   runningHeadersMixed: path.join(SCAN_DIR, 'running-headers-mixed.pdf'),
+  /** Scan, scan, text, scan: a text page whose neighbours are all scans. */
+  runningHeadersTextAmongScans: path.join(SCAN_DIR, 'running-headers-text-among-scans.pdf'),
 };
 
 /** Builds whatever is missing or stale; the fixture PDFs must exist (vitest's global setup prints them). */
@@ -49,8 +51,11 @@ export async function buildDocumentScans(): Promise<void> {
   if (await stale(scans.runningHeaders, [scans.runningHeadersSource])) {
     await writeFile(scans.runningHeaders, (await scanPdf(scans.runningHeadersSource, RUNNING_HEADERS, 'all')).pdf);
   }
-  if (await stale(scans.runningHeadersMixed, [scans.runningHeadersSource, scans.runningHeaders])) {
-    await writeFile(scans.runningHeadersMixed, await interleaved(scans.runningHeadersSource, scans.runningHeaders));
+  for (const [out, pattern] of [
+    [scans.runningHeadersMixed, ['text', 'scan', 'text', 'scan']],
+    [scans.runningHeadersTextAmongScans, ['scan', 'scan', 'text', 'scan']],
+  ] as const) {
+    if (await stale(out, [scans.runningHeadersSource, scans.runningHeaders])) await writeFile(out, await mixed(scans.runningHeadersSource, scans.runningHeaders, pattern));
   }
 }
 
@@ -58,12 +63,12 @@ async function mtime(file: string): Promise<number> {
   return (await stat(file)).mtimeMs;
 }
 
-/** Odd pages from `odd`, even pages from `even`: born-digital and scanned pages taking turns. */
-async function interleaved(odd: string, even: string): Promise<Uint8Array> {
-  const sources = [await PDFDocument.load(await readFile(odd)), await PDFDocument.load(await readFile(even))];
+/** Each page from the born-digital document or its scan, as `pattern` says. */
+async function mixed(text: string, scan: string, pattern: readonly ('text' | 'scan')[]): Promise<Uint8Array> {
+  const sources = { text: await PDFDocument.load(await readFile(text)), scan: await PDFDocument.load(await readFile(scan)) };
   const out = await PDFDocument.create();
-  for (let i = 0; i < sources[0]!.getPageCount(); i++) {
-    const [page] = await out.copyPages(sources[i % 2]!, [i]);
+  for (const [i, kind] of pattern.entries()) {
+    const [page] = await out.copyPages(sources[kind], [i]);
     out.addPage(page!);
   }
   return out.save();

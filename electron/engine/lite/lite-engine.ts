@@ -10,6 +10,7 @@ import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { renderPage } from '../raster/page-raster.js';
 import { scannedImage } from '../raster/scan-image.js';
+import { DocumentBandLines } from '../text/document-band-lines.js';
 import type { BandLine } from '../text/running-text.js';
 import { ocrBandLines, ocrBlocks, type OcrPage } from './ocr-layout.js';
 import { OcrNeighbours } from './ocr-neighbours.js';
@@ -22,7 +23,8 @@ import { unturnedBox } from './quarter-turns.js';
  */
 export const LITE_LONG_SIDE = 2200;
 
-export function createLiteEngine(): PageEngine {
+/** `bandLines`: the running-text signatures of pages read, shared with the text engine. */
+export function createLiteEngine(bandLines = new DocumentBandLines()): PageEngine {
   // Per document, what running headers are compared with; the models belong to the process.
   const documents = new WeakMap<PDFDocumentProxy, OcrNeighbours<PageRead>>();
   return {
@@ -33,7 +35,7 @@ export function createLiteEngine(): PageEngine {
       const { pdf } = job;
       if (!pdf) return contentOf(await readJob(job, reader), job, { bands: [] });
       let neighbours = documents.get(pdf);
-      if (!neighbours) documents.set(pdf, (neighbours = new OcrNeighbours(pdf)));
+      if (!neighbours) documents.set(pdf, (neighbours = new OcrNeighbours(pdf, bandLines)));
       const read = neighbours.take(job.page, language) ?? (await readJob(job, reader));
       neighbours.remember(job.page, ocrBandLines(ocrPageOf(read)));
       const readAhead = async (page: number) => {
@@ -44,6 +46,7 @@ export function createLiteEngine(): PageEngine {
     },
     forgetDocument(pdf: PDFDocumentProxy) {
       documents.delete(pdf);
+      bandLines.forget(pdf);
     },
   };
 }

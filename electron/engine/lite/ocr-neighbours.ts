@@ -2,7 +2,7 @@
  * What an OCR page's running headers and footers are compared with: the band lines of the pages
  * around it, by the text engine's rule (text/running-lines.ts). A neighbour with a real text layer
  * gives its text's band lines (cheap); a scanned one gives what OCR read there, remembered per
- * document. The next page, when nothing has read it yet, is read ahead and its reading kept for its
+ * document (text/document-band-lines.ts). The next page, when nothing has read it yet, is read ahead and its reading kept for its
  * own turn, so a document converted in order is still read once; earlier pages count once read,
  * which in order they are.
  */
@@ -10,6 +10,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { decidePageRoute } from '../page-route.js';
 import { probeTextLayer } from '../text-layer-probe.js';
+import type { DocumentBandLines } from '../text/document-band-lines.js';
 import { NEIGHBOUR_PAGES } from '../text/running-lines.js';
 import type { BandLine } from '../text/running-text.js';
 import { readTextSummary } from '../text/text-engine.js';
@@ -20,19 +21,17 @@ export interface ReadAhead<R> {
   bandLines: BandLine[];
 }
 
-/**
- * Pages whose band lines are kept: a few hundred bytes each, so a long document's all, and a page
- * converted again later (another engine, another language) finds its neighbours without reading them.
- */
-const MAX_REMEMBERED = 2000;
 /** Readings kept for their turn: the next page's, and one a reader left behind. */
 const MAX_READ_AHEAD = 2;
 
 export class OcrNeighbours<R> {
-  private readonly bandLines = new Map<number, BandLine[]>();
   private readonly readAhead = new Map<number, { reader: string; read: R }>();
 
-  constructor(private readonly pdf: PDFDocumentProxy) {}
+  /** `bandLines`: shared with the text engine, which compares its pages with what OCR read here. */
+  constructor(
+    private readonly pdf: PDFDocumentProxy,
+    private readonly bandLines: DocumentBandLines,
+  ) {}
 
   /** The page's reading when it was read ahead by the same reader (`reader` names it and its language). */
   take(page: number, reader: string): R | undefined {
@@ -42,9 +41,7 @@ export class OcrNeighbours<R> {
   }
 
   remember(page: number, bandLines: BandLine[]): void {
-    this.bandLines.delete(page);
-    this.bandLines.set(page, bandLines);
-    if (this.bandLines.size > MAX_REMEMBERED) this.bandLines.delete(this.bandLines.keys().next().value!);
+    this.bandLines.set(this.pdf, page, bandLines);
   }
 
   /**
@@ -59,7 +56,7 @@ export class OcrNeighbours<R> {
       if (offset === 0 || other < 1 || other > this.pdf.numPages) continue;
       signal.throwIfAborted();
       try {
-        const known = this.bandLines.get(other) ?? (await this.textBandLines(other));
+        const known = this.bandLines.get(this.pdf, other) ?? (await this.textBandLines(other));
         if (known) {
           bands.push(known);
         } else if (offset === 1) {

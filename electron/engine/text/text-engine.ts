@@ -9,6 +9,7 @@ import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
+import { DocumentBandLines } from './document-band-lines.js';
 import { DocumentMemory } from './document-memory.js';
 import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
@@ -31,7 +32,8 @@ type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
 const MIN_IMAGE_SIDE = 24;
 
-export function createTextEngine(): PageEngine {
+/** `bandLines`: the running-text signatures of pages other engines read (OCR), for pages beside them. */
+export function createTextEngine(bandLines = new DocumentBandLines()): PageEngine {
   const memories = new WeakMap<PDFDocumentProxy, DocumentMemory>();
   const memoryOf = (pdf: PDFDocumentProxy) => {
     let memory = memories.get(pdf);
@@ -46,7 +48,7 @@ export function createTextEngine(): PageEngine {
       const memory = memoryOf(pdf);
       const page = await readPdf(job.page, pdf.getPage(job.page));
       try {
-        return await convertPage(page, { ...job, pdf }, memory);
+        return await convertPage(page, { ...job, pdf }, memory, bandLines);
       } finally {
         page.cleanup();
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
@@ -55,6 +57,7 @@ export function createTextEngine(): PageEngine {
     },
     forgetDocument(pdf) {
       memories.delete(pdf);
+      bandLines.forget(pdf);
     },
   };
 }
@@ -89,7 +92,7 @@ function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string
   };
 }
 
-async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: DocumentMemory): Promise<PageContent> {
+async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: DocumentMemory, bandLines: DocumentBandLines): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
   // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
@@ -107,7 +110,7 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
-  const running = await findRunningText(fragments, frame, job, memory);
+  const running = await findRunningText(fragments, frame, job, memory, bandLines);
   signal.throwIfAborted();
   const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
@@ -157,16 +160,23 @@ async function findRunningText(
   frame: PageFrame,
   job: PdfPageJob,
   memory: DocumentMemory,
+  bandLines: DocumentBandLines,
 ): Promise<Map<Line, Band>> {
   if (bandCandidates(fragments, frame.height).length === 0) return new Map();
-  return runningLines(fragments, await neighbourBands(job, memory), frame.height);
+  return runningLines(fragments, await neighbourBands(job, memory, bandLines), frame.height);
 }
 
-async function neighbourBands(job: PdfPageJob, memory: DocumentMemory): Promise<BandLine[][]> {
+/** Neighbours read by OCR give what OCR read on them; the others, their text layers. */
+async function neighbourBands(job: PdfPageJob, memory: DocumentMemory, bandLines: DocumentBandLines): Promise<BandLine[][]> {
   const bands: BandLine[][] = [];
   for (let offset = -NEIGHBOUR_PAGES; offset <= NEIGHBOUR_PAGES; offset++) {
     const other = job.page + offset;
     if (offset === 0 || other < 1 || other > job.pdf.numPages) continue;
+    const read = bandLines.get(job.pdf, other);
+    if (read) {
+      bands.push(read);
+      continue;
+    }
     let summary = memory.summary(other);
     if (!summary) {
       job.signal.throwIfAborted();
