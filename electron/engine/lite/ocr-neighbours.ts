@@ -2,9 +2,9 @@
  * What an OCR page's running headers and footers are compared with: the band lines of the pages
  * around it, by the text engine's rule (text/running-lines.ts). A neighbour with a real text layer
  * gives its text's band lines (cheap); a scanned one gives what OCR read there, remembered per
- * document (text/document-band-lines.ts). The next page, when nothing has read it yet, is read ahead and its reading kept for its
- * own turn, so a document converted in order is still read once; earlier pages count once read,
- * which in order they are.
+ * document (text/document-band-lines.ts). The next page, when nothing has read it yet, is read
+ * ahead and its reading kept for its own turn, so a document converted in order is still read
+ * once; earlier pages count once read, which in order they are.
  */
 
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
