@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liesSideways, readDownwards, votesUpsideDown, votingLines } from './page-orientation.js';
+import { liesSideways, readDownwards, votesUpsideDown, votingLines, votingWindows } from './page-orientation.js';
 import type { TextLineBox } from './text-detection.js';
 
 /** A box as detection gives one: its axis near level, `length` along it and `thickness` across. */
@@ -36,6 +36,20 @@ describe('votingLines', () => {
     const boxes = [box(300, 30, 1), box(1000, 30, 2), box(80, 30, 3), box(600, 30, 4), box(30, 300, 5)];
     expect(votingLines(boxes, 2).map((b) => b.cy)).toEqual([2, 4]);
     expect(votingLines(boxes).map((b) => b.cy)).toEqual([2, 4, 1]);
+  });
+});
+
+describe('votingWindows', () => {
+  it('cuts windows of the classifier\'s 4:1 shape, spread along a long line', () => {
+    // 1,200 x 30 about x = 100: windows 120 long centred at 200, 600 and 1,000 along it.
+    const windows = votingWindows([box(1200, 30)]);
+    expect(windows.map((w) => [Math.round(w.cx), w.length, w.thickness])).toEqual([[-300, 120, 30], [100, 120, 30], [500, 120, 30]]);
+  });
+
+  it('follows a skewed line and keeps a short line whole', () => {
+    const skewed = { ...box(1200, 30, 500), angle: 0.01 };
+    expect(votingWindows([skewed])[0]!.cy).toBeCloseTo(500 - 400 * Math.sin(0.01));
+    expect(votingWindows([box(100, 30)])).toEqual([box(100, 30)]);
   });
 });
 
