@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liesSideways, readDownwards, votesUpsideDown, votingLines, votingWindows } from './page-orientation.js';
+import { liesSideways, readDownwards, upsideDownVotes, votingLines, votingWindows } from './page-orientation.js';
 import type { TextLineBox } from './text-detection.js';
 
 /** A box as detection gives one: its axis near level, `length` along it and `thickness` across. */
@@ -46,6 +46,10 @@ describe('votingWindows', () => {
     expect(windows.map((w) => [Math.round(w.cx), w.length, w.thickness])).toEqual([[-300, 120, 30], [100, 120, 30], [500, 120, 30]]);
   });
 
+  it('cuts one window a line at its middle when asked for one', () => {
+    expect(votingWindows([box(1200, 30)], 5, 1).map((w) => [w.cx, w.length])).toEqual([[100, 120]]);
+  });
+
   it('follows a skewed line and keeps a short line whole', () => {
     const skewed = { ...box(1200, 30, 500), angle: 0.01 };
     expect(votingWindows([skewed])[0]!.cy).toBeCloseTo(500 - 400 * Math.sin(0.01));
@@ -53,17 +57,10 @@ describe('votingWindows', () => {
   });
 });
 
-describe('votesUpsideDown', () => {
-  it('turns the page when most lines read upside down', () => {
-    expect(votesUpsideDown([0.1, 0.9, 0.2, 0.8, 0.7, 0.3], 3)).toBe(true);
-  });
-
-  it('keeps the page when most lines read upright', () => {
-    expect(votesUpsideDown([0.9, 0.1, 0.2, 0.8, 0.7, 0.3], 3)).toBe(false);
-  });
-
-  it('keeps the page on a tie', () => {
-    expect(votesUpsideDown([0.9, 0.1, 0.2, 0.8], 2)).toBe(false);
+describe('upsideDownVotes', () => {
+  it('counts the windows that read upside down more likely than upright', () => {
+    expect(upsideDownVotes([0.1, 0.9, 0.2, 0.8, 0.7, 0.3], 3)).toBe(2);
+    expect(upsideDownVotes([0.9, 0.1, 0.6, 0.4], 2)).toBe(0);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Which way up a scan lies, decided cheaply from what detection already found: lines standing on
  * end mean the page lies sideways (a quarter turn, either way); PP-OCR's text direction classifier
- * tells which way round (or upright from upside down) on windows cut from the longest lines, by majority.
+ * tells which way round (or upright from upside down), by a majority of windows cut from the longest
+ * lines.
  */
 
 import ort from 'onnxruntime-node';
@@ -11,11 +12,14 @@ import type { QuarterTurns } from './quarter-turns.js';
 import type { TextLineBox } from './text-detection.js';
 
 /** The classifier's input width, at its 48 px height. */
-export const CLASSIFIER_WIDTH = 192;
+const CLASSIFIER_WIDTH = 192;
 /** Boxes this many times longer than thick are lines (or long words): short ones say little about direction. */
 const LINE_ASPECT = 3;
-/** Lines the classifier votes on, and windows cut from each: fifteen votes outvote the odd misread. */
-export const VOTING_LINES = 5;
+/**
+ * Lines the classifier votes on, and windows cut from each when one each does not agree: fifteen
+ * votes outvote the odd misread (0-3 of 15 on the upright scans here), and most pages need only five.
+ */
+const VOTING_LINES = 5;
 const WINDOWS_PER_LINE = 3;
 
 /**
@@ -57,11 +61,11 @@ export function votingWindows(boxes: readonly TextLineBox[], count = VOTING_LINE
   });
 }
 
-/** Upside down when more than half the windows vote so; `probabilities` is the classifier's [n, 2] (0 and 180 degrees). */
-export function votesUpsideDown(probabilities: ArrayLike<number>, lines: number): boolean {
-  let upsideDown = 0;
-  for (let i = 0; i < lines; i++) if (probabilities[2 * i + 1]! > probabilities[2 * i]!) upsideDown++;
-  return upsideDown * 2 > lines;
+/** How many windows read upside down; `probabilities` is the classifier's [n, 2] (0 and 180 degrees). */
+export function upsideDownVotes(probabilities: ArrayLike<number>, windows: number): number {
+  let votes = 0;
+  for (let i = 0; i < windows; i++) if (probabilities[2 * i + 1]! > probabilities[2 * i]!) votes++;
+  return votes;
 }
 
 /**
@@ -83,18 +87,26 @@ export function readDownwards(box: TextLineBox): TextLineBox {
   return { ...box, angle: box.angle + Math.PI / 2, length: box.thickness, thickness: box.length };
 }
 
+/** By a majority of the windows; one window a line first, and three a line only when those disagree. */
 async function upsideDown(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<boolean> {
-  const lines = votingWindows(boxes);
-  if (lines.length === 0) return false;
-  const output = await classifier.run({ [classifier.inputNames[0]!]: classifierInput(image, lines) });
-  return votesUpsideDown(output[classifier.outputNames[0]!]!.data as Float32Array, lines.length);
+  const first = votingWindows(boxes, VOTING_LINES, 1);
+  if (first.length === 0) return false;
+  const votes = await classify(classifier, image, first);
+  if (votes === 0 || votes === first.length) return votes > 0;
+  const all = votingWindows(boxes);
+  return (await classify(classifier, image, all)) * 2 > all.length;
+}
+
+async function classify(classifier: ort.InferenceSession, image: RgbImage, windows: readonly TextLineBox[]): Promise<number> {
+  const output = await classifier.run({ [classifier.inputNames[0]!]: classifierInput(image, windows) });
+  return upsideDownVotes(output[classifier.outputNames[0]!]!.data as Float32Array, windows.length);
 }
 
 /** Each window cut out 48 px high at its own aspect (up to 192 px), padded with 0 (mid grey) to 192. */
-function classifierInput(image: RgbImage, lines: readonly TextLineBox[]): ort.Tensor {
+function classifierInput(image: RgbImage, windows: readonly TextLineBox[]): ort.Tensor {
   const plane = LINE_HEIGHT * CLASSIFIER_WIDTH;
-  const data = new Float32Array(lines.length * 3 * plane);
-  lines.forEach((box, n) => {
+  const data = new Float32Array(windows.length * 3 * plane);
+  windows.forEach((box, n) => {
     const width = Math.min(CLASSIFIER_WIDTH, Math.max(1, Math.ceil((LINE_HEIGHT * box.length) / box.thickness)));
     const crop = cropLine(image, box, width);
     for (let channel = 0; channel < 3; channel++) {
@@ -104,5 +116,5 @@ function classifierInput(image: RgbImage, lines: readonly TextLineBox[]): ort.Te
       }
     }
   });
-  return new ort.Tensor('float32', data, [lines.length, 3, LINE_HEIGHT, CLASSIFIER_WIDTH]);
+  return new ort.Tensor('float32', data, [windows.length, 3, LINE_HEIGHT, CLASSIFIER_WIDTH]);
 }
