@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   console.log(`\nLatin scans, mean per page: ${ppocr} ${mean(ppocr, 'ms').toFixed(2)} s (CPU ${mean(ppocr, 'cpuMs').toFixed(2)} s), ${tesseract} ${mean(tesseract, 'ms').toFixed(2)} s (CPU ${mean(tesseract, 'cpuMs').toFixed(2)} s)`);
   console.log(`${ppocr} / ${tesseract}: time ${(mean(ppocr, 'ms') / mean(tesseract, 'ms')).toFixed(2)}x, CPU ${(mean(ppocr, 'cpuMs') / mean(tesseract, 'cpuMs')).toFixed(2)}x`);
   console.log(`target for the default path: under ${TARGET_MS / 1000} s/page and CER under ${TARGET_CER * 100}% on paper-clean-200 (see its row)`);
-  console.log(`${ppocr} orientation on the upright scans (a few lines through the direction classifier): ${Math.round(upright.orientationMs)} ms of ${Math.round(upright.ms)} ms, ${((100 * upright.orientationMs) / upright.ms).toFixed(1)}% of their time`);
+  console.log(`${ppocr} orientation on the upright scans (windows of the longest lines through the direction classifier): ${Math.round(upright.orientationMs)} ms of ${Math.round(upright.ms)} ms, ${((100 * upright.orientationMs) / upright.ms).toFixed(1)}% of their time`);
   await compareRecognisers(path.join(SCAN_DIR, `${scans[0]!.scan}.pdf`));
 }
 
