@@ -3,8 +3,9 @@
  * greedy tokens/s against FastMTP at K = 1..4 and `auto`, their ratio, tokens per step, acceptance
  * by draft position, the host-side share of each step, and whether every run's tokens equal
  * greedy's. Part two: the host-side work of one step at the real model's sizes (target < 1 ms).
- * Options: --model DIR (default: the tiny package), --pages N (5), --max-tokens N (64), --mode NAME,
- * --rounds N (3: each page's fastest round per run counts).
+ * Options: --model DIR (default: the tiny package), --inputs DIR (PDFs whose first pages are decoded;
+ * default: the project's fixture PDFs), --pages N (5), --max-tokens N (64), --mode NAME, --rounds N (3:
+ * each page's fastest round per run counts).
  * A benchmark prints; it asserts nothing.
  */
 
@@ -30,7 +31,7 @@ const HOST_STEP_TARGET_MS = 1;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { model: { type: 'string' }, pages: { type: 'string' }, 'max-tokens': { type: 'string' }, mode: { type: 'string' }, rounds: { type: 'string' } },
+    options: { model: { type: 'string' }, inputs: { type: 'string' }, pages: { type: 'string' }, 'max-tokens': { type: 'string' }, mode: { type: 'string' }, rounds: { type: 'string' } },
   });
   const modelDir = path.resolve(values.model ?? TINY_PACKAGE);
   const pageCount = positive(values.pages ?? '5', '--pages');
@@ -40,7 +41,8 @@ async function main(): Promise<void> {
   try {
     const runner = new ModelRunner(pkg);
     const mode = resolutionMode(pkg.manifest, values.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '');
-    const images = await benchPages(pageCount, mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size, modelDir);
+    const pdfs = values.inputs ? await pdfsIn(path.resolve(values.inputs)) : await fixturePdfs();
+    const images = await benchPages(pdfs, pageCount, mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size, modelDir);
     const tokenizer = loadTokenizer(pkg.tokenizerJson);
     const inputs: PageInput[] = [];
     for (const image of images) inputs.push(await pageInput(runner, pkg.manifest, tokenizer, image.pixels, mode));
@@ -92,10 +94,16 @@ function printRuns(totals: readonly RunTotals[]): void {
   }
 }
 
-/** The first page of each fixture PDF, rendered as the engine renders it; else the package's parity images. */
-async function benchPages(count: number, longSide: number, modelDir: string): Promise<{ name: string; pixels: RgbImage }[]> {
+async function pdfsIn(dir: string): Promise<string[]> {
+  const names = (await readdir(dir)).filter((name) => name.toLowerCase().endsWith('.pdf')).sort();
+  if (names.length === 0) throw new Error(`--inputs ${dir}: no PDF files there.`);
+  return names.map((name) => path.join(dir, name));
+}
+
+/** The first page of each PDF, rendered as the engine renders it; else the package's parity images. */
+async function benchPages(pdfs: readonly string[], count: number, longSide: number, modelDir: string): Promise<{ name: string; pixels: RgbImage }[]> {
   const pages: { name: string; pixels: RgbImage }[] = [];
-  for (const file of await fixturePdfs()) {
+  for (const file of pdfs) {
     if (pages.length >= count) break;
     const { pdf } = await openPdf(file);
     try {

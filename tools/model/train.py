@@ -182,6 +182,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--eval-every", type=int, default=250)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--glyph-weight", type=float, default=1.0, help="weight of the glyph loss (0: off)")
+    parser.add_argument("--vision-lr-scale", type=float, default=0.1,
+                        help="the vision path's learning rate relative to --lr: at 2e-3 its tokens collapsed to one")
+    parser.add_argument("--glyph-head-lr-scale", type=float, default=5.0)
+    parser.add_argument("--glyph-only", action="store_true",
+                        help="train the vision path alone on the glyph loss (a first stage; resume without it)")
     parser.add_argument("--reset-vision", action="store_true",
                         help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
@@ -193,9 +198,15 @@ def main(argv: list[str]) -> int:
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
     blank_patches_embed_to_zero(model)
     glyph_head = GlyphHead(model.config.decoder.hidden_size)
-    trainable = [p for n, p in model.named_parameters() if not n.startswith("mtp_module.")
-                 and "embeddings.patch_embedding" not in n] + list(glyph_head.parameters())
-    optimiser = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
+    named = [(n, p) for n, p in model.named_parameters() if not n.startswith("mtp_module.")
+             and "embeddings.patch_embedding" not in n]
+    groups = [
+        {"params": [p for n, p in named if n.startswith(VISION_PARTS)], "scale": args.vision_lr_scale},
+        {"params": [p for n, p in named if not n.startswith(VISION_PARTS)], "scale": 1.0},
+        {"params": list(glyph_head.parameters()), "scale": args.glyph_head_lr_scale},
+    ]
+    trainable = [p for group in groups for p in group["params"]]
+    optimiser = torch.optim.AdamW(groups, lr=args.lr, weight_decay=0.01, betas=(0.9, 0.98))
     step, elapsed = 0, 0.0
     checkpoint = args.run / "checkpoint.pt"
     if args.resume:
@@ -221,13 +232,16 @@ def main(argv: list[str]) -> int:
         started = time.time()
         lr = learning_rate(step, args.lr, args.warmup, args.steps)
         for group in optimiser.param_groups:
-            group["lr"] = lr
+            group["lr"] = lr * group["scale"]
         pixels, pages = batch_pages("train", list(range(step * args.batch, (step + 1) * args.batch)), augment=True)
         targets = text_batch(tokenizer, [p.markdown for p in pages], eos=1, limit=args.max_text_tokens)
         features = model.model.encode_views(pixels)
-        text_loss = main_loss(model, prompt, features, targets)
         glyph_loss = glyph_head.loss(features, glyph_targets(pages, int(round(features.shape[1] ** 0.5))))
-        loss = text_loss + args.glyph_weight * glyph_loss
+        if args.glyph_only:
+            text_loss, loss = torch.zeros(()), glyph_loss
+        else:
+            text_loss = main_loss(model, prompt, features, targets)
+            loss = text_loss + args.glyph_weight * glyph_loss
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(trainable, 1.0)
@@ -241,7 +255,7 @@ def main(argv: list[str]) -> int:
                   f"glyph {sum(w[1] for w in window) / len(window):.4f} lr {lr:.2e} {rate:.2f}s/step "
                   f"trained {elapsed / 60:.1f}min", flush=True)
             window, window_start = [], time.time()
-        if step % args.eval_every == 0:
+        if step % args.eval_every == 0 and not args.glyph_only:
             print(f"  heldout CER {heldout_cer(model, tokenizer, prompt, 2, 200):.3f} at step {step}", flush=True)
             own, other = grounding(model, tokenizer, prompt)
             print(f"  heldout loss {own:.3f} with its own page, {other:.3f} with another page", flush=True)
