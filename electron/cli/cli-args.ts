@@ -1,11 +1,14 @@
 /** The `folio` command line, parsed into what to do; every mistake becomes a UsageError that says how to fix it. */
 
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import type { DemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
 import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
+import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../engine/vlm/demo-model-location.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
 
 export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
@@ -44,6 +47,8 @@ export interface VlmRequest {
   specK?: number | 'auto';
   mode?: string;
   maxNewTokens: number;
+  /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
+  demo?: DemoModel;
 }
 
 export type CliCommand =
@@ -154,12 +159,25 @@ function parseVlm(
     if (stray) throw new UsageError(`--${stray} sets up the vlm engine, which needs a model package; add --model <dir>.`);
     return undefined;
   }
+  const demo = demoModelNamed(values.model);
   return {
-    modelDir: path.resolve(values.model),
+    modelDir: demo?.dir ?? path.resolve(values.model),
+    ...(demo && { demo: demo.model }),
     specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
     mode: values.mode,
     maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
   };
+}
+
+/** `--model nano-demo` selects that demo model's package, unless a folder of that name is here. */
+function demoModelNamed(text: string): LocatedDemoModel | undefined {
+  if (existsSync(path.resolve(text))) return undefined;
+  try {
+    return locateDemoModel(text);
+  } catch (error) {
+    if (error instanceof DemoModelNotInstalledError) throw new UsageError(`--model ${text}: ${error.message}.`);
+    throw error;
+  }
 }
 
 type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens']?: string };

@@ -41,6 +41,8 @@ export interface ConvertIo {
 
 /** Exit status 0 when every file and page converted, 1 when any failed, 130 when interrupted. */
 export async function runConvert(request: ConvertRequest, io: ConvertIo): Promise<number> {
+  // said before any page, so a demo model's poor reading of a real page is not taken for Folio's
+  if (request.vlm?.demo) io.stderr.write(`folio: ${request.vlm.demo.label}.\n`);
   const reporter = chooseReporter(request, io);
   try {
     await mkdir(request.outDir, { recursive: true });

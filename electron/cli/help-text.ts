@@ -1,5 +1,7 @@
 /** What `folio --help` prints. */
 
+import { DEMO_MODEL_NAMES } from '../../shared/demo-models.js';
+
 export const HELP_TEXT = `folio: PDFs and page images (PNG, JPEG, TIFF) to Markdown, HTML and JSON, on this machine.
 
 Usage:
@@ -21,7 +23,9 @@ Convert options:
                           is a scan, an image, a poor invisible OCR layer or unmapped glyphs
   --lang auto|en|zh|fr    language lite reads: auto, en, zh (PP-OCRv4, English and Chinese;
                           default auto) or fr (Tesseract with the fra pack)
-  --model DIR             model package folder for the vlm engine (written by tools/model);
+  --model DIR|NAME        model package folder for the vlm engine (written by tools/model), or a
+                          demo model by name: ${DEMO_MODEL_NAMES.join(', ')} (trained on synthetic pages
+                          only: it will not read real documents well);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
                           (default auto with an MTP head, else 0)
