@@ -1,6 +1,7 @@
 import { findPage } from './state/folio-store.js';
 import { useFolio } from './state/store-context.js';
 import { engineLabel } from './settings/engine-label.js';
+import { useModelName } from './settings/use-model-name.js';
 
 /** What is converting and where: engine, device and why, model, tokens/s and tokens per step. */
 export function StatusBar() {
@@ -10,7 +11,7 @@ export function StatusBar() {
   const stats = useFolio((state) => (state.selectedDocId ? findPage(state.workspace, state.selectedDocId, state.focus.page)?.result?.stats : undefined));
   const device = stats?.device ?? appInfo?.device;
   const reason = stats?.reason ?? appInfo?.deviceReason;
-  const model = settings.modelDir ? (settings.modelDir.split(/[\\/]/).filter(Boolean).pop() ?? settings.modelDir) : 'none';
+  const model = useModelName(settings.modelDir);
   const tokensPerSecond = stats?.tokens && stats.timeMs > 0 ? stats.tokens / (stats.timeMs / 1000) : undefined;
 
   return (

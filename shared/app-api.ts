@@ -52,6 +52,8 @@ export type ExportOutcome =
 export interface ModelFolderCheck {
   folder: string;
   problem: string | null;
+  /** Present when the folder is a demo model's package (shared/demo-models.ts): shown wherever the model in use is named. */
+  demoLabel?: string;
 }
 
 export type DocumentBytes = { mime: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff'; data: Uint8Array };
@@ -88,6 +90,7 @@ export const IPC_CHANNELS = {
   setApiKey: 'folio:set-api-key',
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
+  useDemoModel: 'folio:use-demo-model',
   /** main -> renderer: the MessagePort that carries workspace events. */
   workspacePort: 'folio:workspace-port',
   /** main -> renderer: an application-menu command. */
@@ -132,6 +135,11 @@ export interface FolioApi {
   chooseModelFolder(): Promise<ModelFolderCheck | null>;
   /** Checks a typed model package folder; saves nothing. */
   checkModelFolder(folder: string): Promise<ModelFolderCheck>;
+  /**
+   * A demo model by name (shared/demo-models.ts): main finds its package, checks it like a chosen
+   * folder and saves it as `modelDir` when usable; `problem` says when it is not installed.
+   */
+  useDemoModel(name: string): Promise<ModelFolderCheck>;
   /** Workspace changes, streamed page deltas included, in the order they happened. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe;
   onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;

@@ -5,6 +5,7 @@ describe('demo models', () => {
   it('finds the nano demo by name, in its nano package folder, labelled as trained on synthetic pages only', () => {
     const nano = findDemoModel('nano-demo');
     expect(nano?.folder).toBe('nano');
+    expect(nano?.title).toBe('nano demo');
     expect(nano?.label).toMatch(/synthetic pages only/);
     expect(nano?.label).toMatch(/not read real documents/);
   });

@@ -7,6 +7,8 @@
 export interface DemoModel {
   /** What `--model` takes and the app asks for. */
   name: string;
+  /** How a person calls it, e.g. on the settings dialog's "Use the nano demo model". */
+  title: string;
   /** Its package folder: `models/<folder>` in the app's resources, `tools/model/fixtures/<folder>` in the repository. */
   folder: string;
   /** Shown wherever the model in use is named. */
@@ -16,6 +18,7 @@ export interface DemoModel {
 export const DEMO_MODELS: readonly DemoModel[] = [
   {
     name: 'nano-demo',
+    title: 'nano demo',
     folder: 'nano',
     label: 'nano demo model: trained on synthetic pages only, it will not read real documents well',
   },

@@ -113,6 +113,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     setApiKey: (key) => call('setApiKey', key),
     chooseModelFolder: () => call('chooseModelFolder'),
     checkModelFolder: (folder) => call('checkModelFolder', folder),
+    useDemoModel: (name) => call('useDemoModel', name),
     onWorkspaceEvent: (listener) => {
       workspaceListeners.add(listener);
       return () => {

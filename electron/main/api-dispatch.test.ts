@@ -30,6 +30,10 @@ function recordingService(calls: unknown[][]): AppServiceApi {
       calls.push(['useModelFolder', folder]);
       return { folder, problem: null };
     },
+    useDemoModel: async (name) => {
+      calls.push(['useDemoModel', name]);
+      return { folder: '/resources/models/nano', problem: null, demoLabel: 'nano demo' };
+    },
     onWorkspaceEvent: () => () => undefined,
   };
 }
@@ -75,6 +79,14 @@ describe('dispatch', () => {
     pickedModelFolder = null;
     expect(await dispatch(handlers, 'chooseModelFolder', [])).toBeNull();
     expect(calls).toEqual([['useModelFolder', '/models/nano']]);
+  });
+
+  it('takes a demo model by name only, so the page never hands main a path for it', async () => {
+    calls.length = 0;
+    expect(await dispatch(handlers, 'useDemoModel', ['nano-demo'])).toMatchObject({ problem: null, demoLabel: 'nano demo' });
+    await expect(dispatch(handlers, 'useDemoModel', ['/home/user/models/nano'])).rejects.toThrow(/window\.folio\.useDemoModel .*a demo model name: nano-demo/s);
+    await expect(dispatch(handlers, 'useDemoModel', ['nano'])).rejects.toThrow(/useDemoModel/);
+    expect(calls).toEqual([['useDemoModel', 'nano-demo']]);
   });
 
   it('refuses an API key with spaces or control characters without echoing it', async () => {

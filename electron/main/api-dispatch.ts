@@ -44,6 +44,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
       return folder === null ? null : service.useModelFolder(folder);
     },
     checkModelFolder: (folder) => service.checkModelFolder(folder),
+    useDemoModel: (name) => service.useDemoModel(name),
   };
 }
 

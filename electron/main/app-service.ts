@@ -21,7 +21,7 @@ import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
 import { exportDocument } from './document-export.js';
 import { sniffFile } from './document-kind.js';
-import { checkModelFolder } from './model-folder-check.js';
+import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { WorkspaceStore } from './workspace-store.js';
 
@@ -239,6 +239,12 @@ export class AppService implements AppServiceApi {
 
   async useModelFolder(folder: string): Promise<ModelFolderCheck> {
     const check = await checkModelFolder(folder);
+    if (check.problem === null) await this.setSettings({ modelDir: check.folder });
+    return check;
+  }
+
+  async useDemoModel(name: string): Promise<ModelFolderCheck> {
+    const check = await checkDemoModel(name);
     if (check.problem === null) await this.setSettings({ modelDir: check.folder });
     return check;
   }

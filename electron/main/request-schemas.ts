@@ -6,6 +6,7 @@
 
 import { z } from 'zod';
 import type { FolioApi } from '../../shared/app-api.js';
+import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES } from '../../shared/engine-name.js';
 
 const docId = z.string().min(1).max(200);
@@ -49,6 +50,8 @@ const ARGUMENTS = {
   ]),
   chooseModelFolder: z.tuple([]),
   checkModelFolder: z.tuple([z.string().min(1).max(4096)]),
+  // a name, never a path: main alone knows where the demo packages are
+  useDemoModel: z.tuple([z.string().refine((name) => findDemoModel(name) !== undefined, { error: `a demo model name: ${DEMO_MODEL_NAMES.join(', ')}` })]),
 } satisfies Record<InvokedMethod, z.ZodType>;
 
 /** The FolioApi methods that are calls (not subscriptions, not resolved in the page itself). */

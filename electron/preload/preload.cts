@@ -25,6 +25,7 @@ const CHANNELS = {
   setApiKey: 'folio:set-api-key',
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
+  useDemoModel: 'folio:use-demo-model',
   workspacePort: 'folio:workspace-port',
   menuCommand: 'folio:menu-command',
 } as const satisfies typeof SharedChannels;
@@ -91,6 +92,7 @@ const api = {
   setApiKey: (key) => invoke(CHANNELS.setApiKey, key),
   chooseModelFolder: () => invoke(CHANNELS.chooseModelFolder),
   checkModelFolder: (folder) => invoke(CHANNELS.checkModelFolder, folder),
+  useDemoModel: (name) => invoke(CHANNELS.useDemoModel, name),
   onWorkspaceEvent: (listener) => {
     workspaceListeners.add(listener);
     return () => {

@@ -1,4 +1,6 @@
 import { useEffect, useId, useState } from 'react';
+import type { ModelFolderCheck } from '../../shared/app-api.js';
+import { DEMO_MODELS } from '../../shared/demo-models.js';
 import { useApi } from '../state/store-context.js';
 
 interface ModelFolderFieldProps {
@@ -7,27 +9,47 @@ interface ModelFolderFieldProps {
   onChange(folder: string): void;
 }
 
-/** The model package folder, typed or chosen, with what the package loader finds wrong with it. */
+type CheckShown = Pick<ModelFolderCheck, 'problem' | 'demoLabel'>;
+
+/**
+ * The model package folder, typed, chosen or one of the demo models, with what the package loader
+ * finds wrong with it, and a demo model's label whenever the folder is one.
+ */
 export function ModelFolderField({ value, onChange }: ModelFolderFieldProps) {
   const api = useApi();
   const problemId = useId();
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [demoLabel, setDemoLabel] = useState<string | undefined>(undefined);
+  const show = (check: CheckShown) => {
+    setProblem(check.problem ?? undefined);
+    setDemoLabel(check.problem === null ? check.demoLabel : undefined);
+  };
+  const failed = (error: unknown): CheckShown => ({ problem: (error as Error).message });
   const check = async (folder: string) => {
-    if (folder.trim() === '') return setProblem(undefined);
-    const result = await api.checkModelFolder(folder.trim()).catch((error: unknown) => ({ problem: (error as Error).message }));
-    setProblem(result.problem ?? undefined);
+    if (folder.trim() === '') return show({ problem: null });
+    show(await api.checkModelFolder(folder.trim()).catch(failed));
   };
   // once, for the folder the dialog opened with: it may have moved or been replaced since it was saved
   useEffect(() => {
     void check(value);
   }, []);
 
+  // a folder that is not a package is not taken: the message names it and says what is wrong
+  const take = (chosen: ModelFolderCheck) => {
+    if (chosen.problem === null) onChange(chosen.folder);
+    show(chosen);
+  };
   const choose = async () => {
-    const chosen = await api.chooseModelFolder().catch((error: unknown) => ({ folder: null, problem: (error as Error).message }));
+    const chosen = await api.chooseModelFolder().catch(failed);
     if (chosen === null) return;
-    // a folder that is not a package is not taken: the message names it and says what is wrong
-    if (chosen.problem === null && chosen.folder !== null) onChange(chosen.folder);
-    setProblem(chosen.problem ?? undefined);
+    if ('folder' in chosen) take(chosen);
+    else show(chosen);
+  };
+  // main finds and checks the demo package: the page sends a name, never a path
+  const chooseDemo = async (name: string) => {
+    const chosen = await api.useDemoModel(name).catch(failed);
+    if ('folder' in chosen) take(chosen);
+    else show(chosen);
   };
 
   return (
@@ -42,17 +64,30 @@ export function ModelFolderField({ value, onChange }: ModelFolderFieldProps) {
           spellCheck={false}
           placeholder="none: the text layer is read"
           aria-invalid={problem !== undefined}
-          aria-describedby={problem ? problemId : undefined}
-          onChange={(event) => onChange(event.target.value)}
+          aria-describedby={problem ? problemId : demoLabel ? `${problemId}-demo` : undefined}
+          onChange={(event) => {
+            onChange(event.target.value);
+            setDemoLabel(undefined);
+          }}
           onBlur={() => void check(value)}
         />
         <button type="button" onClick={() => void choose()}>
           Choose…
         </button>
+        {DEMO_MODELS.map((model) => (
+          <button key={model.name} type="button" onClick={() => void chooseDemo(model.name)}>
+            Use the {model.title} model
+          </button>
+        ))}
       </div>
       {problem && (
         <span id={problemId} className="field-error" role="alert">
           {problem}
+        </span>
+      )}
+      {demoLabel && (
+        <span id={`${problemId}-demo`} className="field-note">
+          {demoLabel}
         </span>
       )}
     </div>

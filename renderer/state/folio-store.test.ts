@@ -77,6 +77,9 @@ class FakeMain implements FolioApi {
   async checkModelFolder(folder: string) {
     return { folder, problem: null };
   }
+  async useDemoModel(): Promise<never> {
+    throw new Error('not used');
+  }
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void) {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

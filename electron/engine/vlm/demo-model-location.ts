@@ -52,10 +52,14 @@ export function demoModelPlaces(model: DemoModel, search: DemoModelSearch): stri
  */
 export function locateDemoModel(name: string, search: DemoModelSearch = currentDemoModelSearch()): LocatedDemoModel | undefined {
   const model = findDemoModel(name);
-  if (!model) return undefined;
+  return model && { model, dir: demoModelPackage(model, search) };
+}
+
+/** The demo model's package folder; throws DemoModelNotInstalledError, naming the places tried, when it is in none. */
+export function demoModelPackage(model: DemoModel, search: DemoModelSearch = currentDemoModelSearch()): string {
   const places = demoModelPlaces(model, search);
   const dir = places.find(holdsPackage);
-  if (dir) return { model, dir };
+  if (dir) return dir;
   throw new DemoModelNotInstalledError(
     `the ${model.name} model is not installed: no model package (manifest.json) in ${places.join(' or ') || 'any known place'}; ` +
       'use a Folio build that ships it, or export it with tools/model into tools/model/fixtures/' +
