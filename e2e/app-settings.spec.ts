@@ -1,11 +1,14 @@
 /**
  * Settings for the remote engine, as a person sets them up in the browser mode: a server, a model,
  * an API key, the model folder picker with its check, then a PDF converted through the server
- * with its Markdown streaming in; the key must be in no file the bridge wrote.
+ * with its Markdown streaming in; the key must be in no file the bridge wrote. Then the nano demo
+ * model chosen by name, labelled wherever the model is named, and used to convert a page.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { findDemoModel } from '../shared/demo-models.js';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
 import { startBridge, type Bridge } from './bridge/bridge-server.js';
 import { dropFile, FIXTURES, screenshot } from './support/app-page.js';
@@ -87,4 +90,58 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
   expect(files.map((file) => path.basename(file))).toContain('settings.json');
   for (const file of files) expect((await readFile(file)).includes(API_KEY), file).toBe(false);
   expect(problems).toEqual([]);
+});
+
+test('the nano demo model, chosen in Settings, is labelled as trained on synthetic pages only and converts a page', async ({ page }) => {
+  // a copy of the tiny package stands in for nano, found by main through FOLIO_DEMO_MODELS as the app finds its resources
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'folio-e2e-demo-'));
+  const standIns = path.join(scratch, 'demo-models');
+  await cp(TINY_PACKAGE, path.join(standIns, 'nano'), { recursive: true });
+  const label = findDemoModel('nano-demo')!.label;
+  process.env.FOLIO_DEMO_MODELS = path.join(scratch, 'not-installed');
+  const demoBridge = await startBridge({ settings: { engine: 'vlm', maxNewTokens: 12, specK: 0 } });
+  try {
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(demoBridge.url);
+    const status = page.getByRole('status', { name: 'Status' });
+    // the dialog takes its fields from the settings as loaded: opened sooner, Done would save the defaults' token limit
+    await expect(status).toContainText('Engine: Vision model (VLM)');
+    await page.locator('body').press('ControlOrMeta+,');
+    const settings = page.getByRole('dialog', { name: 'Settings' });
+    const modelFolder = settings.getByRole('textbox', { name: 'Model package folder' });
+    const useDemo = settings.getByRole('button', { name: 'Use the nano demo model' });
+
+    await useDemo.click();
+    await expect(settings.getByRole('alert')).toContainText('the nano-demo model is not installed');
+    await expect(modelFolder).toHaveValue('');
+
+    process.env.FOLIO_DEMO_MODELS = standIns;
+    await useDemo.click();
+    await expect(modelFolder).toHaveValue(path.join(standIns, 'nano'));
+    await expect(settings.getByRole('alert')).toHaveCount(0);
+    await expect(settings.getByText(label)).toBeVisible();
+    await expect(modelFolder).toHaveAccessibleDescription(label);
+    await screenshot(page, '32-settings-demo-model');
+    await settings.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(async () => (await demoBridge.service.getSettings()).modelDir).toBe(path.join(standIns, 'nano'));
+
+    await expect(status).toContainText(`Model: ${label}`);
+    await dropFile(page, path.join(FIXTURES, 'headings.pdf'));
+    await expect(page.getByText('1 of 1 pages done')).toBeVisible({ timeout: 30_000 });
+    await expect(status).toContainText('Vision model (VLM)');
+    await expect(status).toContainText(`Model: ${label}`);
+    const [converted] = (await demoBridge.service.getWorkspace()).documents;
+    expect(converted?.pages[0]?.result?.stats?.decode).toMatchObject({ model: 'folio-tiny', newTokens: 12 });
+    await screenshot(page, '33-demo-model-converted');
+
+    // reopened, the dialog checks the saved folder and names it as the demo again
+    await page.locator('body').press('ControlOrMeta+,');
+    await expect(settings.getByText(label)).toBeVisible();
+    expect(problems).toEqual([]);
+  } finally {
+    delete process.env.FOLIO_DEMO_MODELS;
+    await demoBridge.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
 });

@@ -23,7 +23,7 @@ export function StatusBar() {
         Device: <strong>{device ?? 'starting…'}</strong>
         {reason ? ` (${reason})` : ''}
       </span>
-      <span>
+      <span className="model" title={model}>
         Model: <strong>{model}</strong>
       </span>
       {tokensPerSecond !== undefined && <span>{tokensPerSecond.toFixed(1)} tokens/s</span>}

@@ -20,7 +20,7 @@ export const DEMO_MODELS: readonly DemoModel[] = [
     name: 'nano-demo',
     title: 'nano demo',
     folder: 'nano',
-    label: 'nano demo model: trained on synthetic pages only, it will not read real documents well',
+    label: 'nano demo, trained on synthetic pages only: it will not read real documents well',
   },
 ];
 
