@@ -5,12 +5,14 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEMO_MODELS } from '../shared/demo-models.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const require = createRequire(path.join(root, 'node_modules/app-builder-lib/package.json'));
 
 interface BuilderConfig {
   asarUnpack?: string[];
+  extraResources?: unknown;
   files?: unknown;
   electronFuses?: Record<string, boolean>;
   linux?: { target?: string[]; executableName?: string };
@@ -50,5 +52,12 @@ describe('electron-builder.yml', () => {
     });
     // electron-builder normalises `files` into filter sets
     expect(JSON.stringify(config.files)).toContain('"!dist/e2e/**"');
+  });
+
+  it('ships every demo model’s package from tools/model/fixtures to resources/models, where the app looks for it', async () => {
+    const config = await loadConfig();
+    for (const model of DEMO_MODELS) {
+      expect(config.extraResources).toContainEqual({ from: `tools/model/fixtures/${model.folder}`, to: `models/${model.folder}` });
+    }
   });
 });
