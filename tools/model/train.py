@@ -185,14 +185,48 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--vision-lr-scale", type=float, default=0.1,
                         help="the vision path's learning rate relative to --lr: at 2e-3 its tokens collapsed to one")
     parser.add_argument("--glyph-head-lr-scale", type=float, default=5.0)
+    parser.add_argument("--ranks", type=int, default=1,
+                        help="processes training together, each on its own pages, gradients averaged (one per core)")
+    parser.add_argument("--port", type=int, default=29511, help="127.0.0.1 port the ranks meet on")
     parser.add_argument("--glyph-only", action="store_true",
                         help="train the vision path alone on the glyph loss (a first stage; resume without it)")
     parser.add_argument("--reset-vision", action="store_true",
                         help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
-    torch.set_num_threads(args.threads)
     args.run.mkdir(parents=True, exist_ok=True)
-    tokenizer = run_tokenizer(args.run)
+    run_tokenizer(args.run)
+    if args.ranks == 1:
+        return train(0, args)
+    others = [torch.multiprocessing.get_context("spawn").Process(target=train, args=(rank, args))
+              for rank in range(1, args.ranks)]
+    for process in others:
+        process.start()
+    code = train(0, args)
+    for process in others:
+        process.join()
+    return code
+
+
+def average_gradients(parameters: list[torch.nn.Parameter], ranks: int) -> None:
+    """One all-reduce of every gradient; an expert no page of this rank's batch reached counts as zero."""
+    grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in parameters]
+    flat = torch.cat([g.reshape(-1) for g in grads])
+    torch.distributed.all_reduce(flat)
+    flat /= ranks
+    offset = 0
+    for p in parameters:
+        p.grad = flat[offset:offset + p.numel()].view_as(p).clone()
+        offset += p.numel()
+
+
+def train(rank: int, args: argparse.Namespace) -> int:
+    """One rank's loop; rank 0 logs, evaluates and saves."""
+    torch.set_num_threads(args.threads)
+    if args.ranks > 1:
+        torch.distributed.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{args.port}", rank=rank,
+                                             world_size=args.ranks)
+    lead = rank == 0
+    tokenizer = load_tokenizer(args.run / "tokenizer.json")
     prompt = nano_prompt(tokenizer)
     torch.manual_seed(1130)
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
@@ -219,21 +253,38 @@ def main(argv: list[str]) -> int:
             reset_vision(model, step)
         else:
             optimiser.load_state_dict(state["optimiser"])
-        print(f"resumed at step {step} ({elapsed / 60:.1f} min trained){', vision reset' if args.reset_vision else ''}",
-              flush=True)
-    print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens",
-          flush=True)
+        if lead:
+            print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)"
+                  f"{', vision reset' if args.reset_vision else ''}", flush=True)
+    if lead:
+        print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens; "
+              f"{args.ranks} rank(s) of {args.batch} pages", flush=True)
     model.train()
-    stop = []
-    # `kill PID` ends the run after the current step with a checkpoint, so no training is lost
+    stop: list[bool] = []
+    # `kill PID` (rank 0: the command's own process) ends the run after the current step with a
+    # checkpoint, so no training is lost
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save, window, window_start = time.time(), [], time.time()
-    while step < args.steps and not stop:
+
+    def save() -> None:
+        save_atomic({"model": model.state_dict(), "glyph_head": glyph_head.state_dict(),
+                     "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed,
+                     "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()}, checkpoint)
+    while step < args.steps:
+        if args.ranks > 1:
+            # every rank stops at the same step, whichever was told to
+            flag = torch.tensor([1.0 if stop else 0.0])
+            torch.distributed.all_reduce(flag)
+            if float(flag) > 0 and not stop:
+                stop.append(True)
+        if stop:
+            break
         started = time.time()
         lr = learning_rate(step, args.lr, args.warmup, args.steps)
         for group in optimiser.param_groups:
             group["lr"] = lr * group["scale"]
-        pixels, pages = batch_pages("train", list(range(step * args.batch, (step + 1) * args.batch)), augment=True)
+        first = (step * args.ranks + rank) * args.batch
+        pixels, pages = batch_pages("train", list(range(first, first + args.batch)), augment=True)
         targets = text_batch(tokenizer, [p.markdown for p in pages], eos=1, limit=args.max_text_tokens)
         features = model.model.encode_views(pixels)
         glyph_loss = glyph_head.loss(features, glyph_targets(pages, int(round(features.shape[1] ** 0.5))))
@@ -244,11 +295,15 @@ def main(argv: list[str]) -> int:
             loss = text_loss + args.glyph_weight * glyph_loss
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
+        if args.ranks > 1:
+            average_gradients(trainable, args.ranks)
         torch.nn.utils.clip_grad_norm_(trainable, 1.0)
         optimiser.step()
         step += 1
         elapsed += time.time() - started
         window.append((float(text_loss), float(glyph_loss)))
+        if not lead:
+            continue
         if step % 10 == 0:
             rate = (time.time() - window_start) / len(window)
             print(f"step {step} loss {sum(w[0] for w in window) / len(window):.4f} "
@@ -259,11 +314,11 @@ def main(argv: list[str]) -> int:
             print(f"  heldout CER {heldout_cer(model, tokenizer, prompt, 2, 200):.3f} at step {step}", flush=True)
             own, other = grounding(model, tokenizer, prompt)
             print(f"  heldout loss {own:.3f} with its own page, {other:.3f} with another page", flush=True)
-        if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
-            save_atomic({"model": model.state_dict(), "glyph_head": glyph_head.state_dict(), "optimiser": optimiser.state_dict(), "step": step,
-                         "elapsed": elapsed, "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()},
-                        checkpoint)
+        if time.time() - last_save > args.save_minutes * 60:
+            save()
             last_save = time.time()
+    if lead:
+        save()
     return 0
 
 

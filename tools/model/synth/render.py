@@ -53,8 +53,8 @@ def random_style(rng: random.Random) -> Style:
     regular, bold = rng.choice(FAMILIES)
     grey = rng.randint(0, 60)
     paper = rng.randint(235, 255)
-    return Style(f"{FONT_DIR}/{regular}", f"{FONT_DIR}/{bold}", rng.choice(MATH_FONTS), rng.randint(22, 28),
-                 rng.randint(16, 32), (grey, grey, grey), (paper, paper, max(225, paper - rng.randint(0, 12))))
+    return Style(f"{FONT_DIR}/{regular}", f"{FONT_DIR}/{bold}", rng.choice(MATH_FONTS), rng.randint(34, 42),
+                 rng.randint(12, 24), (grey, grey, grey), (paper, paper, max(225, paper - rng.randint(0, 12))))
 
 
 class GlyphRecorder(ImageDraw.ImageDraw):
