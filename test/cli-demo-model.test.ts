@@ -2,13 +2,12 @@
  * `folio convert --model nano-demo`: the demo model selected by name, with a copy of the tiny
  * package standing in for nano under FOLIO_DEMO_MODELS (the CLI test needs no trained model).
  */
-import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findDemoModel } from '../shared/demo-models.js';
-import { repoRoot, runFolio, type FolioRun } from './folio-process.js';
+import { repoRoot, runFolio } from './folio-process.js';
 
 const pdf = path.join(repoRoot, 'test/fixtures/out/headings.pdf');
 const label = findDemoModel('nano-demo')!.label;
@@ -27,19 +26,6 @@ afterAll(async () => {
 });
 
 type Event = { event: string; stats?: { engine: string; tokens?: number; decode?: { model?: string } } };
-
-/** The built CLI run from another working directory (runFolio always runs from the repository). */
-function runFolioIn(cwd: string, args: readonly string[], env: Record<string, string>): Promise<FolioRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(repoRoot, 'bin/folio.js'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('folio convert --model nano-demo', () => {
   it('converts a page with the demo package found by name, and says once that it is a demo trained on synthetic pages only', async () => {
@@ -67,7 +53,7 @@ describe('folio convert --model nano-demo', () => {
   it('takes a folder called nano-demo in the working directory as that folder, not the demo', async () => {
     const cwd = path.join(folder, 'with-folder');
     await mkdir(path.join(cwd, 'nano-demo'), { recursive: true });
-    const run = await runFolioIn(cwd, ['convert', pdf, '-o', path.join(folder, 'local'), '--model', 'nano-demo', '--max-tokens', '16'], { FOLIO_DEMO_MODELS: standIns });
+    const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'local'), '--model', 'nano-demo', '--max-tokens', '16'], { FOLIO_DEMO_MODELS: standIns }, cwd);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${path.join(cwd, 'nano-demo', 'manifest.json')}: no manifest.json here`);
     expect(run.stderr).not.toContain(label);

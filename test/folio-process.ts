@@ -12,9 +12,10 @@ export interface FolioRun {
   stderr: string;
 }
 
-export function runFolio(args: readonly string[], env: Record<string, string> = {}): Promise<FolioRun> {
+/** `cwd`: the working directory the command runs in (the repository unless given). */
+export function runFolio(args: readonly string[], env: Record<string, string> = {}, cwd = repoRoot): Promise<FolioRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [launcher, ...args], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [launcher, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
