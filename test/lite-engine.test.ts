@@ -4,7 +4,9 @@
  * page, a scan under a wrong invisible OCR layer sent to OCR, and an image file read by OCR.
  */
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePpOcrModels } from '../electron/engine/lite/ppocr-models.js';
+import { closeTesseractWorkers } from '../electron/engine/lite/tesseract-reader.js';
 import { openPdf } from '../electron/engine/pdf/open-pdf.js';
 import { scannedImage } from '../electron/engine/raster/scan-image.js';
 import { EngineRouter } from '../electron/engine/router.js';
@@ -25,6 +27,9 @@ const MAX_CER: Record<ScanName, number> = {
   'headings-300': 0.005, // 0.09%
   'chinese-200': 0.005, // 0.00%
 };
+
+// the OCR threads end before the file's process does (see closePpOcrModels)
+afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
 
 beforeAll(async () => {
   await buildScanFixtures();

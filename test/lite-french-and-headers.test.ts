@@ -6,7 +6,9 @@
  * test/scans/document-scans.ts.
  */
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePpOcrModels } from '../electron/engine/lite/ppocr-models.js';
+import { closeTesseractWorkers } from '../electron/engine/lite/tesseract-reader.js';
 import type { PageResult } from '../shared/page.js';
 import type { ConvertOptions } from '../shared/protocol.js';
 import { EngineRouter } from '../electron/engine/router.js';
@@ -30,6 +32,9 @@ const MAX_CER = {
 
 /** The running header (two halves) and footer of every page of the running-headers fixture. */
 const RUNNING = ['Northport Harbour Board', 'Works Programme 2027', /Page \d of 4/];
+
+// the OCR threads end before the file's process does (see closePpOcrModels)
+afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
 
 beforeAll(async () => {
   await buildScanFixtures();

@@ -4,7 +4,9 @@
  * lie on the page as shown; a page whose /Rotate attribute already shows it upright is not turned again.
  */
 
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { closePpOcrModels } from '../electron/engine/lite/ppocr-models.js';
+import { closeTesseractWorkers } from '../electron/engine/lite/tesseract-reader.js';
 import type { PageResult } from '../shared/page.js';
 import { unturnedBox, type QuarterTurns } from '../electron/engine/lite/quarter-turns.js';
 import { EngineRouter } from '../electron/engine/router.js';
@@ -35,6 +37,9 @@ const HOW_IT_LIES: Record<Turn, RegExp> = {
 
 let known: string;
 let upright: PageResult;
+
+// the OCR threads end before the file's process does (see closePpOcrModels)
+afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
 
 beforeAll(async () => {
   await buildScanFixtures();

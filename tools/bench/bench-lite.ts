@@ -14,7 +14,7 @@ import type { OcrReader } from '../../shared/ocr-languages.js';
 import { DocumentSession } from '../../electron/engine/document-session.js';
 import { LITE_LONG_SIDE, pdfPageImage } from '../../electron/engine/lite/lite-engine.js';
 import { ocrBlocks } from '../../electron/engine/lite/ocr-layout.js';
-import { loadPpOcrModels, PPOCR_SESSION_OPTIONS, ppOcrAssetsDir, RECOGNISER_FILE, withFusedGraph } from '../../electron/engine/lite/ppocr-models.js';
+import { closePpOcrModels, loadPpOcrModels, PPOCR_SESSION_OPTIONS, ppOcrAssetsDir, RECOGNISER_FILE, withFusedGraph } from '../../electron/engine/lite/ppocr-models.js';
 import { sessionRunner, WORKER_COUNT } from '../../electron/engine/lite/worker-sessions.js';
 import { detectTextLines } from '../../electron/engine/lite/text-detection.js';
 import { recogniseLines } from '../../electron/engine/lite/text-recognition.js';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
       }
     }
   }
-  await closeTesseractWorkers();
+  await Promise.all([closeTesseractWorkers(), closePpOcrModels()]);
   const mean = (name: string, key: 'ms' | 'cpuMs') => totals.get(name)![key] / totals.get(name)!.pages / 1000;
   const [ppocr, tesseract] = [PATHS[0]!.name, PATHS[1]!.name];
   console.log(`\nLatin scans, mean per page: ${ppocr} ${mean(ppocr, 'ms').toFixed(2)} s (CPU ${mean(ppocr, 'cpuMs').toFixed(2)} s), ${tesseract} ${mean(tesseract, 'ms').toFixed(2)} s (CPU ${mean(tesseract, 'cpuMs').toFixed(2)} s)`);

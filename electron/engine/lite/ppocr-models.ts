@@ -10,13 +10,13 @@ import path from 'node:path';
 import ort from 'onnxruntime-node';
 import { FailureError } from '../failure-error.js';
 import { fusePpOcrGraph } from './ppocr-graph-fusion.js';
-import { WorkerSessions, type OnnxRunner } from './worker-sessions.js';
+import { WorkerSessions } from './worker-sessions.js';
 
 export interface PpOcrModels {
   /** In this thread: one run per page, whose convolutions are large enough for intra-op threads. */
   detector: ort.InferenceSession;
   /** On worker threads (see worker-sessions.ts). */
-  recogniser: OnnxRunner;
+  recogniser: WorkerSessions;
   /** Index 0 is the CTC blank; the last entry is the space the recogniser may emit. */
   alphabet: readonly string[];
   /** Text direction (0 or 180 degrees), in this thread: a few lines a page, in one run. */
@@ -45,6 +45,18 @@ export function loadPpOcrModels(): Promise<PpOcrModels> {
     throw new FailureError('internal', `The lite OCR models from ${PACKAGE} could not be loaded (${detail}); reinstall with \`npm ci\`.`);
   });
   return loading;
+}
+
+/**
+ * Ends the recogniser's worker threads and releases the sessions; the next page loads them again.
+ * A process that ends with ONNX Runtime still alive in worker threads can crash in its teardown, as
+ * a test file's process once did, so test files close what they opened.
+ */
+export async function closePpOcrModels(): Promise<void> {
+  const models = await loading?.catch(() => undefined);
+  loading = undefined;
+  if (!models) return;
+  await Promise.all([models.recogniser.close(), models.detector.release(), models.classifier.release()]);
 }
 
 export const DETECTOR_FILE = 'ch_PP-OCRv4_det_infer.onnx';
