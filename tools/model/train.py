@@ -25,6 +25,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
@@ -129,16 +130,6 @@ class GlyphHead(torch.nn.Module):
         # summed over classes, so a token's few characters are not averaged away among 95 classes
         total = F.binary_cross_entropy_with_logits(self.read(normalised), targets, reduction="sum")
         return total / (targets.shape[0] * targets.shape[1])
-
-
-def character_error_rate(predicted: str, truth: str) -> float:
-    previous = list(range(len(truth) + 1))
-    for i, a in enumerate(predicted, 1):
-        current = [i]
-        for j, b in enumerate(truth, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
-        previous = current
-    return previous[-1] / max(1, len(truth))
 
 
 def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int, max_new: int) -> float:

@@ -115,7 +115,10 @@ export function rgbOf(image: DecodedImage): RgbImage | undefined {
     const stride = (width + 7) >> 3;
     for (let y = 0; y < height; y++) {
       for (let x = 0; x < width; x++) {
-        if (data[y * stride + (x >> 3)]! & (128 >> (x & 7))) out.fill(255, (y * width + x) * 3, (y * width + x) * 3 + 3);
+        if (data[y * stride + (x >> 3)]! & (128 >> (x & 7))) {
+          const o = (y * width + x) * 3;
+          out[o] = out[o + 1] = out[o + 2] = 255;
+        }
       }
     }
   } else {
