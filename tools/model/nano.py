@@ -1,10 +1,12 @@
 """The nano OCR model: sizes, resolution mode, prompt, and the batched pieces training, distillation
 and export share (pages -> pixels, prompt + visual embeddings, cached batched greedy decoding).
 
-The view is 256 pixels with 8-pixel SAM patches, so the DeepEncoder's 4x compression leaves 8x8
-visual tokens of 32x32 pixels each: about one and a half lines of 12-pixel body text and four
-characters across per token, which a small decoder can still tell apart. Everything is sized for
-a CPU: about four million parameters.
+The view is the whole 512-pixel page with 8-pixel SAM patches, so the DeepEncoder's 4x compression
+leaves 16x16 visual tokens of 32x32 pixels each: most of a line of 34-42-pixel body text high and
+one or two characters across. (An 8x8 grid, four characters to a token, was tried first: after
+2,200 steps its decoder still guessed words from their shapes; see README.) SAM's blocks are all
+windowed, since one global block over 64x64 patches would cost more than the rest of the model;
+CLIP's layers see the whole grid. Everything is sized for a CPU: about four million parameters.
 """
 from __future__ import annotations
 
@@ -28,7 +30,8 @@ from folio_model.preprocess import ResolutionMode, prepare_views  # noqa: E402
 from folio_model.vision import visual_token_count  # noqa: E402
 from synth.render import Page, degrade, make_page  # noqa: E402
 
-NANO_MODE = ResolutionMode("nano", base_size=256, image_size=256, crop=False)
+NANO_MODE = ResolutionMode("nano", base_size=512, image_size=512, crop=False)
+SAM_PATCH = 8
 # a repeat of 30 tokens never happens on these pages; the rule stays as a guard against loops
 NANO_DECODING = DecodingRule(ngram_size=30, window=90)
 MAX_NEW_TOKENS = 320
@@ -36,10 +39,11 @@ MAX_NEW_TOKENS = 320
 
 def nano_config(vocab_size: int) -> ModelConfig:
     return ModelConfig(
-        sam=SamConfig(img_size=256, patch_size=8, embed_dim=48, depth=2, num_heads=2, mlp_ratio=2.0, out_chans=48,
-                      window_size=8, global_attn_indexes=(1,), net_2_chans=96, net_3_chans=128),
+        sam=SamConfig(img_size=NANO_MODE.base_size, patch_size=SAM_PATCH, embed_dim=48, depth=2, num_heads=2,
+                      mlp_ratio=2.0, out_chans=48, window_size=8, global_attn_indexes=(), net_2_chans=96,
+                      net_3_chans=128),
         clip=ClipConfig(hidden_size=128, num_layers=2, num_attention_heads=4, ffn_hidden_size=256,
-                        image_size=112, patch_size=14),
+                        image_size=224, patch_size=14),
         decoder=DecoderConfig(vocab_size=vocab_size, hidden_size=192, num_hidden_layers=4, num_attention_heads=4,
                               num_key_value_heads=4, intermediate_size=512, moe_intermediate_size=128,
                               n_routed_experts=4, n_shared_experts=1, num_experts_per_tok=2,
@@ -59,16 +63,14 @@ class Prompt:
 def nano_prompt(tokenizer: dict) -> Prompt:
     vocab = tokenizer["model"]["vocab"]
     before, after = PLAIN_PROMPT.split("<image>")
-    side = NANO_MODE.base_size // 8 // 4
+    side = NANO_MODE.base_size // SAM_PATCH // 4
     run = visual_token_count(side, side, 1, 1)
     head = [0, *encode(tokenizer, before)]
     return Prompt(head + [vocab["<image>"]] * run + encode(tokenizer, after), len(head), run)
 
 
-def page_pixels(image, augment_seed: int | None) -> np.ndarray:
-    if augment_seed is not None:
-        image = degrade(image, random.Random(augment_seed))
-    return prepare_views(image, NANO_MODE).global_view
+def page_pixels(page: Page) -> np.ndarray:
+    return prepare_views(page.image, NANO_MODE).global_view
 
 
 def load_tokenizer(path: Path) -> dict:
@@ -98,9 +100,9 @@ def prompt_embeds(model: DeepseekOCRForCausalLM, prompt: Prompt, features: torch
 
 def batch_pages(split: str, indices: list[int], augment: bool) -> tuple[torch.Tensor, list[Page]]:
     pages = [make_page(split, i) for i in indices]
-    pixels = np.stack([page_pixels(p.image, zlib.crc32(f"{split}:{i}".encode()) if augment else None)
-                       for p, i in zip(pages, indices)])
-    return torch.from_numpy(pixels), pages
+    if augment:
+        pages = [degrade(p, random.Random(zlib.crc32(f"{split}:{i}".encode()))) for p, i in zip(pages, indices)]
+    return torch.from_numpy(np.stack([page_pixels(p) for p in pages])), pages
 
 
 @torch.no_grad()

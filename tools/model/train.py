@@ -25,6 +25,7 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from attention_guide import AttentionGuide, token_cells  # noqa: E402
 from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
@@ -72,6 +73,18 @@ def reset_vision(model: DeepseekOCRForCausalLM, seed: int) -> None:
     state = {n: t for n, t in fresh.state_dict().items() if n.startswith(VISION_PARTS)}
     model.load_state_dict({**model.state_dict(), **state})
     blank_patches_embed_to_zero(model)
+
+
+def init_decoder_from(model: DeepseekOCRForCausalLM, checkpoint: Path) -> int:
+    """Starts the decoder (embeddings, layers, norm, head) from another run's checkpoint, whose vision
+    path may have other sizes: a decoder that already knows the pages' language has only reading
+    left to learn. Returns how many tensors were taken."""
+    theirs = torch.load(checkpoint)["model"]
+    ours = model.state_dict()
+    taken = {n: t for n, t in theirs.items()
+             if not n.startswith(VISION_PARTS) and n in ours and ours[n].shape == t.shape}
+    model.load_state_dict({**ours, **taken})
+    return len(taken)
 
 
 def learning_rate(step: int, peak: float, warmup: int, total: int) -> float:
@@ -132,6 +145,28 @@ class GlyphHead(torch.nn.Module):
         return total / (targets.shape[0] * targets.shape[1])
 
 
+def guide_targets(tokenizer: dict, prompt, pages: list[Page], targets: torch.Tensor, side: int
+                  ) -> tuple[torch.Tensor, torch.Tensor]:
+    """For the rows that predict `targets` (the first is the prompt's last), the visual tokens holding
+    each row's input token (what was just written) and the token it predicts (what to read next),
+    as `[b, rows, keys]` masks over the whole sequence."""
+    inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
+    b, rows = targets.shape
+    keys = len(prompt.ids) + rows - 1
+    current = torch.zeros(b, rows, keys, dtype=torch.bool)
+    following = torch.zeros(b, rows, keys, dtype=torch.bool)
+    for i, page in enumerate(pages):
+        ids = [int(t) for t in targets[i] if int(t) != PAD]
+        lengths = [len(inverse[t]) if t > 2 else 0 for t in ids]
+        for j, cells in enumerate(token_cells(page.markdown, lengths, page.glyphs, side, PAGE_PX)):
+            for c in cells:
+                key = prompt.image_start + (c // side) * (side + 1) + c % side
+                following[i, j, key] = True
+                if j + 1 < rows:
+                    current[i, j + 1, key] = True
+    return current, following
+
+
 def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int, max_new: int) -> float:
     from folio_model.byte_bpe import ALPHABET
     inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
@@ -181,6 +216,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--port", type=int, default=29511, help="127.0.0.1 port the ranks meet on")
     parser.add_argument("--glyph-only", action="store_true",
                         help="train the vision path alone on the glyph loss (a first stage; resume without it)")
+    parser.add_argument("--guide-weight", type=float, default=0.0,
+                        help="weight of the guided-attention loss on two decoder heads (attention_guide.py; 0: off)")
+    parser.add_argument("--init-decoder", type=Path,
+                        help="a new run's decoder starts from this checkpoint's (its vision path may differ)")
     parser.add_argument("--reset-vision", action="store_true",
                         help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
@@ -223,6 +262,8 @@ def train(rank: int, args: argparse.Namespace) -> int:
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
     blank_patches_embed_to_zero(model)
     glyph_head = GlyphHead(model.config.decoder.hidden_size)
+    # layer 0 head 0 finds what was just written; layer 1 head 0 reads what comes next
+    guides = (AttentionGuide(model.model.layers[0].self_attn, 0), AttentionGuide(model.model.layers[1].self_attn, 0))
     named = [(n, p) for n, p in model.named_parameters() if not n.startswith("mtp_module.")
              and "embeddings.patch_embedding" not in n]
     groups = [
@@ -247,6 +288,10 @@ def train(rank: int, args: argparse.Namespace) -> int:
         if lead:
             print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)"
                   f"{', vision reset' if args.reset_vision else ''}", flush=True)
+    elif args.init_decoder:
+        taken = init_decoder_from(model, args.init_decoder)
+        if lead:
+            print(f"decoder from {args.init_decoder} ({taken} tensors)", flush=True)
     if lead:
         print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens; "
               f"{args.ranks} rank(s) of {args.batch} pages", flush=True)
@@ -278,12 +323,18 @@ def train(rank: int, args: argparse.Namespace) -> int:
         pixels, pages = batch_pages("train", list(range(first, first + args.batch)), augment=True)
         targets = text_batch(tokenizer, [p.markdown for p in pages], eos=1, limit=args.max_text_tokens)
         features = model.model.encode_views(pixels)
-        glyph_loss = glyph_head.loss(features, glyph_targets(pages, int(round(features.shape[1] ** 0.5))))
+        side = int(round(features.shape[1] ** 0.5))
+        glyph_loss = glyph_head.loss(features, glyph_targets(pages, side))
+        guide_loss = torch.zeros(())
         if args.glyph_only:
             text_loss, loss = torch.zeros(()), glyph_loss
         else:
             text_loss = main_loss(model, prompt, features, targets)
             loss = text_loss + args.glyph_weight * glyph_loss
+            if args.guide_weight:
+                masks = guide_targets(tokenizer, prompt, pages, targets, side)
+                guide_loss = sum(g.loss(len(prompt.ids) - 1, m) for g, m in zip(guides, masks)) / len(guides)
+                loss = loss + args.guide_weight * guide_loss
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         if args.ranks > 1:
@@ -292,13 +343,14 @@ def train(rank: int, args: argparse.Namespace) -> int:
         optimiser.step()
         step += 1
         elapsed += time.time() - started
-        window.append((float(text_loss), float(glyph_loss)))
+        window.append((float(text_loss), float(glyph_loss), float(guide_loss)))
         if not lead:
             continue
         if step % 10 == 0:
             rate = (time.time() - window_start) / len(window)
             print(f"step {step} loss {sum(w[0] for w in window) / len(window):.4f} "
-                  f"glyph {sum(w[1] for w in window) / len(window):.4f} lr {lr:.2e} {rate:.2f}s/step "
+                  f"glyph {sum(w[1] for w in window) / len(window):.4f} "
+                  f"guide {sum(w[2] for w in window) / len(window):.3f} lr {lr:.2e} {rate:.2f}s/step "
                   f"trained {elapsed / 60:.1f}min", flush=True)
             window, window_start = [], time.time()
         if step % args.eval_every == 0 and not args.glyph_only:

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from synth.render import PAGE_PX, make_page  # noqa: E402
 
-# PAGE_PX pixels over a 256-point page: the runtime renders it back at the model's 256-pixel view
+# PAGE_PX pixels over a 256-point page (the nano model's view is the whole page at 512 pixels)
 PDF_RESOLUTION = PAGE_PX / 256 * 72
 
 

@@ -1,7 +1,6 @@
 """Lays synthetic blocks out on a page with Pillow and Debian's DejaVu and Liberation fonts.
 
-Pages are square, `PAGE_PX` pixels at twice the model's view size, so the bicubic downscale the
-runtime applies anti-aliases the glyphs as it does for rendered PDFs. Blocks are placed top to
+Pages are square, `PAGE_PX` pixels, the nano model's view size. Blocks are placed top to
 bottom until the next one does not fit; the page's Markdown holds exactly the blocks drawn.
 """
 from __future__ import annotations
@@ -234,11 +233,14 @@ def make_page(split: str, index: int) -> Page:
     return Page(canvas.image, page_markdown(blocks), tuple(canvas.draw.glyphs))
 
 
-def degrade(image: Image.Image, rng: random.Random) -> Image.Image:
-    """Training-time noise so the model tolerates other rasterisers: slight blur, shift and contrast."""
+def degrade(page: Page, rng: random.Random) -> Page:
+    """Training-time noise so the model tolerates other rasterisers: slight blur and shift (the
+    glyph centres move with the ink)."""
+    image, glyphs = page.image, page.glyphs
     if rng.random() < 0.5:
         image = image.filter(ImageFilter.GaussianBlur(rng.uniform(0.2, 1.0)))
     if rng.random() < 0.5:
         dx, dy = rng.randint(-8, 8), rng.randint(-8, 8)
         image = image.transform(image.size, Image.Transform.AFFINE, (1, 0, dx, 0, 1, dy), fillcolor=image.getpixel((0, 0)))
-    return image
+        glyphs = tuple((char, x - dx, y - dy) for char, x, y in glyphs)
+    return Page(image, page.markdown, glyphs)

@@ -1,7 +1,10 @@
-"""Main-model training pieces: paper embeds to nothing, and a vision reset keeps the decoder."""
+"""Main-model training pieces: paper embeds to nothing, a vision reset keeps the decoder, and a new run's
+decoder can start from another run whose vision path has other sizes."""
 from __future__ import annotations
 
+import dataclasses
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -11,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import nano_config  # noqa: E402
-from train import blank_patches_embed_to_zero, reset_vision  # noqa: E402
+from train import blank_patches_embed_to_zero, init_decoder_from, reset_vision  # noqa: E402
 
 
 class TrainTest(unittest.TestCase):
@@ -36,6 +39,23 @@ class TrainTest(unittest.TestCase):
         self.assertTrue(torch.equal(before["model.layers.1.self_attn.q_proj.weight"],
                                     after["model.layers.1.self_attn.q_proj.weight"]))
         self.assertTrue(torch.equal(before["lm_head.weight"], after["lm_head.weight"]))
+
+    def test_a_decoder_starts_from_a_run_with_another_vision_path(self) -> None:
+        config = nano_config(300)
+        torch.manual_seed(1)
+        other = DeepseekOCRForCausalLM(dataclasses.replace(config, sam=dataclasses.replace(config.sam, patch_size=16)))
+        torch.manual_seed(2)
+        model = DeepseekOCRForCausalLM(config)
+        sam_before = model.state_dict()["model.sam_model.patch_embed.proj.weight"].clone()
+        with tempfile.TemporaryDirectory() as scratch:
+            torch.save({"model": other.state_dict()}, Path(scratch) / "checkpoint.pt")
+            taken = init_decoder_from(model, Path(scratch) / "checkpoint.pt")
+        after = model.state_dict()
+        self.assertTrue(torch.equal(after["model.layers.2.mlp.experts.1.up_proj.weight"],
+                                    other.state_dict()["model.layers.2.mlp.experts.1.up_proj.weight"]))
+        self.assertTrue(torch.equal(after["lm_head.weight"], other.state_dict()["lm_head.weight"]))
+        self.assertTrue(torch.equal(after["model.sam_model.patch_embed.proj.weight"], sam_before))
+        self.assertGreater(taken, 10)
 
 
 if __name__ == "__main__":
