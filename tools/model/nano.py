@@ -5,8 +5,11 @@ The view is the whole 512-pixel page with 8-pixel SAM patches, so the DeepEncode
 leaves 16x16 visual tokens of 32x32 pixels each: most of a line of 34-42-pixel body text high and
 one or two characters across. (An 8x8 grid, four characters to a token, was tried first: after
 2,200 steps its decoder still guessed words from their shapes; see README.) SAM's blocks are all
-windowed, since one global block over 64x64 patches would cost more than the rest of the model;
-CLIP's layers see the whole grid. Everything is sized for a CPU: about four million parameters.
+windowed, since one global block over 64x64 patches would cost more than the rest of the model.
+SAM's neck and compressor are linear, so telling characters apart falls mostly to CLIP, which
+runs on the 16x16 grid where layers are cheap: it has six. (With two, after 890 steps the glyph head
+put a token's characters first among its guesses 62% of the time; with six, 88% after 460.)
+Everything is sized for a CPU: about five million parameters.
 """
 from __future__ import annotations
 
@@ -42,7 +45,7 @@ def nano_config(vocab_size: int) -> ModelConfig:
         sam=SamConfig(img_size=NANO_MODE.base_size, patch_size=SAM_PATCH, embed_dim=48, depth=2, num_heads=2,
                       mlp_ratio=2.0, out_chans=48, window_size=8, global_attn_indexes=(), net_2_chans=96,
                       net_3_chans=128),
-        clip=ClipConfig(hidden_size=128, num_layers=2, num_attention_heads=4, ffn_hidden_size=256,
+        clip=ClipConfig(hidden_size=128, num_layers=6, num_attention_heads=4, ffn_hidden_size=512,
                         image_size=224, patch_size=14),
         decoder=DecoderConfig(vocab_size=vocab_size, hidden_size=192, num_hidden_layers=4, num_attention_heads=4,
                               num_key_value_heads=4, intermediate_size=512, moe_intermediate_size=128,

@@ -30,6 +30,7 @@ from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from spelled_tokens import SpelledTokens  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
 from synth.tokenizer import nano_tokenizer  # noqa: E402
 
@@ -75,15 +76,17 @@ def reset_vision(model: DeepseekOCRForCausalLM, seed: int) -> None:
     blank_patches_embed_to_zero(model)
 
 
-def init_decoder_from(model: DeepseekOCRForCausalLM, checkpoint: Path) -> int:
-    """Starts the decoder (embeddings, layers, norm, head) from another run's checkpoint, whose vision
-    path may have other sizes: a decoder that already knows the pages' language has only reading
-    left to learn. Returns how many tensors were taken."""
-    theirs = torch.load(checkpoint)["model"]
+def init_from(model: DeepseekOCRForCausalLM, glyph_head: GlyphHead, checkpoint: Path) -> int:
+    """Starts a new run from another run's checkpoint whose sizes differ (a larger view, more CLIP
+    layers): every tensor whose name and shape match is taken, the rest stay fresh, so a decoder
+    that already knows the pages' language and an encoder that already sees ink are kept. Returns
+    how many tensors were taken."""
+    state = torch.load(checkpoint)
     ours = model.state_dict()
-    taken = {n: t for n, t in theirs.items()
-             if not n.startswith(VISION_PARTS) and n in ours and ours[n].shape == t.shape}
+    taken = {n: t for n, t in state["model"].items() if n in ours and ours[n].shape == t.shape}
     model.load_state_dict({**ours, **taken})
+    if "glyph_head" in state:
+        glyph_head.load_state_dict(state["glyph_head"])
     return len(taken)
 
 
@@ -218,8 +221,10 @@ def main(argv: list[str]) -> int:
                         help="train the vision path alone on the glyph loss (a first stage; resume without it)")
     parser.add_argument("--guide-weight", type=float, default=0.0,
                         help="weight of the guided-attention loss on two decoder heads (attention_guide.py; 0: off)")
-    parser.add_argument("--init-decoder", type=Path,
-                        help="a new run's decoder starts from this checkpoint's (its vision path may differ)")
+    parser.add_argument("--spell", action="store_true",
+                        help="token embeddings and output rows gain shared per-character parts (spelled_tokens.py)")
+    parser.add_argument("--init-from", type=Path,
+                        help="a new run starts from this checkpoint's tensors where names and shapes match")
     parser.add_argument("--reset-vision", action="store_true",
                         help="with --resume: start the vision path afresh (and the optimiser), keep the decoder")
     args = parser.parse_args(argv)
@@ -288,10 +293,16 @@ def train(rank: int, args: argparse.Namespace) -> int:
         if lead:
             print(f"resumed at step {step} ({elapsed / 60:.1f} min trained)"
                   f"{', vision reset' if args.reset_vision else ''}", flush=True)
-    elif args.init_decoder:
-        taken = init_decoder_from(model, args.init_decoder)
+    elif args.init_from:
+        taken = init_from(model, glyph_head, args.init_from)
         if lead:
-            print(f"decoder from {args.init_decoder} ({taken} tensors)", flush=True)
+            print(f"started from {args.init_from} ({taken} tensors)", flush=True)
+    spelled = SpelledTokens(model, tokenizer) if args.spell else None
+    if spelled:
+        # its own group, added after any resumed state and left out of checkpoints (which hold the
+        # summed weights), so its vectors start from zero in every session
+        optimiser.add_param_group({"params": list(spelled.parameters()), "scale": 1.0})
+        trainable += list(spelled.parameters())
     if lead:
         print(f"parameters: {sum(p.numel() for p in model.parameters()) / 1e6:.2f}M; prompt {len(prompt.ids)} tokens; "
               f"{args.ranks} rank(s) of {args.batch} pages", flush=True)
@@ -303,8 +314,14 @@ def train(rank: int, args: argparse.Namespace) -> int:
     last_save, window, window_start = time.time(), [], time.time()
 
     def save() -> None:
-        save_atomic({"model": model.state_dict(), "glyph_head": glyph_head.state_dict(),
-                     "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed,
+        optimiser_state = optimiser.state_dict()
+        if spelled:
+            dropped = {i for group in optimiser_state["param_groups"][len(groups):] for i in group["params"]}
+            optimiser_state = {"param_groups": optimiser_state["param_groups"][:len(groups)],
+                               "state": {i: v for i, v in optimiser_state["state"].items() if i not in dropped}}
+        save_atomic({"model": spelled.baked(model.state_dict()) if spelled else model.state_dict(),
+                     "glyph_head": glyph_head.state_dict(),
+                     "optimiser": optimiser_state, "step": step, "elapsed": elapsed,
                      "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()}, checkpoint)
     while step < args.steps:
         if args.ranks > 1:

@@ -28,7 +28,7 @@ from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.mtp import MTPHead  # noqa: E402
 from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
-from train import PAD, save_atomic  # noqa: E402
+from train import PAD, average_gradients, save_atomic  # noqa: E402
 
 STEPS_K = 3
 DECAY = 0.6
@@ -115,14 +115,43 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-new", type=int, default=200, help="greedy tokens per page (most pages end sooner)")
     parser.add_argument("--first-page", type=int, default=10_000_000,
                         help="training pages from this index on, away from the ones the main model saw first")
+    parser.add_argument("--ranks", type=int, default=1,
+                        help="processes training together, each on its own pages, gradients averaged (one per core)")
+    parser.add_argument("--port", type=int, default=29512, help="127.0.0.1 port the ranks meet on")
     args = parser.parse_args(argv)
+    if args.ranks == 1:
+        return train(0, args)
+    others = [torch.multiprocessing.get_context("spawn").Process(target=train, args=(rank, args))
+              for rank in range(1, args.ranks)]
+    for process in others:
+        process.start()
+    code = train(0, args)
+    for process in others:
+        process.join()
+    return code
+
+
+def start_block_from_dense_layer(model: DeepseekOCRForCausalLM) -> None:
+    """The head's block starts as a copy of the decoder's dense first layer (same shapes), which
+    already attends and transforms in the decoder's space, rather than from random weights."""
+    layer = model.model.layers[0].state_dict()
+    model.mtp_module.heads[0].mtp_block.load_state_dict(layer)
+
+
+def train(rank: int, args: argparse.Namespace) -> int:
+    """One rank's loop; rank 0 logs and saves."""
     torch.set_num_threads(args.threads)
+    if args.ranks > 1:
+        torch.distributed.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{args.port}", rank=rank,
+                                             world_size=args.ranks)
+    lead = rank == 0
     tokenizer = load_tokenizer(args.run / "tokenizer.json")
     prompt = nano_prompt(tokenizer)
     model = DeepseekOCRForCausalLM(nano_config(len(tokenizer["model"]["vocab"])))
     main_state = torch.load(args.run / "checkpoint.pt")["model"]
     head_names = {n for n in model.state_dict() if n.startswith("mtp_module.")}
     model.load_state_dict({n: t for n, t in main_state.items() if n not in head_names}, strict=False)
+    start_block_from_dense_layer(model)
     for name, param in model.named_parameters():
         param.requires_grad_(name in head_names)
     head_params = [p for n, p in model.named_parameters() if n in head_names]
@@ -134,31 +163,49 @@ def main(argv: list[str]) -> int:
         model.load_state_dict({**model.state_dict(), **state["head"]})
         optimiser.load_state_dict(state["optimiser"])
         step, elapsed = state["step"], state["elapsed"]
-        print(f"resumed at step {step}", flush=True)
+        if lead:
+            print(f"resumed at step {step}", flush=True)
     model.eval()
+
+    def save() -> None:
+        save_atomic({"head": {n: t for n, t in model.state_dict().items() if n in head_names},
+                     "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed}, checkpoint)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save = time.time()
-    while step < args.steps and not stop:
+    while step < args.steps:
+        if args.ranks > 1:
+            # every rank stops at the same step, whichever was told to
+            flag = torch.tensor([1.0 if stop else 0.0])
+            torch.distributed.all_reduce(flag)
+            if float(flag) > 0 and not stop:
+                stop.append(True)
+        if stop:
+            break
         started = time.time()
         for group in optimiser.param_groups:
             group["lr"] = args.lr * min(1.0, (step + 1) / 20)
-        first = args.first_page + step * args.batch
+        first = args.first_page + (step * args.ranks + rank) * args.batch
         pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
         outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new)
         loss, parts = mtp_loss(model, prompt, pixels, outputs)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
+        if args.ranks > 1:
+            average_gradients(head_params, args.ranks)
         torch.nn.utils.clip_grad_norm_(head_params, 1.0)
         optimiser.step()
         step += 1
         elapsed += time.time() - started
+        if not lead:
+            continue
         print(f"step {step} loss {float(loss):.4f} per-step {' '.join(f'{p:.3f}' for p in parts)} "
               f"{time.time() - started:.1f}s trained {elapsed / 60:.1f}min", flush=True)
-        if time.time() - last_save > args.save_minutes * 60 or step == args.steps or stop:
-            save_atomic({"head": {n: t for n, t in model.state_dict().items() if n in head_names},
-                         "optimiser": optimiser.state_dict(), "step": step, "elapsed": elapsed}, checkpoint)
+        if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
+            save()
             last_save = time.time()
+    if lead:
+        save()
     return 0
 
 

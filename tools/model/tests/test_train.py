@@ -1,5 +1,5 @@
 """Main-model training pieces: paper embeds to nothing, a vision reset keeps the decoder, and a new run's
-decoder can start from another run whose vision path has other sizes."""
+run can start from another whose sizes differ, taking the tensors that still fit."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,7 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import nano_config  # noqa: E402
-from train import blank_patches_embed_to_zero, init_decoder_from, reset_vision  # noqa: E402
+from train import GlyphHead, blank_patches_embed_to_zero, init_from, reset_vision  # noqa: E402
 
 
 class TrainTest(unittest.TestCase):
@@ -40,23 +40,29 @@ class TrainTest(unittest.TestCase):
                                     after["model.layers.1.self_attn.q_proj.weight"]))
         self.assertTrue(torch.equal(before["lm_head.weight"], after["lm_head.weight"]))
 
-    def test_a_decoder_starts_from_a_run_with_another_vision_path(self) -> None:
+    def test_a_run_starts_from_one_with_other_sizes_where_tensors_still_fit(self) -> None:
         config = nano_config(300)
         torch.manual_seed(1)
-        other = DeepseekOCRForCausalLM(dataclasses.replace(config, sam=dataclasses.replace(config.sam, patch_size=16)))
+        other = DeepseekOCRForCausalLM(dataclasses.replace(
+            config, sam=dataclasses.replace(config.sam, patch_size=16),
+            clip=dataclasses.replace(config.clip, num_layers=config.clip.num_layers - 1)))
+        other_glyphs = GlyphHead(config.decoder.hidden_size)
         torch.manual_seed(2)
         model = DeepseekOCRForCausalLM(config)
-        sam_before = model.state_dict()["model.sam_model.patch_embed.proj.weight"].clone()
+        glyphs = GlyphHead(config.decoder.hidden_size)
+        fresh = {n: t.clone() for n, t in model.state_dict().items()}
         with tempfile.TemporaryDirectory() as scratch:
-            torch.save({"model": other.state_dict()}, Path(scratch) / "checkpoint.pt")
-            taken = init_decoder_from(model, Path(scratch) / "checkpoint.pt")
-        after = model.state_dict()
-        self.assertTrue(torch.equal(after["model.layers.2.mlp.experts.1.up_proj.weight"],
-                                    other.state_dict()["model.layers.2.mlp.experts.1.up_proj.weight"]))
-        self.assertTrue(torch.equal(after["lm_head.weight"], other.state_dict()["lm_head.weight"]))
-        self.assertTrue(torch.equal(after["model.sam_model.patch_embed.proj.weight"], sam_before))
-        self.assertGreater(taken, 10)
-
+            torch.save({"model": other.state_dict(), "glyph_head": other_glyphs.state_dict()}, Path(scratch) / "checkpoint.pt")
+            taken = init_from(model, glyphs, Path(scratch) / "checkpoint.pt")
+        theirs, after = other.state_dict(), model.state_dict()
+        for name in ("model.layers.2.mlp.experts.1.up_proj.weight", "lm_head.weight",
+                     "model.vision_model.transformer.layers.0.mlp.fc1.weight"):
+            self.assertTrue(torch.equal(after[name], theirs[name]), name)
+        last = f"model.vision_model.transformer.layers.{config.clip.num_layers - 1}.mlp.fc1.weight"
+        for name in ("model.sam_model.patch_embed.proj.weight", last):
+            self.assertTrue(torch.equal(after[name], fresh[name]), name)
+        self.assertTrue(torch.equal(glyphs.read.weight, other_glyphs.read.weight))
+        self.assertEqual(taken, sum(1 for n, t in theirs.items() if n in fresh and fresh[n].shape == t.shape))
 
 if __name__ == "__main__":
     unittest.main()
