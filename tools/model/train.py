@@ -30,6 +30,7 @@ from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from ranks import agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
 from spelled_tokens import SpelledTokens  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
 from synth.tokenizer import nano_tokenizer  # noqa: E402
@@ -230,36 +231,13 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     args.run.mkdir(parents=True, exist_ok=True)
     run_tokenizer(args.run)
-    if args.ranks == 1:
-        return train(0, args)
-    others = [torch.multiprocessing.get_context("spawn").Process(target=train, args=(rank, args))
-              for rank in range(1, args.ranks)]
-    for process in others:
-        process.start()
-    code = train(0, args)
-    for process in others:
-        process.join()
-    return code
-
-
-def average_gradients(parameters: list[torch.nn.Parameter], ranks: int) -> None:
-    """One all-reduce of every gradient; an expert no page of this rank's batch reached counts as zero."""
-    grads = [p.grad if p.grad is not None else torch.zeros_like(p) for p in parameters]
-    flat = torch.cat([g.reshape(-1) for g in grads])
-    torch.distributed.all_reduce(flat)
-    flat /= ranks
-    offset = 0
-    for p in parameters:
-        p.grad = flat[offset:offset + p.numel()].view_as(p).clone()
-        offset += p.numel()
+    return run_on_ranks(train, args)
 
 
 def train(rank: int, args: argparse.Namespace) -> int:
     """One rank's loop; rank 0 logs, evaluates and saves."""
     torch.set_num_threads(args.threads)
-    if args.ranks > 1:
-        torch.distributed.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{args.port}", rank=rank,
-                                             world_size=args.ranks)
+    join_ranks(rank, args)
     lead = rank == 0
     tokenizer = load_tokenizer(args.run / "tokenizer.json")
     prompt = nano_prompt(tokenizer)
@@ -324,13 +302,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
                      "optimiser": optimiser_state, "step": step, "elapsed": elapsed,
                      "config": nano_config(len(tokenizer["model"]["vocab"])).to_dict()}, checkpoint)
     while step < args.steps:
-        if args.ranks > 1:
-            # every rank stops at the same step, whichever was told to
-            flag = torch.tensor([1.0 if stop else 0.0])
-            torch.distributed.all_reduce(flag)
-            if float(flag) > 0 and not stop:
-                stop.append(True)
-        if stop:
+        if agreed_stop(stop, args.ranks):
             break
         started = time.time()
         lr = learning_rate(step, args.lr, args.warmup, args.steps)

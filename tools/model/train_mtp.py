@@ -28,7 +28,8 @@ from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.mtp import MTPHead  # noqa: E402
 from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
-from train import PAD, average_gradients, save_atomic  # noqa: E402
+from ranks import agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
+from train import PAD, save_atomic  # noqa: E402
 
 STEPS_K = 3
 DECAY = 0.6
@@ -119,16 +120,7 @@ def main(argv: list[str]) -> int:
                         help="processes training together, each on its own pages, gradients averaged (one per core)")
     parser.add_argument("--port", type=int, default=29512, help="127.0.0.1 port the ranks meet on")
     args = parser.parse_args(argv)
-    if args.ranks == 1:
-        return train(0, args)
-    others = [torch.multiprocessing.get_context("spawn").Process(target=train, args=(rank, args))
-              for rank in range(1, args.ranks)]
-    for process in others:
-        process.start()
-    code = train(0, args)
-    for process in others:
-        process.join()
-    return code
+    return run_on_ranks(train, args)
 
 
 def start_block_from_dense_layer(model: DeepseekOCRForCausalLM) -> None:
@@ -141,9 +133,7 @@ def start_block_from_dense_layer(model: DeepseekOCRForCausalLM) -> None:
 def train(rank: int, args: argparse.Namespace) -> int:
     """One rank's loop; rank 0 logs and saves."""
     torch.set_num_threads(args.threads)
-    if args.ranks > 1:
-        torch.distributed.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{args.port}", rank=rank,
-                                             world_size=args.ranks)
+    join_ranks(rank, args)
     lead = rank == 0
     tokenizer = load_tokenizer(args.run / "tokenizer.json")
     prompt = nano_prompt(tokenizer)
@@ -174,13 +164,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save = time.time()
     while step < args.steps:
-        if args.ranks > 1:
-            # every rank stops at the same step, whichever was told to
-            flag = torch.tensor([1.0 if stop else 0.0])
-            torch.distributed.all_reduce(flag)
-            if float(flag) > 0 and not stop:
-                stop.append(True)
-        if stop:
+        if agreed_stop(stop, args.ranks):
             break
         started = time.time()
         for group in optimiser.param_groups:
