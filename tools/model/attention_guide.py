@@ -16,6 +16,7 @@ import torch
 import torch.nn.functional as F
 
 from folio_model.decoder import Attention, apply_rope, rope_tables
+from glyph_grid import grid_cell
 
 
 MIN_MATCH = 3
@@ -34,7 +35,6 @@ def token_cells(markdown: str, token_bytes: list[int], glyphs, side: int, page_p
         for offset in range(block.size):
             glyph_of[block.a + offset] = block.b + offset
     byte_char = [i for i, char in enumerate(markdown) for _ in char.encode()]
-    cell = page_px / side
     cells, start = [], 0
     for length in token_bytes:
         chars = {byte_char[b] for b in range(start, min(start + length, len(byte_char)))}
@@ -42,7 +42,7 @@ def token_cells(markdown: str, token_bytes: list[int], glyphs, side: int, page_p
         for char in chars:
             if char in glyph_of:
                 _, x, y = glyphs[glyph_of[char]]
-                found.add(min(side - 1, max(0, int(y // cell))) * side + min(side - 1, max(0, int(x // cell))))
+                found.add(grid_cell(x, y, side, page_px))
         cells.append(found)
         start += length
     return cells

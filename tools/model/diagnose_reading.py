@@ -25,18 +25,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from attention_guide import AttentionGuide  # noqa: E402
 from folio_model.config import ModelConfig  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import batch_pages, load_tokenizer, nano_prompt, prompt_embeds  # noqa: E402
+from glyph_grid import glyph_class, grid_cell  # noqa: E402
+from nano import batch_pages, load_tokenizer, nano_prompt  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
-from train import PAD, GlyphHead, glyph_class, guide_targets, text_batch  # noqa: E402
+from train import PAD, GlyphHead, guide_targets, piece_bytes, text_batch, token_losses  # noqa: E402
 
 
 def glyph_recall(logits: torch.Tensor, pages, side: int) -> float:
     """`logits [b, side * side, classes]`."""
-    cell = PAGE_PX / side
     hits, total = 0, 0
     for b, page in enumerate(pages):
-        where = [(glyph_class(c), min(side - 1, int(y // cell)) * side + min(side - 1, int(x // cell)))
-                 for c, x, y in page.glyphs]
+        where = [(glyph_class(c), grid_cell(x, y, side, PAGE_PX)) for c, x, y in page.glyphs]
         for k, index in where:
             present = len({other for other, i in where if i == index})
             hits += int(k in logits[b, index].topk(present).indices.tolist())
@@ -48,15 +47,6 @@ def token_kind(piece: str) -> str:
     if re.fullmatch(r"Ġ?[A-Za-z]+", piece):
         return "words"
     return "numbers" if re.fullmatch(r"Ġ?[0-9.]+", piece) else "other"
-
-
-def per_token_loss(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    embeds = torch.cat([prompt_embeds(model, prompt, features), model.model.embed_tokens(targets[:, :-1])], dim=1)
-    b, length, _ = embeds.shape
-    hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
-    logits = model.lm_head(hidden[:, len(prompt.ids) - 1:])
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=PAD,
-                           reduction="none").reshape(targets.shape)
 
 
 def main(argv: list[str]) -> int:
@@ -81,9 +71,9 @@ def main(argv: list[str]) -> int:
         features = model.model.encode_views(pixels)
         side = int(round(features.shape[1] ** 0.5))
         glyphs = glyph_recall(glyph_head.read(F.layer_norm(features, features.shape[-1:])), pages, side)
-        other = per_token_loss(model, prompt, features.roll(1, 0), targets)
-        own = per_token_loss(model, prompt, features, targets)
-        masks = guide_targets(tokenizer, prompt, pages, targets, side)
+        other = token_losses(model, prompt, features.roll(1, 0), targets)
+        own = token_losses(model, prompt, features, targets)
+        masks = guide_targets(piece_bytes(tokenizer), prompt, pages, targets, side)
         current, following = (float(g.loss(len(prompt.ids) - 1, m)) for g, m in zip(guides, masks))
     print(f"step {state['step']}: glyphs in their token's top n {glyphs:.1%}")
     kinds: dict[str, list[tuple[float, float]]] = {}

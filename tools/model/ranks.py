@@ -8,6 +8,12 @@ from typing import Callable
 import torch
 
 
+def add_rank_options(parser: argparse.ArgumentParser, port: int) -> None:
+    parser.add_argument("--ranks", type=int, default=1,
+                        help="processes training together, each on its own pages, gradients averaged (one per core)")
+    parser.add_argument("--port", type=int, default=port, help="127.0.0.1 port the ranks meet on")
+
+
 def run_on_ranks(train: Callable[[int, argparse.Namespace], int], args: argparse.Namespace) -> int:
     """`train(rank, args)` in `args.ranks` processes; rank 0 is this one. Returns rank 0's code."""
     if args.ranks == 1:

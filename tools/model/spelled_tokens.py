@@ -16,23 +16,23 @@ from torch import nn
 
 from folio_model.byte_bpe import ALPHABET
 from folio_model.model import DeepseekOCRForCausalLM
+from glyph_grid import GLYPH_CLASSES, glyph_class
 
-CHARACTERS = 95  # printable ASCII, then one class for every other byte
 
 
 def spelling_matrix(tokenizer: dict) -> torch.Tensor:
-    """`[vocab, CHARACTERS]`: each token's characters (spaces and special tokens left out), weighted
+    """`[vocab, GLYPH_CLASSES]`: each token's characters (spaces and special tokens left out), weighted
     1/sqrt(length) so long and short tokens embed at a similar scale."""
     byte_of = {char: byte for byte, char in ALPHABET.items()}
     vocab = tokenizer["model"]["vocab"]
     special = {t["content"] for t in tokenizer.get("added_tokens", [])}
-    matrix = torch.zeros(len(vocab), CHARACTERS)
+    matrix = torch.zeros(len(vocab), GLYPH_CLASSES)
     for piece, index in vocab.items():
         if piece in special:
             continue
         codes = [byte_of[c] for c in piece if c in byte_of and byte_of[c] != ord(" ")]
         for code in codes:
-            matrix[index, code - 33 if 33 <= code <= 126 else CHARACTERS - 1] += 1.0 / len(codes) ** 0.5
+            matrix[index, glyph_class(chr(code))] += 1.0 / len(codes) ** 0.5
     return matrix
 
 
@@ -43,8 +43,8 @@ class SpelledTokens(nn.Module):
         super().__init__()
         hidden = model.config.decoder.hidden_size
         self.register_buffer("spelling", spelling_matrix(tokenizer))
-        self.chars_in = nn.Parameter(torch.zeros(CHARACTERS, hidden))
-        self.chars_out = nn.Parameter(torch.zeros(CHARACTERS, hidden))
+        self.chars_in = nn.Parameter(torch.zeros(GLYPH_CLASSES, hidden))
+        self.chars_out = nn.Parameter(torch.zeros(GLYPH_CLASSES, hidden))
         model.model.embed_tokens.register_forward_hook(lambda _m, args, out: out + (self.spelling @ self.chars_in)[args[0]])
         model.lm_head.register_forward_hook(lambda _m, args, out: out + (args[0] @ self.chars_out.T) @ self.spelling.T)
 

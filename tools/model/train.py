@@ -28,16 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from attention_guide import AttentionGuide, token_cells  # noqa: E402
 from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
+from glyph_grid import GLYPH_CLASSES, glyph_class, grid_cell  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
-from ranks import agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
+from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
 from spelled_tokens import SpelledTokens  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
 from synth.tokenizer import nano_tokenizer  # noqa: E402
 
 PAD = 2
-# classes the glyph loss tells apart: printable ASCII, then one for everything else (Greek, operators)
-GLYPH_CLASSES = 95
 
 
 def save_atomic(state: dict, path: Path) -> None:
@@ -104,30 +103,28 @@ def text_batch(tokenizer: dict, texts: list[str], eos: int, limit: int) -> torch
     return torch.tensor([r + [PAD] * (width - len(r)) for r in rows])
 
 
-def main_loss(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-    """Next-token cross-entropy on the page text (and EOS) after the prompt; padding ignored."""
+def token_losses(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """`[b, rows]`: next-token cross-entropy of each page text token (and EOS) after the prompt; 0 at padding."""
     embeds = torch.cat([prompt_embeds(model, prompt, features), model.model.embed_tokens(targets[:, :-1])], dim=1)
     b, length, _ = embeds.shape
     hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
-    text_hidden = hidden[:, len(prompt.ids) - 1:]
-    logits = model.lm_head(text_hidden)
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=PAD)
+    logits = model.lm_head(hidden[:, len(prompt.ids) - 1:])
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=PAD,
+                           reduction="none").reshape(targets.shape)
 
 
-def glyph_class(char: str) -> int:
-    code = ord(char)
-    return code - 33 if 33 <= code <= 126 else GLYPH_CLASSES - 1
+def main_loss(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+    """The mean of `token_losses` over the tokens that are not padding."""
+    return token_losses(model, prompt, features, targets).sum() / (targets != PAD).sum()
 
 
 def glyph_targets(pages: list[Page], side: int) -> torch.Tensor:
     """`[b, side * side, GLYPH_CLASSES]`: which characters have their centre in each visual token's
     cell of the page."""
     targets = torch.zeros(len(pages), side * side, GLYPH_CLASSES)
-    cell = PAGE_PX / side
     for b, page in enumerate(pages):
         for char, x, y in page.glyphs:
-            row, col = min(side - 1, int(y // cell)), min(side - 1, int(x // cell))
-            targets[b, row * side + col, glyph_class(char)] = 1.0
+            targets[b, grid_cell(x, y, side, PAGE_PX), glyph_class(char)] = 1.0
     return targets
 
 
@@ -149,20 +146,26 @@ class GlyphHead(torch.nn.Module):
         return total / (targets.shape[0] * targets.shape[1])
 
 
-def guide_targets(tokenizer: dict, prompt, pages: list[Page], targets: torch.Tensor, side: int
+def piece_bytes(tokenizer: dict) -> list[int]:
+    """Each token id's length in bytes; 0 for the special tokens (ids 0-2), which spell nothing."""
+    lengths = [0] * len(tokenizer["model"]["vocab"])
+    for piece, index in tokenizer["model"]["vocab"].items():
+        lengths[index] = len(piece) if index > PAD else 0
+    return lengths
+
+
+def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.Tensor, side: int
                   ) -> tuple[torch.Tensor, torch.Tensor]:
     """For the rows that predict `targets` (the first is the prompt's last), the visual tokens holding
     each row's input token (what was just written) and the token it predicts (what to read next),
-    as `[b, rows, keys]` masks over the whole sequence."""
-    inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
+    as `[b, rows, keys]` masks over the whole sequence; `lengths`: `piece_bytes`."""
     b, rows = targets.shape
     keys = len(prompt.ids) + rows - 1
     current = torch.zeros(b, rows, keys, dtype=torch.bool)
     following = torch.zeros(b, rows, keys, dtype=torch.bool)
     for i, page in enumerate(pages):
         ids = [int(t) for t in targets[i] if int(t) != PAD]
-        lengths = [len(inverse[t]) if t > 2 else 0 for t in ids]
-        for j, cells in enumerate(token_cells(page.markdown, lengths, page.glyphs, side, PAGE_PX)):
+        for j, cells in enumerate(token_cells(page.markdown, [lengths[t] for t in ids], page.glyphs, side, PAGE_PX)):
             for c in cells:
                 key = prompt.image_start + (c // side) * (side + 1) + c % side
                 following[i, j, key] = True
@@ -215,9 +218,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--vision-lr-scale", type=float, default=0.1,
                         help="the vision path's learning rate relative to --lr: at 2e-3 its tokens collapsed to one")
     parser.add_argument("--glyph-head-lr-scale", type=float, default=5.0)
-    parser.add_argument("--ranks", type=int, default=1,
-                        help="processes training together, each on its own pages, gradients averaged (one per core)")
-    parser.add_argument("--port", type=int, default=29511, help="127.0.0.1 port the ranks meet on")
+    add_rank_options(parser, port=29511)
     parser.add_argument("--glyph-only", action="store_true",
                         help="train the vision path alone on the glyph loss (a first stage; resume without it)")
     parser.add_argument("--guide-weight", type=float, default=0.0,
@@ -247,6 +248,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
     glyph_head = GlyphHead(model.config.decoder.hidden_size)
     # layer 0 head 0 finds what was just written; layer 1 head 0 reads what comes next
     guides = (AttentionGuide(model.model.layers[0].self_attn, 0), AttentionGuide(model.model.layers[1].self_attn, 0))
+    lengths = piece_bytes(tokenizer)
     named = [(n, p) for n, p in model.named_parameters() if not n.startswith("mtp_module.")
              and "embeddings.patch_embedding" not in n]
     groups = [
@@ -321,7 +323,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
             text_loss = main_loss(model, prompt, features, targets)
             loss = text_loss + args.glyph_weight * glyph_loss
             if args.guide_weight:
-                masks = guide_targets(tokenizer, prompt, pages, targets, side)
+                masks = guide_targets(lengths, prompt, pages, targets, side)
                 guide_loss = sum(g.loss(len(prompt.ids) - 1, m) for g, m in zip(guides, masks)) / len(guides)
                 loss = loss + args.guide_weight * guide_loss
         optimiser.zero_grad(set_to_none=True)

@@ -28,7 +28,7 @@ from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.mtp import MTPHead  # noqa: E402
 from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
-from ranks import agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
+from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
 from train import PAD, save_atomic  # noqa: E402
 
 STEPS_K = 3
@@ -116,9 +116,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--max-new", type=int, default=200, help="greedy tokens per page (most pages end sooner)")
     parser.add_argument("--first-page", type=int, default=10_000_000,
                         help="training pages from this index on, away from the ones the main model saw first")
-    parser.add_argument("--ranks", type=int, default=1,
-                        help="processes training together, each on its own pages, gradients averaged (one per core)")
-    parser.add_argument("--port", type=int, default=29512, help="127.0.0.1 port the ranks meet on")
+    add_rank_options(parser, port=29512)
     args = parser.parse_args(argv)
     return run_on_ranks(train, args)
 
