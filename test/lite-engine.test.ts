@@ -4,7 +4,7 @@
  * page, a scan under a wrong invisible OCR layer sent to OCR, and an image file read by OCR.
  */
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { closePpOcrModels } from '../electron/engine/lite/ppocr-models.js';
 import { closeTesseractWorkers } from '../electron/engine/lite/tesseract-reader.js';
 import { openPdf } from '../electron/engine/pdf/open-pdf.js';
@@ -12,7 +12,7 @@ import { scannedImage } from '../electron/engine/raster/scan-image.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { characterErrorRate } from './scans/character-error-rate.js';
 import { convertPages } from './scans/convert-pages.js';
-import { buildScanFixtures, SCAN_JPEG, scanPath, sourcePdfPath, SCANS, type ScanName } from './scans/scan-fixtures.js';
+import { SCAN_JPEG, scanPath, sourcePdfPath, SCANS, type ScanName } from './scans/scan-fixtures.js';
 
 const router = new EngineRouter();
 
@@ -30,10 +30,6 @@ const MAX_CER: Record<ScanName, number> = {
 
 // the OCR threads end before the file's process does (see closePpOcrModels)
 afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
-
-beforeAll(async () => {
-  await buildScanFixtures();
-}, 300_000);
 
 async function knownText(name: ScanName): Promise<string> {
   const { pages } = await convertPages(router, sourcePdfPath(name), { engine: 'text' });

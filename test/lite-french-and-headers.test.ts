@@ -14,8 +14,7 @@ import type { ConvertOptions } from '../shared/protocol.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { characterErrorRate } from './scans/character-error-rate.js';
 import { convertPages } from './scans/convert-pages.js';
-import { buildDocumentScans, DOCUMENT_SCANS } from './scans/document-scans.js';
-import { buildScanFixtures } from './scans/scan-fixtures.js';
+import { DOCUMENT_SCANS } from './scans/document-scans.js';
 
 const router = new EngineRouter();
 
@@ -35,11 +34,6 @@ const RUNNING = ['Northport Harbour Board', 'Works Programme 2027', /Page \d of 
 
 // the OCR threads end before the file's process does (see closePpOcrModels)
 afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
-
-beforeAll(async () => {
-  await buildScanFixtures();
-  await buildDocumentScans();
-}, 300_000);
 
 async function markdownOf(file: string, options: Partial<ConvertOptions>): Promise<PageResult[]> {
   const { pages, failures } = await convertPages(router, file, options);

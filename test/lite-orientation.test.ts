@@ -12,8 +12,8 @@ import { unturnedBox, type QuarterTurns } from '../electron/engine/lite/quarter-
 import { EngineRouter } from '../electron/engine/router.js';
 import { characterErrorRate } from './scans/character-error-rate.js';
 import { convertPages } from './scans/convert-pages.js';
-import { buildScanFixtures, scanPath, sourcePdfPath } from './scans/scan-fixtures.js';
-import { buildTurnedScans, turnedScanPath, TURNS, type Turn } from './scans/turned-scans.js';
+import { scanPath, sourcePdfPath } from './scans/scan-fixtures.js';
+import { turnedScanPath, TURNS, type Turn } from './scans/turned-scans.js';
 
 const router = new EngineRouter();
 
@@ -42,8 +42,6 @@ let upright: PageResult;
 afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
 
 beforeAll(async () => {
-  await buildScanFixtures();
-  await buildTurnedScans();
   known = (await convertPages(router, sourcePdfPath('letter-150'), { engine: 'text' })).pages[0]!.markdown;
   upright = await litePage(scanPath('letter-150'));
 }, 300_000);
