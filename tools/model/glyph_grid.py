@@ -2,13 +2,21 @@
 token's cell of the page grid its centre lies in (the glyph head, guided attention, spelt tokens)."""
 from __future__ import annotations
 
-# printable ASCII, then one class for everything else (Greek, operators, other bytes)
-GLYPH_CLASSES = 95
+from synth.latex import GREEK
+
+# What the pages draw beyond ASCII: LaTeX commands' glyphs and list bullets. The Markdown spells
+# `\sigma` where the page shows σ, so without classes of their own (run 5 to step 1,400) the
+# encoder was never told one Greek letter from another.
+DRAWN_SYMBOLS = (*GREEK.values(), "−", "√", "•")
+# printable ASCII, the drawn symbols, then one class for everything else
+GLYPH_CLASSES = 94 + len(DRAWN_SYMBOLS) + 1
 
 
 def glyph_class(char: str) -> int:
     code = ord(char)
-    return code - 33 if 33 <= code <= 126 else GLYPH_CLASSES - 1
+    if 33 <= code <= 126:
+        return code - 33
+    return 94 + DRAWN_SYMBOLS.index(char) if char in DRAWN_SYMBOLS else GLYPH_CLASSES - 1
 
 
 def cell_half(x: float, side: int, page_px: float) -> int:

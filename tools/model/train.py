@@ -142,7 +142,7 @@ class GlyphHead(torch.nn.Module):
 
     def loss(self, features: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
         normalised = F.layer_norm(features, features.shape[-1:])
-        # summed over classes, so a token's few characters are not averaged away among 190 classes
+        # summed over classes, so a token's few characters are not averaged away among all the classes
         total = F.binary_cross_entropy_with_logits(self.read(normalised), targets, reduction="sum")
         return total / (targets.shape[0] * targets.shape[1])
 

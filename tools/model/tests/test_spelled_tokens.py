@@ -10,6 +10,7 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
+from glyph_grid import GLYPH_CLASSES  # noqa: E402
 from nano import nano_config  # noqa: E402
 from spelled_tokens import SpelledTokens, spelling_matrix  # noqa: E402
 
@@ -25,7 +26,7 @@ class SpelledTokensTest(unittest.TestCase):
         self.assertEqual(matrix[2].nonzero().flatten().tolist(), [a, b])
         self.assertAlmostEqual(float(matrix[2, a]), 2 ** -0.5)
         self.assertAlmostEqual(float(matrix[4, a]), 2 * 2 ** -0.5)
-        self.assertEqual(matrix[5].nonzero().flatten().tolist(), [94])  # a byte outside printable ASCII
+        self.assertEqual(matrix[5].nonzero().flatten().tolist(), [GLYPH_CLASSES - 1])  # a byte outside printable ASCII
 
     def test_the_saved_weights_give_the_trained_function_in_the_plain_model(self) -> None:
         torch.manual_seed(5)
