@@ -10,30 +10,56 @@ architecture and inference are unchanged; the heads are only nudged where to att
 """
 from __future__ import annotations
 
-from difflib import SequenceMatcher
+import re
 
 import torch
 import torch.nn.functional as F
 
 from folio_model.decoder import Attention, apply_rope, rope_tables
 from glyph_grid import grid_cell
+from synth.latex import GREEK
 
 
-MIN_MATCH = 3
+# how the Markdown spells a glyph the page draws for LaTeX (the rest are spelt as drawn)
+LATEX_SPELLING = {**{glyph: "\\" + name for name, glyph in GREEK.items()}, "−": "-", "√": "\\sqrt"}
+# Markdown that draws nothing yet has letters, which would otherwise take a drawn letter's place
+UNDRAWN = re.compile(r"<[^>]*>|\\frac")
+
+
+def common_subsequence(a: str, b: list[str]) -> list[tuple[int, int]]:
+    """The index pairs of a longest common subsequence of `a` and `b`, in order. The page draws its
+    characters in the Markdown's order, so this places every drawn one, a formula's lone `5` in
+    `n^5` included (a first version matched runs of 3 or more, which left formulas untargeted)."""
+    n, m = len(a), len(b)
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if a[i] == b[j] else max(below[j], row[j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i] == b[j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
 
 
 def token_cells(markdown: str, token_bytes: list[int], glyphs, side: int, page_px: int) -> list[set[int]]:
     """For each token of `markdown` (`token_bytes`: each token's length in bytes, in order), the grid
     cells (row * side + col) holding the centres of the characters it spells; empty for markup that
-    draws nothing (`#`, `<td>`, `\\frac`, spaces)."""
-    drawn = "".join(char for char, _, _ in glyphs)
-    glyph_of: dict[int, int] = {}
-    for block in SequenceMatcher(None, markdown, drawn, autojunk=False).get_matching_blocks():
-        # a shorter match is mostly chance inside formulas (`\\sqrt`'s letters against a later word)
-        if block.size < MIN_MATCH:
-            continue
-        for offset in range(block.size):
-            glyph_of[block.a + offset] = block.b + offset
+    draws nothing (`#`, `<td>`, `{`, spaces). A Greek letter's glyph counts for all of `\\sigma`,
+    the radical for `\\sqrt`."""
+    spelled, drawn_by = [], []
+    for index, (char, _, _) in enumerate(glyphs):
+        for letter in LATEX_SPELLING.get(char, char):
+            spelled.append(letter)
+            drawn_by.append(index)
+    masked = UNDRAWN.sub(lambda match: "\0" * len(match.group()), markdown)
+    glyph_of = {a: drawn_by[b] for a, b in common_subsequence(masked, spelled)}
     byte_char = [i for i, char in enumerate(markdown) for _ in char.encode()]
     cells, start = [], 0
     for length in token_bytes:

@@ -23,11 +23,21 @@ class TokenCellsTest(unittest.TestCase):
         cells = token_cells("# Big top", [1, 1, 3, 4], glyphs, side=4, page_px=100)
         self.assertEqual(cells, [set(), set(), {4, 5}, {3 * 4 + 2, 3 * 4 + 3}])
 
-    def test_short_chance_matches_are_not_targets(self) -> None:
-        # the formula's letters are not drawn as such; a lone "q" later on the page must not claim them
-        glyphs = [("√", 5, 5), ("q", 90, 90)]
-        self.assertEqual(token_cells("$\\sqrt{x}$", [1, 1, 4, 3, 1], glyphs, side=2, page_px=100),
-                         [set(), set(), set(), set(), set()])
+    def test_formula_glyphs_land_on_their_latex_and_undrawn_markup_on_none(self) -> None:
+        # "$\\frac{a}{\\sigma^2}$" drawn as a over σ and a small 2: \\frac's "a" must not take the drawn a
+        glyphs = [("a", 30, 10), ("σ", 30, 60), ("2", 60, 55)]
+        markdown = "$\\frac{a}{\\sigma^2}$"
+        pieces = ["$", "\\", "frac", "{", "a", "}{", "\\", "sigma", "^", "2", "}$"]
+        self.assertEqual("".join(pieces), markdown)
+        cells = token_cells(markdown, [len(p) for p in pieces], glyphs, side=2, page_px=100)
+        self.assertEqual(cells, [set(), set(), set(), set(), {0}, set(), {2}, {2}, set(), {3}, set()])
+
+    def test_table_tags_do_not_take_a_cells_letters(self) -> None:
+        glyphs = [("t", 10, 10), ("d", 70, 10)]
+        markdown = "<table><tr><td>t</td><td>d</td></tr></table>"
+        pieces = ["<table>", "<tr>", "<td>", "t", "</td>", "<td>", "d", "</td>", "</tr>", "</table>"]
+        cells = token_cells(markdown, [len(p) for p in pieces], glyphs, side=2, page_px=100)
+        self.assertEqual(cells, [set(), set(), set(), {0}, set(), set(), {1}, set(), set(), set()])
 
 
 class AttentionGuideTest(unittest.TestCase):
