@@ -20,7 +20,7 @@ def glyph_class(char: str) -> int:
 
 
 def cell_half(x: float, side: int, page_px: float) -> int:
-    """0 if (x) lies in the left half of its grid cell, 1 if in the right half: with a token a letter,
+    """0 if x lies in the left half of its grid cell, 1 if in the right half: with a token a letter,
     the decoder must know which of a cell's two letters comes first."""
     cell = page_px / side
     return int((x % cell) >= cell / 2)
