@@ -17,11 +17,9 @@ import torch.nn.functional as F
 
 from folio_model.decoder import Attention, apply_rope, rope_tables
 from glyph_grid import grid_cell
-from synth.latex import GREEK
+from synth.latex import GLYPH_LATEX
 
 
-# how the Markdown spells a glyph the page draws for LaTeX (the rest are spelt as drawn)
-LATEX_SPELLING = {**{glyph: "\\" + name for name, glyph in GREEK.items()}, "−": "-", "√": "\\sqrt"}
 # Markdown that draws nothing yet has letters, which would otherwise take a drawn letter's place
 UNDRAWN = re.compile(r"<[^>]*>|\\frac")
 
@@ -55,7 +53,7 @@ def token_cells(markdown: str, token_bytes: list[int], glyphs, side: int, page_p
     the radical for `\\sqrt`."""
     spelled, drawn_by = [], []
     for index, (char, _, _) in enumerate(glyphs):
-        for letter in LATEX_SPELLING.get(char, char):
+        for letter in GLYPH_LATEX.get(char, char):
             spelled.append(letter)
             drawn_by.append(index)
     masked = UNDRAWN.sub(lambda match: "\0" * len(match.group()), markdown)

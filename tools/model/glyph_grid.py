@@ -2,12 +2,13 @@
 token's cell of the page grid its centre lies in (the glyph head, guided attention, spelt tokens)."""
 from __future__ import annotations
 
-from synth.latex import GREEK
+from synth.latex import GLYPH_LATEX
+from synth.render import BULLET
 
 # What the pages draw beyond ASCII: LaTeX commands' glyphs and list bullets. The Markdown spells
 # `\sigma` where the page shows σ, so without classes of their own (run 5 to step 1,400) the
 # encoder was never told one Greek letter from another.
-DRAWN_SYMBOLS = (*GREEK.values(), "−", "√", "•")
+DRAWN_SYMBOLS = (*GLYPH_LATEX, BULLET)
 # printable ASCII, the drawn symbols, then one class for everything else
 GLYPH_CLASSES = 94 + len(DRAWN_SYMBOLS) + 1
 

@@ -15,6 +15,9 @@ from PIL import ImageDraw, ImageFont
 
 GREEK = {"alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "theta": "θ", "lambda": "λ", "mu": "μ",
          "pi": "π", "sigma": "σ", "omega": "ω"}
+MINUS, RADICAL = "−", "√"
+# the LaTeX each glyph drawn for a command or operator stands for
+GLYPH_LATEX = {**{glyph: "\\" + name for name, glyph in GREEK.items()}, MINUS: "-", RADICAL: "\\sqrt"}
 VARIABLES = "abcnxyztkmpq"
 OPERATORS = ("+", "-", "=")
 SCRIPT_SCALE = 0.7
@@ -131,7 +134,7 @@ def layout(formula: Formula, fonts: MathFonts, size: int) -> Box:
     boxes: list[Box] = []
     for atom in formula:
         if atom.kind == "op":
-            boxes.append(_text_box(f" {'−' if atom.text == '-' else atom.text} ", upright))
+            boxes.append(_text_box(f" {MINUS if atom.text == '-' else atom.text} ", upright))
         elif atom.kind == "greek":
             boxes.append(_text_box(GREEK[atom.text], italic))
         elif atom.kind == "var":
@@ -160,7 +163,7 @@ def _shifted_pair(base: Box, script: Box, shift: int) -> Box:
 
 
 def _sqrt(inner: Box, font: ImageFont.FreeTypeFont, size: int) -> Box:
-    radical = _text_box("√", font)
+    radical = _text_box(RADICAL, font)
     gap = max(1, size // 10)
 
     def draw(d: ImageDraw.ImageDraw, x: int, baseline: int, ink: tuple[int, int, int]) -> None:

@@ -14,6 +14,7 @@ from .content import Block, Display, Heading, ListBlock, Paragraph, Table, first
 from .latex import Formula, MathFonts, layout
 
 PAGE_PX = 512
+BULLET = "•"
 # more text per page would lengthen every training sequence; four blocks fill most pages
 MAX_BLOCKS = 4
 ATTEMPTS = 10
@@ -158,7 +159,7 @@ class Canvas:
         def draw(y: int) -> None:
             for i, row in enumerate(rows):
                 baseline = y + i * self.style.line + int(self.style.line * 0.75)
-                marker = f"{i + 1}." if block.ordered else "•"
+                marker = f"{i + 1}." if block.ordered else BULLET
                 self.draw.text((self.style.margin + indent // 5, baseline), marker, font=self.body, fill=self.style.ink,
                                anchor="ls")
                 for x, item, _ in row[0]:
