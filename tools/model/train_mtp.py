@@ -4,6 +4,7 @@ targets are the main model's own greedy outputs on training pages.
     nohup nice -n 10 /usr/bin/python3 tools/model/train_mtp.py --run tools/model/runs/nano \\
         > tools/model/runs/nano/log_mtp.txt 2>&1 &
     ... --resume      continues from tools/model/runs/nano/checkpoint_mtp.pt
+    ... --passes 4    four optimiser steps on each batch of greedy outputs
 
 The one head is applied recursively for K=3 steps, with loss weights 1, 0.6, 0.36. Each step sees
 exactly what the runtime's drafter (electron/engine/vlm/speculative.ts) gives it: MTP row p pairs
@@ -17,6 +18,7 @@ import argparse
 import signal
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -74,27 +76,40 @@ def sequences(outputs: list[list[int]], prompt_ids: list[int]) -> torch.Tensor:
     return torch.tensor([prompt_ids + o + [PAD] * (width - len(o)) for o in outputs])
 
 
-def mtp_loss(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, outputs: list[list[int]]) -> tuple[torch.Tensor, list[float]]:
+@dataclass(frozen=True)
+class DistilBatch:
+    """What the head learns from on one batch of pages, all without gradients: row p pairs the
+    embedding of token p+1 with the decoder's hidden state at p and targets token p+2."""
+    token_embeds: torch.Tensor
+    hidden: torch.Tensor
+    targets: torch.Tensor
+    positions: torch.Tensor
+    prompt_length: int
+
+
+@torch.no_grad()
+def distil_batch(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, outputs: list[list[int]]) -> DistilBatch:
     ids = sequences(outputs, prompt.ids)
     b, length = ids.shape
-    with torch.no_grad():
-        embeds = torch.cat([prompt_embeds(model, prompt, model.model.encode_views(pixels)), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
-        hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
+    embeds = torch.cat([prompt_embeds(model, prompt, model.model.encode_views(pixels)), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
+    hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
     rows = length - 2  # row p needs token p+1 as input and token p+2 as target
-    token_embeds = model.model.embed_tokens(ids[:, 1:rows + 1]).detach()
-    targets = ids[:, 2:rows + 2].clone()
-    positions = torch.arange(rows)[None].expand(b, -1)
+    return DistilBatch(model.model.embed_tokens(ids[:, 1:rows + 1]), hidden[:, :rows], ids[:, 2:rows + 2],
+                       torch.arange(rows)[None].expand(b, -1), len(prompt.ids))
+
+
+def mtp_loss(model: DeepseekOCRForCausalLM, batch: DistilBatch) -> tuple[torch.Tensor, list[float]]:
     head = model.mtp_module.heads[0]
-    previous = hidden[:, :rows]
+    previous = batch.hidden
     earlier: list[tuple[torch.Tensor, torch.Tensor]] = []
     total = torch.zeros(())
     losses = []
     for step in range(1, STEPS_K + 1):
-        out, kv = head_step(head, token_embeds, previous, positions, earlier, model.model.norm)
+        out, kv = head_step(head, batch.token_embeds, previous, batch.positions, earlier, model.model.norm)
         logits = model.lm_head(out)
-        step_targets = targets.clone()
+        step_targets = batch.targets.clone()
         # only rows the drafter uses: anchors from the last prompt row on
-        step_targets[:, :len(prompt.ids) - 1 + step - 1] = PAD
+        step_targets[:, :batch.prompt_length - 1 + step - 1] = PAD
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), step_targets.reshape(-1), ignore_index=PAD)
         total = total + DECAY ** (step - 1) * loss
         losses.append(float(loss))
@@ -114,6 +129,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--save-minutes", type=float, default=3.0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-new", type=int, default=200, help="greedy tokens per page (most pages end sooner)")
+    parser.add_argument("--passes", type=int, default=1,
+                        help="optimiser steps on each batch of greedy outputs: generating them costs most of a step")
     parser.add_argument("--first-page", type=int, default=10_000_000,
                         help="training pages from this index on, away from the ones the main model saw first")
     add_rank_options(parser, port=29512)
@@ -161,16 +178,18 @@ def train(rank: int, args: argparse.Namespace) -> int:
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     last_save = time.time()
+    batch: DistilBatch | None = None
     while step < args.steps:
         if agreed_stop(stop, args.ranks):
             break
         started = time.time()
         for group in optimiser.param_groups:
             group["lr"] = args.lr * min(1.0, (step + 1) / 20)
-        first = args.first_page + (step * args.ranks + rank) * args.batch
-        pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
-        outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new)
-        loss, parts = mtp_loss(model, prompt, pixels, outputs)
+        if batch is None or step % args.passes == 0:
+            first = args.first_page + (step // args.passes * args.ranks + rank) * args.batch
+            pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
+            batch = distil_batch(model, prompt, pixels, greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new))
+        loss, parts = mtp_loss(model, batch)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         if args.ranks > 1:
