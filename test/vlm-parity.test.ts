@@ -86,3 +86,18 @@ describe('the contrib-MoE decoder graph', () => {
     }
   });
 });
+
+describe('embedding rows', () => {
+  it('runs the embedding graph once per token and returns rows the caller may overwrite', async () => {
+    const width = runner.hidden;
+    const first = await runner.embed([5, 6, 7]);
+    const rows = [5, 6, 7].map((_, i) => Array.from(first.subarray(i * width, (i + 1) * width)));
+    first.fill(0);
+    runner.runMs = 0;
+    const again = await runner.embed([7, 5, 6, 5]);
+    expect(runner.runMs).toBe(0);
+    expect([0, 1, 2, 3].map((i) => Array.from(again.subarray(i * width, (i + 1) * width)))).toEqual([rows[2], rows[0], rows[1], rows[0]]);
+    await runner.embed([5, 8]);
+    expect(runner.runMs).toBeGreaterThan(0);
+  });
+});
