@@ -34,6 +34,11 @@ async function input(name: string): Promise<PageInput> {
   return pageInput(runner, pkg.manifest, loadTokenizer(pkg.tokenizerJson), image, resolutionMode(pkg.manifest, 'nano'));
 }
 
+/** A fresh prefill of `page`, its cache sized for the new tokens and one cycle of drafts. */
+function start(page: PageInput) {
+  return prefill(runner, page.embeds, page.ids.length + MAX_NEW_TOKENS + 8);
+}
+
 function limits(): DecodeLimits {
   return { eos: pkg.manifest.tokens.eos, maxNewTokens: MAX_NEW_TOKENS, rule: pkg.manifest.decoding.no_repeat_ngram };
 }
@@ -50,10 +55,10 @@ describe('nano tokenizer', () => {
 describe('speculative decoding on the nano package', () => {
   it.each(PAGES)('commits greedy decoding\'s tokens on %s for K = 1..4, and its drafts are accepted', async (name) => {
     const page = await input(name);
-    const expected = (await decodeGreedy(runner, await prefill(runner, page.embeds, page.ids.length + MAX_NEW_TOKENS + 8), limits())).tokens;
+    const expected = (await decodeGreedy(runner, await start(page), limits())).tokens;
     expect(expected.length).toBeGreaterThan(20);
     for (const k of [1, 2, 3, 4]) {
-      const result = await decodeSpeculative(runner, await prefill(runner, page.embeds, page.ids.length + MAX_NEW_TOKENS + 8), null, k, limits(), page.ids);
+      const result = await decodeSpeculative(runner, await start(page), null, k, limits(), page.ids);
       expect(result.tokens, `K=${k}`).toEqual(expected);
       // the trained head's first draft is accepted about 60% of the time on held-out pages (the model card), a random head's about 1%
       expect(result.accepted[0] ?? 0, `K=${k} first-draft acceptances`).toBeGreaterThan((result.drafted[0] ?? 0) * 0.3);

@@ -83,7 +83,6 @@ class DistilBatch:
     token_embeds: torch.Tensor
     hidden: torch.Tensor
     targets: torch.Tensor
-    positions: torch.Tensor
     prompt_length: int
 
 
@@ -94,18 +93,19 @@ def distil_batch(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, ou
     embeds = torch.cat([prompt_embeds(model, prompt, model.model.encode_views(pixels)), model.model.embed_tokens(ids[:, len(prompt.ids):])], 1)
     hidden, _ = model.model(embeds, torch.arange(length)[None].expand(b, -1))
     rows = length - 2  # row p needs token p+1 as input and token p+2 as target
-    return DistilBatch(model.model.embed_tokens(ids[:, 1:rows + 1]), hidden[:, :rows], ids[:, 2:rows + 2],
-                       torch.arange(rows)[None].expand(b, -1), len(prompt.ids))
+    return DistilBatch(model.model.embed_tokens(ids[:, 1:rows + 1]), hidden[:, :rows], ids[:, 2:rows + 2], len(prompt.ids))
 
 
 def mtp_loss(model: DeepseekOCRForCausalLM, batch: DistilBatch) -> tuple[torch.Tensor, list[float]]:
     head = model.mtp_module.heads[0]
+    b, rows = batch.targets.shape
+    positions = torch.arange(rows)[None].expand(b, -1)
     previous = batch.hidden
     earlier: list[tuple[torch.Tensor, torch.Tensor]] = []
     total = torch.zeros(())
     losses = []
     for step in range(1, STEPS_K + 1):
-        out, kv = head_step(head, batch.token_embeds, previous, batch.positions, earlier, model.model.norm)
+        out, kv = head_step(head, batch.token_embeds, previous, positions, earlier, model.model.norm)
         logits = model.lm_head(out)
         step_targets = batch.targets.clone()
         # only rows the drafter uses: anchors from the last prompt row on
