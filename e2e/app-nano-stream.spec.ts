@@ -2,7 +2,9 @@
  * The nano demo model (tools/model/fixtures/nano, trained on synthetic pages) reading a held-out
  * synthetic page in the browser-mode app: the real engine host, the real VLM engine on
  * onnxruntime-node, speculative decoding with the model's FastMTP head. The page's Markdown
- * streams in token by token, then settles into the page's text.
+ * streams in token by token, then settles into the page's text. The nano model writes a page in
+ * well under a second, which a test can miss whole, so the host waits 25 ms after each piece it
+ * streams (e2e/support/paced-host.mjs).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,7 +21,11 @@ const CER_LIMIT = 0.3;
 
 let bridge: Bridge;
 test.beforeAll(async () => {
-  bridge = await startBridge({ settings: { engine: 'vlm', modelDir: NANO, specK: 3, maxNewTokens: 400 } });
+  bridge = await startBridge({
+    settings: { engine: 'vlm', modelDir: NANO, specK: 3, maxNewTokens: 400 },
+    hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
+    hostEnv: { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '25' },
+  });
 });
 test.afterAll(async () => {
   await bridge.close();
