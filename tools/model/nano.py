@@ -38,6 +38,8 @@ SAM_PATCH = 8
 # a repeat of 30 tokens never happens on these pages; the rule stays as a guard against loops
 NANO_DECODING = DecodingRule(ngram_size=30, window=90)
 MAX_NEW_TOKENS = 320
+# visual tokens a side: the DeepEncoder compresses the view's patches 4x along each side
+GRID_SIDE = NANO_MODE.base_size // SAM_PATCH // 4
 
 
 def nano_config(vocab_size: int) -> ModelConfig:
@@ -66,10 +68,15 @@ class Prompt:
 def nano_prompt(tokenizer: dict) -> Prompt:
     vocab = tokenizer["model"]["vocab"]
     before, after = PLAIN_PROMPT.split("<image>")
-    side = NANO_MODE.base_size // SAM_PATCH // 4
-    run = visual_token_count(side, side, 1, 1)
+    run = visual_token_count(GRID_SIDE, GRID_SIDE, 1, 1)
     head = [0, *encode(tokenizer, before)]
     return Prompt(head + [vocab["<image>"]] * run + encode(tokenizer, after), len(head), run)
+
+
+def cell_key(prompt: Prompt, cell: int) -> int:
+    """The sequence position of grid cell `cell` (row * GRID_SIDE + column): each grid row is
+    followed by a row end."""
+    return prompt.image_start + (cell // GRID_SIDE) * (GRID_SIDE + 1) + cell % GRID_SIDE
 
 
 def page_pixels(page: Page) -> np.ndarray:

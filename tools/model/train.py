@@ -27,10 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from attention_guide import AttentionGuide, token_cells  # noqa: E402
 from eval_cer import character_error_rate  # noqa: E402
-from folio_model.byte_bpe import encode  # noqa: E402
+from folio_model.byte_bpe import decode, encode  # noqa: E402
 from glyph_grid import GLYPH_CLASSES, grid_cell, ordered_glyph  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import Page, batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from nano import Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
 from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
 from spelled_tokens import SpelledTokens  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
@@ -168,7 +168,7 @@ def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.
         ids = [int(t) for t in targets[i] if int(t) != PAD]
         for j, cells in enumerate(token_cells(page.markdown, [lengths[t] for t in ids], page.glyphs, side, PAGE_PX)):
             for c in cells:
-                key = prompt.image_start + (c // side) * (side + 1) + c % side
+                key = cell_key(prompt, c)
                 following[i, j, key] = True
                 if j + 1 < rows:
                     current[i, j + 1, key] = True
@@ -176,9 +176,6 @@ def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.
 
 
 def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: int, max_new: int) -> float:
-    from folio_model.byte_bpe import ALPHABET
-    inverse = {v: k for k, v in tokenizer["model"]["vocab"].items()}
-    byte_of = {c: b for b, c in ALPHABET.items()}
     pixels, heldout = batch_pages("heldout", list(range(pages)), augment=False)
     texts = [p.markdown for p in heldout]
     model.eval()
@@ -186,8 +183,7 @@ def heldout_cer(model: DeepseekOCRForCausalLM, tokenizer: dict, prompt, pages: i
     model.train()
     total = 0.0
     for tokens, truth in zip(outputs, texts):
-        pieces = "".join(inverse[t] for t in tokens if t > 2)
-        text = bytes(byte_of[c] for c in pieces if c in byte_of).decode(errors="replace")
+        text = decode(tokenizer, tokens)
         total += character_error_rate(text, truth)
     print(f"  heldout sample: {text[:160]!r}", flush=True)
     return total / pages

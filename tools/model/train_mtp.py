@@ -11,6 +11,13 @@ exactly what the runtime's drafter (electron/engine/vlm/speculative.ts) gives it
 the embedding of token p+1 with a hidden state and predicts token p+2; step 1 uses the decoder's
 hidden state at p, step k>1 the head's own output one row earlier, and its attention covers the
 settled step-1 rows up to the anchor plus the chain of draft rows after it.
+
+`--guide-weight` adds guided attention, as train.py gives the decoder: at every step, one head of
+the block is taught to look at the visual tokens holding the characters of the token its row
+drafts, located in the greedy text by `attention_guide.token_cells`. The head trained without it
+did not read the page: each of its four heads put about 0.1% of its attention on the drafted
+token's visual tokens, and on 20 held-out pages its first draft was right for 21% of word-initial
+letters against 64% of letters inside words.
 """
 from __future__ import annotations
 
@@ -18,7 +25,7 @@ import argparse
 import signal
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -26,15 +33,20 @@ import torch.nn.functional as F
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from attention_guide import token_cells  # noqa: E402
+from folio_model.byte_bpe import decode  # noqa: E402
 from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.mtp import MTPHead  # noqa: E402
-from nano import batch_pages, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from nano import (GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config,  # noqa: E402
+                  nano_prompt, prompt_embeds)
 from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
-from train import PAD, save_atomic  # noqa: E402
+from synth.render import PAGE_PX  # noqa: E402
+from train import PAD, piece_bytes, save_atomic  # noqa: E402
 
 STEPS_K = 3
 DECAY = 0.6
+GUIDED_HEAD = 0
 
 
 def chain_mask(rows: int, step: int) -> torch.Tensor:
@@ -47,9 +59,10 @@ def chain_mask(rows: int, step: int) -> torch.Tensor:
 
 
 def head_step(head: MTPHead, embeds: torch.Tensor, previous: torch.Tensor, positions: torch.Tensor,
-              earlier: list[tuple[torch.Tensor, torch.Tensor]], final_norm) -> tuple[torch.Tensor, tuple]:
+              earlier: list[tuple[torch.Tensor, torch.Tensor]], final_norm) -> tuple[torch.Tensor, tuple, torch.Tensor]:
     """One recursive step over all rows at once: the head's block with attention limited by
-    `chain_mask`; returns the post-norm hidden rows and this step's (keys, values)."""
+    `chain_mask`; returns the post-norm hidden rows, this step's (keys, values) and the log of
+    `GUIDED_HEAD`'s attention `[b, rows, keys]` (keys: the steps' rows side by side)."""
     block = head.mtp_block
     attn = block.self_attn
     x = head.eh_proj(torch.cat([head.enorm(embeds), head.hnorm(previous)], dim=-1))
@@ -65,10 +78,11 @@ def head_step(head: MTPHead, embeds: torch.Tensor, previous: torch.Tensor, posit
     scores = (q.transpose(1, 2) @ keys.transpose(-2, -1)) * (attn.head_dim ** -0.5)
     visible = chain_mask(s, len(earlier) + 1)
     scores = scores.masked_fill(~visible, float("-inf"))
-    out = (scores.softmax(-1) @ values).transpose(1, 2).reshape(b, s, -1)
+    log_attention = scores.log_softmax(-1)
+    out = (log_attention.exp() @ values).transpose(1, 2).reshape(b, s, -1)
     x = x + attn.o_proj(out)
     x = x + block.mlp(block.post_attention_layernorm(x))
-    return final_norm(x), (k, v)
+    return final_norm(x), (k, v), log_attention[:, GUIDED_HEAD]
 
 
 def sequences(outputs: list[list[int]], prompt_ids: list[int]) -> torch.Tensor:
@@ -84,6 +98,26 @@ class DistilBatch:
     hidden: torch.Tensor
     targets: torch.Tensor
     prompt_length: int
+    # `[b, rows, rows]`: the step-1 rows (the page's visual tokens among them) each row should look at
+    reading: torch.Tensor | None = None
+
+
+def reading_targets(tokenizer: dict, prompt, pages: list[Page], outputs: list[list[int]], rows: int) -> torch.Tensor:
+    """`[b, rows, rows]`: for each MTP row, the visual tokens holding the characters of the token it
+    drafts (row p drafts token p+2), found in the greedy text it learns from; none for a token that
+    draws nothing, or on a page whose text is not whole UTF-8."""
+    lengths = piece_bytes(tokenizer)
+    mask = torch.zeros(len(pages), rows, rows, dtype=torch.bool)
+    for i, (page, output) in enumerate(zip(pages, outputs)):
+        text, spans = decode(tokenizer, output), [lengths[t] for t in output]
+        if len(text.encode()) != sum(spans):
+            continue
+        for g, cells in enumerate(token_cells(text, spans, page.glyphs, GRID_SIDE, PAGE_PX)):
+            row = len(prompt.ids) + g - 2
+            if 0 <= row < rows:
+                for cell in cells:
+                    mask[i, row, cell_key(prompt, cell)] = True
+    return mask
 
 
 @torch.no_grad()
@@ -96,7 +130,19 @@ def distil_batch(model: DeepseekOCRForCausalLM, prompt, pixels: torch.Tensor, ou
     return DistilBatch(model.model.embed_tokens(ids[:, 1:rows + 1]), hidden[:, :rows], ids[:, 2:rows + 2], len(prompt.ids))
 
 
-def mtp_loss(model: DeepseekOCRForCausalLM, batch: DistilBatch) -> tuple[torch.Tensor, list[float]]:
+def reading_loss(log_attention: torch.Tensor, reading: torch.Tensor, first_row: int) -> torch.Tensor:
+    """Minus the log of the attention on each row's target keys, over rows from `first_row` that have any."""
+    targets = F.pad(reading, (0, log_attention.shape[-1] - reading.shape[-1]))
+    on_target = log_attention.masked_fill(~targets, float("-inf")).logsumexp(-1)
+    valid = targets.any(-1)
+    valid[:, :first_row] = False
+    return -on_target[valid].mean() if bool(valid.any()) else log_attention.sum() * 0.0
+
+
+def mtp_loss(model: DeepseekOCRForCausalLM, batch: DistilBatch, guide_weight: float = 0.0
+             ) -> tuple[torch.Tensor, list[float], float]:
+    """The weighted draft losses of the K steps (plus guided attention's), each step's draft loss,
+    and the guided-attention loss (0 without `batch.reading`)."""
     head = model.mtp_module.heads[0]
     b, rows = batch.targets.shape
     positions = torch.arange(rows)[None].expand(b, -1)
@@ -104,19 +150,23 @@ def mtp_loss(model: DeepseekOCRForCausalLM, batch: DistilBatch) -> tuple[torch.T
     earlier: list[tuple[torch.Tensor, torch.Tensor]] = []
     total = torch.zeros(())
     losses = []
+    guide = torch.zeros(())
     for step in range(1, STEPS_K + 1):
-        out, kv = head_step(head, batch.token_embeds, previous, positions, earlier, model.model.norm)
+        out, kv, log_attention = head_step(head, batch.token_embeds, previous, positions, earlier, model.model.norm)
         logits = model.lm_head(out)
         step_targets = batch.targets.clone()
         # only rows the drafter uses: anchors from the last prompt row on
-        step_targets[:, :batch.prompt_length - 1 + step - 1] = PAD
+        first_row = batch.prompt_length - 1 + step - 1
+        step_targets[:, :first_row] = PAD
         loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), step_targets.reshape(-1), ignore_index=PAD)
         total = total + DECAY ** (step - 1) * loss
         losses.append(float(loss))
+        if batch.reading is not None and guide_weight:
+            guide = guide + DECAY ** (step - 1) * reading_loss(log_attention, batch.reading, first_row)
         earlier.append(kv)
         # the next step's row j continues the chain from row j-1
         previous = torch.cat([out[:, :1], out[:, :-1]], dim=1)
-    return total, losses
+    return total + guide_weight * guide, losses, float(guide)
 
 
 def main(argv: list[str]) -> int:
@@ -129,6 +179,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--save-minutes", type=float, default=3.0)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--max-new", type=int, default=200, help="greedy tokens per page (most pages end sooner)")
+    parser.add_argument("--guide-weight", type=float, default=0.0,
+                        help="weight of guided attention: one head looks where its row's drafted token is drawn (0: off)")
     parser.add_argument("--passes", type=int, default=1,
                         help="optimiser steps on each batch of greedy outputs: generating them costs most of a step")
     parser.add_argument("--first-page", type=int, default=10_000_000,
@@ -187,9 +239,12 @@ def train(rank: int, args: argparse.Namespace) -> int:
             group["lr"] = args.lr * min(1.0, (step + 1) / 20)
         if batch is None or step % args.passes == 0:
             first = args.first_page + (step // args.passes * args.ranks + rank) * args.batch
-            pixels, _ = batch_pages("train", list(range(first, first + args.batch)), augment=True)
-            batch = distil_batch(model, prompt, pixels, greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new))
-        loss, parts = mtp_loss(model, batch)
+            pixels, pages = batch_pages("train", list(range(first, first + args.batch)), augment=True)
+            outputs = greedy_batch(model, prompt, pixels, eos=1, max_new=args.max_new)
+            batch = distil_batch(model, prompt, pixels, outputs)
+            if args.guide_weight:
+                batch = replace(batch, reading=reading_targets(tokenizer, prompt, pages, outputs, batch.targets.shape[1]))
+        loss, parts, guide = mtp_loss(model, batch, args.guide_weight)
         optimiser.zero_grad(set_to_none=True)
         loss.backward()
         if args.ranks > 1:
@@ -201,7 +256,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
         if not lead:
             continue
         print(f"step {step} loss {float(loss):.4f} per-step {' '.join(f'{p:.3f}' for p in parts)} "
-              f"{time.time() - started:.1f}s trained {elapsed / 60:.1f}min", flush=True)
+              f"{f'read {guide:.3f} ' if args.guide_weight else ''}{time.time() - started:.1f}s trained {elapsed / 60:.1f}min", flush=True)
         if time.time() - last_save > args.save_minutes * 60 or step == args.steps:
             save()
             last_save = time.time()

@@ -113,6 +113,14 @@ def encode(tokenizer: dict, text: str) -> list[int]:
     return ids + _bpe(plain, ranks, vocab)
 
 
+def decode(tokenizer: dict, ids: list[int]) -> str:
+    """The text `ids` spell, BOS/EOS/PAD left out (the other special tokens spell their own text); a
+    broken UTF-8 sequence comes out as U+FFFD."""
+    pieces = {index: piece for piece, index in tokenizer["model"]["vocab"].items()}
+    byte_of = {char: byte for byte, char in ALPHABET.items()}
+    return bytes(byte_of[char] for index in ids if index > 2 for char in pieces[index]).decode(errors="replace")
+
+
 def _bpe(text: str, ranks: dict[tuple[str, str], int], vocab: dict[str, int]) -> list[int]:
     word = tuple(ALPHABET[b] for b in text.encode())
     while len(word) > 1:

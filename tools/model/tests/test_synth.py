@@ -12,17 +12,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from folio_model.byte_bpe import ALPHABET, encode  # noqa: E402
+from folio_model.byte_bpe import decode, encode  # noqa: E402
 from synth.content import WORDS_FILE, Paragraph, block_markdown, table  # noqa: E402
 from synth.latex import Atom, random_formula, to_latex  # noqa: E402
 from synth.render import PAGE_PX, make_page  # noqa: E402
 from synth.tokenizer import nano_tokenizer  # noqa: E402
-
-
-def decode(tokenizer: dict, ids: list[int]) -> str:
-    inverse = {i: t for t, i in tokenizer["model"]["vocab"].items()}
-    byte_of = {c: b for b, c in ALPHABET.items()}
-    return bytes(byte_of[c] for i in ids for c in inverse[i]).decode()
 
 
 class PageTest(unittest.TestCase):
