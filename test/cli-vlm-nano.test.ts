@@ -11,9 +11,12 @@ import { repoRoot, runFolio } from './folio-process.js';
 import { levenshtein } from './scoring/edit-distance.js';
 
 const pagesDir = path.join(repoRoot, 'tools/model/fixtures/nano/pages');
-const PAGES = ['heldout-0000', 'heldout-0001'];
-/** These two pages measured 0.18 and 0.24 (the model card: 0.21 over 20 held-out pages); the rest is room for another CPU's rounding. */
-const CER_LIMIT = 0.3;
+/**
+ * Each page's limit: its measured CER (0.307 and 0.024; the model card: 0.156 over 20 held-out
+ * pages), plus room for another CPU's rounding. Page 0 misreads its display formula.
+ */
+const CER_LIMITS: Record<string, number> = { 'heldout-0000': 0.35, 'heldout-0001': 0.08 };
+const PAGES = Object.keys(CER_LIMITS);
 
 let folder: string;
 
@@ -33,7 +36,7 @@ describe('folio convert --model nano-demo', () => {
     for (const name of PAGES) {
       const truth = (await readFile(path.join(pagesDir, `${name}.md`), 'utf8')).trim();
       const markdown = (await readFile(path.join(folder, `${name}.md`), 'utf8')).trim();
-      expect(levenshtein(markdown, truth) / truth.length, markdown).toBeLessThan(CER_LIMIT);
+      expect(levenshtein(markdown, truth) / truth.length, markdown).toBeLessThan(CER_LIMITS[name] as number);
     }
   }, 180_000);
 });

@@ -60,8 +60,9 @@ describe('speculative decoding on the nano package', () => {
     for (const k of [1, 2, 3, 4]) {
       const result = await decodeSpeculative(runner, await start(page), null, k, limits(), page.ids);
       expect(result.tokens, `K=${k}`).toEqual(expected);
-      // the trained head's first draft is accepted about 60% of the time on held-out pages (the model card), a random head's about 1%
-      expect(result.accepted[0] ?? 0, `K=${k} first-draft acceptances`).toBeGreaterThan((result.drafted[0] ?? 0) * 0.3);
+      // the trained head's first draft is accepted about 80% of the time over 20 held-out pages (the model card), at least 59% on
+      // these two pages' first 60 tokens; a random head's about 1%
+      expect(result.accepted[0] ?? 0, `K=${k} first-draft acceptances`).toBeGreaterThan((result.drafted[0] ?? 0) * 0.45);
     }
   });
 });
