@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
         glyphs = glyph_recall(glyph_head.read(F.layer_norm(features, features.shape[-1:])), pages, side)
         other = token_losses(model, prompt, features.roll(1, 0), targets)
         own = token_losses(model, prompt, features, targets)
-        masks = guide_targets(piece_bytes(tokenizer), prompt, pages, targets, side)
+        masks = guide_targets(piece_bytes(tokenizer), prompt, pages, targets)
         current, following = (float(g.loss(len(prompt.ids) - 1, m)) for g, m in zip(guides, masks))
     print(f"step {state['step']}: glyphs in their token's top n {glyphs:.1%}")
     kinds: dict[str, list[tuple[float, float]]] = {}

@@ -30,7 +30,7 @@ from eval_cer import character_error_rate  # noqa: E402
 from folio_model.byte_bpe import decode, encode  # noqa: E402
 from glyph_grid import GLYPH_CLASSES, grid_cell, ordered_glyph  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
+from nano import GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
 from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
 from spelled_tokens import SpelledTokens  # noqa: E402
 from synth.render import PAGE_PX  # noqa: E402
@@ -155,8 +155,7 @@ def piece_bytes(tokenizer: dict) -> list[int]:
     return lengths
 
 
-def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.Tensor, side: int
-                  ) -> tuple[torch.Tensor, torch.Tensor]:
+def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     """For the rows that predict `targets` (the first is the prompt's last), the visual tokens holding
     each row's input token (what was just written) and the token it predicts (what to read next),
     as `[b, rows, keys]` masks over the whole sequence; `lengths`: `piece_bytes`."""
@@ -166,7 +165,7 @@ def guide_targets(lengths: list[int], prompt, pages: list[Page], targets: torch.
     following = torch.zeros(b, rows, keys, dtype=torch.bool)
     for i, page in enumerate(pages):
         ids = [int(t) for t in targets[i] if int(t) != PAD]
-        for j, cells in enumerate(token_cells(page.markdown, [lengths[t] for t in ids], page.glyphs, side, PAGE_PX)):
+        for j, cells in enumerate(token_cells(page.markdown, [lengths[t] for t in ids], page.glyphs, GRID_SIDE, PAGE_PX)):
             for c in cells:
                 key = cell_key(prompt, c)
                 following[i, j, key] = True
@@ -320,7 +319,7 @@ def train(rank: int, args: argparse.Namespace) -> int:
             text_loss = main_loss(model, prompt, features, targets)
             loss = text_loss + args.glyph_weight * glyph_loss
             if args.guide_weight:
-                masks = guide_targets(lengths, prompt, pages, targets, side)
+                masks = guide_targets(lengths, prompt, pages, targets)
                 guide_loss = sum(g.loss(len(prompt.ids) - 1, m) for g, m in zip(guides, masks)) / len(guides)
                 loss = loss + args.guide_weight * guide_loss
         optimiser.zero_grad(set_to_none=True)
