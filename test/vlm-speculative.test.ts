@@ -1,7 +1,8 @@
 // Lossless FastMTP: on the tiny package, speculative decoding with K = 1..4 commits exactly the tokens
 // of plain greedy decoding, on generated page images and the reference's parity pages, with the
 // model's drafts and with drafts that agree up to a forced-wrong position; and the draft cache after rollbacks
-// equals the one a single pass over the committed tokens builds.
+// equals the one a single pass over the committed tokens builds. The draft-length policy is told what
+// each step costs without the one-off pass that fills the head's cache with the prompt.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -14,7 +15,7 @@ import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
-import { AutoDraftLength, type DraftLength } from '../electron/engine/vlm/draft-length.js';
+import { AutoDraftLength, type DraftLength, type StepSample } from '../electron/engine/vlm/draft-length.js';
 import { decodeSpeculative, MtpDrafter, type Drafter } from '../electron/engine/vlm/speculative.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
@@ -179,5 +180,28 @@ describe('draft cache after rollbacks', () => {
       const worst = actual.reduce((max, value, i) => Math.max(max, Math.abs(value - (expected[i] ?? Number.NaN))), 0);
       expect(worst, name).toBeLessThan(1e-4);
     }
+  });
+});
+
+describe('what a step costs, as the draft-length policy hears it', () => {
+  it('leaves out the one-off pass that brings the head up to the prompt', async () => {
+    const page = await input(syntheticPage(7));
+    const samples: StepSample[] = [];
+    let step = 0;
+    const recording: DraftLength = { maxK: 4, next: () => [3, 0, 0, 2][step++ % 4] ?? 0, observe: (sample) => samples.push(sample) };
+    const slowPromptPass = 300;
+    const mtp = runner.mtp.bind(runner);
+    runner.mtp = async (cache, embeds, hidden) => {
+      if (embeds.length / runner.hidden >= page.ids.length) await new Promise((resolve) => setTimeout(resolve, slowPromptPass));
+      return mtp(cache, embeds, hidden);
+    };
+    try {
+      await speculative(page, 0, undefined, null, recording);
+    } finally {
+      runner.mtp = mtp;
+    }
+    const drafting = samples.filter((sample) => sample.k > 0);
+    expect(drafting.length).toBeGreaterThan(2);
+    expect(Math.max(...drafting.map((sample) => sample.ms))).toBeLessThan(slowPromptPass);
   });
 });
