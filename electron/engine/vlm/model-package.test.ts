@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openModelPackage, type ModelPackage } from './model-package.js';
+import { intraOpThreads, ONE_THREAD_STEP_GRAPH_BYTES, openModelPackage, type ModelPackage } from './model-package.js';
 
 const tinyDir = path.resolve(import.meta.dirname, '../../../tools/model/fixtures/tiny');
 const scratch: string[] = [];
@@ -78,5 +78,19 @@ describe('model package', () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'folio-empty-'));
     scratch.push(dir);
     await expect(openModelPackage(dir)).rejects.toThrow(/no manifest\.json here/);
+  });
+});
+
+describe('intra-op threads per graph', () => {
+  const small = 8 * 1024 * 1024;
+  it('gives small per-step graphs one thread on the CPU', () => {
+    for (const graph of ['embedding', 'decoder', 'decoder_contrib_moe', 'mtp']) expect(intraOpThreads(graph, small, 'cpu'), graph).toBe(1);
+  });
+
+  it('leaves vision graphs, large graphs and CUDA sessions to ONNX Runtime, and obeys an explicit count', () => {
+    expect(intraOpThreads('vision_512', small, 'cpu')).toBeUndefined();
+    expect(intraOpThreads('decoder', ONE_THREAD_STEP_GRAPH_BYTES, 'cpu')).toBeUndefined();
+    expect(intraOpThreads('decoder', small, 'cuda')).toBeUndefined();
+    expect(intraOpThreads('vision_512', small, 'cpu', 2)).toBe(2);
   });
 });

@@ -39,8 +39,29 @@ export interface OpenOptions {
   preferContribMoe?: boolean;
   /** Skip hashing the graph files (e.g. a package already verified this session). */
   skipChecksums?: boolean;
-  /** ONNX Runtime intra-op threads; its default (all cores) suits a dedicated machine. */
+  /** ONNX Runtime intra-op threads for every graph; unset, `intraOpThreads` decides per graph. */
   threads?: number;
+}
+
+/**
+ * Below this much weight, a graph run once per decoding step (embedding, decoder, MTP head) gets one
+ * intra-op thread on the CPU: its nodes are so small that handing each to several threads costs more
+ * than it saves, most of all for the MTP head's one-row runs (the nano demo model, 8 MB, on 2 cores:
+ * see its model card). Larger models and the vision graphs keep ONNX Runtime's default, all cores.
+ */
+export const ONE_THREAD_STEP_GRAPH_BYTES = 64 * 1024 * 1024;
+
+/** Intra-op threads for one graph's session; undefined leaves ONNX Runtime's default. */
+export function intraOpThreads(graph: string, weightBytes: number, provider: ExecutionProviderChoice['provider'], requested?: number): number | undefined {
+  if (requested) return requested;
+  const perStep = !graph.startsWith('vision_');
+  return provider === 'cpu' && perStep && weightBytes < ONE_THREAD_STEP_GRAPH_BYTES ? 1 : undefined;
+}
+
+/** A graph file's bytes with its external weights (`<file>.data`), if any. */
+async function graphBytes(file: string): Promise<number> {
+  const sizes = await Promise.all([file, `${file}.data`].map((f) => stat(f).then((info) => info.size, () => 0)));
+  return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
@@ -158,12 +179,13 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
   try {
     for (const name of names) {
       const file = path.join(dir, manifest.graphs[name]?.file ?? '');
+      const threads = intraOpThreads(name, await graphBytes(file), provider.provider, options.threads);
       let session: ort.InferenceSession;
       try {
         session = await ort.InferenceSession.create(file, {
           executionProviders,
           graphOptimizationLevel: 'all',
-          ...(options.threads ? { intraOpNumThreads: options.threads, interOpNumThreads: 1 } : {}),
+          ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
         });
       } catch (error) {
         throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
