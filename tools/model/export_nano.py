@@ -2,9 +2,9 @@
 
     /usr/bin/python3 tools/model/export_nano.py --run tools/model/runs/nano --out tools/model/fixtures/nano
 
-The main model comes from `<run>/checkpoint.pt` (train.py) and the FastMTP head from
-`<run>/checkpoint_mtp.pt` (train_mtp.py; without it the head stays untrained and a warning says
-so). Like build_tiny.py, the weights are written as a safetensors checkpoint folder (config.json,
+The main model comes from `<run>/checkpoint.pt` (train.py; `--checkpoint` for another, such as
+an average from `average_checkpoints.py`) and the FastMTP head from `<run>/checkpoint_mtp.pt`
+(train_mtp.py; `--head` for another; without one the head stays untrained and a warning says so). Like build_tiny.py, the weights are written as a safetensors checkpoint folder (config.json,
 tokenizer.json, model card) and then loaded strictly and exported by `write_package`, with the
 nano resolution mode (one 512-pixel view, the whole page) and fp32 weights. A tokenizer check file
 (`tokenizer-check.json`: page texts and the ids the Python encoder gives them) is written beside
@@ -32,11 +32,10 @@ from synth.render import make_page  # noqa: E402
 CARD = "---\nlicense: mit\n---\nFolio nano OCR demo model, trained on synthetic pages only.\n"
 
 
-def write_checkpoint(run: Path, directory: Path) -> None:
+def write_checkpoint(run: Path, main: Path, mtp: Path, directory: Path) -> None:
     tokenizer = json.loads((run / "tokenizer.json").read_text())
     config = nano_config(len(tokenizer["model"]["vocab"]))
-    state = torch.load(run / "checkpoint.pt")["model"]
-    mtp = run / "checkpoint_mtp.pt"
+    state = torch.load(main)["model"]
     if mtp.exists():
         state.update(torch.load(mtp)["head"])
     else:
@@ -58,10 +57,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--run", type=Path, required=True)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--name", default="folio-nano-synthetic")
+    parser.add_argument("--checkpoint", type=Path, help="the main model (default <run>/checkpoint.pt)")
+    parser.add_argument("--head", type=Path, help="the FastMTP head (default <run>/checkpoint_mtp.pt)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as scratch:
         checkpoint = Path(scratch)
-        write_checkpoint(args.run, checkpoint)
+        write_checkpoint(args.run, args.checkpoint or args.run / "checkpoint.pt",
+                         args.head or args.run / "checkpoint_mtp.pt", checkpoint)
         options = PackageOptions(half=False, modes=(NANO_MODE,), decoding=NANO_DECODING, licence="mit",
                                  name=args.name)
         manifest = write_package(load_model(checkpoint), checkpoint, args.out, options)
