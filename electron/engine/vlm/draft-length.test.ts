@@ -57,6 +57,18 @@ describe('auto draft length', () => {
     expect(share(ks.slice(700), 0)).toBeGreaterThan(0.95);
   });
 
+  it('tries again a K whose one measurement came while the machine was busy', () => {
+    // E(K)/cost(K) with a = 0.9, 0.9, 0.9, 0.3 and cost 10 + 3K: 0.100, 0.146, 0.169, 0.181, 0.166; but
+    // K = 3's first steps cost 100 ms (another job ran)
+    let busy = true;
+    const length = new AutoDraftLength(4);
+    const early = drive(length, 100, () => [0.9, 0.9, 0.9, 0.3], (k) => (k === 3 && busy ? 100 : 10 + 3 * k));
+    expect(early).toContain(3);
+    busy = false;
+    const late = drive(length, 3000, () => [0.9, 0.9, 0.9, 0.3], (k) => 10 + 3 * k);
+    expect(share(late.slice(2000), 3)).toBeGreaterThan(0.9);
+  });
+
   it('explores the largest K first, then plain steps, before choosing', () => {
     const ks = drive(new AutoDraftLength(4), 12, () => [0, 0, 0, 0], () => 1);
     expect(ks).toEqual([4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0]);

@@ -33,9 +33,10 @@ export interface AutoSettings {
   /** Steps measured at the largest K, then at K = 0, before choosing. */
   exploreSteps: number;
   /**
-   * While a smaller K is chosen, one step in this many drafts the largest K, so acceptance at every
-   * position stays known. Each probe whose first draft is wrong doubles the gap, up to `maxProbeEvery`:
-   * a head that is never right stops costing anything.
+   * One step in this many is a probe. Every other probe drafts the largest K, so acceptance at every
+   * position stays known; the rest run the K, other than the chosen one, that ran longest ago, so
+   * every K's cost stays known as the context grows and the machine's load changes. Each probe whose first draft is wrong doubles the gap, up to
+   * `maxProbeEvery`: a head that is never right stops costing anything.
    */
   probeEvery: number;
   maxProbeEvery: number;
@@ -62,8 +63,13 @@ export class AutoDraftLength implements DraftLength {
   /** Per K, a running mean of step time; NaN until measured. */
   private readonly stepMs: number[];
   private readonly seen: number[];
+  /** Per K, the step after which it last ran (0: never). */
+  private readonly lastRun: number[];
+  private step = 0;
   private sinceProbe = 0;
   private probeGap: number;
+  private probing = false;
+  private probes = 0;
 
   constructor(
     readonly maxK: number,
@@ -73,6 +79,7 @@ export class AutoDraftLength implements DraftLength {
     this.accepted = Array<number>(maxK).fill(0);
     this.stepMs = Array<number>(maxK + 1).fill(Number.NaN);
     this.seen = Array<number>(maxK + 1).fill(0);
+    this.lastRun = Array<number>(maxK + 1).fill(0);
     this.probeGap = settings.probeEvery;
   }
 
@@ -82,8 +89,18 @@ export class AutoDraftLength implements DraftLength {
     if ((this.seen[this.maxK] ?? 0) < exploreSteps) return this.maxK;
     if ((this.seen[0] ?? 0) < exploreSteps) return 0;
     const best = this.estimate().best;
-    if (best < this.maxK && this.sinceProbe >= this.probeGap) return this.maxK;
-    return best;
+    this.probing = this.sinceProbe >= this.probeGap;
+    if (!this.probing) return best;
+    return best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
+  }
+
+  /** The K other than `best` that ran longest ago, the larger on a tie. */
+  private stalest(best: number): number {
+    let pick = best === this.maxK ? this.maxK - 1 : this.maxK;
+    for (let k = pick - 1; k >= 0; k--) {
+      if (k !== best && (this.lastRun[k] ?? 0) < (this.lastRun[pick] ?? 0)) pick = k;
+    }
+    return pick;
   }
 
   observe({ k, accepted, ms }: StepSample): void {
@@ -97,12 +114,17 @@ export class AutoDraftLength implements DraftLength {
     for (let i = 0; i < Math.min(k, accepted + 1); i++) this.drafted[i] = (this.drafted[i] ?? 0) + 1;
     for (let i = 0; i < Math.min(k, accepted); i++) this.accepted[i] = (this.accepted[i] ?? 0) + 1;
     const previous = this.stepMs[k] ?? Number.NaN;
-    this.stepMs[k] = Number.isNaN(previous) ? ms : previous * 0.9 + ms * 0.1;
+    // a K that last ran long ago was measured at a shorter context or another load: its new sample counts for more
+    const weight = Math.max(0.1, 1 - decay ** (this.step - (this.lastRun[k] ?? 0)));
+    this.stepMs[k] = Number.isNaN(previous) ? ms : previous * (1 - weight) + ms * weight;
     this.seen[k] = (this.seen[k] ?? 0) + 1;
-    if (k === this.maxK && (this.seen[k] ?? 0) > this.settings.exploreSteps) {
+    this.lastRun[k] = ++this.step;
+    if (this.probing && k > 0) {
       this.probeGap = accepted > 0 ? this.settings.probeEvery : Math.min(this.settings.maxProbeEvery, this.probeGap * 2);
     }
-    this.sinceProbe = k === this.maxK ? 0 : this.sinceProbe + 1;
+    if (this.probing) this.probes++;
+    this.sinceProbe = this.probing ? 0 : this.sinceProbe + 1;
+    this.probing = false;
   }
 
   estimate(): DraftEstimate {
