@@ -35,8 +35,9 @@ export interface AutoSettings {
   /**
    * One step in this many is a probe. Every other probe drafts the largest K, so acceptance at every
    * position stays known; the rest run the K, other than the chosen one, that ran longest ago, so
-   * every K's cost stays known as the context grows and the machine's load changes. Each probe whose first draft is wrong doubles the gap, up to
-   * `maxProbeEvery`: a head that is never right stops costing anything.
+   * every K's cost stays known as the context grows and the machine's load changes. Each probe
+   * whose first draft is wrong doubles the gap, up to `maxProbeEvery`: a head that is never right
+   * stops costing anything.
    */
   probeEvery: number;
   maxProbeEvery: number;
