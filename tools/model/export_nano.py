@@ -4,7 +4,8 @@
 
 The main model comes from `<run>/checkpoint.pt` (train.py; `--checkpoint` for another, such as
 an average from `average_checkpoints.py`) and the FastMTP head from `<run>/checkpoint_mtp.pt`
-(train_mtp.py; `--head` for another; without one the head stays untrained and a warning says so). Like build_tiny.py, the weights are written as a safetensors checkpoint folder (config.json,
+(train_mtp.py; `--head` for another; without one the head stays untrained and a warning says
+so). Like build_tiny.py, the weights are written as a safetensors checkpoint folder (config.json,
 tokenizer.json, model card) and then loaded strictly and exported by `write_package`, with the
 nano resolution mode (one 512-pixel view, the whole page) and fp32 weights. A tokenizer check file
 (`tokenizer-check.json`: page texts and the ids the Python encoder gives them) is written beside
