@@ -269,12 +269,14 @@ describe('fp16 caches through accepted drafts and rollbacks', () => {
     const reference = runner.mtpCache(settled);
     await runner.mtp(reference, await runner.embed(all.slice(1, settled + 1)), hidden);
 
-    for (const name of ['past_key', 'past_value']) {
-      const expectedRows = reference.pastFeeds()[name];
-      const actualRows = drafter.cache.pastFeeds()[name];
-      expect(expectedRows?.type).toBe('float16');
-      const want = floatsFrom(expectedRows?.data as Uint16Array);
-      const got = floatsFrom((actualRows?.data as Uint16Array).subarray(0, want.length));
+    const expected = reference.heldRows();
+    drafter.cache.truncate(settled);
+    const actual = drafter.cache.heldRows();
+    for (const name of ['keys', 'values'] as const) {
+      expect(expected[name], name).toBeInstanceOf(Uint16Array);
+      const want = floatsFrom(expected[name] as Uint16Array);
+      const got = floatsFrom(actual[name] as Uint16Array);
+      expect(got.length, name).toBe(want.length);
       expect(maxDifference(got, want), name).toBeLessThan(DRAFT_CACHE_TOLERANCE);
     }
   });

@@ -174,10 +174,12 @@ describe('draft cache after rollbacks', () => {
     const reference = runner.mtpCache(settled);
     await runner.mtp(reference, await runner.embed(all.slice(1, settled + 1)), hidden);
 
-    for (const name of ['past_key', 'past_value']) {
-      const expected = reference.pastFeeds()[name]?.data as Float32Array;
-      const actual = (drafter.cache.pastFeeds()[name]?.data as Float32Array).subarray(0, expected.length);
-      const worst = actual.reduce((max, value, i) => Math.max(max, Math.abs(value - (expected[i] ?? Number.NaN))), 0);
+    const expected = reference.heldRows();
+    drafter.cache.truncate(settled);
+    const actual = drafter.cache.heldRows();
+    for (const name of ['keys', 'values'] as const) {
+      expect(actual[name].length, name).toBe(expected[name].length);
+      const worst = (actual[name] as Float32Array).reduce((max, value, i) => Math.max(max, Math.abs(value - (expected[name][i] ?? Number.NaN))), 0);
       expect(worst, name).toBeLessThan(1e-4);
     }
   });

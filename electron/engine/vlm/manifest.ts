@@ -6,7 +6,8 @@
 import { z } from 'zod';
 
 export const MANIFEST_FORMAT = 'folio-model-package';
-export const MANIFEST_FORMAT_VERSION = 1;
+/** 2: the MTP graph takes its cache at its capacity, keys transposed, with an attention bias (capacity-kv-cache.ts). */
+export const MANIFEST_FORMAT_VERSION = 2;
 
 const dimension = z.union([z.number().int().nonnegative(), z.string()]);
 

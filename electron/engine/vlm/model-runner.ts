@@ -5,6 +5,7 @@
  */
 
 import * as ort from 'onnxruntime-node';
+import { CapacityKvCache } from './capacity-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
 import type { Logits } from './token-choice.js';
@@ -72,8 +73,8 @@ export class ModelRunner {
     return new KvCache({ names, heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, capacity });
   }
 
-  mtpCache(capacity: number): KvCache {
-    return new KvCache({ names: ['past_key', 'past_value'], heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, capacity });
+  mtpCache(capacity: number): CapacityKvCache {
+    return new CapacityKvCache({ heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, capacity });
   }
 
   async vision(views: PreparedViews): Promise<VisionFeatures> {
@@ -134,14 +135,14 @@ export class ModelRunner {
   }
 
   /** One MTP pass: token embeddings paired with the previous positions' post-norm hidden states. */
-  async mtp(cache: KvCache, embeds: Float32Array, previousHidden: Float32Array): Promise<PassOutput> {
+  async mtp(cache: CapacityKvCache, embeds: Float32Array, previousHidden: Float32Array): Promise<PassOutput> {
     const rows = embeds.length / this.hidden;
     const out = await this.run('mtp', {
       inputs_embeds: this.floatInput('mtp', 'inputs_embeds', embeds, [1, rows, this.hidden]),
       previous_hidden: this.floatInput('mtp', 'previous_hidden', previousHidden, [1, rows, this.hidden]),
       position_ids: positions(cache.length, rows),
       num_logits: int64([1], []),
-      ...cache.pastFeeds(),
+      ...cache.feeds(rows),
     });
     cache.appendPresent(out);
     return { logits: logitsOf(out.logits), hidden: float32(out.hidden_states, 'hidden_states') };

@@ -1,6 +1,7 @@
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { prefill, type DecodeLimits, type DraftingModel } from './decoding.js';
+import { CapacityKvCache } from './capacity-kv-cache.js';
 import { decodeGreedy } from './greedy.js';
 import { KvCache } from './kv-cache.js';
 import { DEFAULT_REPETITION_RULE, nearlyRepeating, trailingLoop } from './repetition.js';
@@ -23,7 +24,7 @@ function cyclingModel(period: number): DraftingModel & { next(token: number): nu
     next,
     embed: async (ids) => Float32Array.from(ids),
     decoderCache: cache,
-    mtpCache: cache,
+    mtpCache: (capacity) => new CapacityKvCache({ heads: 1, headDim: 1, dtype: 'float32', capacity }),
     decode: async (kv, embeds, numLogits) => {
       kv.appendPresent({ present_key: new ort.Tensor('float32', new Float32Array(embeds.length), [1, embeds.length, 1, 1]) });
       const logits = new Float32Array(numLogits * VOCAB);

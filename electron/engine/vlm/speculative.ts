@@ -12,6 +12,7 @@
  */
 
 import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type DraftingModel, type Prefill } from './decoding.js';
+import { CAPACITY_BLOCK, type CapacityKvCache } from './capacity-kv-cache.js';
 import type { KvCache } from './kv-cache.js';
 import { fixedDraftLength, type DraftLength } from './draft-length.js';
 import { nextToken, type Logits, type NoRepeatRule } from './token-choice.js';
@@ -31,12 +32,12 @@ export class MtpDrafter implements Drafter {
   private constructor(
     private readonly runner: DraftingModel,
     private readonly rule: NoRepeatRule,
-    readonly cache: KvCache,
+    readonly cache: CapacityKvCache,
   ) {}
 
   /** Fills the MTP cache from the prompt: positions 0..n-1 pair tokens 1..n (the first generated one last) with the prompt's hidden rows. */
   static async start(runner: DraftingModel, rule: NoRepeatRule, promptIds: readonly number[], promptHidden: Float32Array, firstToken: number): Promise<MtpDrafter> {
-    const drafter = new MtpDrafter(runner, rule, runner.mtpCache(promptIds.length * 2));
+    const drafter = new MtpDrafter(runner, rule, runner.mtpCache(promptIds.length + CAPACITY_BLOCK));
     await drafter.fill([...promptIds.slice(1), firstToken], promptHidden);
     return drafter;
   }

@@ -2,7 +2,8 @@
 
 Each wrapper fixes what ONNX cannot express plainly: the vision graph carries position tables
 already resized to its view size (bicubic with antialias has no opset-17 equivalent), and the
-decoder and MTP graphs take and return flat key/value lists.
+decoder and MTP graphs take and return flat key/value lists, and the MTP graph takes its cache
+whole, at its capacity, in the layout its attention reads (`CapacityAttention`).
 """
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from torch import nn
 
 from .clip import resize_positions
 from .contrib_moe import ContribMoELayer
+from .decoder import Attention, KeyValue, apply_rope, rope_tables
 from .model import DeepseekOCRForCausalLM
 from .sam import resize_abs_pos, resize_rel_pos
 
@@ -86,20 +88,57 @@ class DecoderGraph(nn.Module):
         return (logits, hidden, *new_rows)
 
 
+class CapacityAttention(nn.Module):
+    """`Attention` over a cache handed over whole at its capacity: keys `[1, kv_heads, dim, capacity]`
+    (already transposed for the scores), values `[1, kv_heads, capacity, dim]`, and a bias
+    `[1, 1, rows, capacity + rows]`, 0 where a query may look (a cached row, then its own and
+    earlier new rows) and -inf elsewhere (slots past the cache's length, later new rows). The new
+    rows are attended to beside the cache rather than appended to it, so no pass copies the cache:
+    concatenating and transposing it cost a small head's CPU pass more than its arithmetic, and
+    more as the page grew. Returns the new rows `[1, rows, kv_heads, dim]` like `Attention`."""
+
+    def __init__(self, attention: Attention) -> None:
+        super().__init__()
+        self.attention = attention
+
+    def forward(self, x: torch.Tensor, position_ids: torch.Tensor,
+                past: tuple[torch.Tensor, torch.Tensor, torch.Tensor]) -> tuple[torch.Tensor, KeyValue]:
+        a = self.attention
+        past_keys, past_values, bias = past
+        b, s, _ = x.shape
+        q = a.q_proj(x).reshape(b, s, a.heads, a.head_dim)
+        k = a.k_proj(x).reshape(b, s, a.kv_heads, a.head_dim)
+        v = a.v_proj(x).reshape(b, s, a.kv_heads, a.head_dim)
+        cos, sin = rope_tables(position_ids, a.head_dim, a.theta)
+        q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+        group = a.heads // a.kv_heads
+        new_keys, new_values = k.permute(0, 2, 3, 1), v.transpose(1, 2)
+        if group > 1:
+            past_keys, past_values, new_keys, new_values = (
+                t.repeat_interleave(group, dim=1) for t in (past_keys, past_values, new_keys, new_values))
+        qt = q.transpose(1, 2)
+        scores = torch.cat([qt @ past_keys, qt @ new_keys], dim=-1) * (a.head_dim ** -0.5) + bias
+        probs = scores.float().softmax(-1).to(v.dtype)
+        capacity = past_keys.shape[-1]
+        out = probs[..., :capacity] @ past_values + probs[..., capacity:] @ new_values
+        return a.o_proj(out.transpose(1, 2).reshape(b, s, -1)), (k, v)
+
+
 class MTPGraph(nn.Module):
-    """(inputs_embeds, previous_hidden, position_ids, num_logits, past_key, past_value) ->
-    (logits, hidden_states, present_key, present_value)"""
+    """(inputs_embeds, previous_hidden, position_ids, num_logits, past_key, past_value, attention_bias)
+    -> (logits, hidden_states, present_key, present_value), the cache as `CapacityAttention` takes it."""
 
     def __init__(self, model: DeepseekOCRForCausalLM, head: int = 0) -> None:
         super().__init__()
-        self.head = model.mtp_module.heads[head]
+        self.head = copy.deepcopy(model.mtp_module.heads[head])
+        self.head.mtp_block.self_attn = CapacityAttention(self.head.mtp_block.self_attn)
         self.norm = model.model.norm
         self.lm_head = model.lm_head
 
     def forward(self, inputs_embeds: torch.Tensor, previous_hidden: torch.Tensor, position_ids: torch.Tensor,
-                num_logits: torch.Tensor, past_key: torch.Tensor,
-                past_value: torch.Tensor) -> tuple[torch.Tensor, ...]:
+                num_logits: torch.Tensor, past_key: torch.Tensor, past_value: torch.Tensor,
+                attention_bias: torch.Tensor) -> tuple[torch.Tensor, ...]:
         hidden, (key, value) = self.head(inputs_embeds, previous_hidden, position_ids, self.norm,
-                                         (past_key, past_value))
+                                         (past_key, past_value, attention_bias))
         logits = self.lm_head(last_rows(hidden, num_logits)).float()
         return logits, hidden, key, value

@@ -17,7 +17,8 @@ from .onnx_export import TensorSpec, export_graph
 from .preprocess import ResolutionMode, candidate_grids
 
 FORMAT = "folio-model-package"
-FORMAT_VERSION = 1
+# 2: the MTP graph takes its cache at its capacity, keys transposed, with an attention bias
+FORMAT_VERSION = 2
 PLAIN_PROMPT = "<image>\n<|grounding|>Convert the document to markdown."
 SPECIAL_TOKENS = ("<image>", "<|ref|>", "<|/ref|>", "<|det|>", "<|/det|>", "<|grounding|>",
                   "<td>", "</td>", "<tr>", "</tr>", "<|User|>", "<|Assistant|>")
@@ -134,16 +135,19 @@ def _export_embedding(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> d
 def _export_mtp(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
     cfg = model.config.decoder
     heads, dim, hidden = cfg.num_key_value_heads, cfg.head_dim, cfg.hidden_size
+    # the cache whole, at its capacity, laid out for the head's attention (graphs.CapacityAttention)
     inputs = [TensorSpec("inputs_embeds", _float(half), (1, "sequence", hidden)),
               TensorSpec("previous_hidden", _float(half), (1, "sequence", hidden)),
               TensorSpec("position_ids", "int64", (1, "sequence")),
               TensorSpec("num_logits", "int64", ()),
-              *_kv_specs("past", [""], heads, dim, "past", half)]
+              TensorSpec("past_key", _float(half), (1, heads, dim, "capacity")),
+              TensorSpec("past_value", _float(half), (1, heads, "capacity", dim)),
+              TensorSpec("attention_bias", _float(half), (1, 1, "sequence", "capacity_and_sequence"))]
     outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
                TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
                *_kv_specs("present", [""], heads, dim, "sequence", half)]
     example = (torch.zeros(1, 2, hidden), torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1),
-               torch.zeros(1, 3, heads, dim), torch.zeros(1, 3, heads, dim))
+               torch.zeros(1, heads, dim, 5), torch.zeros(1, heads, 5, dim), torch.zeros(1, 1, 2, 7))
     export_graph(MTPGraph(model), example, out / "mtp.onnx", inputs, outputs, half)
     return {"file": "mtp.onnx", "inputs": inputs, "outputs": outputs}
 

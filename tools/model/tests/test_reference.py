@@ -67,18 +67,43 @@ class Decoder(unittest.TestCase):
         self.assertTrue(torch.all(dense.sum(-1) < 1))
 
     def test_mtp_concatenates_embedding_before_hidden(self):
-        head = self.model.mtp_module.heads[0]
+        graph = MTPGraph(self.model)
+        head = graph.head
         emb, hid = torch.randn(1, 1, 64), torch.randn(1, 1, 64)
         with torch.no_grad():
             expected = head.eh_proj(torch.cat([head.enorm(emb), head.hnorm(hid)], -1))
             swapped = head.eh_proj(torch.cat([head.enorm(hid), head.hnorm(emb)], -1))
             seen = []
             hook = head.mtp_block.register_forward_pre_hook(lambda _m, args: seen.append(args[0]))
-            MTPGraph(self.model)(emb, hid, torch.tensor([[0]]), torch.tensor(1),
-                                 torch.zeros(1, 0, 4, 16), torch.zeros(1, 0, 4, 16))
+            graph(emb, hid, torch.tensor([[0]]), torch.tensor(1),
+                  torch.zeros(1, 4, 16, 0), torch.zeros(1, 4, 0, 16), torch.zeros(1, 1, 1, 1))
             hook.remove()
         torch.testing.assert_close(seen[0], expected)
         self.assertFalse(torch.allclose(seen[0], swapped))
+
+    def test_mtp_graph_over_a_capacity_cache_matches_the_head_over_cached_rows(self):
+        head, norm = self.model.mtp_module.heads[0], self.model.model.norm
+        past, capacity, rows = 5, 8, 3
+        emb, hid = torch.randn(1, past + rows, 64), torch.randn(1, past + rows, 64)
+        positions = torch.arange(past + rows)[None]
+        with torch.no_grad():
+            _, (keys, values) = head(emb[:, :past], hid[:, :past], positions[:, :past], norm, None)
+            expected, (new_keys, new_values) = head(emb[:, past:], hid[:, past:], positions[:, past:], norm,
+                                                    (keys, values))
+            # slots past the cache's length hold leftovers (rolled-back drafts); the bias hides them
+            key_slots = torch.randn(1, 4, 16, capacity)
+            value_slots = torch.randn(1, 4, capacity, 16)
+            key_slots[..., :past] = keys.permute(0, 2, 3, 1)
+            value_slots[:, :, :past] = values.transpose(1, 2)
+            bias = torch.zeros(1, 1, rows, capacity + rows)
+            bias[..., past:capacity] = float("-inf")
+            bias[0, 0, :, capacity:] = torch.full((rows, rows), float("-inf")).triu(1)
+            logits, hidden, key, value = MTPGraph(self.model)(
+                emb[:, past:], hid[:, past:], positions[:, past:], torch.tensor(1), key_slots, value_slots, bias)
+        torch.testing.assert_close(hidden, expected, atol=1e-5, rtol=0)
+        torch.testing.assert_close(logits[0, -1], self.model.lm_head(expected[0, -1]), atol=1e-5, rtol=0)
+        torch.testing.assert_close(key, new_keys)
+        torch.testing.assert_close(value, new_values)
 
 
 class Layout(unittest.TestCase):
