@@ -35,8 +35,8 @@ const RUNNING = ['Northport Harbour Board', 'Works Programme 2027', /Page \d of 
 // the OCR threads end before the file's process does (see closePpOcrModels)
 afterAll(() => Promise.all([closePpOcrModels(), closeTesseractWorkers()]));
 
-async function markdownOf(file: string, options: Partial<ConvertOptions>): Promise<PageResult[]> {
-  const { pages, failures } = await convertPages(router, file, options);
+async function markdownOf(file: string, options: Partial<ConvertOptions>, only?: readonly number[]): Promise<PageResult[]> {
+  const { pages, failures } = await convertPages(router, file, options, only);
   expect(failures).toEqual([]);
   return pages;
 }
@@ -104,6 +104,14 @@ describe('running headers and footers on scanned pages', () => {
     }
     // Each page is read once: the next one ahead, for its header, and that reading kept for its turn.
     expect(pages.map((p) => /read ahead/.test(p.stats.reason ?? ''))).toEqual([true, true, true, false]);
+  }, 600_000);
+
+  it('reads no other page when one page is converted alone', async () => {
+    const [page] = await markdownOf(DOCUMENT_SCANS.runningHeaders, { engine: 'lite' }, [2]);
+    expect(page?.page).toBe(2);
+    expect(page?.stats.reason).not.toMatch(/read ahead/);
+    // with no neighbour read, nothing shows the header runs: it stays, as in the text engine on a lone page
+    expect(page?.markdown).toMatch(/Northport Harbour Board/);
   }, 600_000);
 
   it('leaves them out of a scanned document read with auto', async () => {

@@ -91,7 +91,7 @@ describe('vlm engine on a printed PDF', () => {
       const deltas: string[] = [];
       const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 12 });
       const content = await engine.convertPage({
-        pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal,
+        pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal, alsoConverts: () => false,
         render: async (longSide) => renderPage(await pdf.getPage(1), longSide),
         emitDelta: (text) => deltas.push(text),
       });
@@ -112,7 +112,7 @@ describe('vlm engine on an image file', () => {
     const image = page(false);
     const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 });
     const content = await engine.convertPage({
-      page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal,
+      page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal, alsoConverts: () => false,
       render: () => Promise.reject(new Error('an image page is not rendered')),
       storedImage: async () => image,
       emitDelta: () => {},

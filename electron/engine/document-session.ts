@@ -37,7 +37,7 @@ export class DocumentSession {
   async convert(pages: readonly number[], options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
     await convertInPageOrder(pages, await this.pagesInFlight(options), signal, {
       start: (page) => listener.started(page),
-      convert: (page) => this.convertPage(page, options, listener, signal),
+      convert: (page) => this.convertPage(page, new Set(pages), options, listener, signal),
       report: (page, outcome) => (outcome.ok ? listener.done(outcome.value) : listener.failed(page, toFailure(outcome.error))),
     });
   }
@@ -51,7 +51,7 @@ export class DocumentSession {
     }
   }
 
-  private async convertPage(page: number, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
+  private async convertPage(page: number, converting: ReadonlySet<number>, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
     const started = performance.now();
     const { source } = this;
     const { engine, reason } = await this.router.route(options, { pdf: source.pdf, page });
@@ -64,6 +64,7 @@ export class DocumentSession {
       render: (longSide) => source.render(page, longSide),
       storedImage: storedImage && (() => storedImage(page)),
       emitDelta: (text) => listener.delta(page, text),
+      alsoConverts: (other) => converting.has(other),
     });
     return {
       page,

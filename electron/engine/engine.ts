@@ -19,6 +19,8 @@ export interface PageJob {
   storedImage?(): Promise<RgbImage>;
   /** Streams Markdown as it is produced; the concatenation of all deltas equals the final Markdown. */
   emitDelta(text: string): void;
+  /** Whether the same conversion also converts `page`: an engine may read such a page ahead and keep the reading. */
+  alsoConverts(page: number): boolean;
 }
 
 export interface PageContent {

@@ -11,12 +11,13 @@ export interface ConvertedPages {
   failures: { page: number; failure: Failure }[];
 }
 
-export async function convertPages(router: EngineRouter, file: string, options: Partial<ConvertOptions> = {}): Promise<ConvertedPages> {
+/** `only`: the pages to convert (default all). */
+export async function convertPages(router: EngineRouter, file: string, options: Partial<ConvertOptions> = {}, only?: readonly number[]): Promise<ConvertedPages> {
   const session = await DocumentSession.open(router, file);
   const result: ConvertedPages = { pages: [], failures: [] };
   try {
-    const all = Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
-    await session.convert(all, { ...DEFAULT_CONVERT_OPTIONS, ...options }, {
+    const pages = only ?? Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
+    await session.convert(pages, { ...DEFAULT_CONVERT_OPTIONS, ...options }, {
       started() {},
       delta() {},
       done: (page) => result.pages.push(page),

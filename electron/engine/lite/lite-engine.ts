@@ -38,10 +38,13 @@ export function createLiteEngine(bandLines = new DocumentBandLines()): PageEngin
       if (!neighbours) documents.set(pdf, (neighbours = new OcrNeighbours(pdf, bandLines)));
       const read = neighbours.take(job.page, language) ?? (await readJob(job, reader));
       neighbours.remember(job.page, ocrBandLines(ocrPageOf(read)));
-      const readAhead = async (page: number) => {
-        const ahead = await readJob(neighbourJob(job, pdf, page), reader);
-        return { read: ahead, bandLines: ocrBandLines(ocrPageOf(ahead)) };
-      };
+      // only a page this conversion reaches anyway is read ahead: a page converted alone costs one reading
+      const readAhead = job.alsoConverts(job.page + 1)
+        ? async (page: number) => {
+          const ahead = await readJob(neighbourJob(job, pdf, page), reader);
+          return { read: ahead, bandLines: ocrBandLines(ocrPageOf(ahead)) };
+        }
+        : undefined;
       return contentOf(read, job, await neighbours.around(job.page, language, readAhead, job.signal));
     },
     forgetDocument(pdf: PDFDocumentProxy) {
@@ -66,7 +69,10 @@ async function readJob(job: PageJob, reader: OcrReader): Promise<PageRead> {
 
 /** Another page of the document, to be read ahead as a neighbour: rendered as the session renders pages. */
 function neighbourJob(job: PageJob, pdf: PDFDocumentProxy, page: number): PageJob {
-  return { pdf, page, options: job.options, signal: job.signal, render: async (longSide) => renderPage(await pdf.getPage(page), longSide), emitDelta: () => {} };
+  return {
+    pdf, page, options: job.options, signal: job.signal, render: async (longSide) => renderPage(await pdf.getPage(page), longSide), emitDelta: () => {},
+    alsoConverts: job.alsoConverts,
+  };
 }
 
 /** Laid out on the page turned as it was read, so the text reads upright. */

@@ -2,9 +2,9 @@
  * What an OCR page's running headers and footers are compared with: the band lines of the pages
  * around it, by the text engine's rule (text/running-lines.ts). A neighbour with a real text layer
  * gives its text's band lines (cheap); a scanned one gives what OCR read there, remembered per
- * document (text/document-band-lines.ts). The next page, when nothing has read it yet, is read
- * ahead and its reading kept for its own turn, so a document converted in order is still read
- * once; earlier pages count once read, which in order they are.
+ * document (text/document-band-lines.ts). The next page, when nothing has read it yet and the
+ * conversion will reach it, is read ahead and its reading kept for its own turn, so a document
+ * converted in order is still read once; earlier pages count once read, which in order they are.
  */
 
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -46,9 +46,9 @@ export class OcrNeighbours<R> {
 
   /**
    * The band lines of the pages around `page`, and the next page's number when it had to be read
-   * ahead (with `read`) to get them.
+   * ahead (with `read`; without it, a scan not yet read gives no evidence) to get them.
    */
-  async around(page: number, reader: string, read: (page: number) => Promise<ReadAhead<R>>, signal: AbortSignal): Promise<{ bands: BandLine[][]; readAhead?: number }> {
+  async around(page: number, reader: string, read: ((page: number) => Promise<ReadAhead<R>>) | undefined, signal: AbortSignal): Promise<{ bands: BandLine[][]; readAhead?: number }> {
     const bands: BandLine[][] = [];
     let readAhead: number | undefined;
     for (let offset = -NEIGHBOUR_PAGES; offset <= NEIGHBOUR_PAGES; offset++) {
@@ -59,7 +59,7 @@ export class OcrNeighbours<R> {
         const known = this.bandLines.get(this.pdf, other) ?? (await this.textBandLines(other));
         if (known) {
           bands.push(known);
-        } else if (offset === 1) {
+        } else if (offset === 1 && read) {
           const ahead = await read(other);
           this.readAhead.set(other, { reader, read: ahead.read });
           if (this.readAhead.size > MAX_READ_AHEAD) this.readAhead.delete(this.readAhead.keys().next().value!);

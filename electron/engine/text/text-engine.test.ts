@@ -18,6 +18,7 @@ async function convert(pdf: PDFDocumentProxy, page: number, options: Partial<Con
   const content = await engine.convertPage({
     pdf,
     page,
+    alsoConverts: () => false,
     options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text', ...options },
     signal: new AbortController().signal,
     render: () => Promise.reject(new Error('the text engine reads no pixels')),
@@ -134,7 +135,7 @@ describe('text engine', () => {
     try {
       const controller = new AbortController();
       controller.abort();
-      const job = { pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: controller.signal, render: () => Promise.reject(new Error('unused')), emitDelta: () => {} };
+      const job = { pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: controller.signal, render: () => Promise.reject(new Error('unused')), emitDelta: () => {}, alsoConverts: () => false };
       await expect(engine.convertPage(job)).rejects.toThrow();
     } finally {
       await pdf.destroy();
