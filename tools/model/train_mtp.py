@@ -35,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from attention_guide import token_cells  # noqa: E402
 from folio_model.byte_bpe import decode  # noqa: E402
-from folio_model.decoder import apply_rope, rope_tables  # noqa: E402
 from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
 from folio_model.mtp import MTPHead  # noqa: E402
 from nano import (GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config,  # noqa: E402
@@ -68,11 +67,7 @@ def head_step(head: MTPHead, embeds: torch.Tensor, previous: torch.Tensor, posit
     x = head.eh_proj(torch.cat([head.enorm(embeds), head.hnorm(previous)], dim=-1))
     normed = block.input_layernorm(x)
     b, s, _ = normed.shape
-    q = attn.q_proj(normed).reshape(b, s, attn.heads, attn.head_dim)
-    k = attn.k_proj(normed).reshape(b, s, attn.kv_heads, attn.head_dim)
-    v = attn.v_proj(normed).reshape(b, s, attn.kv_heads, attn.head_dim)
-    cos, sin = rope_tables(positions, attn.head_dim, attn.theta)
-    q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+    q, k, v = attn.rotated_qkv(normed, positions)
     keys = torch.cat([kk for kk, _ in earlier] + [k], dim=1).transpose(1, 2)
     values = torch.cat([vv for _, vv in earlier] + [v], dim=1).transpose(1, 2)
     scores = (q.transpose(1, 2) @ keys.transpose(-2, -1)) * (attn.head_dim ** -0.5)

@@ -64,14 +64,19 @@ class Attention(nn.Module):
         self.v_proj = nn.Linear(cfg.hidden_size, self.kv_heads * self.head_dim, bias=False)
         self.o_proj = nn.Linear(self.heads * self.head_dim, cfg.hidden_size, bias=False)
 
-    def forward(self, x: torch.Tensor, position_ids: torch.Tensor,
-                past: KeyValue | None) -> tuple[torch.Tensor, KeyValue]:
+    def rotated_qkv(self, x: torch.Tensor, position_ids: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        """q `[b, s, heads, dim]`, k and v `[b, s, kv_heads, dim]`, RoPE applied to q and k."""
         b, s, _ = x.shape
         q = self.q_proj(x).reshape(b, s, self.heads, self.head_dim)
         k = self.k_proj(x).reshape(b, s, self.kv_heads, self.head_dim)
         v = self.v_proj(x).reshape(b, s, self.kv_heads, self.head_dim)
         cos, sin = rope_tables(position_ids, self.head_dim, self.theta)
-        q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+        return apply_rope(q, cos, sin), apply_rope(k, cos, sin), v
+
+    def forward(self, x: torch.Tensor, position_ids: torch.Tensor,
+                past: KeyValue | None) -> tuple[torch.Tensor, KeyValue]:
+        b, s, _ = x.shape
+        q, k, v = self.rotated_qkv(x, position_ids)
         keys, values = (k, v) if past is None else (torch.cat([past[0], k], 1), torch.cat([past[1], v], 1))
         past_len = keys.shape[1] - s
         group = self.heads // self.kv_heads

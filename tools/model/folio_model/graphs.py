@@ -14,7 +14,7 @@ from torch import nn
 
 from .clip import resize_positions
 from .contrib_moe import ContribMoELayer
-from .decoder import Attention, KeyValue, apply_rope, rope_tables
+from .decoder import Attention, KeyValue
 from .model import DeepseekOCRForCausalLM
 from .sam import resize_abs_pos, resize_rel_pos
 
@@ -106,11 +106,7 @@ class CapacityAttention(nn.Module):
         a = self.attention
         past_keys, past_values, bias = past
         b, s, _ = x.shape
-        q = a.q_proj(x).reshape(b, s, a.heads, a.head_dim)
-        k = a.k_proj(x).reshape(b, s, a.kv_heads, a.head_dim)
-        v = a.v_proj(x).reshape(b, s, a.kv_heads, a.head_dim)
-        cos, sin = rope_tables(position_ids, a.head_dim, a.theta)
-        q, k = apply_rope(q, cos, sin), apply_rope(k, cos, sin)
+        q, k, v = a.rotated_qkv(x, position_ids)
         group = a.heads // a.kv_heads
         new_keys, new_values = k.permute(0, 2, 3, 1), v.transpose(1, 2)
         if group > 1:
