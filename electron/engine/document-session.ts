@@ -35,9 +35,10 @@ export class DocumentSession {
    * reports them in order; a page that fails is reported and the next one goes on.
    */
   async convert(pages: readonly number[], options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
+    const converting = new Set(pages);
     await convertInPageOrder(pages, await this.pagesInFlight(options), signal, {
       start: (page) => listener.started(page),
-      convert: (page) => this.convertPage(page, new Set(pages), options, listener, signal),
+      convert: (page) => this.convertPage(page, converting, options, listener, signal),
       report: (page, outcome) => (outcome.ok ? listener.done(outcome.value) : listener.failed(page, toFailure(outcome.error))),
     });
   }
