@@ -7,6 +7,7 @@ import type { Failure } from '../shared/failure.js';
 import type { PageResult } from '../shared/page.js';
 import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions, type RemoteOptions } from '../shared/protocol.js';
 import { DocumentSession } from '../electron/engine/document-session.js';
+import { encodeCanvas } from '../electron/engine/raster/canvas-encoding.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
@@ -186,7 +187,7 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     context.fillStyle = '#000000';
     context.fillRect(20, 20, 170, 60);
     const png = path.join(folder, 'scan.png');
-    await writeFile(png, await canvas.encode('png'));
+    await writeFile(png, await encodeCanvas(canvas, 'png'));
     const result = await convert(remoteOptions({ imageLongSide: 1024 }), [1], { file: png });
     expect(result.failed).toEqual([]);
     expect([server.stats.seen[0]!.width, server.stats.seen[0]!.height]).toEqual([210, 297]);
@@ -200,7 +201,7 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     context.fillStyle = '#ffffff';
     context.fillRect(0, 0, 200, 300);
     const png = path.join(folder, 'blank.png');
-    await writeFile(png, await canvas.encode('png'));
+    await writeFile(png, await encodeCanvas(canvas, 'png'));
     const result = await convert(remoteOptions(), [1], { file: png });
     expect(result.done[0]).toMatchObject({ markdown: '', stats: { reason: expect.stringContaining('blank') } });
     expect(server.stats.requests).toBe(0);

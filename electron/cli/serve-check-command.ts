@@ -7,6 +7,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import type { Writable } from 'node:stream';
 import { AttemptError } from '../engine/remote/attempt-error.js';
 import { chatRequestBody } from '../engine/remote/chat-request.js';
+import { encodeCanvas } from '../engine/raster/canvas-encoding.js';
 import { streamCompletion } from '../engine/remote/completion-stream.js';
 import { imageDataUrl } from '../engine/remote/page-image.js';
 import { messageOfBody } from '../engine/remote/server-message.js';
@@ -90,7 +91,7 @@ async function samplePage(): Promise<Uint8Array> {
   context.font = '24px sans-serif';
   context.fillText('One small page, to time a round trip.', 40, 160);
   context.fillText('1 2 3 4 5 6 7 8 9 10', 40, 220);
-  return canvas.encode('png');
+  return encodeCanvas(canvas, 'png');
 }
 
 function reason(error: unknown): string {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { PDFDocument, setTextRenderingMode, StandardFonts, TextRenderingMode } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
 import { renderPage } from '../../electron/engine/raster/page-raster.js';
 import { fixturePdfPath } from '../fixtures/build-fixtures.js';
 import { launchPdfPrinter } from '../fixtures/print-pdf.js';
@@ -115,7 +116,7 @@ async function encodeJpeg(image: GreyImage): Promise<Buffer> {
   }
   const canvas = createCanvas(image.width, image.height);
   canvas.getContext('2d').putImageData(new ImageData(rgba, image.width, image.height), 0, 0);
-  return canvas.encode('jpeg', 88);
+  return encodeCanvas(canvas, 'jpeg', 88);
 }
 
 /** Text page (letter), scanned page (paper), text page (headings): routed page by page. */

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { degrees, PDFDocument } from 'pdf-lib';
+import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
 import { SCAN_DIR, SCAN_JPEG, scanPath } from './scan-fixtures.js';
 
 export const TURNS = [90, 180, 270] as const;
@@ -48,7 +49,7 @@ async function turnedPdf(jpeg: Buffer, size: { width: number; height: number }, 
   const out = await PDFDocument.create();
   const [pageWidth, pageHeight] = sideways ? [size.height, size.width] : [size.width, size.height];
   const page = out.addPage([pageWidth, pageHeight]);
-  page.drawImage(await out.embedJpg(await canvas.encode('jpeg', 95)), { x: 0, y: 0, width: pageWidth, height: pageHeight });
+  page.drawImage(await out.embedJpg(await encodeCanvas(canvas, 'jpeg', 95)), { x: 0, y: 0, width: pageWidth, height: pageHeight });
   page.setRotation(degrees(rotate));
   return out.save();
 }

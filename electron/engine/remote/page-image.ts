@@ -4,6 +4,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import type { RemoteImageFormat } from '../../../shared/protocol.js';
+import { encodeCanvas } from '../raster/canvas-encoding.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 
 /** Text stays legible to the model at this quality while the upload is a fraction of PNG's. */
@@ -54,8 +55,7 @@ async function encodeJpeg(image: RgbImage): Promise<Uint8Array> {
     rgba[o + 3] = 255;
   }
   context.putImageData(pixels, 0, 0);
-  // encode() runs on libuv's thread pool, so the host's event loop keeps streaming other pages meanwhile
-  return canvas.encode('jpeg', JPEG_QUALITY);
+  return encodeCanvas(canvas, 'jpeg', JPEG_QUALITY);
 }
 
 export function imageDataUrl(bytes: Uint8Array, format: RemoteImageFormat): string {

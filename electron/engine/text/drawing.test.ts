@@ -2,6 +2,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { OPS, type PageViewport, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
+import { encodeCanvas } from '../raster/canvas-encoding.js';
 import { readDrawing, type OperatorList } from './drawing.js';
 import type { Rule } from './geometry.js';
 
@@ -27,7 +28,7 @@ const tableHtml = `<!doctype html><html><head><style>
 async function imageHtml(): Promise<string> {
   const canvas = createCanvas(8, 8);
   canvas.getContext('2d').fillRect(0, 0, 8, 8);
-  const src = `data:image/png;base64,${(await canvas.encode('png')).toString('base64')}`;
+  const src = `data:image/png;base64,${(await encodeCanvas(canvas, 'png')).toString('base64')}`;
   return `<!doctype html><html><head><style>@page { margin: 0 } body { margin: 0 }</style></head><body>
     <img src="${src}" style="position: absolute; left: 100px; top: 200px; width: 240px; height: 120px">
   </body></html>`;

@@ -2,6 +2,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ImageKind, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
+import { encodeCanvas } from '../raster/canvas-encoding.js';
 import type { ImagePlacement } from './geometry.js';
 import { encodeImage } from './image-encoder.js';
 
@@ -13,7 +14,7 @@ async function twoColourPng(alpha = 1): Promise<string> {
   context.fillRect(0, 0, 20, 20);
   context.fillStyle = `rgba(0, 0, 255, ${alpha})`;
   context.fillRect(20, 0, 20, 20);
-  return `data:image/png;base64,${(await canvas.encode('png')).toString('base64')}`;
+  return `data:image/png;base64,${(await encodeCanvas(canvas, 'png')).toString('base64')}`;
 }
 
 async function twoColourJpeg(): Promise<string> {
@@ -23,7 +24,7 @@ async function twoColourJpeg(): Promise<string> {
   context.fillRect(0, 0, 20, 20);
   context.fillStyle = '#0000ff';
   context.fillRect(20, 0, 20, 20);
-  return `data:image/jpeg;base64,${(await canvas.encode('jpeg', 95)).toString('base64')}`;
+  return `data:image/jpeg;base64,${(await encodeCanvas(canvas, 'jpeg', 95)).toString('base64')}`;
 }
 
 async function pixelsOf(png: Uint8Array): Promise<{ width: number; height: number; at(x: number, y: number): number[] }> {

@@ -6,6 +6,7 @@
 
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { encodeCanvas } from '../raster/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
 import type { ImagePlacement } from './geometry.js';
 
@@ -36,7 +37,7 @@ export async function encodeImage(page: PDFPageProxy, placement: ImagePlacement)
     const image = await decodedImage(page, placement.objectId);
     if (!image) return undefined;
     const canvas = image.data ? pixelCanvas(image) : bitmapCanvas(image);
-    return canvas ? new Uint8Array(await canvas.encode('png')) : undefined;
+    return canvas ? new Uint8Array(await encodeCanvas(canvas, 'png')) : undefined;
   } catch {
     return undefined;
   }
