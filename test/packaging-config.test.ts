@@ -2,6 +2,7 @@
  * The installers cannot be built here (no Electron binary to download), so the packaging config is
  * checked the way electron-builder itself would check it, plus what the app relies on.
  */
+import { readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,6 +19,23 @@ interface BuilderConfig {
   linux?: { target?: string[]; executableName?: string };
   mac?: { target?: string[] };
   win?: { target?: string[] };
+}
+
+/** electron-builder's own matching of `files`, `extraResources` and the like (app-builder-lib/out/fileMatcher). */
+type GetFileMatchers = (
+  config: BuilderConfig,
+  name: 'extraResources',
+  defaultDestination: string,
+  options: { macroExpander: (pattern: string) => string; customBuildOptions: object; globalOutDir: string; defaultSrc: string },
+) => FileMatcher[] | null;
+
+interface FileMatcher {
+  from: string;
+  to: string;
+  isEmpty(): boolean;
+  containsOnlyIgnore(): boolean;
+  prependPattern(pattern: string): void;
+  createFilter(): (file: string, stat: Stats) => boolean;
 }
 
 async function loadConfig(): Promise<BuilderConfig> {
@@ -54,10 +72,22 @@ describe('electron-builder.yml', () => {
     expect(JSON.stringify(config.files)).toContain('"!dist/e2e/**"');
   });
 
-  it('ships every demo model’s package from tools/model/fixtures to resources/models, where the app looks for it', async () => {
+  it('ships every demo model’s package from tools/model/fixtures to resources/models, where the app looks for it, without its test pages', async () => {
     const config = await loadConfig();
+    const { getFileMatchers } = require('./out/fileMatcher.js') as { getFileMatchers: GetFileMatchers };
+    const options = { macroExpander: (pattern: string) => pattern, customBuildOptions: {}, globalOutDir: path.join(root, 'out'), defaultSrc: root };
+    const matchers = getFileMatchers(config, 'extraResources', '/app/resources', options) ?? [];
     for (const model of DEMO_MODELS) {
-      expect(config.extraResources).toContainEqual({ from: `tools/model/fixtures/${model.folder}`, to: `models/${model.folder}` });
+      const from = path.join(root, 'tools/model/fixtures', model.folder);
+      const matcher = matchers.find((m) => m.from === from);
+      expect(matcher?.to).toBe(`/app/resources/models/${model.folder}`);
+      // as electron-builder's copyFiles does before it copies
+      if (matcher!.isEmpty() || matcher!.containsOnlyIgnore()) matcher!.prependPattern('**/*');
+      const filter = matcher!.createFilter();
+      const shipped = (name: string) => filter(path.join(from, name), statSync(path.join(from, name)));
+      const manifest = JSON.parse(readFileSync(path.join(from, 'manifest.json'), 'utf8')) as { files: Record<string, string> };
+      for (const name of ['manifest.json', ...Object.keys(manifest.files)]) expect(shipped(name), name).toBe(true);
+      for (const name of readdirSync(path.join(from, 'pages'))) expect(shipped(path.join('pages', name)), name).toBe(false);
     }
   });
 });
