@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { markdownToHtml } from '../../../shared/export/markdown-html.js';
 import { loadMathCss } from './math-css.js';
+
+/** KaTeX's atom classes, which carry no style of their own (the spacing is set inline). */
+const UNSTYLED_ATOMS = new Set(['mord', 'mbin', 'mrel', 'mopen', 'mclose', 'mpunct', 'minner', 'mop', 'mtight']);
 
 describe('loadMathCss', () => {
   it('embeds every KaTeX font as woff2 data and leaves no url() pointing at a file', async () => {
@@ -23,5 +27,14 @@ describe('loadMathCss', () => {
 
   it('reads the stylesheet once and reuses it', async () => {
     expect(loadMathCss()).toBe(loadMathCss());
+  });
+
+  it('styles every class the formulas are rendered with: the stylesheet is that of the KaTeX that renders', async () => {
+    const css = await loadMathCss();
+    const html = String(markdownToHtml('html').processSync('Inline $x_1^2$.\n\n$$\n\\sqrt{n^3} = q_9 + \\frac{\\lambda - m}{c^3}\n$$'));
+    const classes = new Set([...html.matchAll(/class="([^"]*)"/g)].flatMap((match) => (match[1] ?? '').split(/\s+/)));
+    expect(classes).toContain('katex-display');
+    const unstyled = [...classes].filter((name) => name.length > 0 && !UNSTYLED_ATOMS.has(name) && !css.includes(`.${name}`));
+    expect(unstyled).toEqual([]);
   });
 });
