@@ -21,4 +21,13 @@ describe('dollarMath', () => {
     const plain = '# Title\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n';
     expect(dollarMath(plain)).toBe(plain);
   });
+
+  it('makes a $$ formula alone on its line a display block, and leaves $$ inside a line inline', () => {
+    expect(dollarMath('Text.\n\n$$6 = \\frac{\\lambda}{c^3}$$\n\nMore.')).toBe('Text.\n\n$$\n6 = \\frac{\\lambda}{c^3}\n$$\n\nMore.');
+    expect(dollarMath('  $$ x^2 $$  ')).toBe('$$\nx^2\n$$');
+    expect(dollarMath('so $$x$$ inline, and $$a$$ with $$b$$')).toBe('so $$x$$ inline, and $$a$$ with $$b$$');
+    expect(dollarMath('$$x$$ and $$y$$')).toBe('$$x$$ and $$y$$');
+    expect(dollarMath('`$$x$$`\n\n    $$code$$\n\n```\n$$fenced$$\n```')).toBe('`$$x$$`\n\n    $$code$$\n\n```\n$$fenced$$\n```');
+    expect(dollarMath('$$\nx\n$$')).toBe('$$\nx\n$$');
+  });
 });

@@ -2,7 +2,9 @@
  * DeepSeek-OCR and jina-ocr-v1 write LaTeX math as `\(...\)` and `\[...\]`, but CommonMark reads
  * `\(` as an escaped parenthesis and remark-math (like GitHub and most Markdown tools) knows only
  * dollars. So Markdown is brought to `$...$` / `$$...$$` before it is rendered or exported; code
- * spans and fenced code blocks are left exactly as written.
+ * spans and fenced code blocks are left exactly as written. A formula alone on its line as
+ * `$$...$$` is display math to its writer (and to GitHub), but remark-math reads it as inline math:
+ * it becomes a `$$` block.
  */
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -10,10 +12,11 @@ const CODE_SPAN = /(`+)(?:[^`]|(?!\1)`+)*?\1/g;
 // a blank line ends a paragraph, so math never spans one
 const DISPLAY = /(?<!\\)\\\[((?:(?!\n[ \t]*\n)[\s\S])+?)(?<!\\)\\\]/g;
 const INLINE = /(?<!\\)\\\(((?:(?!\n[ \t]*\n)[\s\S])+?)(?<!\\)\\\)/g;
+const DOLLAR_DISPLAY_LINE = /^ {0,3}\$\$((?:(?!\$\$)[^\n])+)\$\$[ \t]*$/gm;
 const PLACEHOLDER = /\uE000(\d+)\uE001/g;
 
 export function dollarMath(markdown: string): string {
-  if (!markdown.includes('\\(') && !markdown.includes('\\[')) return markdown;
+  if (!markdown.includes('\\(') && !markdown.includes('\\[') && !markdown.includes('$$')) return markdown;
   const parts: string[] = [];
   let prose: string[] = [];
   let fence: string | null = null;
@@ -43,7 +46,8 @@ function convertProse(text: string): string {
       const alone = lineStartsAt(whole, offset) && lineEndsAt(whole, offset + match.length);
       return alone ? `$$\n${body.trim()}\n$$` : `$$${body.trim()}$$`;
     })
-    .replace(INLINE, (_match, body: string) => `$${body.trim()}$`);
+    .replace(INLINE, (_match, body: string) => `$${body.trim()}$`)
+    .replace(DOLLAR_DISPLAY_LINE, (_match, body: string) => `$$\n${body.trim()}\n$$`);
   return converted.replace(PLACEHOLDER, (_match, index: string) => spans[Number(index)] ?? '');
 }
 
