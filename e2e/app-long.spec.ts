@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { encryptedPdf } from '../test/encrypted-pdf.js';
 import { startBridge, type Bridge } from './bridge/bridge-server.js';
 import { FIXTURES, screenshot } from './support/app-page.js';
 import { writeLongPdf } from './support/long-pdf.js';
@@ -95,9 +96,31 @@ test('a damaged PDF shows what went wrong and which file', async ({ page }) => {
   await page.getByLabel('Open…').setInputFiles(damaged);
   await expect(page.getByRole('heading', { name: 'damaged.pdf could not be opened' })).toBeVisible();
   const message = page.getByRole('main').getByRole('alert');
-  await expect(message).toContainText(/damaged|could not|not a PDF/i);
+  // the file's path is shown beneath, so the message does not start with it
+  await expect(message).toHaveText(/^Damaged PDF that cannot be repaired \(.+\)\.$/);
   await expect(page.getByRole('navigation', { name: 'Documents' })).toContainText('Could not open');
   await screenshot(page, '12-damaged');
+});
+
+test('an encrypted PDF asks for its password, says when it is wrong, then opens, shows its page and converts', async ({ page }) => {
+  const locked = path.join(scratch, 'locked.pdf');
+  await writeFile(locked, encryptedPdf('harbour-Gate-7', 'Tide tables for the outer harbour'));
+  await page.goto(bridge.url);
+  await page.getByLabel('Open…').setInputFiles(locked);
+  await expect(page.getByRole('heading', { name: 'locked.pdf needs its password' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'Password for locked.pdf' });
+  await form.getByLabel('Password').fill('not-it');
+  await form.getByRole('button', { name: 'Open' }).click();
+  await expect(form.getByRole('alert')).toContainText('That password does not open it');
+  await screenshot(page, '14-password');
+
+  await form.getByLabel('Password').fill('harbour-Gate-7');
+  await form.getByRole('button', { name: 'Open' }).click();
+  await expect(page.getByRole('region', { name: 'Pages' }).getByRole('img', { name: 'Page 1', exact: true })).toBeVisible();
+  const section = page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="1"]');
+  await expect(section.locator('.badge')).toHaveText('done', { timeout: 30_000 });
+  await expect(section.locator('.markdown-body')).toContainText('Tide tables for the outer harbour');
+  await screenshot(page, '15-unlocked');
 });
 
 test('a page image is shown as an image, and a page the chosen engine cannot read says so', async ({ page }) => {

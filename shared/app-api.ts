@@ -77,6 +77,7 @@ export const IPC_CHANNELS = {
   getWorkspace: 'folio:get-workspace',
   openDocuments: 'folio:open-documents',
   removeDocument: 'folio:remove-document',
+  unlockDocument: 'folio:unlock-document',
   readDocument: 'folio:read-document',
   convert: 'folio:convert',
   cancel: 'folio:cancel',
@@ -112,6 +113,12 @@ export interface FolioApi {
   /** Adds documents to the workspace and opens them; returns their ids in the given order. */
   openDocuments(paths: string[]): Promise<string[]>;
   removeDocument(docId: string): Promise<void>;
+  /**
+   * Opens an encrypted PDF with its password, then converts with it. The password is kept in memory
+   * until the app quits, never saved or logged; a wrong one leaves the document failed with
+   * `wrong-password`. Resolves with whether it opened.
+   */
+  unlockDocument(docId: string, password: string): Promise<boolean>;
   /** The document's own bytes, for the page pane. */
   readDocument(docId: string): Promise<DocumentBytes>;
   convert(request: ConvertRequest): Promise<void>;

@@ -25,3 +25,8 @@ export interface Failure {
 export function failure(code: FailureCode, message: string): Failure {
   return { code, message };
 }
+
+/** An encrypted PDF that a password (another one, for `wrong-password`) would open. */
+export function needsPassword(failure: Failure | undefined): boolean {
+  return failure?.code === 'encrypted' || failure?.code === 'wrong-password';
+}

@@ -15,6 +15,10 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getWorkspace: async () => EMPTY_WORKSPACE,
     openDocuments: async (paths) => paths.map((_, index) => `id-${index}`),
     removeDocument: record('removeDocument'),
+    unlockDocument: async (...args) => {
+      calls.push(['unlockDocument', ...args]);
+      return true;
+    },
     readDocument: async () => ({ mime: 'application/pdf', data: new Uint8Array() }),
     convert: record('convert'),
     cancel: record('cancel'),
@@ -100,6 +104,17 @@ describe('dispatch', () => {
       ['setApiKey', null],
       ['setApiKey', 'sk-abc'],
     ]);
+  });
+
+  it('forwards a document’s password, and refuses an empty or overlong one without echoing it', async () => {
+    calls.length = 0;
+    await dispatch(handlers, 'unlockDocument', ['doc', 's3cret pass']);
+    const long = 'x'.repeat(2000);
+    const refused = dispatch(handlers, 'unlockDocument', ['doc', long]);
+    await expect(refused).rejects.toThrow(/window\.folio\.unlockDocument/);
+    await expect(refused).rejects.not.toThrow(long);
+    await expect(dispatch(handlers, 'unlockDocument', ['doc', ''])).rejects.toThrow(/window\.folio\.unlockDocument/);
+    expect(calls).toEqual([['unlockDocument', 'doc', 's3cret pass']]);
   });
 
   it('refuses methods window.folio does not have, inherited ones included', async () => {

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
+import { encryptedPdf } from '../../test/encrypted-pdf.js';
 import { forkHost } from '../engine/fork-host.js';
 import { AppService } from './app-service.js';
 
@@ -211,6 +212,38 @@ describe('AppService', () => {
     expect(document.failure?.code).toBe('damaged');
     expect(document.failure?.message).toMatch(/damaged\.pdf/);
     expect(document.pages).toEqual([]);
+  });
+
+  it('opens an encrypted PDF with the password the user gives and converts it, saving the password nowhere', async () => {
+    const folder = await tempFolder();
+    const dataDir = path.join(folder, 'data');
+    const locked = path.join(folder, 'locked.pdf');
+    const password = 'harbour-Gate-7';
+    await writeFile(locked, encryptedPdf(password, 'Tide tables for the outer harbour'));
+    const service = await startService(dataDir);
+    const [docId] = await service.openDocuments([locked]);
+    const failure = () => service.getWorkspace().then((workspace) => workspace.documents[0]!.failure);
+    expect((await failure())?.code).toBe('encrypted');
+
+    expect(await service.unlockDocument(docId!, 'not-it')).toBe(false);
+    expect((await failure())?.code).toBe('wrong-password');
+    // a wrong password is not kept: converting still finds the document locked
+    await service.convert({ docId: docId! });
+    expect((await failure())?.code).toBe('encrypted');
+
+    expect(await service.unlockDocument(docId!, password)).toBe(true);
+    expect(await failure()).toBeUndefined();
+    const done = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await done;
+    const document = (await service.getWorkspace()).documents[0]!;
+    expect(document.failure).toBeUndefined();
+    expect(document.pages[0]!.engineMarkdown).toContain('Tide tables for the outer harbour');
+    await service.close();
+    for (const file of await readdir(dataDir, { recursive: true })) {
+      const text = await readFile(path.join(dataDir, file)).catch(() => Buffer.alloc(0));
+      expect(text.includes(password), file).toBe(false);
+    }
   });
 
   it('makes one document of a file opened twice at once', async () => {

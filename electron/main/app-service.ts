@@ -55,6 +55,8 @@ export class AppService implements AppServiceApi {
   private readonly inspector: HostClient;
   private readonly converter: HostClient;
   private readonly queue: ConversionQueue;
+  /** Encrypted documents' passwords by document id: in memory until the app quits, never in the workspace file. */
+  private readonly passwords = new Map<string, string>();
   /** Opening runs one document at a time on its own host, so a long conversion never holds it up. */
   private opening: Promise<unknown> = Promise.resolve();
   private adding: Promise<unknown> = Promise.resolve();
@@ -159,7 +161,17 @@ export class AppService implements AppServiceApi {
   async removeDocument(docId: string): Promise<void> {
     this.document(docId);
     this.queue.cancel(docId);
+    this.passwords.delete(docId);
     await this.emit({ type: 'document-removed', docId });
+  }
+
+  async unlockDocument(docId: string, password: string): Promise<boolean> {
+    const document = this.document(docId);
+    this.passwords.set(docId, password);
+    await this.inspect(docId, document.path);
+    const opened = this.document(docId).failure === undefined;
+    if (!opened) this.passwords.delete(docId);
+    return opened;
   }
 
   async readDocument(docId: string): Promise<DocumentBytes> {
@@ -185,7 +197,7 @@ export class AppService implements AppServiceApi {
     if (outside !== undefined) throw new Error(`${document.name} has pages 1 to ${pageCount}; there is no page ${outside}.`);
     const options = await conversionOptions(this.settings, request);
     this.restartHostForKey();
-    this.queue.enqueue(document.id, document.path, pages, options);
+    this.queue.enqueue(document.id, document.path, pages, options, this.passwords.get(document.id));
   }
 
   async cancel(docId: string): Promise<void> {
@@ -268,7 +280,7 @@ export class AppService implements AppServiceApi {
   private inspect(docId: string, file: string): Promise<void> {
     const run = this.opening.catch(() => undefined).then(async () => {
       try {
-        const opened = await this.inspector.open(file);
+        const opened = await this.inspector.open(file, this.passwords.get(docId));
         this.inspector.close(opened);
         await this.emit({ type: 'document-opened', docId, info: opened.info });
       } catch (error) {

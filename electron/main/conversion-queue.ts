@@ -16,6 +16,7 @@ interface Job {
   file: string;
   pages: number[];
   options: ConvertOptions;
+  password: string | undefined;
   controller: AbortController;
   /** Whether its `pages-queued` went out: a job behind a running one of the same document waits to say so. */
   announced: boolean;
@@ -35,9 +36,9 @@ export class ConversionQueue {
     private readonly cancelGraceMs = DEFAULT_CANCEL_GRACE_MS,
   ) {}
 
-  enqueue(docId: string, file: string, pages: readonly number[], options: ConvertOptions): void {
+  enqueue(docId: string, file: string, pages: readonly number[], options: ConvertOptions, password?: string): void {
     if (pages.length === 0) return;
-    const waiting = this.waiting.find((job) => job.docId === docId && sameOptions(job.options, options));
+    const waiting = this.waiting.find((job) => job.docId === docId && job.password === password && sameOptions(job.options, options));
     if (waiting) {
       const added = pages.filter((page) => !waiting.pages.includes(page));
       waiting.pages.push(...added);
@@ -46,7 +47,7 @@ export class ConversionQueue {
     }
     // the running job's convert-done would settle these pages again, so they are announced when they start
     const announced = this.running?.docId !== docId;
-    const job: Job = { docId, file, pages: [...pages], options, controller: new AbortController(), announced };
+    const job: Job = { docId, file, pages: [...pages], options, password, controller: new AbortController(), announced };
     this.waiting.push(job);
     if (announced) this.emit({ type: 'pages-queued', docId, pages: job.pages });
     this.loop ??= this.drain();
@@ -107,7 +108,7 @@ export class ConversionQueue {
     const signal = job.controller.signal;
     let doc: OpenedDocument;
     try {
-      doc = await this.client.open(job.file, undefined, signal);
+      doc = await this.client.open(job.file, job.password, signal);
     } catch (error) {
       if (!signal.aborted) this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
       this.emit({ type: 'convert-done', docId, cancelled: signal.aborted });

@@ -1,3 +1,4 @@
+import { needsPassword } from '../../shared/failure.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { conversionProgress } from '../state/conversion-progress.js';
 import { useActions, useFolio } from '../state/store-context.js';
@@ -28,6 +29,7 @@ export function DocumentList() {
 }
 
 function DocumentSummary({ document }: { document: WorkspaceDocument }) {
+  if (needsPassword(document.failure)) return <span className="document-state failed">Needs its password</span>;
   if (document.failure) return <span className="document-state failed">Could not open</span>;
   if (!document.info) return <span className="document-state">Opening…</span>;
   const progress = conversionProgress(document, undefined, 0);

@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
+import { needsPassword } from '../../shared/failure.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { MarkdownPane } from '../markdown/markdown-pane.js';
 import { PagePane } from '../pages/page-pane.js';
@@ -7,6 +8,7 @@ import { ThumbnailStrip } from '../pages/thumbnail-strip.js';
 import { useDocumentSource } from '../pdf/use-document-source.js';
 import { useActions, useApi, useFolio } from '../state/store-context.js';
 import { ConversionBar } from './conversion-bar.js';
+import { PasswordForm } from './password-form.js';
 
 /** The selected document: its progress, its pages, and beside them their Markdown. */
 export function DocumentView({ document }: { document: WorkspaceDocument }) {
@@ -15,7 +17,8 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
   const showThumbnails = useFolio((state) => state.showThumbnails);
   // an editor beside its preview needs more room than a preview alone
   const editing = useFolio((state) => state.editingPage !== null && state.view === 'preview');
-  const source = useDocumentSource(api, document.id, document.info !== undefined);
+  const password = useFolio((state) => state.passwords[document.id]);
+  const source = useDocumentSource(api, document.id, document.info !== undefined, password);
   const [pagesWidth, setPagesWidth] = useState(0);
   const pagesRef = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
@@ -27,10 +30,15 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
   }, [document.info]);
 
   if (document.failure) {
+    const locked = needsPassword(document.failure);
     return (
       <section className="document-failed" aria-labelledby="failed-title">
-        <h2 id="failed-title">{document.name} could not be opened</h2>
-        <p role="alert">{document.failure.message}</p>
+        <h2 id="failed-title">{locked ? `${document.name} needs its password` : `${document.name} could not be opened`}</h2>
+        {locked ? (
+          <PasswordForm docId={document.id} name={document.name} wrong={document.failure.code === 'wrong-password'} />
+        ) : (
+          <p role="alert">{withoutPath(document.failure.message, document.path)}</p>
+        )}
         <p className="muted">{document.path}</p>
         <button type="button" onClick={() => void removeDocument(document.id)}>
           Remove from the list
@@ -59,6 +67,10 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         <div className="pages-column" ref={pagesRef}>
           {source.status === 'ready' ? (
             <PagePane document={document} source={source.source} />
+          ) : source.status === 'locked' ? (
+            <div className="pane-message">
+              <PasswordForm docId={document.id} name={document.name} wrong={password !== undefined} />
+            </div>
           ) : (
             <p className={source.status === 'failed' ? 'pane-message failed' : 'pane-message'}>{source.status === 'failed' ? source.message : 'Loading pages…'}</p>
           )}
@@ -67,4 +79,11 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
       </div>
     </section>
   );
+}
+
+/** The engine's messages start with the file's path, which the view shows beneath them. */
+function withoutPath(message: string, file: string): string {
+  if (!message.startsWith(`${file}: `)) return message;
+  const rest = message.slice(file.length + 2);
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }

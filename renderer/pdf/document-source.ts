@@ -21,10 +21,11 @@ export type DocumentSource =
   | { kind: 'image'; url: string; firstPage: PageSize; close(): void }
   | { kind: 'none'; reason: string; close(): void };
 
-export async function openDocumentSource(bytes: DocumentBytes): Promise<DocumentSource> {
+/** `password` opens an encrypted PDF: the one the person gave the engine. */
+export async function openDocumentSource(bytes: DocumentBytes, password?: string): Promise<DocumentSource> {
   if (bytes.mime === 'application/pdf') {
     // the engine has the document's only copy of these bytes; pdf.js takes ownership of what it gets
-    const task = getDocument({ data: bytes.data.slice(), isEvalSupported: false, enableXfa: false });
+    const task = getDocument({ data: bytes.data.slice(), password, isEvalSupported: false, enableXfa: false });
     const pdf = await task.promise;
     const page = await pdf.getPage(1);
     const viewport = page.getViewport({ scale: 1 });

@@ -36,6 +36,16 @@ class FakeMain implements FolioApi {
   async removeDocument(docId: string) {
     this.emit({ type: 'document-removed', docId });
   }
+  async unlockDocument(docId: string, password: string) {
+    this.calls.push(`unlockDocument ${docId}`);
+    if (password !== 'right') {
+      this.emit({ type: 'document-failed', docId, failure: { code: 'wrong-password', message: 'the password given does not open it.' } });
+      return false;
+    }
+    // the workspace event arrives after the call's answer, as it may over IPC
+    setTimeout(() => this.emit({ type: 'document-opened', docId, info: { pageCount: 3 } }), 0);
+    return true;
+  }
   async readDocument(): Promise<never> {
     throw new Error('not used');
   }
@@ -150,6 +160,29 @@ describe('the renderer store', () => {
     await store.getState().openFiles([pdfFile('bad.pdf')]);
     expect(main.converts).toEqual([]);
     expect(store.getState().workspace.documents[0]?.failure?.message).toBe('The file is damaged.');
+  });
+
+  it('keeps an encrypted document’s password for its preview, converts it once unlocked, and forgets the password when it is removed', async () => {
+    const store = await connectedStore();
+    main.openDocuments = async (paths) => {
+      main.emit({ type: 'document-added', document: blankDocument('locked', paths[0]!) });
+      main.emit({ type: 'document-failed', docId: 'locked', failure: { code: 'encrypted', message: 'encrypted.' } });
+      return ['locked'];
+    };
+    await store.getState().openFiles([pdfFile('locked.pdf')]);
+    await store.getState().unlockDocument('locked', 'wrong');
+    await settle();
+    expect(main.converts).toEqual([]);
+    expect(store.getState().workspace.documents[0]?.failure?.code).toBe('wrong-password');
+
+    const unlocked = store.getState().unlockDocument('locked', 'right');
+    await settle();
+    await unlocked;
+    expect(main.converts).toEqual([{ docId: 'locked' }]);
+    expect(store.getState().workspace.documents[0]?.failure).toBeUndefined();
+    expect(store.getState().passwords).toEqual({ locked: 'right' });
+    await store.getState().removeDocument('locked');
+    expect(store.getState().passwords).toEqual({});
   });
 
   it('shows an edit at once and saves it after a pause in typing, once', async () => {

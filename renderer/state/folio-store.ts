@@ -65,6 +65,8 @@ export interface FolioState {
   revealedBlock: (BlockRef & { serial: number }) | null;
   /** The page whose editor is open beside its preview. */
   editingPage: number | null;
+  /** Passwords given for encrypted documents, by id, for the page preview: in memory only. */
+  passwords: Record<string, string>;
 }
 
 export interface FolioActions {
@@ -73,6 +75,8 @@ export interface FolioActions {
   openFiles(files: readonly PickedFile[]): Promise<void>;
   selectDocument(docId: string): void;
   removeDocument(docId: string): Promise<void>;
+  /** Opens an encrypted document with its password; the outcome arrives as a workspace event. */
+  unlockDocument(docId: string, password: string): Promise<void>;
   goToPage(page: number, origin: PageOrigin): void;
   stepPage(delta: number): void;
   convert(request: ConvertRequest): Promise<void>;
@@ -219,6 +223,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       hoveredBlock: null,
       revealedBlock: null,
       editingPage: null,
+      passwords: {},
 
       async connect() {
         // events that arrive while the snapshot loads are applied on top of it, in order
@@ -266,8 +271,17 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         set((state) => {
           const workspace = applyWorkspaceEvent(state.workspace, { type: 'document-removed', docId });
           const selectedDocId = state.selectedDocId === docId ? (workspace.documents[0]?.id ?? null) : state.selectedDocId;
-          return { workspace, selectedDocId };
+          const { [docId]: _forgotten, ...passwords } = state.passwords;
+          return { workspace, selectedDocId, passwords };
         });
+      },
+
+      async unlockDocument(docId, password) {
+        // a document never converted converts once unlocked, as one dropped does once opened
+        const untouched = get().workspace.documents.find((document) => document.id === docId)?.pages.every((page) => page.state === 'pending');
+        set((state) => ({ passwords: { ...state.passwords, [docId]: password } }));
+        const opened = await api.unlockDocument(docId, password).catch(failWith('The document could not be opened'));
+        if (opened && untouched) await convertOnceOpen(docId, (document) => document.info !== undefined && document.failure === undefined);
       },
 
       goToPage(page, origin) {
@@ -389,13 +403,16 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       },
     };
 
-    /** A new document converts as soon as it has opened; one that fails to open shows why instead. */
-    function convertOnceOpen(docId: string): Promise<void> {
+    /**
+     * A new document converts as soon as it has opened; one that fails to open shows why instead.
+     * `settled` says when the opening's outcome is in the workspace (by default: info or a failure).
+     */
+    function convertOnceOpen(docId: string, settled = (document: WorkspaceDocument) => document.info !== undefined || document.failure !== undefined): Promise<void> {
       return new Promise((resolve) => {
         let stop: Unsubscribe = () => undefined;
         const check = (state: FolioState) => {
           const document = state.workspace.documents.find((candidate) => candidate.id === docId);
-          if (!document || (!document.info && !document.failure)) return false;
+          if (!document || !settled(document)) return false;
           stop();
           if (document.info && !document.converting && pagesToResume(document).length > 0) {
             void get().convert({ docId }).then(resolve);
