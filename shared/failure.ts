@@ -26,6 +26,16 @@ export function failure(code: FailureCode, message: string): Failure {
   return { code, message };
 }
 
+/**
+ * A failure's message as a sentence on its own. Engines write them to follow a file or page
+ * (`report.pdf: damaged...`, `page 2: the engine crashed...`), as the CLI prints them; a view that
+ * shows the file or page beside the message drops that lead.
+ */
+export function failureSentence(message: string, lead?: string): string {
+  const rest = lead !== undefined && message.startsWith(`${lead}: `) ? message.slice(lead.length + 2) : message;
+  return rest.charAt(0).toUpperCase() + rest.slice(1);
+}
+
 /** An encrypted PDF that a password (another one, for `wrong-password`) would open. */
 export function needsPassword(failure: Failure | undefined): boolean {
   return failure?.code === 'encrypted' || failure?.code === 'wrong-password';

@@ -1,5 +1,5 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { needsPassword } from '../../shared/failure.js';
+import { failureSentence, needsPassword } from '../../shared/failure.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { MarkdownPane } from '../markdown/markdown-pane.js';
 import { PagePane } from '../pages/page-pane.js';
@@ -37,7 +37,7 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         {locked ? (
           <PasswordForm docId={document.id} name={document.name} wrong={document.failure.code === 'wrong-password'} />
         ) : (
-          <p role="alert">{withoutPath(document.failure.message, document.path)}</p>
+          <p role="alert">{failureSentence(document.failure.message, document.path)}</p>
         )}
         <p className="muted">{document.path}</p>
         <button type="button" onClick={() => void removeDocument(document.id)}>
@@ -79,11 +79,4 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
       </div>
     </section>
   );
-}
-
-/** The engine's messages start with the file's path, which the view shows beneath them. */
-function withoutPath(message: string, file: string): string {
-  if (!message.startsWith(`${file}: `)) return message;
-  const rest = message.slice(file.length + 2);
-  return rest.charAt(0).toUpperCase() + rest.slice(1);
 }

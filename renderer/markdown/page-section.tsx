@@ -1,4 +1,5 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { failureSentence } from '../../shared/failure.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
@@ -86,7 +87,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
       </header>
       {page.state === 'failed' && page.failure && (
         <p className="page-failure" role="alert">
-          {page.failure.message}
+          {failureSentence(page.failure.message)}
         </p>
       )}
       {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}
