@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,15 @@ def character_error_rate(predicted: str, truth: str) -> float:
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
         previous = current
     return previous[-1] / max(1, len(truth))
+
+
+DISPLAY_LINE = re.compile(r"^ {0,3}\$\$((?:(?!\$\$)[^\n])+)\$\$[ \t]*$", re.MULTILINE)
+
+
+def exported_markdown(truth: str) -> str:
+    """The ground truth as the CLI would write a perfect reading of it: a display formula alone on
+    its line as a `$$` block (shared/math-delimiters.ts, the only rule that applies to these pages)."""
+    return DISPLAY_LINE.sub(lambda match: f"$$\n{match.group(1).strip()}\n$$", truth)
 
 
 def spec_ks(text: str) -> list[str]:
@@ -86,7 +96,7 @@ def main(argv: list[str]) -> int:
                 events = convert(pdfs, args.model, out, k, args.max_tokens)
                 stats[k] += [e["stats"]["decode"] for e in events if e.get("event") == "page-done"]
                 markdown[k] = [(out / p.with_suffix(".md").name).read_text().strip() for p in pages]
-        truths = [p.with_suffix(".md").read_text().strip() for p in pages]
+        truths = [exported_markdown(p.with_suffix(".md").read_text().strip()) for p in pages]
     rates = [character_error_rate(m, t) for m, t in zip(markdown["0"], truths)]
     for stem, rate in zip(pages, rates):
         print(f"{stem.name}: CER {rate:.4f}")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from eval_cer import character_error_rate, pooled_acceptance, spec_ks  # noqa: E402
+from eval_cer import character_error_rate, exported_markdown, pooled_acceptance, spec_ks  # noqa: E402
 
 
 class EvalCerTest(unittest.TestCase):
@@ -19,6 +19,10 @@ class EvalCerTest(unittest.TestCase):
     def test_error_rate_is_edits_over_the_truth_length(self) -> None:
         self.assertEqual(character_error_rate("kitten", "sitting"), 3 / 7)
         self.assertEqual(character_error_rate("same", "same"), 0.0)
+
+    def test_truth_is_compared_as_the_cli_writes_display_formulas(self) -> None:
+        truth = "Text $x^2$ here.\n\n$$6 = \\frac{a}{b}$$\n\nand $$y$$ inline"
+        self.assertEqual(exported_markdown(truth), "Text $x^2$ here.\n\n$$\n6 = \\frac{a}{b}\n$$\n\nand $$y$$ inline")
 
     def test_acceptance_weighs_each_page_by_its_drafts_at_that_position(self) -> None:
         # page a: 10 steps at K=1 (all right); page b: 30 steps at K=3, first drafts right half the time
