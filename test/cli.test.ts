@@ -5,7 +5,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCKED_PASSWORD, writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
+import { AES_PASSWORD, LOCKED_PASSWORD, writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const launcher = path.join(root, 'bin/folio.js');
@@ -97,6 +97,15 @@ describe('folio command line', () => {
     expect(run.stderr).not.toMatch(/password/);
     expect(run.code).toBe(0);
     expect(await read(path.join(out, 'locked.md'))).toContain('Unlocked words');
+  });
+
+  it('opens an AES-256 file whose password is not ASCII (revision 5: pdf.js alone refuses it)', async () => {
+    const out = freshOut();
+    const run = await folio(['convert', docs.lockedAes, '--password', AES_PASSWORD, '-o', out]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await read(path.join(out, 'locked-aes.md'))).toContain('Words under AES');
+    const wrong = await folio(['convert', docs.lockedAes, '--password', 'passwort', '-o', freshOut()]);
+    expect(wrong.stderr).toContain(`${docs.lockedAes}: the password given does not open it.`);
   });
 
   it('says when the password given is wrong', async () => {

@@ -1,10 +1,10 @@
 /**
- * A one-page PDF encrypted with the standard security handler (revision 2, RC4 40-bit), built by
- * hand: Chromium cannot print encrypted PDFs and the project avoids a qpdf dependency for one test.
+ * One-page PDFs encrypted with the standard security handler (revision 2, RC4 40-bit; revision 5,
+ * AES-256), built by hand: Chromium cannot print encrypted PDFs and the project avoids a qpdf dependency for one test.
  * Follows ISO 32000-1, 7.6.3 (algorithms 2, 3 and 4).
  */
 
-import { createHash } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 
 const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
 const PERMISSIONS = -4;
@@ -26,6 +26,49 @@ export function encryptedPdf(userPassword: string, text: string): Buffer {
     `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${PERMISSIONS} >>`,
   ];
   return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+}
+
+/**
+ * The same page encrypted with AES-256, revision 5 (Adobe's extension level 3), whose writers hash
+ * the password's UTF-8 bytes: with a non-ASCII password it is the file of mozilla/pdf.js#21579.
+ */
+export function aes256Pdf(userPassword: string, text: string): Buffer {
+  const password = Buffer.from(userPassword, 'utf8').subarray(0, 127);
+  const fileKey = sha256(Buffer.from('folio-test-file-key'));
+  const [validationSalt, keySalt] = [Buffer.from('uvalsalt', 'latin1'), Buffer.from('ukeysalt', 'latin1')];
+  const user = Buffer.concat([sha256(Buffer.concat([password, validationSalt])), validationSalt, keySalt]);
+  const userKey = aes256(sha256(Buffer.concat([password, keySalt])), Buffer.alloc(16), fileKey, false);
+  // an owner entry no password matches: the user password opens the file
+  const owner = Buffer.concat([sha256(Buffer.from('no owner')), Buffer.from('ovalsaltokeysalt', 'latin1')]);
+  const ownerKey = Buffer.alloc(32);
+  const permissionBlock = Buffer.alloc(16);
+  permissionBlock.writeInt32LE(PERMISSIONS, 0);
+  permissionBlock.writeInt32LE(-1, 4);
+  permissionBlock.write('Tadbfoli', 8, 'latin1');
+  const perms = aes256(fileKey, null, permissionBlock, false);
+  const content = Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1');
+  const iv = Buffer.from('folio-aes-iv-16b', 'latin1');
+  const cryptFilter = '/CF << /StdCF << /AuthEvent /DocOpen /CFM /AESV3 /Length 32 >> >> /StmF /StdCF /StrF /StdCF';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    stream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Filter /Standard /V 5 /R 5 /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
+      `/OE <${ownerKey.toString('hex')}> /UE <${userKey.toString('hex')}> /Perms <${perms.toString('hex')}> /P ${PERMISSIONS} >>`,
+  ];
+  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+}
+
+function sha256(data: Buffer): Buffer {
+  return createHash('sha256').update(data).digest();
+}
+
+/** CBC with `iv`, or ECB (the /Perms block) without one. */
+function aes256(key: Buffer, iv: Buffer | null, data: Buffer, padding: boolean): Buffer {
+  const cipher = createCipheriv(iv ? 'aes-256-cbc' : 'aes-256-ecb', key, iv).setAutoPadding(padding);
+  return Buffer.concat([cipher.update(data), cipher.final()]);
 }
 
 function padded(password: string): Buffer {

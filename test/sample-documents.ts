@@ -5,10 +5,12 @@
 
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { encryptedPdf } from './encrypted-pdf.js';
+import { aes256Pdf, encryptedPdf } from './encrypted-pdf.js';
 import { launchPdfPrinter } from './fixtures/print-pdf.js';
 
 export const LOCKED_PASSWORD = 'open sesame';
+/** Not ASCII: the password of `docs.lockedAes`. */
+export const AES_PASSWORD = 'pässwört';
 
 export interface SampleDocuments {
   /** Four pages, "Chapter one" to "Chapter four", one per page. */
@@ -22,6 +24,8 @@ export interface SampleDocuments {
   truncated: string;
   /** Encrypted with LOCKED_PASSWORD; its page says "Unlocked words". */
   locked: string;
+  /** AES-256, revision 5, encrypted with AES_PASSWORD; its page says "Words under AES". */
+  lockedAes: string;
 }
 
 const CHAPTERS = ['one', 'two', 'three', 'four'];
@@ -44,6 +48,7 @@ export async function writeSampleDocuments(folder: string): Promise<SampleDocume
     empty: path.join(folder, 'empty.pdf'),
     truncated: path.join(folder, 'truncated.pdf'),
     locked: path.join(folder, 'locked.pdf'),
+    lockedAes: path.join(folder, 'locked-aes.pdf'),
   };
   const printer = await launchPdfPrinter();
   try {
@@ -59,5 +64,6 @@ export async function writeSampleDocuments(folder: string): Promise<SampleDocume
   const report = await readFile(docs.report);
   await writeFile(docs.truncated, report.subarray(0, 300));
   await writeFile(docs.locked, encryptedPdf(LOCKED_PASSWORD, 'Unlocked words'));
+  await writeFile(docs.lockedAes, aes256Pdf(AES_PASSWORD, 'Words under AES'));
   return docs;
 }
