@@ -7,7 +7,7 @@
 import { getDocument, GlobalWorkerOptions, type PDFDocumentProxy } from 'pdfjs-dist';
 import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
 import type { DocumentBytes } from '../../shared/app-api.js';
-import { passwordCandidates } from '../../shared/pdf-password.js';
+import { openWithPassword } from '../../shared/pdf-password.js';
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -24,7 +24,7 @@ export type DocumentSource =
 
 /** `password` opens an encrypted PDF: the one the person gave the engine. */
 export async function openDocumentSource(bytes: DocumentBytes, password?: string): Promise<DocumentSource> {
-  if (bytes.mime === 'application/pdf') return openPdfSource(bytes.data, password === undefined ? [undefined] : passwordCandidates(password));
+  if (bytes.mime === 'application/pdf') return openWithPassword(password, (candidate) => openPdfSource(bytes.data, candidate));
   if (bytes.mime === 'image/tiff') return { kind: 'none', reason: 'TIFF pages have no preview here; their Markdown is beside.', close: () => undefined };
   const url = URL.createObjectURL(new Blob([bytes.data.slice()], { type: bytes.mime }));
   const size = await imageSize(url);
@@ -32,19 +32,17 @@ export async function openDocumentSource(bytes: DocumentBytes, password?: string
   return { kind: 'image', url, firstPage: size, close: () => URL.revokeObjectURL(url) };
 }
 
-async function openPdfSource(data: Uint8Array, passwords: readonly (string | undefined)[]): Promise<DocumentSource> {
-  for (let i = 0; ; i++) {
-    // the engine has the document's only copy of these bytes; pdf.js takes ownership of what it gets
-    const task = getDocument({ data: data.slice(), password: passwords[i], isEvalSupported: false, enableXfa: false });
-    try {
-      const pdf = await task.promise;
-      const page = await pdf.getPage(1);
-      const viewport = page.getViewport({ scale: 1 });
-      return { kind: 'pdf', pdf, firstPage: { width: viewport.width, height: viewport.height }, close: () => void task.destroy() };
-    } catch (error) {
-      void task.destroy();
-      if (i === passwords.length - 1 || (error as { name?: unknown } | null)?.name !== 'PasswordException') throw error;
-    }
+async function openPdfSource(data: Uint8Array, password: string | undefined): Promise<DocumentSource> {
+  // the engine has the document's only copy of these bytes; pdf.js takes ownership of what it gets
+  const task = getDocument({ data: data.slice(), password, isEvalSupported: false, enableXfa: false });
+  try {
+    const pdf = await task.promise;
+    const page = await pdf.getPage(1);
+    const viewport = page.getViewport({ scale: 1 });
+    return { kind: 'pdf', pdf, firstPage: { width: viewport.width, height: viewport.height }, close: () => void task.destroy() };
+  } catch (error) {
+    void task.destroy();
+    throw error;
   }
 }
 

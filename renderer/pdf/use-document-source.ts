@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { FolioApi } from '../../shared/app-api.js';
+import { isPasswordError } from '../../shared/pdf-password.js';
 import { openDocumentSource, type DocumentSource } from './document-source.js';
 
 /** `locked`: an encrypted PDF whose password this window has not been given, or not the right one. */
@@ -24,7 +25,7 @@ export function useDocumentSource(api: FolioApi, docId: string | null, openable:
       .catch((error: unknown) => {
         if (!live) return;
         // a document opened in an earlier session has its pages, but this window no longer has its password
-        if ((error as { name?: unknown } | null)?.name === 'PasswordException') setState({ status: 'locked' });
+        if (isPasswordError(error)) setState({ status: 'locked' });
         else setState({ status: 'failed', message: `The page preview could not be drawn: ${error instanceof Error ? error.message : String(error)}` });
       });
     return () => {

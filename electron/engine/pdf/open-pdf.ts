@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { passwordCandidates } from '../../../shared/pdf-password.js';
+import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
 import './pdfjs-worker.js';
@@ -18,13 +18,11 @@ export interface OpenedPdf {
 
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
   const data = await readPdfBytes(file);
-  const candidates = password === undefined ? [undefined] : passwordCandidates(password);
-  for (let i = 0; ; i++) {
-    const last = i === candidates.length - 1;
+  const pdf = await openWithPassword(password, async (candidate, last) => {
     // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
     const task = getDocument({
       data: last ? data : data.slice(),
-      password: candidates[i],
+      password: candidate,
       cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
       cMapPacked: true,
       standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
@@ -34,17 +32,15 @@ export async function openPdf(file: string, password?: string): Promise<OpenedPd
       verbosity: 0,
     });
     try {
-      const pdf = await task.promise;
-      return { pdf, info: await readInfo(pdf) };
+      return await task.promise;
     } catch (error) {
       await task.destroy().catch(() => undefined);
-      if (last || errorName(error) !== 'PasswordException') throw describeOpenError(error, file, password);
+      throw error;
     }
-  }
-}
-
-function errorName(error: unknown): string | undefined {
-  return (error as { name?: string } | null)?.name;
+  }).catch((error: unknown) => {
+    throw describeOpenError(error, file, password);
+  });
+  return { pdf, info: await readInfo(pdf) };
 }
 
 async function readPdfBytes(file: string): Promise<Uint8Array> {
@@ -71,12 +67,12 @@ function looksLikePdf(bytes: Buffer): boolean {
 
 function describeOpenError(error: unknown, file: string, password: string | undefined): FailureError {
   const detail = error instanceof Error ? error.message : String(error);
-  if (errorName(error) === 'PasswordException') {
+  if (isPasswordError(error)) {
     return password === undefined
       ? new FailureError('encrypted', `${file}: encrypted; give its password with --password.`)
       : new FailureError('wrong-password', `${file}: the password given does not open it.`);
   }
-  if (errorName(error) === 'InvalidPDFException') {
+  if ((error as { name?: unknown } | null)?.name === 'InvalidPDFException') {
     return new FailureError('damaged', `${file}: damaged PDF that cannot be repaired (${detail}).`);
   }
   return new FailureError('damaged', `${file}: cannot be read as a PDF (${detail}).`);
