@@ -1,6 +1,7 @@
-"""Checkpoint folder (config.json, *.safetensors, tokenizer.json) -> Folio model package.
+"""Checkpoint folder (config.json, *.safetensors, tokenizer.json) -> Folio model package, one tensor
+at a time (peak memory: the vision encoder, or one decoder layer's experts).
 
-    python3 tools/model/export.py --checkpoint DIR --out PKG [--dtype fp16|fp32]
+    python3 tools/model/export.py --checkpoint DIR --out PKG --precision fp32|fp16|int4
 """
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from folio_model.checkpoint import load_model  # noqa: E402
-from folio_model.package import DecodingRule, PackageOptions, read_licence, write_package  # noqa: E402
+from folio_model.blas import blas_warning  # noqa: E402
+from folio_model.decoder_builder import PRECISIONS  # noqa: E402
+from folio_model.package import DecodingRule, PackageOptions, read_licence  # noqa: E402
 from folio_model.preprocess import RESOLUTION_MODES  # noqa: E402
+from folio_model.stream_package import CheckpointMismatch, ExportOptions, write_streamed_package  # noqa: E402
 
 # DeepSeek-OCR's vLLM settings and jina-ocr-v1's, for --decoding
 DECODING_RULES = {"deepseek-ocr": DecodingRule(30, 90), "jina-ocr-v1": DecodingRule(35, 1024)}
@@ -23,8 +26,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checkpoint", required=True, type=Path, help="Hugging Face checkpoint folder")
     parser.add_argument("--out", required=True, type=Path, help="package folder to write")
-    parser.add_argument("--dtype", choices=("fp16", "fp32"), default="fp16",
-                        help="weights and graph I/O (logits are always fp32; arithmetic is fp32)")
+    parser.add_argument("--precision", choices=sorted(PRECISIONS), default="int4",
+                        help="fp32: exact, the CPU reference; fp16: fp16 weights and arithmetic, for CUDA; "
+                             "int4: 4-bit weights (MatMulNBits, QMoE), for CPUs, WebGPU and small GPUs")
+    parser.add_argument("--block-size", type=int, default=32, choices=(16, 32, 64, 128),
+                        help="int4 quantisation block along the input dimension")
     parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
     parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
                         help="no-repeat n-gram rule recorded in the manifest")
@@ -32,14 +38,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="most Gundam tiles (DeepSeek-OCR's setting: 6; jina-ocr-v1 ports: 9)")
     parser.add_argument("--licence", help="weights licence; default: the model card's `license:` field")
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
-    parser.add_argument("--contrib-moe", action="store_true",
-                        help="also write decoder_contrib_moe.onnx, running only the routed experts through "
-                             "ONNX Runtime's com.microsoft.MoE op (CPU and CUDA); decoder.onnx stays plain")
+    parser.add_argument("--without-draft-head", action="store_true",
+                        help="export the base model only, leaving out the checkpoint's mtp_module.* tensors")
     return parser.parse_args(argv)
 
 
-def package_options(args: argparse.Namespace) -> PackageOptions | str:
-    """The options for `write_package`, or what is wrong with the command line."""
+def export_options(args: argparse.Namespace) -> ExportOptions | str:
+    """The export's options, or what is wrong with the command line."""
     unknown = [m for m in args.modes.split(",") if m not in RESOLUTION_MODES]
     if unknown:
         return f"unknown mode {unknown[0]!r}; choose from {', '.join(RESOLUTION_MODES)}"
@@ -48,23 +53,32 @@ def package_options(args: argparse.Namespace) -> PackageOptions | str:
     licence = args.licence or read_licence(args.checkpoint)
     if not licence:
         return f"{args.checkpoint}/README.md states no licence; pass --licence"
-    return PackageOptions(
-        half=args.dtype == "fp16",
+    package = PackageOptions(
+        half=args.precision == "fp16",
         modes=tuple(replace(RESOLUTION_MODES[m], max_crops=args.max_crops) for m in args.modes.split(",")),
         decoding=DECODING_RULES[args.decoding],
         licence=licence,
         name=args.name or args.checkpoint.resolve().name,
-        contrib_moe=args.contrib_moe,
     )
+    precision = replace(PRECISIONS[args.precision], block_size=args.block_size)
+    return ExportOptions(package, precision, without_draft_head=args.without_draft_head)
 
 
 def main(argv: list[str]) -> int:
     args = parse_args(argv)
-    options = package_options(args)
+    warning = blas_warning()
+    if warning:
+        print(f"export: warning: {warning}", file=sys.stderr)
+    options = export_options(args)
     if isinstance(options, str):
         print(f"export: {options}", file=sys.stderr)
         return 2
-    manifest = write_package(load_model(args.checkpoint), args.checkpoint, args.out, options)
+    try:
+        manifest = write_streamed_package(args.checkpoint, args.out, options,
+                                          log=lambda line: print(line, file=sys.stderr, flush=True))
+    except (CheckpointMismatch, FileNotFoundError, ValueError) as error:
+        print(f"export: {error}", file=sys.stderr)
+        return 1
     print(f"export: wrote {manifest}")
     return 0
 

@@ -28,11 +28,13 @@ def last_rows(hidden: torch.Tensor, count: torch.Tensor) -> torch.Tensor:
 class VisionGraph(nn.Module):
     """pixel_values `[n, 3, S, S]` -> features `[n, (S/64)^2, H]`, plus the two layout embeddings."""
 
-    def __init__(self, model: DeepseekOCRForCausalLM, size: int) -> None:
+    def __init__(self, model: DeepseekOCRForCausalLM, size: int, in_place: bool = False) -> None:
+        """`in_place` resizes the model's own position tables instead of a copy's (an export that
+        loads the vision weights afresh for each view size, so they are never held twice)."""
         super().__init__()
         inner = model.model
-        self.sam = copy.deepcopy(inner.sam_model)
-        self.clip = copy.deepcopy(inner.vision_model)
+        self.sam = inner.sam_model if in_place else copy.deepcopy(inner.sam_model)
+        self.clip = inner.vision_model if in_place else copy.deepcopy(inner.vision_model)
         self.projector = inner.projector
         self.image_newline = inner.image_newline
         self.view_seperator = inner.view_seperator
@@ -43,7 +45,8 @@ class VisionGraph(nn.Module):
                 side = block.window or grid
                 block.attn.rel_pos_h = nn.Parameter(resize_rel_pos(block.attn.rel_pos_h, 2 * side - 1))
                 block.attn.rel_pos_w = nn.Parameter(resize_rel_pos(block.attn.rel_pos_w, 2 * side - 1))
-            compressed = self.sam(torch.zeros(1, 3, size, size)).shape[-1]
+            compressed = (grid + 1) // 2
+            compressed = (compressed + 1) // 2  # SAM's two stride-2 convolutions
             table = self.clip.embeddings.position_embedding.weight
             self.clip.embeddings.position_embedding = nn.Embedding.from_pretrained(
                 resize_positions(table, compressed * compressed + 1), freeze=True)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import torch
 
+from .config import ModelConfig
 from .graphs import DecoderGraph, EmbeddingGraph, MTPGraph, VisionGraph
 from .model import DeepseekOCRForCausalLM
 from .onnx_export import TensorSpec, export_graph
@@ -170,21 +171,35 @@ def write_package(model: DeepseekOCRForCausalLM, checkpoint: Path, out: Path, op
         graphs["decoder_contrib_moe"] = _export_decoder(model, out, options.half, contrib_moe=True)
     if model.config.num_mtp_heads:
         graphs["mtp"] = _export_mtp(model, out, options.half)
-    cfg = model.config
+    return write_manifest(out, checkpoint, model.config, options, specials, graphs,
+                          precision="fp16" if options.half else "fp32")
+
+
+
+def write_manifest(out: Path, checkpoint: Path, cfg: ModelConfig, options: PackageOptions, specials: dict[str, int],
+                   graphs: dict[str, dict], precision: str, providers: list[str] | None = None,
+                   banned_ids: list[list[int]] | None = None) -> Path:
+    """manifest.json for the graphs written into `out`, with every file's hash. `dtype` is the float
+    type of the graphs' inputs and outputs; `precision` that of the weights and arithmetic."""
     rule = options.decoding
+    decoding: dict = {"no_repeat_ngram": {"size": rule.ngram_size, "window": rule.window,
+                                          "exempt": [specials[t] for t in rule.exempt_tokens if t in specials]},
+                      "mtp_emb_zero_at_position_0": True}
+    if banned_ids:
+        decoding["banned_ids"] = banned_ids
     manifest = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": options.name,
         "weights_licence": options.licence,
         "dtype": "float16" if options.half else "float32",
+        "precision": precision,
+        **({"providers": providers} if providers else {}),
         "architecture": cfg.to_dict(),
         "tokens": {"bos": cfg.decoder.bos_token_id, "eos": cfg.decoder.eos_token_id,
                    "pad": cfg.decoder.pad_token_id, "special": specials},
         "prompt": prompt_template(checkpoint),
-        "decoding": {"no_repeat_ngram": {"size": rule.ngram_size, "window": rule.window,
-                                         "exempt": [specials[t] for t in rule.exempt_tokens if t in specials]},
-                     "mtp_emb_zero_at_position_0": True},
+        "decoding": decoding,
         "vision": {
             "mean": 0.5, "std": 0.5, "pad_colour": [127, 127, 127], "resample": "bicubic",
             "tokens_per_view_side": {str(s): s // cfg.sam.patch_size // 4 for s in view_sizes(options.modes)},

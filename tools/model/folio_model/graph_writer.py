@@ -1,0 +1,138 @@
+"""Builds one ONNX graph node by node with `onnx.helper`, writing each weight into the graph's
+external data file (`<graph>.onnx.data`) the moment it is added, so no graph ever holds its weights
+in memory: the protobuf keeps only names, shapes and offsets."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Sequence
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+CONTRIB_DOMAIN = "com.microsoft"
+# ONNX Runtime maps external weights straight from the file when they sit on page boundaries
+ALIGNMENT = 4096
+# weights below this are kept inside the protobuf
+INLINE_BYTES = 1024
+
+ELEMENT_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+                 np.dtype(np.int64): TensorProto.INT64, np.dtype(np.uint8): TensorProto.UINT8,
+                 np.dtype(np.int32): TensorProto.INT32}
+TYPE_NAMES = {TensorProto.FLOAT: "float32", TensorProto.FLOAT16: "float16", TensorProto.INT64: "int64"}
+
+
+class GraphWriter:
+    def __init__(self, path: Path, name: str) -> None:
+        self.path = path
+        self.data_file = path.name + ".data"
+        self._data = open(path.with_name(self.data_file), "wb")
+        self._offset = 0
+        self._name = name
+        self._nodes: list[onnx.NodeProto] = []
+        self._initialisers: list[TensorProto] = []
+        self._inputs: list[onnx.ValueInfoProto] = []
+        self._outputs: list[onnx.ValueInfoProto] = []
+        self._used: set[str] = set()
+        self.weight_bytes = 0
+
+    def _unique(self, name: str) -> str:
+        candidate, n = name, 1
+        while candidate in self._used:
+            n += 1
+            candidate = f"{name}_{n}"
+        self._used.add(candidate)
+        return candidate
+
+    def input(self, name: str, elem_type: int, shape: Sequence[int | str]) -> str:
+        self._used.add(name)
+        self._inputs.append(helper.make_tensor_value_info(name, elem_type, list(shape)))
+        return name
+
+    def output(self, value: str, name: str, elem_type: int, shape: Sequence[int | str]) -> None:
+        """Declares `value` a graph output called `name` (through an Identity when they differ)."""
+        if value != name:
+            self._used.add(name)
+            self._nodes.append(helper.make_node("Identity", [value], [name], name=f"{name}/identity"))
+        self._outputs.append(helper.make_tensor_value_info(name, elem_type, list(shape)))
+
+    def weight(self, name: str, array: np.ndarray) -> str:
+        """A named initialiser; large ones go to the external data file now."""
+        array = np.ascontiguousarray(array)
+        name = self._unique(name)
+        if array.nbytes < INLINE_BYTES:
+            self._initialisers.append(numpy_helper.from_array(array, name))
+            return name
+        self._align()
+        start = self._offset
+        self._data.write(array.tobytes())
+        self._offset += array.nbytes
+        self._external(name, array.dtype, array.shape, start, array.nbytes)
+        return name
+
+    def _align(self) -> None:
+        pad = -self._offset % ALIGNMENT
+        self._data.write(b"\0" * pad)
+        self._offset += pad
+
+    def _external(self, name: str, dtype: np.dtype, shape: Sequence[int], offset: int, length: int) -> None:
+        tensor = TensorProto(name=name, data_type=ELEMENT_TYPES[np.dtype(dtype)], dims=list(shape))
+        tensor.data_location = TensorProto.EXTERNAL
+        for key, value in (("location", self.data_file), ("offset", str(offset)), ("length", str(length))):
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, value
+        self.weight_bytes += length
+        self._initialisers.append(tensor)
+
+    def weight_stream(self, name: str, parts: Sequence[Callable[[], np.ndarray]]) -> str:
+        """One external initialiser stacked from equal parts made one at a time (a layer's experts):
+        [len(parts), *part.shape], with only one part in memory."""
+        name = self._unique(name)
+        self._align()
+        start, shape, dtype = self._offset, None, None
+        for make in parts:
+            part = np.ascontiguousarray(make())
+            if shape is None:
+                shape, dtype = part.shape, part.dtype
+            elif part.shape != shape or part.dtype != dtype:
+                raise ValueError(f"{name}: parts differ ({part.shape} {part.dtype} after {shape} {dtype})")
+            self._data.write(part.tobytes())
+            self._offset += part.nbytes
+            del part
+        assert shape is not None and dtype is not None
+        self._external(name, dtype, (len(parts), *shape), start, self._offset - start)
+        return name
+
+    def const(self, name: str, values: np.ndarray | int | float | Sequence[int]) -> str:
+        return self.weight(name, np.asarray(values))
+
+    def op(self, op_type: str, inputs: Sequence[str], name: str, outputs: int = 1, domain: str = "",
+           omit: Sequence[int] = (), **attributes: object) -> str | list[str]:
+        """Appends a node; returns its output name (a list when `outputs` > 1, with "" for the
+        optional outputs listed in `omit`). An empty input name is an omitted optional input."""
+        node_name = self._unique(name)
+        produced = [node_name if outputs == 1 else "" if i in omit else self._unique(f"{node_name}:{i}")
+                    for i in range(outputs)]
+        self._nodes.append(helper.make_node(op_type, list(inputs), produced, name=node_name, domain=domain,
+                                            **attributes))
+        return produced[0] if outputs == 1 else produced
+
+    def node_count(self) -> int:
+        return len(self._nodes)
+
+    def contrib_ops(self) -> list[str]:
+        """`com.microsoft.<Op>` for each contrib operator the graph uses: what a provider must have."""
+        return sorted({f"{n.domain}.{n.op_type}" for n in self._nodes if n.domain == CONTRIB_DOMAIN})
+
+    def finish(self) -> None:
+        self._data.close()
+        graph = helper.make_graph(self._nodes, self._name, self._inputs, self._outputs, self._initialisers)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET),
+                                                        helper.make_opsetid(CONTRIB_DOMAIN, 1)])
+        model.producer_name = "folio tools/model"
+        onnx.save(model, str(self.path))
+        if self._offset == 0:
+            self.path.with_name(self.data_file).unlink()
+        # no onnx.checker here: it rejects ONNX Runtime's own `SimplifiedLayerNormalization`, which
+        # lives in the default domain; loading in ONNX Runtime (the tests) is the check that matters

@@ -1,0 +1,52 @@
+"""Weight-only 4-bit quantisation in the layout ONNX Runtime's `MatMulNBits` and `QMoE` read:
+symmetric blocks along the input dimension K, no zero points (the kernels then take 8), scales
+per block, two values a byte with the first in the low nibble."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+BITS = 4
+ZERO_POINT = 8
+# rows quantised at a time, so a 165M-parameter lm_head needs no full-size temporaries
+_ROW_CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class Quantised:
+    packed: np.ndarray  # uint8 [N, K_padded / block, block / 2]
+    scales: np.ndarray  # float32 [N, K_padded / block]
+
+    def dequantised(self, k: int) -> np.ndarray:
+        """[N, k] float32: what the kernels multiply by (tests and error measurements)."""
+        low = (self.packed & 0x0F).astype(np.int8)
+        high = (self.packed >> 4).astype(np.int8)
+        q = np.stack([low, high], axis=-1).reshape(*self.packed.shape[:2], -1).astype(np.float32) - ZERO_POINT
+        return (q * self.scales[..., None]).reshape(self.packed.shape[0], -1)[:, :k]
+
+
+def _quantise_rows(rows: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+    n, k = rows.shape
+    blocks = rows.reshape(n, k // block, block)
+    scales = np.abs(blocks).max(axis=-1) / 7.0
+    scales[scales == 0] = 1.0
+    q = np.clip(np.rint(blocks / scales[..., None]), -8, 7).astype(np.int16) + ZERO_POINT
+    packed = (q[..., 0::2] | (q[..., 1::2] << 4)).astype(np.uint8)
+    return packed, scales.astype(np.float32)
+
+
+def quantise(weight: np.ndarray, block: int) -> Quantised:
+    """`weight` [N, K] (one row per output, as checkpoints store linear layers) in blocks of `block`
+    along K; K is padded with zeros to a whole number of blocks."""
+    n, k = weight.shape
+    padded = -k % block
+    packed, scales = [], []
+    for start in range(0, n, _ROW_CHUNK):
+        rows = np.asarray(weight[start:start + _ROW_CHUNK], dtype=np.float32)
+        if padded:
+            rows = np.pad(rows, ((0, 0), (0, padded)))
+        p, s = _quantise_rows(rows, block)
+        packed.append(p)
+        scales.append(s)
+    return Quantised(np.concatenate(packed), np.concatenate(scales))

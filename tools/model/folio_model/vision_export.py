@@ -1,0 +1,66 @@
+"""The DeepEncoder (SAM, CLIP, projector and the two layout embeddings) alone, loaded from the
+checkpoint tensor by tensor, for exporting the vision graphs without building the decoder."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from .checkpoint_reader import CheckpointReader
+from .clip import VitModel
+from .config import ModelConfig
+from .graphs import VisionGraph
+from .onnx_export import TensorSpec, export_graph
+from .sam import ImageEncoderViT
+from .vision import MlpProjector
+
+# what the reference registers as buffers rather than reads from the checkpoint
+_DERIVED = ("vision_model.embeddings.position_ids",)
+
+
+class _VisionParts(nn.Module):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        hidden = cfg.decoder.hidden_size
+        self.sam_model = ImageEncoderViT(cfg.sam)
+        self.vision_model = VitModel(cfg.clip)
+        self.projector = MlpProjector(cfg.projector_input_dim, hidden)
+        self.image_newline = nn.Parameter(torch.zeros(hidden))
+        self.view_seperator = nn.Parameter(torch.zeros(hidden))
+
+
+class VisionModel(nn.Module):
+    """What `graphs.VisionGraph` reads of the full model: `config` and `model.<vision parts>`."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.config = cfg
+        self.model = _VisionParts(cfg)
+
+
+def load_vision(reader: CheckpointReader, cfg: ModelConfig) -> VisionModel:
+    vision = VisionModel(cfg).eval()
+    with torch.no_grad():
+        for name, tensor in [*vision.model.named_parameters(), *vision.model.named_buffers()]:
+            if name in _DERIVED and f"model.{name}" not in reader.names():
+                continue
+            tensor.copy_(torch.from_numpy(reader.read(f"model.{name}")).to(tensor.dtype))
+    return vision
+
+
+def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Path, half: bool) -> dict:
+    """`vision_<size>.onnx`: pixel_values [n, 3, S, S] -> features [n, (S/64)^2, H] and the layout
+    embeddings. Weights are loaded afresh for each size and resized in place."""
+    float_name = "float16" if half else "float32"
+    hidden = cfg.decoder.hidden_size
+    side = size // cfg.sam.patch_size // 4
+    inputs = [TensorSpec("pixel_values", float_name, ("views", 3, size, size))]
+    outputs = [TensorSpec("features", float_name, ("views", side * side, hidden)),
+               TensorSpec("image_newline", float_name, (hidden,)),
+               TensorSpec("view_seperator", float_name, (hidden,))]
+    file = f"vision_{size}.onnx"
+    graph = VisionGraph(load_vision(reader, cfg), size, in_place=True)
+    # one view traced: a batch of two would double SAM's [views, heads, 4096, 4096] global attention
+    export_graph(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half)
+    return {"file": file, "view_size": size, "grid": side, "inputs": inputs, "outputs": outputs}
