@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .config import ModelConfig
+from .config import ConfigError, ModelConfig
 from .model import DeepseekOCRForCausalLM
 from .safetensors_io import read_checkpoint
 
@@ -15,16 +15,20 @@ from .safetensors_io import read_checkpoint
 DERIVED_KEYS = ("model.vision_model.embeddings.position_ids",)
 
 
-def read_config(directory: Path) -> ModelConfig:
+def read_config(directory: Path, allow_unknown: bool = False) -> ModelConfig:
+    """Raises ConfigError naming config.json's path and each field it cannot honour."""
     path = directory / "config.json"
     if not path.exists():
         raise FileNotFoundError(f"{path}: missing; point --checkpoint at the folder with config.json")
-    return ModelConfig.from_dict(json.loads(path.read_text()))
+    try:
+        return ModelConfig.from_dict(json.loads(path.read_text()), allow_unknown=allow_unknown)
+    except ConfigError as error:
+        raise ConfigError(error.problems, source=str(path)) from None
 
 
-def load_model(directory: str | Path) -> DeepseekOCRForCausalLM:
+def load_model(directory: str | Path, allow_unknown_config: bool = False) -> DeepseekOCRForCausalLM:
     directory = Path(directory)
-    model = DeepseekOCRForCausalLM(read_config(directory)).eval()
+    model = DeepseekOCRForCausalLM(read_config(directory, allow_unknown_config)).eval()
     tensors = read_checkpoint(directory)
     state = {name: torch.from_numpy(np.ascontiguousarray(array)) for name, array in tensors.items()}
     expected = model.state_dict()
