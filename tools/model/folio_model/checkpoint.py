@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from torch.overrides import TorchFunctionMode
 
 from .config import ConfigError, ModelConfig
 from .model import DeepseekOCRForCausalLM
@@ -13,6 +14,29 @@ from .safetensors_io import read_checkpoint
 
 # Derived, not learned: the reference registers it as a buffer, and exports may or may not save it.
 DERIVED_KEYS = ("model.vision_model.embeddings.position_ids",)
+
+
+class _OnMeta(TorchFunctionMode):
+    """Tensor factories make shape-only `meta` tensors (torch 1.13 has no `with torch.device('meta')`)."""
+    FACTORIES = {torch.empty, torch.zeros, torch.ones, torch.full, torch.arange, torch.tensor}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = dict(kwargs or {})
+        if func in self.FACTORIES:
+            kwargs["device"] = "meta"
+        return func(*args, **kwargs)
+
+
+def meta_model(cfg: ModelConfig) -> DeepseekOCRForCausalLM:
+    """The reference model with shapes and no storage: the 3.3B model costs no memory."""
+    with _OnMeta():
+        return DeepseekOCRForCausalLM(cfg)
+
+
+def expected_tensors(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
+    """Name -> shape of every tensor a checkpoint for `cfg` stores, in the module tree's order."""
+    return {name: tuple(tensor.shape) for name, tensor in meta_model(cfg).state_dict().items()
+            if name not in DERIVED_KEYS}
 
 
 def read_config(directory: Path, allow_unknown: bool = False) -> ModelConfig:

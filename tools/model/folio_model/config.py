@@ -294,7 +294,9 @@ def _typed(value: Any, kind: Any) -> Any:
 class _Reader:
     """Walks config.json against the tables, collecting mapped values, problems and unknown fields."""
 
-    def __init__(self) -> None:
+    def __init__(self, sizes_only: bool = False) -> None:
+        # sizes_only: refuse nothing that leaves the tensor shapes defined (for checkpoint makers)
+        self.sizes_only = sizes_only
         self.values: dict[str, tuple[Any, str]] = {}  # target -> (value, path it came from)
         self.problems: list[str] = []
         self.unknown: list[str] = []
@@ -313,7 +315,7 @@ class _Reader:
                     self.problems.append(f"{path} = {value!r}: expected an object")
                     continue
                 self.read(value, rule.name, f"{path}.")
-            elif isinstance(rule, _Require):
+            elif isinstance(rule, _Require) and not self.sizes_only:
                 if not any(_same(value, allowed) for allowed in rule.allowed):
                     self.problems.append(f"{path} = {value!r} is not supported: Folio implements {rule.supported}")
             elif isinstance(rule, _Map):
@@ -321,7 +323,7 @@ class _Reader:
 
     def map(self, rule: _Map, value: Any, path: str) -> None:
         if value is None:
-            if rule.null_refused:
+            if rule.null_refused and not self.sizes_only:
                 self.problems.append(f"{path} = null is not supported: {rule.null_refused}")
             return
         try:
@@ -411,12 +413,7 @@ class ModelConfig:
                          "(export with --allow-unknown-config to skip it)" for path in reader.unknown]
         if problems:
             raise ConfigError(problems)
-        sam = reader.group("sam")
-        if "net_channels" in sam:
-            sam["net_2_chans"], sam["net_3_chans"] = sam.pop("net_channels")
-        mtp = reader.values.get("mtp", (0, ""))[0]
-        cfg = cls(sam=SamConfig(**sam), clip=ClipConfig(**reader.group("clip")),
-                  decoder=DecoderConfig(**reader.group("decoder")), num_mtp_heads=mtp)
+        cfg = _build(reader)
         problems = _check_sizes(cfg, reader)
         if problems:
             raise ConfigError(problems)
@@ -430,8 +427,27 @@ class ModelConfig:
         }
 
 
+def sizes_from_dict(raw: Mapping[str, Any]) -> ModelConfig:
+    """The sizes config.json gives, without refusing values that leave the tensors' names and shapes
+    as Folio builds them (`scoring_func`, unknown fields, an MTP count of 2): what a tool that makes
+    checkpoints for the exporter to judge needs. Contradictory or mistyped sizes still raise."""
+    reader = _Reader(sizes_only=True)
+    reader.read(raw, "top", "")
+    if reader.problems:
+        raise ConfigError(reader.problems)
+    return _build(reader)
+
+
 def unknown_fields(raw: Mapping[str, Any]) -> list[str]:
     """Paths of the fields no table knows: what `allow_unknown=True` skips."""
     reader = _Reader()
     reader.read(raw, "top", "")
     return reader.unknown
+
+
+def _build(reader: _Reader) -> ModelConfig:
+    sam = reader.group("sam")
+    if "net_channels" in sam:
+        sam["net_2_chans"], sam["net_3_chans"] = sam.pop("net_channels")
+    return ModelConfig(sam=SamConfig(**sam), clip=ClipConfig(**reader.group("clip")),
+                       decoder=DecoderConfig(**reader.group("decoder")), num_mtp_heads=reader.values.get("mtp", (0, ""))[0])
