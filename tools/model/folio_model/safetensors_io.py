@@ -127,3 +127,72 @@ def read_checkpoint(directory: str | Path) -> dict[str, np.ndarray]:
         return read_safetensors(single)
     raise SafetensorsError(f"{directory}: neither {INDEX_FILE} nor {SINGLE_FILE} found; point --checkpoint at "
                            "the folder holding the model's safetensors files")
+
+
+_ITEM_SIZES = {"BF16": 2, **{name: np.dtype(dtype).itemsize for name, dtype in _NUMPY_DTYPES.items()}}
+
+
+def read_header(path: str | Path) -> dict[str, dict]:
+    """Name -> {dtype, shape, data_offsets} (and `__metadata__`), without reading any tensor data."""
+    path = Path(path)
+    with open(path, "rb") as f:
+        raw = f.read(8)
+        if len(raw) < 8:
+            raise SafetensorsError(f"{path}: too short to be a safetensors file; re-download it")
+        (header_len,) = struct.unpack("<Q", raw)
+        header = f.read(header_len)
+    if len(header) < header_len:
+        raise SafetensorsError(f"{path}: header length {header_len} runs past the end of the file; "
+                               "the file is truncated, re-download it")
+    return json.loads(header)
+
+
+class SafetensorsStream:
+    """Writes one safetensors file tensor by tensor, in bounded memory: the header is computed from
+    `entries` (name, safetensors dtype, shape) up front, then each tensor's data arrives in entry
+    order, in as many `write` calls as the caller likes (BF16 data as uint16 bit patterns)."""
+
+    def __init__(self, path: str | Path, entries: list[tuple[str, str, tuple[int, ...]]],
+                 metadata: Mapping[str, str] | None = None) -> None:
+        header: dict[str, object] = {"__metadata__": dict(metadata)} if metadata else {}
+        self.sizes: list[tuple[str, int]] = []
+        offset = 0
+        for name, dtype, shape in entries:
+            size = _ITEM_SIZES[dtype] * int(np.prod(shape, dtype=np.int64))
+            header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [offset, offset + size]}
+            self.sizes.append((name, size))
+            offset += size
+        encoded = json.dumps(header, separators=(",", ":")).encode()
+        encoded += b" " * (-len(encoded) % 8)
+        self.path = Path(path)
+        self.file = open(self.path, "wb")
+        self.file.write(struct.pack("<Q", len(encoded)))
+        self.file.write(encoded)
+        self.index, self.written = 0, 0
+
+    def write(self, name: str, data: np.ndarray) -> None:
+        if self.index >= len(self.sizes) or self.sizes[self.index][0] != name:
+            expected = self.sizes[self.index][0] if self.index < len(self.sizes) else "nothing"
+            raise SafetensorsError(f"{self.path}: got data for {name}, expected {expected}")
+        blob = np.ascontiguousarray(data).astype(data.dtype.newbyteorder("<"), copy=False).tobytes()
+        self.written += len(blob)
+        size = self.sizes[self.index][1]
+        if self.written > size:
+            raise SafetensorsError(f"{self.path}: {name} got {self.written} bytes, its header says {size}")
+        self.file.write(blob)
+        if self.written == size:
+            self.index, self.written = self.index + 1, 0
+
+    def close(self) -> None:
+        self.file.close()
+        if self.index < len(self.sizes):
+            raise SafetensorsError(f"{self.path}: closed before {self.sizes[self.index][0]} was complete")
+
+    def __enter__(self) -> "SafetensorsStream":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is None:
+            self.close()
+        else:
+            self.file.close()
