@@ -13,6 +13,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 import random_checkpoint  # noqa: E402
+from folio_model.byte_bpe import BOS, EOS, PAD  # noqa: E402
 from folio_model.checkpoint import expected_tensors  # noqa: E402
 from folio_model.config import ConfigError, ModelConfig, sizes_from_dict  # noqa: E402
 from folio_model.package import SPECIAL_TOKENS  # noqa: E402
@@ -117,8 +118,7 @@ class TwoLayerRealWidthCheckpoint(unittest.TestCase):
         tokenizer = json.loads((self.dir / "tokenizer.json").read_text())
         vocab = tokenizer["model"]["vocab"]
         self.assertEqual([vocab[t] for t in SPECIAL_TOKENS], list(range(128815, 128827)))
-        self.assertEqual([vocab[t] for t in ("<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>", "<｜▁pad▁｜>")],
-                         [0, 1, 2])
+        self.assertEqual([vocab[t] for t in (BOS, EOS, PAD)], [0, 1, 2])
         self.assertEqual(sorted(vocab.values()), list(range(128827)))
         added = {t["content"]: t["id"] for t in tokenizer["added_tokens"]}
         self.assertEqual(added["<|Assistant|>"], 128826)
