@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from folio_model.byte_bpe import ALPHABET, SPACE, build_tokenizer  # noqa: E402
 from folio_model.checkpoint import DERIVED_KEYS, meta_model  # noqa: E402
-from folio_model.config import ModelConfig, sizes_from_dict  # noqa: E402
+from folio_model.config import ModelConfig, SamConfig, sizes_from_dict  # noqa: E402
 from folio_model.decoder import RMSNorm  # noqa: E402
 from folio_model.package import SPECIAL_TOKENS  # noqa: E402
 from folio_model.safetensors_io import INDEX_FILE, SafetensorsStream, fp32_to_bf16  # noqa: E402
@@ -94,6 +94,17 @@ def _global_blocks(indexes: list[int], depth: int) -> list[int]:
     return kept or [depth - 1]
 
 
+def _tower_sizes(raw: dict, tower: str) -> tuple[dict, str]:
+    """The object stating a vision tower's sizes, and its depth key: Folio's `folio_vision` form
+    when the config has no `vision_config`, else `vision_config.width.<tower>` (made if absent)."""
+    published, folio_name, folio_depth = {"sam": ("sam_vit_b", "sam", "depth"),
+                                          "clip": ("clip-l-14-224", "clip", "num_layers")}[tower]
+    folio = raw.get("folio_vision")
+    if isinstance(folio, dict) and "vision_config" not in raw:
+        return folio.setdefault(folio_name, {}), folio_depth
+    return raw.setdefault("vision_config", {}).setdefault("width", {}).setdefault(published, {}), "layers"
+
+
 def reduced_config(raw: dict, layers: int, mtp: bool, sam_layers: int | None,
                    clip_layers: int | None) -> dict:
     """config.json for the checkpoint: `raw` with the depths changed where it states them."""
@@ -103,20 +114,14 @@ def reduced_config(raw: dict, layers: int, mtp: bool, sam_layers: int | None,
                       "language_config" if "language_config" in raw else None)
     if mtp:
         _set_where_stated(raw, MTP_COUNT_KEYS, 1, language, None)
-    width = raw.get("vision_config", {}).get("width", {})
-    folio = raw.get("folio_vision", {})
     if sam_layers is not None:
-        sam = width.get("sam_vit_b") if "sam_vit_b" in width else folio.setdefault("sam", {}) if folio else None
-        if sam is None:
-            sam = raw.setdefault("vision_config", {}).setdefault("width", {}).setdefault("sam_vit_b", {})
-        depth_key = "depth" if sam is folio.get("sam") else "layers"
+        sam, depth_key = _tower_sizes(raw, "sam")
         sam[depth_key] = sam_layers
-        sam["global_attn_indexes"] = _global_blocks(list(sam.get("global_attn_indexes", (2, 5, 8, 11))), sam_layers)
+        stated = sam.get("global_attn_indexes", list(SamConfig().global_attn_indexes))
+        sam["global_attn_indexes"] = _global_blocks(list(stated), sam_layers)
     if clip_layers is not None:
-        clip = width.get("clip-l-14-224") if "clip-l-14-224" in width else folio.setdefault("clip", {}) if folio else None
-        if clip is None:
-            clip = raw.setdefault("vision_config", {}).setdefault("width", {}).setdefault("clip-l-14-224", {})
-        clip["num_layers" if clip is folio.get("clip") else "layers"] = clip_layers
+        clip, depth_key = _tower_sizes(raw, "clip")
+        clip[depth_key] = clip_layers
     return raw
 
 

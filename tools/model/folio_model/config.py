@@ -449,5 +449,6 @@ def _build(reader: _Reader) -> ModelConfig:
     sam = reader.group("sam")
     if "net_channels" in sam:
         sam["net_2_chans"], sam["net_3_chans"] = sam.pop("net_channels")
+    mtp = reader.values.get("mtp", (0, ""))[0]
     return ModelConfig(sam=SamConfig(**sam), clip=ClipConfig(**reader.group("clip")),
-                       decoder=DecoderConfig(**reader.group("decoder")), num_mtp_heads=reader.values.get("mtp", (0, ""))[0])
+                       decoder=DecoderConfig(**reader.group("decoder")), num_mtp_heads=mtp)

@@ -203,7 +203,8 @@ class UnknownFields(unittest.TestCase):
         raw = published("jina-ocr-v1")
         for path in self.PATHS:
             raw = with_field(raw, path, 1)
-        self.assertEqual(ModelConfig.from_dict(raw, allow_unknown=True), ModelConfig.from_dict(published("jina-ocr-v1")))
+        self.assertEqual(ModelConfig.from_dict(raw, allow_unknown=True),
+                         ModelConfig.from_dict(published("jina-ocr-v1")))
         self.assertEqual(sorted(unknown_fields(raw)), sorted(self.PATHS))
 
     def test_allowing_unknown_fields_still_refuses_known_bad_values(self):

@@ -8,8 +8,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from folio_model.safetensors_io import (INDEX_FILE, SafetensorsError, bf16_to_fp32, fp32_to_bf16,  # noqa: E402
-                                        read_checkpoint, read_safetensors, write_safetensors, write_sharded)
+from folio_model.safetensors_io import (INDEX_FILE, SafetensorsError, SafetensorsStream, bf16_to_fp32,  # noqa: E402
+                                        fp32_to_bf16, read_checkpoint, read_header, read_safetensors,
+                                        write_safetensors, write_sharded)
 
 
 def sample() -> dict[str, np.ndarray]:
@@ -75,6 +76,33 @@ class Safetensors(unittest.TestCase):
         (self.dir / "c.safetensors").write_bytes(data[:20])
         with self.assertRaisesRegex(SafetensorsError, "c.safetensors"):
             read_safetensors(self.dir / "c.safetensors")
+
+    def test_a_streamed_file_reads_back_chunk_by_chunk_as_written(self):
+        big = np.arange(10, dtype=np.float32).reshape(2, 5) / 4
+        entries = [("b.weight", "BF16", (2, 5)), ("a.ids", "I64", (1, 5))]
+        with SafetensorsStream(self.dir / "s.safetensors", entries, metadata={"format": "pt"}) as stream:
+            flat = fp32_to_bf16(big.reshape(-1))
+            stream.write("b.weight", flat[:3])
+            stream.write("b.weight", flat[3:])
+            stream.write("a.ids", sample()["position_ids"])
+        loaded = read_safetensors(self.dir / "s.safetensors")
+        np.testing.assert_array_equal(loaded["b.weight"], big)
+        np.testing.assert_array_equal(loaded["a.ids"], sample()["position_ids"])
+        header = read_header(self.dir / "s.safetensors")
+        self.assertEqual(header["__metadata__"], {"format": "pt"})
+        self.assertEqual(header["a.ids"]["data_offsets"], [20, 60])
+
+    def test_a_stream_refuses_data_out_of_order_or_too_long_or_missing(self):
+        entries = [("x", "F32", (2,)), ("y", "F32", (1,))]
+        with self.assertRaisesRegex(SafetensorsError, "got data for y, expected x"):
+            with SafetensorsStream(self.dir / "o.safetensors", entries) as stream:
+                stream.write("y", np.zeros(1, np.float32))
+        with self.assertRaisesRegex(SafetensorsError, "x got 12 bytes, its header says 8"):
+            with SafetensorsStream(self.dir / "o.safetensors", entries) as stream:
+                stream.write("x", np.zeros(3, np.float32))
+        with self.assertRaisesRegex(SafetensorsError, "closed before y was complete"):
+            with SafetensorsStream(self.dir / "o.safetensors", entries) as stream:
+                stream.write("x", np.zeros(2, np.float32))
 
     def test_folder_without_weights_says_what_to_do(self):
         with self.assertRaisesRegex(SafetensorsError, "--checkpoint"):
