@@ -261,7 +261,8 @@ class LatexWriter {
     const tag = element.tagName;
     const command = STYLES[tag];
     if (command) return `\\${command}{${this.inline(element.children)}}`;
-    if (tag === 'sup') return `\\textsuperscript{${this.inline(element.children)}}`;
+    // a footnote mark is already raised, and a footnote cannot sit inside a superscript
+    if (tag === 'sup') return element.children.some((child) => isElement(child, 'a') && 'dataFootnoteRef' in child.properties) ? this.inline(element.children) : `\\textsuperscript{${this.inline(element.children)}}`;
     if (tag === 'sub') return `$_{\\text{${this.inline(element.children)}}}$`;
     if (tag === 'br') return '\\newline ';
     if (tag === 'img') return this.imageFor(element);
