@@ -27,7 +27,7 @@ export interface ConvertRequest {
   mode?: string;
 }
 
-export type ExportFormat = 'md' | 'html';
+export type ExportFormat = 'md' | 'html' | 'docx' | 'tex';
 
 export interface ExportRequest {
   docId: string;
@@ -44,7 +44,8 @@ export interface ExportRequest {
 }
 
 export type ExportOutcome =
-  | { kind: 'written'; files: string[] }
+  /** `warnings`: per page, what the Word or LaTeX file could not carry over as it was (written as text instead). */
+  | { kind: 'written'; files: string[]; warnings?: string[] }
   | { kind: 'would-overwrite'; files: string[] }
   | { kind: 'failed'; message: string };
 

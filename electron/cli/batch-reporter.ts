@@ -1,5 +1,6 @@
 /** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
 
+import type { ExportWarning } from '../../shared/export/export-warning.js';
 import type { Failure, FailureCode } from '../../shared/failure.js';
 import type { PageFlag, PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
@@ -24,7 +25,8 @@ export interface BatchReporter {
   pageStarted(file: string, page: number): void;
   pageDone(file: string, result: PageResult): void;
   pageFailed(file: string, page: number, failure: Failure): void;
-  documentDone(file: string, outputs: readonly string[]): void;
+  /** `warnings`: what an export could not carry over as it was, by page; the files were still written. */
+  documentDone(file: string, outputs: readonly string[], warnings?: readonly ExportWarning[]): void;
   documentFailed(file: string, failure: FileFailure): void;
   summary(summary: BatchSummary): void;
 }

@@ -11,7 +11,7 @@ import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
 import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../engine/vlm/demo-model-location.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
 
-export const OUTPUT_FORMATS = ['md', 'html', 'json'] as const;
+export const OUTPUT_FORMATS = ['md', 'html', 'json', 'docx', 'tex'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface ConvertRequest {

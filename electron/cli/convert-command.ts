@@ -202,7 +202,8 @@ class Batch {
     const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
     const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
     const written: string[] = [];
-    for (const output of outputFiles(stem, doc, this.plan, mathCss)) {
+    const { files, warnings } = await outputFiles(stem, doc, this.plan, mathCss);
+    for (const output of files) {
       const target = path.join(this.request.outDir, output.name);
       try {
         await mkdir(path.dirname(target), { recursive: true });
@@ -215,7 +216,7 @@ class Batch {
       }
       written.push(target);
     }
-    reporter.documentDone(doc.file, written);
+    reporter.documentDone(doc.file, written, warnings);
   }
 
   private fileFailed(reporter: BatchReporter, file: string, failure: FileFailure): void {

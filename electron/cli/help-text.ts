@@ -15,7 +15,9 @@ Usage:
 Convert options:
   -o, --out DIR           output folder (created if missing)
   --pages 1-3,7,10-       pages to convert, 1-based (default: all)
-  --format md,html,json   what to write (default: md)
+  --format md,html,json,docx,tex
+                          what to write (default: md); docx: Word with real tables and
+                          equations; tex: a LaTeX document pdflatex compiles
   --split-pages           also write <stem>_pg<N>.md (and .html) per page
   --engine auto|text|vlm|remote|lite
                           auto (default) picks remote with --server, vlm with --model, else per

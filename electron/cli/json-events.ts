@@ -11,7 +11,7 @@ export function jsonEvents(stdout: Writable): BatchReporter {
     pageDone: (file, result) =>
       emit({ event: 'page-done', file, page: result.page, blocks: result.blocks.length, images: result.images.length, stats: result.stats }),
     pageFailed: (file, page, failure) => emit({ event: 'page-failed', file, page, code: failure.code, message: failure.message }),
-    documentDone: (file, outputs) => emit({ event: 'document-done', file, outputs }),
+    documentDone: (file, outputs, warnings) => emit({ event: 'document-done', file, outputs, ...(warnings?.length && { warnings }) }),
     documentFailed: (file, failure) => emit({ event: 'document-failed', file, code: failure.code, message: failure.message }),
     summary: (summary) => emit({ event: 'summary', ...summary }),
   };

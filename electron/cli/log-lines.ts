@@ -16,7 +16,8 @@ export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
       if (review) line(review);
     },
     pageFailed: (file, page, failure) => line(failureLine(file, failure.message, page)),
-    documentDone: (file, outputs) => {
+    documentDone: (file, outputs, warnings) => {
+      for (const warning of warnings ?? []) line(failureLine(file, `warning: ${warning.message}`, warning.page));
       if (!perFile) return;
       const pages = pagesDone.get(file) ?? 0;
       line(documentLine(file, pages, outputs));

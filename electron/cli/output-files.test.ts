@@ -22,8 +22,8 @@ const doc = (pages: PageResult[]) => ({ file: 'in/My Report.pdf', info: { pageCo
 const plan = (overrides: Partial<OutputPlan>): OutputPlan => ({ formats: ['md'], splitPages: false, images: false, ...overrides });
 
 describe('output files', () => {
-  it('extracts images into <stem>_assets and links them relative to the Markdown', () => {
-    const files = outputFiles('My Report', doc([page(1, true), page(2, true)]), plan({ images: true }), '');
+  it('extracts images into <stem>_assets and links them relative to the Markdown', async () => {
+    const { files } = await outputFiles('My Report', doc([page(1, true), page(2, true)]), plan({ images: true }), '');
     expect(files.map((file) => file.name)).toEqual([
       'My Report_assets/page-1-image-1.png',
       'My Report_assets/page-2-image-1.png',
@@ -33,15 +33,15 @@ describe('output files', () => {
     expect(files[2]?.data).toContain('](My%20Report_assets/page-2-image-1.png)');
   });
 
-  it('leaves images as placeholders when they are not extracted', () => {
-    const files = outputFiles('r', doc([page(1, false)]), plan({}), '');
+  it('leaves images as placeholders when they are not extracted', async () => {
+    const { files } = await outputFiles('r', doc([page(1, false)]), plan({}), '');
     expect(files.map((file) => file.name)).toEqual(['r.md']);
     expect(files[0]?.data).not.toContain('folio-image:');
     expect(files[0]?.data).not.toContain('_assets');
   });
 
-  it('writes pages before the whole document, and per-page HTML only when HTML is asked for', () => {
-    const names = outputFiles('r', doc([page(1, false), page(2, false)]), plan({ formats: ['md', 'json'], splitPages: true }), '').map((file) => file.name);
+  it('writes pages before the whole document, and per-page HTML only when HTML is asked for', async () => {
+    const names = (await outputFiles('r', doc([page(1, false), page(2, false)]), plan({ formats: ['md', 'json'], splitPages: true }), '')).files.map((file) => file.name);
     expect(names).toEqual(['r_pg1.md', 'r_pg2.md', 'r.md', 'r.json']);
   });
 });
@@ -49,6 +49,16 @@ describe('output files', () => {
 describe('output names', () => {
   const claimFor = (names: OutputNames, file: string, pages: number[], outputPlan: OutputPlan) =>
     names.claim(file, (stem) => outputNames(stem, pages, outputPlan));
+
+  it('embeds extracted figures in the Word file and links them from the LaTeX file, with warnings for one not extracted', async () => {
+    const pages = [page(1, true), page(2, false)];
+    const { files, warnings } = await outputFiles('My Report', doc(pages), plan({ formats: ['docx', 'tex'], images: true }), '');
+    expect(files.map((file) => file.name)).toEqual(['My Report_assets/page-1-image-1.png', 'My Report.docx', 'My Report.tex']);
+    const tex = files[2]!.data as string;
+    expect(tex).toContain('\\includegraphics[width=0.200\\linewidth,keepaspectratio]{\\detokenize{My Report_assets/page-1-image-1.png}}');
+    expect(files[1]!.data).toBeInstanceOf(Uint8Array);
+    expect(warnings).toEqual([]);
+  });
 
   it('numbers inputs that share a name, case-insensitively', () => {
     const names = new OutputNames();

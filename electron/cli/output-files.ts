@@ -1,7 +1,11 @@
 /** What one converted document becomes on disk: names and contents, decided before anything is written. */
 
+import { documentDocx } from '../../shared/export/docx.js';
+import type { ExportWarning } from '../../shared/export/export-warning.js';
+import type { ExportedImage } from '../../shared/export/exported-image.js';
 import { documentHtml } from '../../shared/export/html.js';
 import { documentJson, type PageFailure } from '../../shared/export/json.js';
+import { documentLatex } from '../../shared/export/latex.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
 import type { PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
@@ -40,8 +44,11 @@ export function assetsFolder(stem: string): string {
   return `${stem}_assets`;
 }
 
-/** Assets first, then pages, then the whole document: each file written only links to files already there. */
-export function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPlan, mathCss: string): OutputFile[] {
+/**
+ * Assets first, then pages, then the whole document: each file written only links to files already
+ * there. Warnings say, by page, what the Word and LaTeX files could not carry over as it was.
+ */
+export async function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPlan, mathCss: string): Promise<{ files: OutputFile[]; warnings: ExportWarning[] }> {
   const images = plan.images ? extractedImages(stem, doc.pages) : new Map<string, OutputFile>();
   const resolveImage = (name: string) => (images.has(name) ? linkTo(images.get(name)!.name) : undefined);
   const title = doc.info.title ?? stem;
@@ -58,13 +65,36 @@ export function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPl
     }
   }
   const markdown = documentMarkdown(doc.pages, { resolveImage });
+  const warnings: ExportWarning[] = [];
   for (const format of plan.formats) {
-    files.push({ name: `${stem}.${format}`, data: documentFile(format, markdown, doc, title, mathCss) });
+    if (format === 'docx' || format === 'tex') {
+      const pages = doc.pages.map((page) => ({ page: page.page, markdown: documentMarkdown([page], { resolveImage }) }));
+      const image = imageLookup(images, doc.pages);
+      const written = format === 'docx' ? await documentDocx(pages, { title, image }) : documentLatex(pages, { title, image });
+      files.push({ name: `${stem}.${format}`, data: 'data' in written ? written.data : written.text });
+      warnings.push(...written.warnings.map((warning) => ({ ...warning, message: `${format === 'docx' ? 'Word' : 'LaTeX'} export: ${warning.message}` })));
+    } else {
+      files.push({ name: `${stem}.${format}`, data: documentFile(format, markdown, doc, title, mathCss) });
+    }
   }
-  return files;
+  return { files, warnings };
 }
 
-function documentFile(format: OutputFormat, markdown: string, doc: ConvertedDocument, title: string, mathCss: string): string {
+/** The written figures by the link the Markdown gives them, with their size on the page. */
+function imageLookup(images: ReadonlyMap<string, OutputFile>, pages: readonly PageResult[]): (src: string) => ExportedImage | undefined {
+  const byLink = new Map<string, ExportedImage>();
+  for (const page of pages) {
+    for (const image of page.images) {
+      const file = images.get(image.name);
+      if (!file || typeof file.data === 'string') continue;
+      const [x0, y0, x1, y1] = image.bbox;
+      byLink.set(linkTo(file.name), { path: file.name, data: file.data, width: x1 - x0, height: y1 - y0 });
+    }
+  }
+  return (src) => byLink.get(src);
+}
+
+function documentFile(format: 'md' | 'html' | 'json', markdown: string, doc: ConvertedDocument, title: string, mathCss: string): string {
   switch (format) {
     case 'md':
       return markdown;

@@ -69,7 +69,8 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
       above(failureLine(file, failure.message, page));
       pageFinished();
     },
-    documentDone: (file, outputs) => {
+    documentDone: (file, outputs, warnings) => {
+      for (const warning of warnings ?? []) above(failureLine(file, `warning: ${warning.message}`, warning.page));
       const pages = state?.pagesDone ?? 0;
       state = undefined;
       above(documentLine(file, pages, outputs));

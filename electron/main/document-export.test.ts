@@ -147,6 +147,31 @@ describe('exportDocument', () => {
     expect(await readdir(readOnly)).toEqual([]);
   });
 
+  it('writes Word and LaTeX files of the edited text, with the figure embedded and linked', async () => {
+    const folder = await tempFolder();
+    const outcome = await exportDocument(report, request(folder, { formats: ['docx', 'tex'] }), sources);
+    expect(outcome).toEqual({
+      kind: 'written',
+      files: [path.join(folder, 'Quarterly report_assets', 'page-2-image-1.png'), path.join(folder, 'Quarterly report.docx'), path.join(folder, 'Quarterly report.tex')],
+    });
+    const tex = await readFile(path.join(folder, 'Quarterly report.tex'), 'utf8');
+    expect(tex).toContain('Corrected text with a figure:');
+    expect(tex).not.toContain('Engine text');
+    expect(tex).toContain('\\includegraphics[width=0.002\\linewidth,keepaspectratio]{\\detokenize{Quarterly report_assets/page-2-image-1.png}}');
+    const docx = await readFile(path.join(folder, 'Quarterly report.docx'));
+    expect(docx.subarray(0, 2).toString()).toBe('PK');
+  });
+
+  it('exports the rest with a warning naming the page when a figure cannot be read from the workspace', async () => {
+    const folder = await tempFolder();
+    const outcome = await exportDocument(report, request(folder, { formats: ['docx', 'md'] }), { ...sources, readImage: async () => Promise.reject(new Error('ENOENT: no such file')) });
+    expect(outcome).toMatchObject({ kind: 'written', files: [path.join(folder, 'Quarterly report.docx'), path.join(folder, 'Quarterly report.md')] });
+    expect(outcome.kind === 'written' && outcome.warnings).toEqual([
+      'page 2: the figure page-2-image-1.png could not be read from the workspace (ENOENT: no such file); a placeholder stands in its place. Convert the page again to get it back.',
+    ]);
+    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toContain('![chart (page 2, not exported)](#)');
+  });
+
   it('says so when the chosen pages have no text yet', async () => {
     const outcome = await exportDocument(report, request(await tempFolder(), { pages: [3] }), sources);
     expect(outcome).toEqual({ kind: 'failed', message: 'Quarterly report.pdf: the chosen pages have no converted text yet; convert them first, then export.' });

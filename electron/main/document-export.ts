@@ -1,13 +1,17 @@
 /**
  * Export from the workspace: the pages as the user sees them (their edits, else the engine's
- * output), as Markdown and/or standalone HTML, with figures in `<stem>_assets/` or placeholders.
+ * output), as Markdown, standalone HTML, Word and/or LaTeX, with figures in `<stem>_assets/` or placeholders.
  * Nothing is replaced without being asked, and a failed export leaves no file behind.
  */
 
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { ExportOutcome, ExportRequest } from '../../shared/app-api.js';
+import { documentDocx } from '../../shared/export/docx.js';
+import { warningLine, type ExportWarning } from '../../shared/export/export-warning.js';
+import type { ExportedImage } from '../../shared/export/exported-image.js';
 import { documentHtml } from '../../shared/export/html.js';
+import { documentLatex } from '../../shared/export/latex.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
 import { assetsFolder } from '../cli/output-files.js';
@@ -22,19 +26,14 @@ export interface ExportSources {
 }
 
 export async function exportDocument(document: WorkspaceDocument, request: ExportRequest, sources: ExportSources): Promise<ExportOutcome> {
-  if (request.formats.length === 0) return { kind: 'failed', message: 'Choose Markdown, HTML or both to export.' };
+  if (request.formats.length === 0) return { kind: 'failed', message: 'Choose at least one format (Markdown, HTML, Word or LaTeX) to export.' };
   const pages = selectedPages(document, request.pages).filter((page) => pageMarkdown(page).trim() !== '');
   if (pages.length === 0) {
     return { kind: 'failed', message: `${document.name}: the chosen pages have no converted text yet; convert them first, then export.` };
   }
   const folder = path.resolve(request.folder);
   const stem = stemOf(document.path);
-  let files: PlannedFile[];
-  try {
-    files = await plannedFiles(document, pages, request, folder, stem, sources);
-  } catch (error) {
-    return { kind: 'failed', message: `${document.name}: its figures could not be read from the workspace (${(error as Error).message}); export without figures or convert the pages again.` };
-  }
+  const { files, warnings } = await plannedFiles(document, pages, request, folder, stem, sources);
   if (!request.overwrite) {
     const existing = await existingFiles(files.map((file) => file.path));
     if (existing.length > 0) return { kind: 'would-overwrite', files: existing };
@@ -45,7 +44,7 @@ export async function exportDocument(document: WorkspaceDocument, request: Expor
     if (!(error instanceof WriteError)) throw error;
     return { kind: 'failed', message: `${error.message}; nothing was written. ${remedy(error.code)}` };
   }
-  return { kind: 'written', files: files.map((file) => file.path) };
+  return { kind: 'written', files: files.map((file) => file.path), ...(warnings.length > 0 && { warnings: warnings.map(warningLine) }) };
 }
 
 function selectedPages(document: WorkspaceDocument, pages: readonly number[] | undefined): WorkspacePage[] {
@@ -54,7 +53,10 @@ function selectedPages(document: WorkspaceDocument, pages: readonly number[] | u
   return document.pages.filter((page) => wanted.has(page.page));
 }
 
-/** Figures first, then the documents that link to them. */
+/**
+ * Figures first, then the documents that link to them. A figure that cannot be read from the
+ * workspace becomes a placeholder with a warning naming its page; the rest still exports.
+ */
 async function plannedFiles(
   document: WorkspaceDocument,
   pages: readonly WorkspacePage[],
@@ -62,29 +64,50 @@ async function plannedFiles(
   folder: string,
   stem: string,
   sources: ExportSources,
-): Promise<PlannedFile[]> {
-  const assets = new Map<string, string>();
+): Promise<{ files: PlannedFile[]; warnings: ExportWarning[] }> {
+  const assets = new Map<string, ExportedImage>();
   const files: PlannedFile[] = [];
+  const warnings: ExportWarning[] = [];
   if (request.assets) {
     for (const page of pages) {
       for (const image of page.result?.images ?? []) {
         if (assets.has(image.name)) continue;
         const relative = `${assetsFolder(stem)}/${image.name.replace(/[\\/]/g, '_')}`;
-        assets.set(image.name, relative);
-        files.push({ path: path.join(folder, ...relative.split('/')), data: await sources.readImage(image.name) });
+        let data: Uint8Array;
+        try {
+          data = await sources.readImage(image.name);
+        } catch (error) {
+          warnings.push({ page: page.page, message: `the figure ${image.name} could not be read from the workspace (${(error as Error).message}); a placeholder stands in its place. Convert the page again to get it back.` });
+          continue;
+        }
+        const [x0, y0, x1, y1] = image.bbox;
+        assets.set(image.name, { path: relative, data, width: x1 - x0, height: y1 - y0 });
+        files.push({ path: path.join(folder, ...relative.split('/')), data });
       }
     }
   }
+  const linkOf = (relative: string) => relative.split('/').map(encodeURIComponent).join('/');
   const resolveImage = (name: string) => {
-    const relative = assets.get(name);
-    return relative === undefined ? undefined : relative.split('/').map(encodeURIComponent).join('/');
+    const image = assets.get(name);
+    return image === undefined ? undefined : linkOf(image.path);
   };
+  const byLink = new Map([...assets.values()].map((image) => [linkOf(image.path), image]));
+  const title = document.info?.title ?? stem;
   const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage);
+  const pageTexts = pages.map((page) => ({ page: page.page, markdown: exportMarkdown([page], false, resolveImage) }));
   for (const format of request.formats) {
-    const data = format === 'md' ? markdown : documentHtml(markdown, { title: document.info?.title ?? stem, mathCss: await sources.mathCss() });
+    let data: string | Uint8Array;
+    if (format === 'md') data = markdown;
+    else if (format === 'html') data = documentHtml(markdown, { title, mathCss: await sources.mathCss() });
+    else {
+      const options = { title, image: (src: string) => byLink.get(src) };
+      const written = format === 'docx' ? await documentDocx(pageTexts, options) : documentLatex(pageTexts, options);
+      data = 'data' in written ? written.data : written.text;
+      warnings.push(...written.warnings.map((warning) => ({ ...warning, message: `${format === 'docx' ? 'Word' : 'LaTeX'} file: ${warning.message}` })));
+    }
     files.push({ path: path.join(folder, `${stem}.${format}`), data });
   }
-  return files;
+  return { files, warnings };
 }
 
 export function exportMarkdown(pages: readonly WorkspacePage[], pageMarkers: boolean, resolveImage: (name: string) => string | undefined): string {

@@ -34,7 +34,7 @@ const ARGUMENTS = {
   exportDocument: z.tuple([
     z.object({
       docId,
-      formats: z.array(z.enum(['md', 'html'])).min(1).max(2),
+      formats: z.array(z.enum(['md', 'html', 'docx', 'tex'])).min(1).max(4),
       pages: pages.optional(),
       pageMarkers: z.boolean(),
       assets: z.boolean(),

@@ -5,7 +5,14 @@ import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { useActions, useApi } from '../state/store-context.js';
 import { Modal } from './modal.js';
 
-/** Markdown and/or HTML of the whole document or chosen pages, never replacing files unasked. */
+const FORMAT_LABELS: readonly [ExportFormat, string][] = [
+  ['md', 'Markdown (.md)'],
+  ['html', 'HTML (.html, opens offline)'],
+  ['docx', 'Word (.docx, tables and equations)'],
+  ['tex', 'LaTeX (.tex, compiles with pdflatex)'],
+];
+
+/** Markdown, HTML, Word or LaTeX of the whole document or chosen pages, never replacing files unasked. */
 export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   const api = useApi();
   const { openDialog, flushEdits } = useActions();
@@ -77,14 +84,12 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
     >
       <fieldset className="field">
         <legend>Formats</legend>
-        <label className="check">
-          <input type="checkbox" checked={formats.has('md')} onChange={(event) => toggleFormat('md', event.target.checked)} />
-          Markdown (.md)
-        </label>
-        <label className="check">
-          <input type="checkbox" checked={formats.has('html')} onChange={(event) => toggleFormat('html', event.target.checked)} />
-          HTML (.html, opens offline)
-        </label>
+        {FORMAT_LABELS.map(([format, label]) => (
+          <label className="check" key={format}>
+            <input type="checkbox" checked={formats.has(format)} onChange={(event) => toggleFormat(format, event.target.checked)} />
+            {label}
+          </label>
+        ))}
       </fieldset>
       <fieldset className="field">
         <legend>Pages</legend>
@@ -142,6 +147,16 @@ function ExportResult({ outcome }: { outcome: ExportOutcome }) {
         <div className="export-result written" role="status">
           <p>Wrote {outcome.files.length === 1 ? 'one file' : `${outcome.files.length} files`}:</p>
           <FileList files={outcome.files} />
+          {outcome.warnings && outcome.warnings.length > 0 && (
+            <>
+              <p>Written with these changes:</p>
+              <ul className="file-list">
+                {outcome.warnings.map((warning, index) => (
+                  <li key={index}>{warning}</li>
+                ))}
+              </ul>
+            </>
+          )}
         </div>
       );
     case 'would-overwrite':
