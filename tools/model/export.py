@@ -6,6 +6,7 @@ at a time (peak memory: the vision encoder, or one decoder layer's experts).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from folio_model.blas import blas_warning  # noqa: E402
+from folio_model.config import ConfigError, unknown_fields  # noqa: E402
 from folio_model.decoder_builder import PRECISIONS  # noqa: E402
 from folio_model.package import DecodingRule, PackageOptions, read_licence  # noqa: E402
 from folio_model.preprocess import RESOLUTION_MODES  # noqa: E402
@@ -40,6 +42,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
     parser.add_argument("--without-draft-head", action="store_true",
                         help="export the base model only, leaving out the checkpoint's mtp_module.* tensors")
+    parser.add_argument("--allow-unknown-config", action="store_true",
+                        help="export although config.json has fields Folio does not know (each is named in a "
+                             "warning); fields Folio knows but does not implement are still refused")
     return parser.parse_args(argv)
 
 
@@ -61,7 +66,8 @@ def export_options(args: argparse.Namespace) -> ExportOptions | str:
         name=args.name or args.checkpoint.resolve().name,
     )
     precision = replace(PRECISIONS[args.precision], block_size=args.block_size)
-    return ExportOptions(package, precision, without_draft_head=args.without_draft_head)
+    return ExportOptions(package, precision, without_draft_head=args.without_draft_head,
+                         allow_unknown_config=args.allow_unknown_config)
 
 
 def main(argv: list[str]) -> int:
@@ -73,10 +79,13 @@ def main(argv: list[str]) -> int:
     if isinstance(options, str):
         print(f"export: {options}", file=sys.stderr)
         return 2
+    if args.allow_unknown_config:
+        for field in unknown_fields(json.loads((args.checkpoint / "config.json").read_text())):
+            print(f"export: warning: config.json field {field} is unknown to Folio and ignored", file=sys.stderr)
     try:
         manifest = write_streamed_package(args.checkpoint, args.out, options,
                                           log=lambda line: print(line, file=sys.stderr, flush=True))
-    except (CheckpointMismatch, FileNotFoundError, ValueError) as error:
+    except (CheckpointMismatch, ConfigError, FileNotFoundError, ValueError) as error:
         print(f"export: {error}", file=sys.stderr)
         return 1
     print(f"export: wrote {manifest}")

@@ -23,19 +23,56 @@ ELEMENT_TYPES = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): 
 TYPE_NAMES = {TensorProto.FLOAT: "float32", TensorProto.FLOAT16: "float16", TensorProto.INT64: "int64"}
 
 
+class ExternalData:
+    """A graph's `<graph>.onnx.data` file, written tensor by tensor, each on a page boundary."""
+
+    def __init__(self, graph_path: Path) -> None:
+        self.file = graph_path.name + ".data"
+        self.path = graph_path.with_name(self.file)
+        self._out = open(self.path, "wb")
+        self.offset = 0
+
+    def begin(self) -> int:
+        pad = -self.offset % ALIGNMENT
+        self._out.write(b"\0" * pad)
+        self.offset += pad
+        return self.offset
+
+    def write(self, array: np.ndarray) -> None:
+        self._out.write(np.ascontiguousarray(array).tobytes())
+        self.offset += array.nbytes
+
+    def tensor(self, name: str, dtype: np.dtype, shape: Sequence[int], start: int) -> TensorProto:
+        """The initialiser for the bytes written since `start`."""
+        tensor = TensorProto(name=name, data_type=ELEMENT_TYPES[np.dtype(dtype)], dims=list(shape))
+        tensor.data_location = TensorProto.EXTERNAL
+        for key, value in (("location", self.file), ("offset", str(start)), ("length", str(self.offset - start))):
+            entry = tensor.external_data.add()
+            entry.key, entry.value = key, value
+        return tensor
+
+    def add(self, name: str, array: np.ndarray) -> TensorProto:
+        start = self.begin()
+        self.write(array)
+        return self.tensor(name, array.dtype, array.shape, start)
+
+    def close(self) -> None:
+        """Closes the file, removing it when nothing was written."""
+        self._out.close()
+        if self.offset == 0:
+            self.path.unlink()
+
+
 class GraphWriter:
     def __init__(self, path: Path, name: str) -> None:
         self.path = path
-        self.data_file = path.name + ".data"
-        self._data = open(path.with_name(self.data_file), "wb")
-        self._offset = 0
+        self._data = ExternalData(path)
         self._name = name
         self._nodes: list[onnx.NodeProto] = []
         self._initialisers: list[TensorProto] = []
         self._inputs: list[onnx.ValueInfoProto] = []
         self._outputs: list[onnx.ValueInfoProto] = []
         self._used: set[str] = set()
-        self.weight_bytes = 0
 
     def _unique(self, name: str) -> str:
         candidate, n = name, 1
@@ -63,45 +100,25 @@ class GraphWriter:
         name = self._unique(name)
         if array.nbytes < INLINE_BYTES:
             self._initialisers.append(numpy_helper.from_array(array, name))
-            return name
-        self._align()
-        start = self._offset
-        self._data.write(array.tobytes())
-        self._offset += array.nbytes
-        self._external(name, array.dtype, array.shape, start, array.nbytes)
+        else:
+            self._initialisers.append(self._data.add(name, array))
         return name
-
-    def _align(self) -> None:
-        pad = -self._offset % ALIGNMENT
-        self._data.write(b"\0" * pad)
-        self._offset += pad
-
-    def _external(self, name: str, dtype: np.dtype, shape: Sequence[int], offset: int, length: int) -> None:
-        tensor = TensorProto(name=name, data_type=ELEMENT_TYPES[np.dtype(dtype)], dims=list(shape))
-        tensor.data_location = TensorProto.EXTERNAL
-        for key, value in (("location", self.data_file), ("offset", str(offset)), ("length", str(length))):
-            entry = tensor.external_data.add()
-            entry.key, entry.value = key, value
-        self.weight_bytes += length
-        self._initialisers.append(tensor)
 
     def weight_stream(self, name: str, parts: Sequence[Callable[[], np.ndarray]]) -> str:
         """One external initialiser stacked from equal parts made one at a time (a layer's experts):
         [len(parts), *part.shape], with only one part in memory."""
         name = self._unique(name)
-        self._align()
-        start, shape, dtype = self._offset, None, None
+        start, shape, dtype = self._data.begin(), None, None
         for make in parts:
-            part = np.ascontiguousarray(make())
+            part = make()
             if shape is None:
                 shape, dtype = part.shape, part.dtype
             elif part.shape != shape or part.dtype != dtype:
                 raise ValueError(f"{name}: parts differ ({part.shape} {part.dtype} after {shape} {dtype})")
-            self._data.write(part.tobytes())
-            self._offset += part.nbytes
+            self._data.write(part)
             del part
         assert shape is not None and dtype is not None
-        self._external(name, dtype, (len(parts), *shape), start, self._offset - start)
+        self._initialisers.append(self._data.tensor(name, dtype, (len(parts), *shape), start))
         return name
 
     def const(self, name: str, values: np.ndarray | int | float | Sequence[int]) -> str:
@@ -132,7 +149,5 @@ class GraphWriter:
                                                         helper.make_opsetid(CONTRIB_DOMAIN, 1)])
         model.producer_name = "folio tools/model"
         onnx.save(model, str(self.path))
-        if self._offset == 0:
-            self.path.with_name(self.data_file).unlink()
         # no onnx.checker here: it rejects ONNX Runtime's own `SimplifiedLayerNormalization`, which
         # lives in the default domain; loading in ONNX Runtime (the tests) is the check that matters

@@ -36,8 +36,9 @@ class VisionGraph(nn.Module):
         self.sam = inner.sam_model if in_place else copy.deepcopy(inner.sam_model)
         self.clip = inner.vision_model if in_place else copy.deepcopy(inner.vision_model)
         self.projector = inner.projector
-        self.image_newline = inner.image_newline
-        self.view_seperator = inner.view_seperator
+        # not named as the graph's outputs are, which would make the tracer rename one or the other
+        self.newline_embedding = inner.image_newline
+        self.separator_embedding = inner.view_seperator
         grid = size // model.config.sam.patch_size
         with torch.no_grad():
             self.sam.pos_embed = nn.Parameter(resize_abs_pos(self.sam.pos_embed, grid))
@@ -55,7 +56,7 @@ class VisionGraph(nn.Module):
         sam_maps = self.sam(pixel_values)
         clip_tokens = self.clip(sam_maps)
         fused = torch.cat([clip_tokens[:, 1:], sam_maps.flatten(2).transpose(1, 2)], dim=-1)
-        return self.projector(fused), self.image_newline * 1.0, self.view_seperator * 1.0
+        return self.projector(fused), self.newline_embedding * 1.0, self.separator_embedding * 1.0
 
 
 class EmbeddingGraph(nn.Module):

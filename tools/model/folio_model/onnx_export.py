@@ -12,8 +12,8 @@ import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
 
-OPSET = 17
-CONTRIB_DOMAIN = "com.microsoft"
+from .graph_writer import CONTRIB_DOMAIN, OPSET, ExternalData
+
 
 
 @dataclass(frozen=True)
@@ -48,21 +48,26 @@ def half_weights(name: str, weights: np.ndarray) -> np.ndarray:
     largest = float(np.abs(finite).max()) if finite.size else 0.0
     if largest > FP16_MAX:
         raise ValueError(f"weight {name}: |value| {largest:.4g} exceeds fp16's largest, {FP16_MAX:g}; "
-                         "export this checkpoint with --dtype fp32")
+                         "export this checkpoint with --precision fp32")
     return weights.astype(np.float16)
 
 
-def _half_io_and_weights(model: onnx.ModelProto, keep_fp32: set[str]) -> None:
-    """Store float weights as fp16 and cast them up where used; float graph inputs/outputs become
-    fp16 (except `keep_fp32`), cast at the boundary. Arithmetic stays fp32, so RMSNorm and softmax
-    keep their range."""
-    graph = model.graph
+def _cast_weights_up(model: onnx.ModelProto) -> list[onnx.NodeProto]:
+    """Store inline float weights as fp16; returns the casts that widen them where used."""
     casts = []
-    for init in graph.initializer:
+    for init in model.graph.initializer:
         if init.data_type == TensorProto.FLOAT:
             half = numpy_helper.from_array(half_weights(init.name, numpy_helper.to_array(init)), init.name + ".fp16")
             casts.append(helper.make_node("Cast", [half.name], [init.name], to=TensorProto.FLOAT))
             init.CopyFrom(half)
+    return casts
+
+
+def _half_io(model: onnx.ModelProto, keep_fp32: set[str], casts: list[onnx.NodeProto]) -> None:
+    """Float graph inputs/outputs become fp16 (except `keep_fp32`), cast at the boundary; `casts`
+    (the weights' widening casts) go first. Arithmetic stays fp32, so norms and softmax keep their range."""
+    graph = model.graph
+    casts = list(casts)
     for value in graph.input:
         if value.type.tensor_type.elem_type == TensorProto.FLOAT and value.name not in keep_fp32:
             inner = value.name + ".fp32"
@@ -83,20 +88,33 @@ def _half_io_and_weights(model: onnx.ModelProto, keep_fp32: set[str]) -> None:
     graph.node.extend(nodes)
 
 
-def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
-                 inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
+def _trace(module: torch.nn.Module, example: tuple[torch.Tensor, ...], inputs: Sequence[TensorSpec],
+           outputs: Sequence[TensorSpec], with_weights: bool) -> onnx.ModelProto:
     with tempfile.TemporaryDirectory() as scratch, torch.no_grad():
         # a file, not a buffer: torch writes weights beside graphs over 2 GB, and onnx.load reads them back
         traced = Path(scratch) / "graph.onnx"
-        torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=True,
+        # folding needs the weights' values: without them, weights stay under their own names and
+        # ONNX Runtime folds (the transposes of linear layers) when it loads the graph
+        torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=with_weights,
+                          export_params=with_weights,
                           input_names=[s.name for s in inputs], output_names=[s.name for s in outputs],
                           dynamic_axes=_dynamic_axes([*inputs, *outputs]), custom_opsets={CONTRIB_DOMAIN: 1})
         model = onnx.load(str(traced))
     _name_outputs(model, [s.name for s in outputs])
-    if half:
-        _half_io_and_weights(model, {s.name for s in [*inputs, *outputs] if s.dtype == "float32"})
     model.producer_name = "folio tools/model"
     model.producer_version = ""
+    return model
+
+
+def _fp32_names(inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec]) -> set[str]:
+    return {s.name for s in [*inputs, *outputs] if s.dtype == "float32"}
+
+
+def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
+                 inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
+    model = _trace(module, example, inputs, outputs, with_weights=True)
+    if half:
+        _half_io(model, _fp32_names(inputs, outputs), _cast_weights_up(model))
     if model.ByteSize() < 2**31 - 2**20:
         onnx.checker.check_model(model)
         onnx.save(model, str(path))
@@ -105,3 +123,36 @@ def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], pat
         onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
                   location=path.name + ".data")
         onnx.checker.check_model(str(path))
+
+
+def export_graph_streamed(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
+                          inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
+    """As `export_graph`, for graphs too large to hold twice: traced without its weights, which are
+    then written one by one from the module into `<graph>.onnx.data`, so no protobuf ever holds them."""
+    model = _trace(module, example, inputs, outputs, with_weights=False)
+    state = module.state_dict()
+    declared = {s.name for s in inputs}
+    data = ExternalData(path)
+    graph = model.graph
+    kept, casts = [], []
+    for value in graph.input:
+        if value.name in declared:
+            kept.append(value)
+            continue
+        if value.name not in state:
+            raise ValueError(f"{path.name}: the traced graph takes {value.name}, which is neither a declared input "
+                             "nor one of the module's weights")
+        array = state[value.name].detach().numpy()
+        if half and array.dtype == np.float32:
+            graph.initializer.append(data.add(value.name + ".fp16", half_weights(value.name, array)))
+            casts.append(helper.make_node("Cast", [value.name + ".fp16"], [value.name], to=TensorProto.FLOAT))
+        else:
+            graph.initializer.append(data.add(value.name, array))
+        del array
+    del graph.input[:]
+    graph.input.extend(kept)
+    data.close()
+    if half or casts:
+        _half_io(model, _fp32_names(inputs, outputs), casts)
+    onnx.save(model, str(path))
+    onnx.checker.check_model(str(path))

@@ -21,8 +21,9 @@ from .checkpoint import read_config
 from .checkpoint_reader import CheckpointReader
 from .config import ModelConfig
 from .decoder import DeepseekV2Model
-from .graphs import CapacityAttention
+from .graphs import CapacityAttention, VisionGraph
 from .mtp import MTPModule
+from .vision_export import load_vision
 
 SEED = 20261201
 
@@ -135,11 +136,26 @@ def mtp_cases(model: DecoderReference, out: Path, rng: np.random.Generator, capa
     return cases
 
 
-def write_cases(checkpoint: Path, out: Path) -> Path:
+def vision_case(checkpoint: Path, size: int, out: Path, rng: np.random.Generator) -> dict:
+    """One view of random pixels through the vision graph's reference."""
+    graph = VisionGraph(load_vision(CheckpointReader(checkpoint), read_config(checkpoint)), size, in_place=True)
+    pixels = torch.from_numpy(rng.uniform(-1, 1, size=(1, 3, size, size)).astype(np.float32))
+    with torch.no_grad():
+        features, newline, separator = graph(pixels)
+    name = f"vision_{size}"
+    return {"graph": name, "name": "random view", "tensors": {
+        "pixel_values": _save(out, f"{name}.pixel_values", pixels.numpy()),
+        "features": _save(out, f"{name}.features", features.numpy()),
+        "image_newline": _save(out, f"{name}.image_newline", newline.numpy()),
+        "view_seperator": _save(out, f"{name}.view_seperator", separator.numpy())}}
+
+
+def write_cases(checkpoint: Path, out: Path, view_sizes: tuple[int, ...] = ()) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    model = load_decoder_reference(checkpoint)
     rng = np.random.default_rng(SEED)
-    cases = decoder_cases(model, out, rng)
+    cases = [vision_case(checkpoint, size, out, rng) for size in view_sizes]
+    model = load_decoder_reference(checkpoint)
+    cases += decoder_cases(model, out, rng)
     if hasattr(model, "mtp_module"):
         cases += mtp_cases(model, out, rng)
     path = out / "cases.json"
@@ -151,8 +167,10 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--checkpoint", required=True, type=Path)
     parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument("--view-sizes", default="", help="comma-separated vision graph sizes to add cases for")
     args = parser.parse_args(argv)
-    print(f"parity: wrote {write_cases(args.checkpoint, args.out)}")
+    sizes = tuple(int(s) for s in args.view_sizes.split(",") if s)
+    print(f"parity: wrote {write_cases(args.checkpoint, args.out, sizes)}")
     return 0
 
 

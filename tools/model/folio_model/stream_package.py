@@ -8,13 +8,13 @@ import re
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Callable
 
-from .checkpoint import read_config
+from .checkpoint import DERIVED_KEYS, expected_tensors, read_config
 from .checkpoint_reader import CheckpointReader
 from .config import ModelConfig
 from .decoder_builder import PROVIDERS, BuiltGraph, Precision, build_decoder, build_embedding, build_mtp
 from .package import PackageOptions, special_token_ids, view_sizes, write_manifest
-from .structure import expected_tensor_names
 from .vision_export import export_vision
 
 MTP_PREFIX = "mtp_module."
@@ -31,6 +31,8 @@ class ExportOptions:
     precision: Precision
     # export the base model only, leaving out every `mtp_module.*` tensor
     without_draft_head: bool = False
+    # export despite config.json fields Folio does not know (listed in a warning)
+    allow_unknown_config: bool = False
 
 
 def _listing(names: list[str], limit: int = 8) -> str:
@@ -56,9 +58,9 @@ def check_tensors(reader: CheckpointReader, cfg: ModelConfig, without_draft_head
             raise CheckpointMismatch(f"{reader.directory}: config.json names {cfg.num_mtp_heads} MTP head(s) but the "
                                      f"checkpoint holds {heads}")
         cfg = replace(cfg, num_mtp_heads=heads)
-    expected = expected_tensor_names(cfg)
-    missing = sorted(expected.required - set(present))
-    unknown = sorted(set(present) - expected.required - expected.optional)
+    expected = expected_tensors(cfg)
+    missing = sorted(set(expected) - set(present))
+    unknown = sorted(set(present) - set(expected) - set(DERIVED_KEYS))
     if missing:
         raise CheckpointMismatch(f"{reader.directory}: {len(missing)} tensor(s) the config calls for are missing: "
                                  f"{_listing(missing)}; is this a DeepSeek-OCR / jina-ocr-v1 checkpoint with its own "
@@ -68,10 +70,10 @@ def check_tensors(reader: CheckpointReader, cfg: ModelConfig, without_draft_head
                 if any(n.startswith(MTP_PREFIX) for n in unknown) else "")
         raise CheckpointMismatch(f"{reader.directory}: {len(unknown)} tensor(s) Folio does not know: "
                                  f"{_listing(unknown)}{hint}")
-    for name in sorted(set(present) & set(expected.shapes)):
-        if reader.shape(name) != expected.shapes[name]:
+    for name in sorted(set(present) & set(expected)):
+        if reader.shape(name) != expected[name]:
             raise CheckpointMismatch(f"{reader.directory}: tensor {name} has shape {list(reader.shape(name))}, the "
-                                     f"config calls for {list(expected.shapes[name])}")
+                                     f"config calls for {list(expected[name])}")
     return cfg
 
 
@@ -96,8 +98,9 @@ def _graph_entry(built: BuiltGraph) -> dict:
     return {**entry, "requires": built.requires} if built.requires else entry
 
 
-def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions, log=print) -> Path:
-    cfg = read_config(checkpoint)
+def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
+                           log: Callable[[str], None] = print) -> Path:
+    cfg = read_config(checkpoint, allow_unknown=options.allow_unknown_config)
     reader = CheckpointReader(checkpoint)
     cfg = check_tensors(reader, cfg, options.without_draft_head)
     tokenizer_path = checkpoint / "tokenizer.json"

@@ -11,7 +11,7 @@ from .checkpoint_reader import CheckpointReader
 from .clip import VitModel
 from .config import ModelConfig
 from .graphs import VisionGraph
-from .onnx_export import TensorSpec, export_graph
+from .onnx_export import TensorSpec, export_graph_streamed
 from .sam import ImageEncoderViT
 from .vision import MlpProjector
 
@@ -62,5 +62,5 @@ def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Pa
     file = f"vision_{size}.onnx"
     graph = VisionGraph(load_vision(reader, cfg), size, in_place=True)
     # one view traced: a batch of two would double SAM's [views, heads, 4096, 4096] global attention
-    export_graph(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half)
+    export_graph_streamed(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half)
     return {"file": file, "view_size": size, "grid": side, "inputs": inputs, "outputs": outputs}
