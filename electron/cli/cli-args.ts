@@ -34,6 +34,21 @@ export interface ConvertRequest {
   remote?: RemoteOptions;
 }
 
+/** `folio bench DIR`: an engine run over an olmOCR-Bench-format folder and scored. */
+export interface BenchRequest {
+  dir: string;
+  engine: EngineChoice;
+  keepHeaders: boolean;
+  password?: string;
+  pageTimeoutMs: number;
+  json: boolean;
+  vlm?: VlmRequest;
+  remote?: RemoteOptions;
+  lang?: OcrLanguage;
+  /** Where to write each page's Markdown as `<pdf>_pg<N>_repeat1.md`, the layout olmOCR's own scorer reads. */
+  outDir?: string;
+}
+
 export interface ServeCheckRequest {
   server: string;
   /** Undefined: the first model the server lists. */
@@ -56,6 +71,7 @@ export type CliCommand =
   | { kind: 'version' }
   | { kind: 'doctor' }
   | { kind: 'convert'; request: ConvertRequest }
+  | { kind: 'bench'; request: BenchRequest }
   | { kind: 'serve-check'; request: ServeCheckRequest };
 
 export class UsageError extends Error {
@@ -98,6 +114,30 @@ const CONVERT_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The engine settings convert takes, without its output choices. */
+const BENCH_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  engine: { type: 'string' },
+  'keep-headers': { type: 'boolean' },
+  password: { type: 'string' },
+  'page-timeout': { type: 'string' },
+  json: { type: 'boolean' },
+  model: { type: 'string' },
+  'spec-k': { type: 'string' },
+  mode: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  lang: { type: 'string' },
+  server: { type: 'string' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  retries: { type: 'string' },
+  'image-size': { type: 'string' },
+  'image-format': { type: 'string' },
+  prompt: { type: 'string' },
+  'extra-body': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 const SERVE_CHECK_OPTIONS = {
   model: { type: 'string' },
   timeout: { type: 'string' },
@@ -111,6 +151,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (command === 'doctor') return { kind: 'doctor' };
   if (command === 'convert') return parseConvert(rest);
   if (command === 'serve-check') return parseServeCheck(rest);
+  if (command === 'bench') return parseBench(rest);
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
@@ -145,6 +186,36 @@ function parseConvert(args: string[]): CliCommand {
       vlm,
       remote,
       lang: values.lang === undefined ? undefined : parseLang(values.lang),
+    },
+  };
+}
+
+function parseBench(args: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: BENCH_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1) throw new UsageError('bench takes one benchmark folder (*.jsonl test files and pdfs/): folio bench <dir>.');
+  const engine = parseEngine(values.engine ?? 'auto');
+  const remote = parseRemote(engine, values);
+  const vlm = remote ? undefined : parseVlm(engine, values);
+  return {
+    kind: 'bench',
+    request: {
+      dir: positionals[0]!,
+      engine,
+      keepHeaders: values['keep-headers'] ?? false,
+      password: values.password,
+      pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
+      json: values.json ?? false,
+      vlm,
+      remote,
+      lang: values.lang === undefined ? undefined : parseLang(values.lang),
+      outDir: values.out,
     },
   };
 }

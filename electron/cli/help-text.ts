@@ -6,6 +6,11 @@ export const HELP_TEXT = `folio: PDFs and page images (PNG, JPEG, TIFF) to Markd
 
 Usage:
   folio convert <files...> -o <dir> [options]
+  folio bench <dir> [--engine E] [--json] [-o DIR] [engine options]
+                      run an engine over an olmOCR-Bench-format folder (*.jsonl tests, pdfs/),
+                      score it by olmOCR-Bench's rules and print pass rates by test file and
+                      type, and each failure; -o writes each page's Markdown as
+                      <pdf>_pg<N>_repeat1.md for olmOCR's own scorer
   folio doctor        say which ONNX Runtime execution provider Folio gets, and why
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,

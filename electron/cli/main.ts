@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
+import { runBench } from './bench-command.js';
 import { runConvert } from './convert-command.js';
 import { runServeCheck } from './serve-check-command.js';
 
@@ -27,6 +28,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return runDoctor();
     case 'convert':
       return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+    case 'bench':
+      return runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'serve-check':
       return runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
   }

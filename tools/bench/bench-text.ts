@@ -6,7 +6,7 @@
 
 import path from 'node:path';
 import { EngineRouter } from '../../electron/engine/router.js';
-import { CORPUS_SET, fixturePdfs, resolveBenchSet } from './bench-set.js';
+import { fixturePdfs, GENERATED_KIND, resolveBenchSet } from './bench-set.js';
 import { convertWithFolio, type RunTotals } from './folio-run.js';
 import { runLongDocument } from './memory-run.js';
 import { convertWithPdftotext, pdftotextAvailable } from './pdftotext-run.js';
@@ -21,7 +21,9 @@ async function main(): Promise<void> {
   const set = await resolveBenchSet();
   for (const missing of set.missing) console.log(`skipped (missing): ${missing}`);
   if (set.files.length === 0) throw new Error('Nothing to convert: neither the corpus nor the fixture PDFs were found.');
-  console.log(`Mixed set: ${set.files.length} documents (${CORPUS_SET.map((c) => c.kind).filter(unique).join(', ')}, fixtures), ${ROUNDS} timed rounds after a warm-up\n`);
+  const kinds = [...new Set(set.kinds.values())];
+  const realWorld = set.files.filter((f) => set.kinds.get(f) !== GENERATED_KIND).length;
+  console.log(`Mixed set: ${set.files.length} documents, ${realWorld} real-world (${kinds.filter((k) => k !== GENERATED_KIND).join(', ') || 'none'}) and ${set.files.length - realWorld} generated; ${ROUNDS} timed rounds after a warm-up\n`);
 
   const router = new EngineRouter();
   const folio = await timeRounds(set.files, (file) => convertWithFolio(router, file));
@@ -39,6 +41,20 @@ async function main(): Promise<void> {
   console.log(row('pdftotext -layout', String(poppler.pages), (poppler.ms / 1000).toFixed(2), (poppler.pages / (poppler.ms / 1000)).toFixed(1), popplerMsPerPage.toFixed(2)));
   if (folio.failedPages) console.log(`folio failed pages: ${folio.failedPages}`);
   console.log(`\nratio (folio / pdftotext time per page): ${ratio.toFixed(2)}x, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log('\nby document kind:');
+  console.log(row('kind', 'docs', 'pages', 'folio ms/p', 'pdftotext', 'ratio'));
+  for (const kind of kinds) {
+    const files = set.files.filter((f) => set.kinds.get(f) === kind);
+    const sum = (totals: RoundTotals, what: 'ms' | 'pages') => files.reduce((n, f) => n + (what === 'ms' ? totals.byFile.get(f)! : totals.pagesByFile.get(f)!), 0);
+    const folioPerPage = sum(folio, 'ms') / sum(folio, 'pages');
+    const popplerPerPage = sum(poppler, 'ms') / sum(poppler, 'pages');
+    console.log(row(kind, String(files.length), String(sum(folio, 'pages') / ROUNDS), folioPerPage.toFixed(2), popplerPerPage.toFixed(2), `${(folioPerPage / popplerPerPage).toFixed(2)}x`));
+  }
+  const real = set.files.filter((f) => set.kinds.get(f) !== GENERATED_KIND);
+  if (real.length) {
+    const perPage = (totals: RoundTotals) => real.reduce((n, f) => n + totals.byFile.get(f)!, 0) / real.reduce((n, f) => n + totals.pagesByFile.get(f)!, 0);
+    console.log(`real-world documents only: ${(perPage(folio) / perPage(poppler)).toFixed(2)}x pdftotext's time per page`);
+  }
   console.log(`furthest behind: ${slowest.map((d) => `${path.basename(d.file)} ${(d.folioMs / d.popplerMs).toFixed(1)}x`).join(', ')}`);
   console.log(`peak RSS so far: ${peakRssMiB().toFixed(0)} MiB\n`);
 
@@ -59,6 +75,8 @@ async function main(): Promise<void> {
 interface RoundTotals extends RunTotals {
   /** Time per document over all rounds. */
   byFile: Map<string, number>;
+  /** Pages per document over all rounds. */
+  pagesByFile: Map<string, number>;
 }
 
 async function timeRounds(files: readonly string[], convert: (file: string) => Promise<RunTotals>): Promise<RoundTotals> {
@@ -67,7 +85,7 @@ async function timeRounds(files: readonly string[], convert: (file: string) => P
       throw new Error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
     });
   for (const file of files) await named(file);
-  const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, byFile: new Map() };
+  const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, byFile: new Map(), pagesByFile: new Map() };
   for (let round = 0; round < ROUNDS; round++) {
     for (const file of files) {
       const t = await named(file);
@@ -76,6 +94,7 @@ async function timeRounds(files: readonly string[], convert: (file: string) => P
       sum.chars += t.chars;
       sum.ms += t.ms;
       sum.byFile.set(file, (sum.byFile.get(file) ?? 0) + t.ms);
+      sum.pagesByFile.set(file, (sum.pagesByFile.get(file) ?? 0) + t.pages);
     }
   }
   return sum;
@@ -87,11 +106,7 @@ function peakRssMiB(): number {
 }
 
 function row(...cells: string[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(20) : c.padStart(10))).join(' ');
-}
-
-function unique<T>(value: T, index: number, all: readonly T[]): boolean {
-  return all.indexOf(value) === index;
+  return cells.map((c, i) => (i === 0 ? c.padEnd(22) : c.padStart(10))).join(' ');
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,158 @@
+/**
+ * `folio bench DIR`: converts every page an olmOCR-Bench-format folder tests (`DIR/*.jsonl`, PDFs
+ * under `DIR/pdfs/`) with the chosen engine, scores the pages with shared/olmocr-bench, and prints
+ * pass rates by test file and by test type and the failures (or, with --json, one object). A page
+ * that cannot be converted fails its tests and the run goes on.
+ */
+
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { documentMarkdown } from '../../shared/export/markdown.js';
+import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
+import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
+import type { ConvertOptions } from '../../shared/protocol.js';
+import { toFailure } from '../engine/failure-error.js';
+import { forkHost } from '../engine/fork-host.js';
+import { HostClient } from '../engine/host-client.js';
+import type { SpawnHost } from '../engine/host-process.js';
+import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
+import { writeFileAtomic } from './atomic-write.js';
+import type { BenchRequest } from './cli-args.js';
+import { vlmOptions } from './vlm-options.js';
+
+export interface BenchIo {
+  stdout: Writable;
+  stderr: Writable;
+  signal: AbortSignal;
+  spawnHost?: SpawnHost;
+}
+
+/** Exit status 0 when the benchmark ran (whatever it scored), 2 when the folder is not a benchmark, 130 when interrupted. */
+export async function runBench(request: BenchRequest, io: BenchIo): Promise<number> {
+  let files: TestFile[];
+  try {
+    files = await readTestFiles(request.dir);
+  } catch (error) {
+    if (!(error instanceof BenchTestError)) throw error;
+    io.stderr.write(`folio: ${error.message}\n`);
+    return 2;
+  }
+  const pdfDir = path.join(request.dir, 'pdfs');
+  const pagesByPdf = new Map<string, Set<number>>();
+  for (const test of files.flatMap((f) => f.tests)) {
+    const pages = pagesByPdf.get(test.pdf) ?? new Set<number>();
+    pagesByPdf.set(test.pdf, pages.add(test.page));
+  }
+  const testCount = files.reduce((n, f) => n + f.tests.length, 0);
+  const pageCount = [...pagesByPdf.values()].reduce((n, pages) => n + pages.size, 0);
+  io.stderr.write(`folio bench: ${testCount} tests in ${files.length} file(s) over ${pageCount} page(s) of ${pagesByPdf.size} PDF(s), engine ${request.engine}\n`);
+
+  const started = performance.now();
+  const outputs = await convertPages(request, pdfDir, pagesByPdf, io);
+  if (io.signal.aborted) return 130;
+  const seconds = (performance.now() - started) / 1000;
+  if (request.outDir) await writePageOutputs(request.outDir, outputs);
+
+  const report = summarise(scoreTests(files, (pdf, page) => outputs.get(pageKey(pdf, page)) ?? { failure: 'not converted' }));
+  if (request.json) {
+    io.stdout.write(`${JSON.stringify({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report })}\n`);
+  } else {
+    io.stdout.write(formatBenchReport(report));
+    io.stdout.write(`\n${report.overall.passed}/${report.overall.total} tests passed (${(100 * rate(report.overall)).toFixed(1)}%), ${pageCount} page(s) in ${seconds.toFixed(1)} s, engine ${request.engine}\n`);
+  }
+  return 0;
+}
+
+/** Every `*.jsonl` directly in `dir`, parsed and checked; throws BenchTestError saying what is wrong. */
+async function readTestFiles(dir: string): Promise<TestFile[]> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
+  } catch (error) {
+    throw new BenchTestError(`cannot read the benchmark folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
+  }
+  if (names.length === 0) throw new BenchTestError(`${dir} holds no *.jsonl test files; a benchmark folder has test files and a pdfs/ folder.`);
+  const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readFile(path.join(dir, name), 'utf8'))));
+  checkUniqueIds(files);
+  return files;
+}
+
+function pageKey(pdf: string, page: number): string {
+  return `${pdf}#${page}`;
+}
+
+/** Each tested page's Markdown as the Markdown export writes a page, or why it has none. */
+async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: ReadonlyMap<string, ReadonlySet<number>>, io: BenchIo): Promise<Map<string, PageOutput>> {
+  const outputs = new Map<string, PageOutput>();
+  const client = new HostClient({
+    spawnHost: io.spawnHost ?? (() => forkHost()),
+    pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
+    openTimeoutMs: request.pageTimeoutMs,
+  });
+  const options: ConvertOptions = {
+    engine: request.engine,
+    keepHeaders: request.keepHeaders,
+    extractImages: false,
+    vlm: request.vlm && (await vlmOptions(request.vlm)),
+    remote: request.remote,
+    lang: request.lang,
+  };
+  const failAll = (pdf: string, pages: Iterable<number>, why: string) => {
+    for (const page of pages) outputs.set(pageKey(pdf, page), { failure: why });
+    io.stderr.write(`folio bench: ${pdf}: ${why}\n`);
+  };
+  try {
+    for (const [pdf, pageSet] of [...pagesByPdf].sort(([a], [b]) => a.localeCompare(b))) {
+      if (io.signal.aborted) break;
+      const file = path.join(pdfDir, pdf);
+      if (!existsSync(file)) {
+        failAll(pdf, pageSet, `no such file ${file}`);
+        continue;
+      }
+      let doc;
+      try {
+        doc = await client.open(file, request.password, io.signal);
+      } catch (error) {
+        if (!io.signal.aborted) failAll(pdf, pageSet, toFailure(error).message);
+        continue;
+      }
+      try {
+        const pages = [...pageSet].sort((a, b) => a - b);
+        const beyond = pages.filter((page) => page > doc.info.pageCount);
+        if (beyond.length) failAll(pdf, beyond, `page ${beyond.join(', ')} asked for, but the file has ${doc.info.pageCount} page(s)`);
+        await client.convert(
+          doc,
+          pages.filter((page) => page <= doc.info.pageCount),
+          options,
+          {
+            pageDone: (result) => outputs.set(pageKey(pdf, result.page), { markdown: documentMarkdown([result], { resolveImage: () => undefined }) }),
+            pageFailed: (page, failure) => {
+              outputs.set(pageKey(pdf, page), { failure: failure.message });
+              io.stderr.write(`folio bench: ${pdf} page ${page}: ${failure.message}\n`);
+            },
+          },
+          io.signal,
+        );
+      } catch (error) {
+        failAll(pdf, pageSet, toFailure(error).message);
+      } finally {
+        client.close(doc);
+      }
+    }
+  } finally {
+    client.dispose();
+  }
+  return outputs;
+}
+
+/** `<pdf name>_pg<N>_repeat1.md` for each converted page, the names olmOCR's runbench looks for. */
+async function writePageOutputs(outDir: string, outputs: ReadonlyMap<string, PageOutput>): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  for (const [key, output] of outputs) {
+    if ('failure' in output) continue;
+    const [pdf, page] = [key.slice(0, key.lastIndexOf('#')), key.slice(key.lastIndexOf('#') + 1)];
+    await writeFileAtomic(path.join(outDir, `${path.basename(pdf, path.extname(pdf))}_pg${page}_repeat1.md`), output.markdown);
+  }
+}

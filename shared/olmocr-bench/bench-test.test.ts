@@ -1,0 +1,166 @@
+import { describe, expect, it } from 'vitest';
+import { BenchTestError, parseBenchTest, runBenchTest, trailingRepeats } from './bench-test.js';
+import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { normaliseText } from './normalise.js';
+
+const base = { pdf: 'doc.pdf', page: 1 };
+let counter = 0;
+function run(fields: Record<string, unknown>, content: string): boolean {
+  return runBenchTest(parseBenchTest({ ...base, id: `t${counter++}`, ...fields }, 'test.jsonl:1'), content).passed;
+}
+
+describe('normalisation', () => {
+  it('strips Markdown emphasis, composes letters and makes quotes and dashes plain', () => {
+    expect(normaliseText('**Bold** and *it* and __u__ — “q” ‘s’ −1<br/>next\n\nline')).toBe('Bold and it and u - "q" \'s\' -1 next line');
+    expect(normaliseText('Ja\u0301n')).toBe('Ján');
+    expect(normaliseText('5 \u00b5m')).toBe('5 \u03bcm');
+  });
+});
+
+describe('fuzzy matching', () => {
+  it('ratio is the normalised Indel similarity', () => {
+    expect(ratio('abcd', 'abcd')).toBe(1);
+    expect(ratio('abcd', 'abed')).toBeCloseTo(0.75);
+    expect(ratio('', '')).toBe(1);
+    expect(ratio('a', '')).toBe(0);
+  });
+
+  it('partial ratio finds the best window, also for needles longer than 32 characters', () => {
+    expect(partialRatio('fox', 'the quick brown fox jumps')).toBe(1);
+    expect(partialRatio('fax', 'the quick brown fox jumps')).toBeCloseTo(2 / 3);
+    const long = 'a sentence of well over thirty-two characters in length';
+    expect(partialRatio(long, `prefix ${long} suffix`)).toBe(1);
+    expect(partialRatio(long.replace('well', 'wall'), `prefix ${long} suffix`)).toBeGreaterThan(0.97);
+    expect(partialRatio('zzz', 'abc')).toBe(0);
+  });
+
+  it('near matches give the first and last start within the allowed edits', () => {
+    expect(nearMatchStarts('abc', 'xxabcxxabc', 0)).toEqual({ first: 2, last: 7 });
+    expect(nearMatchStarts('abc', 'xxabxx', 0)).toBeUndefined();
+    expect(nearMatchStarts('abcd', 'xxabxdx', 1)?.first).toBe(2);
+  });
+});
+
+describe('present and absent', () => {
+  it('present passes on the text under Markdown emphasis and fails when it is missing', () => {
+    expect(run({ type: 'present', text: 'Net revenue rose' }, 'Our **Net revenue** rose by 4%.')).toBe(true);
+    expect(run({ type: 'present', text: 'Net revenue rose' }, 'Our income fell.')).toBe(false);
+  });
+
+  it('is case-sensitive unless told otherwise', () => {
+    expect(run({ type: 'present', text: 'NET REVENUE' }, 'net revenue')).toBe(false);
+    expect(run({ type: 'present', text: 'NET REVENUE', case_sensitive: false }, 'net revenue')).toBe(true);
+  });
+
+  it('max_diffs allows that many edits', () => {
+    expect(run({ type: 'present', text: 'Ján Novák' }, 'J´an Novák')).toBe(false);
+    expect(run({ type: 'present', text: 'Ján Novák', max_diffs: 2 }, 'J´an Novák')).toBe(true);
+  });
+
+  it('first_n and last_n look only at the start or the end', () => {
+    const content = `Title line\n\n${'body '.repeat(100)}\n\nclosing words`;
+    expect(run({ type: 'present', text: 'Title line', first_n: 20 }, content)).toBe(true);
+    expect(run({ type: 'present', text: 'closing words', first_n: 20 }, content)).toBe(false);
+    expect(run({ type: 'present', text: 'closing words', last_n: 20 }, content)).toBe(true);
+    expect(run({ type: 'present', text: 'Title line', last_n: 20 }, content)).toBe(false);
+  });
+
+  it('absent fails when the text (or a near copy within max_diffs) is there', () => {
+    expect(run({ type: 'absent', text: 'Downloaded from example.org' }, 'Body text only.')).toBe(true);
+    expect(run({ type: 'absent', text: 'Downloaded from example.org' }, 'Body.\n\nDownloaded from example.org on 3 May')).toBe(false);
+    expect(run({ type: 'absent', text: 'Page 3 of 9', max_diffs: 1 }, 'Body. Page 3 0f 9')).toBe(false);
+  });
+});
+
+describe('order', () => {
+  it('passes when before comes first and fails when it comes after', () => {
+    expect(run({ type: 'order', before: 'first column ends', after: 'second column starts' }, 'the first column ends here. the second column starts')).toBe(true);
+    expect(run({ type: 'order', before: 'first column ends', after: 'second column starts' }, 'the second column starts. first column ends')).toBe(false);
+    expect(run({ type: 'order', before: 'absent words', after: 'second' }, 'second')).toBe(false);
+  });
+
+  it('rejects max_diffs over half the text', () => {
+    expect(() => parseBenchTest({ ...base, id: 'x', type: 'order', before: 'abcd', after: 'efghij', max_diffs: 3 }, 'f:1')).toThrow(BenchTestError);
+  });
+});
+
+const HTML_TABLE = `<table><thead><tr><th></th><th>2024</th><th>2023</th></tr></thead>
+<tbody><tr><td>Revenue</td><td>1,204</td><td>1,150</td></tr><tr><td>Net income</td><td>98</td><td>87</td></tr></tbody></table>`;
+const MD_TABLE = `| Item | 2024 | 2023 |\n|---|---|---|\n| Revenue | 1,204 | 1,150 |\n| Net income | 98 | 87 |`;
+
+describe('table', () => {
+  for (const [format, content] of [['HTML', HTML_TABLE], ['Markdown', MD_TABLE]] as const) {
+    it(`checks neighbours and headings in ${format} tables`, () => {
+      expect(run({ type: 'table', cell: '98', up: '1,204', down: '', left: 'Net income', right: '87' }, content)).toBe(true);
+      expect(run({ type: 'table', cell: '98', top_heading: '2024', left_heading: 'Net income' }, content)).toBe(true);
+      expect(run({ type: 'table', cell: '98', right: '1,150' }, content)).toBe(false);
+      expect(run({ type: 'table', cell: '98', top_heading: '2023' }, content)).toBe(false);
+      expect(run({ type: 'table', cell: '4,321' }, content)).toBe(false);
+    });
+  }
+
+  it('fails when there is no table, and when the numbers are prose', () => {
+    expect(run({ type: 'table', cell: '98', left: 'Net income' }, 'Net income 98 87')).toBe(false);
+  });
+
+  it('reads rowspans as the scorer does: the text repeats down the spanned rows', () => {
+    const spanned = '<table><tr><th>Region</th><th>Q</th><th>Sales</th></tr><tr><td rowspan="2">North</td><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>12</td></tr></table>';
+    expect(run({ type: 'table', cell: 'Q2', left: 'North', top_heading: 'Q' }, spanned)).toBe(true);
+    expect(run({ type: 'table', cell: '12', top_heading: 'Sales', up: '10' }, spanned)).toBe(true);
+  });
+
+  it('ignore_markdown_tables looks at HTML tables only', () => {
+    expect(run({ type: 'table', cell: '98', left: 'Net income', ignore_markdown_tables: true }, MD_TABLE)).toBe(false);
+  });
+});
+
+describe('math', () => {
+  it('passes on the same LaTeX between any delimiters', () => {
+    expect(run({ type: 'math', math: 'E = mc^2' }, 'so $$E = mc^2$$ holds')).toBe(true);
+    expect(run({ type: 'math', math: 'E = mc^2' }, 'so \\(E = mc^2\\) holds')).toBe(true);
+  });
+
+  it('passes on LaTeX written differently that renders the same, and inside a longer formula', () => {
+    expect(run({ type: 'math', math: '\\frac{1}{2} x^{2}' }, 'area $\\frac12x^2$')).toBe(true);
+    expect(run({ type: 'math', math: 'a^{2}+b^{2}' }, '$$c^2 = a^2 + b^2 \\, .$$')).toBe(true);
+  });
+
+  it('fails on a different formula, on Unicode text without delimiters, and on an unrenderable reference', () => {
+    expect(run({ type: 'math', math: '\\frac{1}{2} x^{2}' }, '$\\frac{1}{3} x^2$')).toBe(false);
+    expect(run({ type: 'math', math: 'x^{2}' }, '$x_2$')).toBe(false);
+    expect(run({ type: 'math', math: 'E = mc^2' }, 'E = mc²')).toBe(false);
+    expect(() => parseBenchTest({ ...base, id: 'm', type: 'math', math: '\\frac{1' }, 'f:1')).toThrow(/does not render/);
+  });
+});
+
+describe('baseline', () => {
+  it('passes on ordinary text and fails on an empty page', () => {
+    expect(run({ type: 'baseline' }, 'Some text.')).toBe(true);
+    expect(run({ type: 'baseline' }, '  \n--- |  |\n')).toBe(false);
+  });
+
+  it('fails on runaway repetition at the end', () => {
+    expect(trailingRepeats('ab abababab')).toEqual([1, 4, 1, 2, 1]);
+    expect(run({ type: 'baseline' }, `Intro ${'la '.repeat(40)}`)).toBe(false);
+    expect(run({ type: 'baseline', max_repeats: 50 }, `Intro ${'la '.repeat(40)}`)).toBe(true);
+  });
+
+  it('fails on CJK or emoji unless told not to check', () => {
+    expect(run({ type: 'baseline' }, 'Text 文字')).toBe(false);
+    expect(run({ type: 'baseline', check_disallowed_characters: false }, 'Text 文字')).toBe(true);
+  });
+
+  it('max_length makes it a blank-page check', () => {
+    expect(run({ type: 'baseline', max_length: 10 }, '')).toBe(true);
+    expect(run({ type: 'baseline', max_length: 10 }, 'Scanned by Office Lens 2024')).toBe(false);
+    expect(run({ type: 'baseline', max_length: 0, max_length_skips_image_alt_tags: true }, '![a long picture description](x.png)')).toBe(true);
+  });
+});
+
+describe('test lines', () => {
+  it('say which line and field is wrong', () => {
+    expect(() => parseBenchTest({ ...base, id: 'a', type: 'colour' }, 'x.jsonl:4')).toThrow('x.jsonl:4: unknown test type "colour"');
+    expect(() => parseBenchTest({ ...base, id: 'a', type: 'present' }, 'x.jsonl:5')).toThrow('x.jsonl:5: "text" must be a non-empty string');
+    expect(() => parseBenchTest({ pdf: 'd.pdf', page: 0, id: 'a', type: 'present', text: 'x' }, 'x.jsonl:6')).toThrow('"page" must be a whole number of at least 1');
+  });
+});

@@ -1,0 +1,359 @@
+/**
+ * olmOCR-Bench's test types, read from one line of a `*.jsonl` test file and run on the Markdown an
+ * engine wrote for that test's page. The rules follow the public scorer (olmocr/bench/tests.py):
+ * text checks use rapidfuzz's partial ratio against 1 - max_diffs / length, order checks
+ * Levenshtein matches within max_diffs, table checks cell ratios of at least
+ * max(0.5, 1 - max_diffs / length), math checks the formula exactly or by its rendering, and the
+ * baseline check a non-empty page without runaway repetition or stray scripts.
+ */
+
+import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { findFormula, renderedLayout } from './math.js';
+import { normaliseText } from './normalise.js';
+import { parseHtmlTables, parseMarkdownTables, type TableData } from './tables.js';
+
+export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline'] as const;
+export type BenchTestType = (typeof BENCH_TEST_TYPES)[number];
+
+interface TestBase {
+  id: string;
+  /** The PDF, relative to the benchmark's `pdfs/` folder. */
+  pdf: string;
+  /** 1-based. */
+  page: number;
+  maxDiffs: number;
+}
+
+export interface TextPresenceTest extends TestBase {
+  type: 'present' | 'absent';
+  /** Normalised (and lower-cased unless case-sensitive) as loaded. */
+  text: string;
+  caseSensitive: boolean;
+  firstN?: number;
+  lastN?: number;
+}
+
+export interface TextOrderTest extends TestBase {
+  type: 'order';
+  before: string;
+  after: string;
+}
+
+export interface TableTest extends TestBase {
+  type: 'table';
+  cell: string;
+  up: string;
+  down: string;
+  left: string;
+  right: string;
+  topHeading: string;
+  leftHeading: string;
+  ignoreMarkdownTables: boolean;
+}
+
+export interface MathTest extends TestBase {
+  type: 'math';
+  math: string;
+  /** The formula's rendered layout, computed once at load. */
+  layout: string;
+}
+
+export interface BaselineTest extends TestBase {
+  type: 'baseline';
+  /** Set for pages expected to be blank: at most this many letters and digits. */
+  maxLength?: number;
+  maxLengthSkipsImageAltTags: boolean;
+  maxRepeats: number;
+  checkDisallowedCharacters: boolean;
+}
+
+export type BenchTest = TextPresenceTest | TextOrderTest | TableTest | MathTest | BaselineTest;
+
+export type TestVerdict = { passed: true } | { passed: false; detail: string };
+
+/** A test line that cannot be run as written. */
+export class BenchTestError extends Error {
+  override readonly name = 'BenchTestError';
+}
+
+/** One parsed JSON line of a test file; `where` (file:line) prefixes every error. */
+export function parseBenchTest(value: unknown, where: string): BenchTest {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BenchTestError(`${where}: a test must be a JSON object`);
+  const fields = new TestFields(value as Record<string, unknown>, where);
+  const type = fields.string('type');
+  if (!(BENCH_TEST_TYPES as readonly string[]).includes(type)) throw new BenchTestError(`${where}: unknown test type "${type}" (one of ${BENCH_TEST_TYPES.join(', ')})`);
+  const base: TestBase = { id: fields.string('id'), pdf: fields.string('pdf'), page: fields.integer('page', 1), maxDiffs: fields.optionalInteger('max_diffs', 0) ?? 0 };
+  switch (type as BenchTestType) {
+    case 'present':
+    case 'absent': {
+      const caseSensitive = fields.optionalBoolean('case_sensitive') ?? true;
+      const text = normaliseText(fields.string('text'));
+      if (!text.trim()) throw new BenchTestError(`${where}: "text" is empty`);
+      return {
+        ...base,
+        type: type as 'present' | 'absent',
+        text: caseSensitive ? text : text.toLowerCase(),
+        caseSensitive,
+        firstN: fields.optionalInteger('first_n', 1),
+        lastN: fields.optionalInteger('last_n', 1),
+      };
+    }
+    case 'order': {
+      const before = normaliseText(fields.string('before'));
+      const after = normaliseText(fields.string('after'));
+      if (!before.trim() || !after.trim()) throw new BenchTestError(`${where}: "before" and "after" must not be empty`);
+      if (base.maxDiffs > Math.floor(before.length / 2) || base.maxDiffs > Math.floor(after.length / 2)) {
+        throw new BenchTestError(`${where}: max_diffs ${base.maxDiffs} is more than half of "before" or "after"`);
+      }
+      return { ...base, type: 'order', before, after };
+    }
+    case 'table': {
+      const text = (name: string) => normaliseText(fields.optionalString(name) ?? '');
+      return {
+        ...base,
+        type: 'table',
+        cell: normaliseText(fields.string('cell')),
+        up: text('up'),
+        down: text('down'),
+        left: text('left'),
+        right: text('right'),
+        topHeading: text('top_heading'),
+        leftHeading: text('left_heading'),
+        ignoreMarkdownTables: fields.optionalBoolean('ignore_markdown_tables') ?? false,
+      };
+    }
+    case 'math': {
+      const math = fields.string('math');
+      if (!math.trim()) throw new BenchTestError(`${where}: "math" is empty`);
+      const layout = renderedLayout(math);
+      if (layout === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
+      return { ...base, type: 'math', math, layout };
+    }
+    case 'baseline':
+      return {
+        ...base,
+        type: 'baseline',
+        maxLength: fields.optionalInteger('max_length', 0),
+        maxLengthSkipsImageAltTags: fields.optionalBoolean('max_length_skips_image_alt_tags') ?? false,
+        maxRepeats: fields.optionalInteger('max_repeats', 1) ?? 30,
+        checkDisallowedCharacters: fields.optionalBoolean('check_disallowed_characters') ?? true,
+      };
+  }
+}
+
+/** Runs one test on the Markdown of its page. */
+export function runBenchTest(test: BenchTest, content: string): TestVerdict {
+  switch (test.type) {
+    case 'present':
+    case 'absent':
+      return runPresence(test, content);
+    case 'order':
+      return runOrder(test, content);
+    case 'table':
+      return runTable(test, content);
+    case 'math':
+      return findFormula(test.math, test.layout, content);
+    case 'baseline':
+      return runBaseline(test, content);
+  }
+}
+
+function runPresence(test: TextPresenceTest, content: string): TestVerdict {
+  let text = normaliseText(content);
+  if (!test.caseSensitive) text = text.toLowerCase();
+  if (test.firstN && test.lastN) text = text.slice(0, test.firstN) + text.slice(-test.lastN);
+  else if (test.firstN) text = text.slice(0, test.firstN);
+  else if (test.lastN) text = text.slice(-test.lastN);
+  const threshold = 1 - test.maxDiffs / (test.text.length || 1);
+  const best = partialRatio(test.text, text);
+  const found = best >= threshold;
+  if (found === (test.type === 'present')) return { passed: true };
+  const quoted = `"${shorten(test.text)}"`;
+  return test.type === 'present'
+    ? { passed: false, detail: `${quoted} not found (best match ${best.toFixed(3)}, needs ${threshold.toFixed(3)})` }
+    : { passed: false, detail: `${quoted} found (match ${best.toFixed(3)}, must stay under ${threshold.toFixed(3)})` };
+}
+
+function runOrder(test: TextOrderTest, content: string): TestVerdict {
+  const text = normaliseText(content);
+  const before = nearMatchStarts(test.before, text, test.maxDiffs);
+  if (!before) return { passed: false, detail: `"${shorten(test.before)}" (before) not found` };
+  const after = nearMatchStarts(test.after, text, test.maxDiffs);
+  if (!after) return { passed: false, detail: `"${shorten(test.after)}" (after) not found` };
+  return before.first < after.last ? { passed: true } : { passed: false, detail: `"${shorten(test.after)}" comes before "${shorten(test.before)}"` };
+}
+
+function cellThreshold(expected: string, maxDiffs: number): number {
+  return Math.max(0.5, 1 - maxDiffs / (expected.length || 1));
+}
+
+function runTable(test: TableTest, content: string): TestVerdict {
+  const tables = [...(test.ignoreMarkdownTables ? [] : parseMarkdownTables(content)), ...parseHtmlTables(content)];
+  if (tables.length === 0) return { passed: false, detail: 'no tables in the output' };
+  const reasons: string[] = [];
+  for (const table of tables) {
+    for (const [row, col] of matchingCells(table, test)) {
+      const wrong = cellRelationProblems(table, row, col, test);
+      if (wrong.length === 0) return { passed: true };
+      reasons.push(...wrong);
+    }
+  }
+  if (reasons.length === 0) return { passed: false, detail: `no cell like "${shorten(test.cell)}" in ${tables.length} table(s)` };
+  return { passed: false, detail: `cells like "${shorten(test.cell)}" found, but ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}` };
+}
+
+function matchingCells(table: TableData, test: TableTest): [number, number][] {
+  const threshold = cellThreshold(test.cell, test.maxDiffs);
+  const found: [number, number][] = [];
+  table.cells.forEach((cells, row) => cells.forEach((text, col) => ratio(test.cell, normaliseText(text)) >= threshold && found.push([row, col])));
+  return found;
+}
+
+function cellRelationProblems(table: TableData, row: number, col: number, test: TableTest): string[] {
+  const problems: string[] = [];
+  const rows = table.cells.length;
+  const cols = table.cells[0]?.length ?? 0;
+  const at = (r: number, c: number) => normaliseText(table.cells[r]![c]!);
+  // As olmOCR: a neighbour asked for beyond the table's edge is not checked.
+  const neighbours: [keyof Pick<TableTest, 'up' | 'down' | 'left' | 'right'>, boolean, number, number][] = [
+    ['up', row > 0, row - 1, col],
+    ['down', row < rows - 1, row + 1, col],
+    ['left', col > 0, row, col - 1],
+    ['right', col < cols - 1, row, col + 1],
+  ];
+  for (const [side, inside, r, c] of neighbours) {
+    const expected = test[side];
+    if (!expected || !inside) continue;
+    const found = at(r, c);
+    if (ratio(expected, found) < cellThreshold(expected, test.maxDiffs)) problems.push(`${side} is "${shorten(found)}", not "${shorten(expected)}"`);
+  }
+  if (test.topHeading) {
+    const candidates = headingCandidates(table.colHeaders.get(col), table.headerRows, (r) => (r < row ? at(r, col) : ''), row, (r) => at(r, col));
+    const problem = headingProblem('top heading', test.topHeading, candidates, test.maxDiffs);
+    if (problem) problems.push(problem);
+  }
+  if (test.leftHeading) {
+    const candidates = headingCandidates(table.rowHeaders.get(row), table.headerCols, (c) => (c < col ? at(row, c) : ''), col, (c) => at(row, c));
+    const problem = headingProblem('left heading', test.leftHeading, candidates, test.maxDiffs);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+/**
+ * The texts olmOCR compares a heading with, in its order: the mapped headers of the column (row),
+ * then the header rows (columns) before the cell, and only when none of those had any likeness,
+ * every non-empty cell before it.
+ */
+function headingCandidates(
+  mapped: readonly [number, string][] | undefined,
+  headerLines: ReadonlySet<number>,
+  headerCell: (line: number) => string,
+  position: number,
+  cellAt: (line: number) => string,
+): { primary: string[]; lastResort: string[] } {
+  const primary = (mapped ?? []).map(([, text]) => normaliseText(text));
+  for (const line of [...headerLines].sort((a, b) => a - b)) {
+    const text = headerCell(line);
+    if (text.trim()) primary.push(text);
+  }
+  const lastResort: string[] = [];
+  for (let line = 0; line < position; line++) if (cellAt(line).trim()) lastResort.push(cellAt(line));
+  return { primary, lastResort };
+}
+
+function headingProblem(what: string, expected: string, candidates: { primary: string[]; lastResort: string[] }, maxDiffs: number): string | undefined {
+  const threshold = cellThreshold(expected, maxDiffs);
+  let best = { text: '', score: 0 };
+  const consider = (texts: readonly string[]) => {
+    for (const text of texts) {
+      const score = ratio(expected, text);
+      if (score > best.score) best = { text, score };
+    }
+  };
+  consider(candidates.primary);
+  if (best.score >= threshold) return undefined;
+  if (!best.text) consider(candidates.lastResort);
+  if (!best.text) return `no ${what}`;
+  return best.score >= threshold ? undefined : `${what} is "${shorten(best.text)}", not "${shorten(expected)}"`;
+}
+
+const DISALLOWED = /[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\u{1f600}-\u{1f64f}\u{1f300}-\u{1f5ff}\u{1f680}-\u{1f6ff}\u{1f1e0}-\u{1f1ff}]/gu;
+const MAX_NGRAM = 5;
+
+function runBaseline(test: BaselineTest, content: string): TestVerdict {
+  if (test.maxLength !== undefined) {
+    const counted = test.maxLengthSkipsImageAltTags ? content.replace(/!\[.*?\]\(.*?\)/g, '') : content;
+    const length = alphanumericCount(counted);
+    return length > test.maxLength ? { passed: false, detail: `${length} letters and digits on a page expected to be blank (at most ${test.maxLength})` } : { passed: true };
+  }
+  if (alphanumericCount(content) === 0) return { passed: false, detail: 'the page has no letters or digits' };
+  const repeats = trailingRepeats(content);
+  const runaway = repeats.findIndex((count) => count > test.maxRepeats);
+  if (runaway >= 0) return { passed: false, detail: `the text ends with ${repeats[runaway]} repeats of a ${runaway + 1}-character sequence` };
+  const stray = content.match(DISALLOWED);
+  if (test.checkDisallowedCharacters && stray) return { passed: false, detail: `characters from scripts not expected here: ${[...new Set(stray)].slice(0, 8).join(' ')}` };
+  return { passed: true };
+}
+
+function alphanumericCount(text: string): number {
+  return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+}
+
+/** For n = 1..5: how many times the text's last n characters repeat back to back at its end (olmOCR's RepeatDetector). */
+export function trailingRepeats(content: string): number[] {
+  const text = Array.from(content.replace(/\s/g, ' '));
+  return Array.from({ length: MAX_NGRAM }, (_, index) => {
+    const size = index + 1;
+    if (text.length < size) return 0;
+    const target = text.slice(-size).join('');
+    let count = 0;
+    for (let pos = text.length - size; pos >= 0 && text.slice(pos, pos + size).join('') === target; pos -= size) count++;
+    return count;
+  });
+}
+
+function shorten(text: string): string {
+  return text.length > 48 ? `${text.slice(0, 45)}...` : text;
+}
+
+/** Reads the fields of one test line, saying which field is wrong and where. */
+class TestFields {
+  constructor(
+    private readonly record: Record<string, unknown>,
+    private readonly where: string,
+  ) {}
+
+  string(name: string): string {
+    const value = this.record[name];
+    if (typeof value !== 'string' || value === '') throw new BenchTestError(`${this.where}: "${name}" must be a non-empty string`);
+    return value;
+  }
+
+  optionalString(name: string): string | undefined {
+    const value = this.record[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'string') throw new BenchTestError(`${this.where}: "${name}" must be a string`);
+    return value;
+  }
+
+  integer(name: string, min: number): number {
+    const value = this.optionalInteger(name, min);
+    if (value === undefined) throw new BenchTestError(`${this.where}: "${name}" is missing`);
+    return value;
+  }
+
+  optionalInteger(name: string, min: number): number | undefined {
+    const value = this.record[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw new BenchTestError(`${this.where}: "${name}" must be a whole number of at least ${min}`);
+    return value;
+  }
+
+  optionalBoolean(name: string): boolean | undefined {
+    const value = this.record[name];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== 'boolean') throw new BenchTestError(`${this.where}: "${name}" must be true or false`);
+    return value;
+  }
+}
