@@ -1,5 +1,8 @@
+import contextlib
 import filecmp
+import io
 import json
+import shutil
 import sys
 import tempfile
 import unittest
@@ -16,99 +19,199 @@ import build_tiny  # noqa: E402
 import export  # noqa: E402
 from folio_model.onnx_export import half_weights  # noqa: E402
 from folio_model.package import sha256  # noqa: E402
+from folio_model.quantize import quantise  # noqa: E402
+from folio_model.safetensors_io import INDEX_FILE, read_checkpoint, write_sharded  # noqa: E402
+from folio_model.stream_package import banned_token_ids  # noqa: E402
 
-FLOAT16, FLOAT, INT64 = onnx.TensorProto.FLOAT16, onnx.TensorProto.FLOAT, onnx.TensorProto.INT64
+FLOAT16, FLOAT, INT64, UINT8 = (onnx.TensorProto.FLOAT16, onnx.TensorProto.FLOAT, onnx.TensorProto.INT64,
+                                onnx.TensorProto.UINT8)
+
+
+def load_graph(package: Path, file: str) -> onnx.ModelProto:
+    return onnx.load(str(package / file), load_external_data=False)
 
 
 class Export(unittest.TestCase):
+    """The tiny checkpoint through `export.py` in each precision."""
+
     @classmethod
     def setUpClass(cls):
         cls.scratch = tempfile.TemporaryDirectory()
         root = Path(cls.scratch.name)
-        cls.checkpoint, cls.package = root / "checkpoint", root / "package"
+        cls.checkpoint = root / "checkpoint"
         cls.checkpoint.mkdir()
         build_tiny.write_checkpoint(cls.checkpoint)
-        cls.code = export.main(["--checkpoint", str(cls.checkpoint), "--out", str(cls.package),
-                                "--dtype", "fp16", "--modes", "small", "--contrib-moe"])
-        cls.manifest = json.loads((cls.package / "manifest.json").read_text())
+        cls.packages, cls.codes = {}, {}
+        for precision in ("fp32", "fp16", "int4"):
+            cls.packages[precision] = root / precision
+            cls.codes[precision] = export.main(["--checkpoint", str(cls.checkpoint), "--out", str(root / precision),
+                                                "--precision", precision, "--modes", "small"])
 
     @classmethod
     def tearDownClass(cls):
         cls.scratch.cleanup()
 
-    def test_one_command_writes_every_graph(self):
-        self.assertEqual(self.code, 0)
-        self.assertEqual(sorted(self.manifest["graphs"]),
-                         ["decoder", "decoder_contrib_moe", "embedding", "mtp", "vision_640"])
-        self.assertEqual(self.manifest["weights_licence"], "mit")
-        self.assertEqual(self.manifest["prompt"]["kind"], "plain")
+    def manifest(self, precision: str) -> dict:
+        return json.loads((self.packages[precision] / "manifest.json").read_text())
 
-    def test_manifest_hashes_every_file(self):
-        files = self.manifest["files"]
-        self.assertIn("tokenizer.json", files)
-        for name, digest in files.items():
-            self.assertEqual(sha256(self.package / name), digest, name)
+    def test_each_precision_writes_every_graph_and_says_what_it_is_for(self):
+        providers = {"fp32": ["cpu", "cuda"], "fp16": ["cuda"], "int4": ["cpu", "webgpu", "cuda"]}
+        for precision, package in self.packages.items():
+            self.assertEqual(self.codes[precision], 0, precision)
+            manifest = self.manifest(precision)
+            self.assertEqual(sorted(manifest["graphs"]), ["decoder", "embedding", "mtp", "vision_640"])
+            self.assertEqual(manifest["precision"], precision)
+            self.assertEqual(manifest["providers"], providers[precision])
+            self.assertEqual(manifest["dtype"], "float16" if precision == "fp16" else "float32")
 
-    def test_graphs_use_plain_opset_17_ops(self):
-        plain = {name: graph for name, graph in self.manifest["graphs"].items() if "requires" not in graph}
-        self.assertEqual(sorted(plain), ["decoder", "embedding", "mtp", "vision_640"])
-        for name, graph in plain.items():
-            model = onnx.load(str(self.package / graph["file"]))
-            onnx.checker.check_model(model)
-            self.assertEqual({n.domain for n in model.graph.node}, {""}, name)
+    def test_manifest_hashes_every_file_including_external_weights(self):
+        for package in self.packages.values():
+            files = self.manifest(package.name)["files"]
+            self.assertIn("decoder.onnx.data", files)
+            for name, digest in files.items():
+                self.assertEqual(sha256(package / name), digest, name)
 
-    def test_contrib_decoder_uses_the_moe_op_in_every_moe_layer_only(self):
-        graph = self.manifest["graphs"]["decoder_contrib_moe"]
-        self.assertEqual(graph["requires"], ["com.microsoft.MoE"])
-        model = onnx.load(str(self.package / graph["file"]))
-        contrib = [n for n in model.graph.node if n.domain == "com.microsoft"]
-        self.assertEqual({n.op_type for n in contrib}, {"MoE"})
-        self.assertEqual(len(contrib), 2)  # layers 1 and 2; layer 0 is dense
-        attributes = {a.name: onnx.helper.get_attribute_value(a) for a in contrib[0].attribute}
-        self.assertEqual(attributes["normalize_routing_weights"], 0)
-        self.assertEqual(attributes["k"], 2)
+    def test_decoder_runs_only_the_routed_experts_through_fused_operators(self):
+        for precision, moe in (("fp32", "MoE"), ("fp16", "MoE"), ("int4", "QMoE")):
+            model = load_graph(self.packages[precision], "decoder.onnx")
+            ops = [n.op_type for n in model.graph.node]
+            self.assertEqual(ops.count(moe), 2, precision)  # layers 1 and 2; layer 0 is dense
+            self.assertEqual(ops.count("MultiHeadAttention"), 3, precision)
+            self.assertEqual(ops.count("RotaryEmbedding"), 6, precision)
+            # the all-experts graph had hundreds of nodes per MoE layer
+            self.assertLess(len(ops) / 3, 40, precision)
+            attributes = {a.name: onnx.helper.get_attribute_value(a)
+                          for a in next(n for n in model.graph.node if n.op_type == moe).attribute}
+            self.assertEqual((attributes["k"], attributes["normalize_routing_weights"]), (2, 0))
+            self.assertEqual(self.manifest(precision)["graphs"]["decoder"]["nodes"], len(ops))
 
-    def test_fp16_package_has_half_io_and_fp32_logits(self):
-        model = onnx.load(str(self.package / "decoder.onnx"))
+    def test_int4_decoder_quantises_every_matrix_but_the_router(self):
+        model = load_graph(self.packages["int4"], "decoder.onnx")
+        ops = [n.op_type for n in model.graph.node]
+        self.assertNotIn("MatMul", [op for op, n in zip(ops, model.graph.node) if not n.name.endswith(".router")])
+        # per layer q|k|v fused, o, and two MLP projections (dense or shared experts), plus the lm_head
+        self.assertEqual(ops.count("MatMulNBits"), 3 * 4 + 1)
+        qmoe = next(n for n in model.graph.node if n.op_type == "QMoE")
+        self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 4)
+        weights = {i.name: i for i in model.graph.initializer}
+        self.assertEqual(weights[qmoe.input[2]].data_type, UINT8)
+
+    def test_fp16_package_keeps_fp16_weights_and_arithmetic(self):
+        # nothing is widened at load: the only float32 weights are the routers, whose softmax the
+        # reference computes in float32, and the graph's one float32 output is the logits
+        model = load_graph(self.packages["fp16"], "decoder.onnx")
+        wide = [i.name for i in model.graph.initializer if i.data_type == FLOAT and np.prod(i.dims) > 1]
+        self.assertTrue(all(name.endswith(".gate.weight") for name in wide), wide)
         types = {v.name: v.type.tensor_type.elem_type for v in [*model.graph.input, *model.graph.output]}
-        self.assertEqual(types["inputs_embeds"], FLOAT16)
-        self.assertEqual(types["past_key.0"], FLOAT16)
-        self.assertEqual(types["present_value.2"], FLOAT16)
-        self.assertEqual(types["position_ids"], INT64)
-        self.assertEqual(types["logits"], FLOAT)
-        declared = self.manifest["graphs"]["decoder"]
-        self.assertEqual([s["name"] for s in declared["inputs"]], [v.name for v in model.graph.input])
-        self.assertEqual([s["name"] for s in declared["outputs"]], [v.name for v in model.graph.output])
+        self.assertEqual((types["inputs_embeds"], types["past_key.0"], types["present_value.2"]), (FLOAT16,) * 3)
+        self.assertEqual((types["position_ids"], types["logits"]), (INT64, FLOAT))
 
-    def test_fp16_package_stores_weights_in_half_and_computes_in_float(self):
-        # ONNX Runtime's CPU provider lacks fp16 kernels for several ops, and RMSNorm/softmax need fp32's
-        # range: every fp16 value (weight or graph input) goes straight into a Cast to fp32, and the only
-        # nodes writing fp16 are the Casts in front of the graph's outputs
-        for name, graph in self.manifest["graphs"].items():
-            model = onnx.load(str(self.package / graph["file"]))
-            halves = {i.name for i in model.graph.initializer if i.data_type == FLOAT16}
-            self.assertTrue(halves, name)
-            self.assertFalse([i.name for i in model.graph.initializer if i.data_type == FLOAT], name)
-            halves |= {v.name for v in model.graph.input if v.type.tensor_type.elem_type == FLOAT16}
-            half_outputs = {v.name for v in model.graph.output if v.type.tensor_type.elem_type == FLOAT16}
-            for node in model.graph.node:
-                to = {a.name: a.i for a in node.attribute}.get("to")
-                if halves & set(node.input):
-                    self.assertEqual((node.op_type, to), ("Cast", FLOAT), f"{name}: {node.name} reads fp16")
-                if node.op_type == "Cast" and to == FLOAT16:
-                    self.assertTrue(set(node.output) <= half_outputs, f"{name}: {node.name} makes fp16 inside the graph")
+    def test_draft_head_reads_a_4bit_lm_head_in_every_precision(self):
+        for precision, package in self.packages.items():
+            model = load_graph(package, "mtp.onnx")
+            head = next(n for n in model.graph.node if n.name == "lm_head")
+            self.assertEqual(head.op_type, "MatMulNBits", precision)
+
+    def test_tokenizer_ids_without_a_token_are_banned_in_the_manifest(self):
+        self.assertNotIn("banned_ids", self.manifest("fp32")["decoding"])  # the tiny tokenizer covers its vocabulary
+        tokenizer = {"model": {"vocab": {"a": 0, "b": 1, "c": 4}}, "added_tokens": [{"id": 5, "content": "<x>"}]}
+        self.assertEqual(banned_token_ids(tokenizer, 9), [[2, 4], [6, 9]])
+
+    def test_unknown_mode_is_refused(self):
+        self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", "x", "--modes", "huge"]), 2)
 
     def test_gundam_tile_limit_is_an_option(self):
-        options = export.package_options(export.parse_args(
+        options = export.export_options(export.parse_args(
             ["--checkpoint", str(self.checkpoint), "--out", "x", "--modes", "gundam,base", "--max-crops", "9"]))
-        self.assertEqual([(m.name, m.crop, m.max_crops) for m in options.modes], [("gundam", True, 9), ("base", False, 9)])
-        refused = export.package_options(export.parse_args(
+        self.assertEqual([(m.name, m.crop, m.max_crops) for m in options.package.modes],
+                         [("gundam", True, 9), ("base", False, 9)])
+        refused = export.export_options(export.parse_args(
             ["--checkpoint", str(self.checkpoint), "--out", "x", "--max-crops", "12"]))
         self.assertIn("--max-crops 12", refused)
 
-    def test_unknown_mode_is_refused(self):
-        self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", str(self.package),
-                                      "--modes", "huge"]), 2)
+
+class CheckpointTensors(unittest.TestCase):
+    """What the exporter says about a checkpoint whose tensors are not what its config describes."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.original = Path(cls.scratch.name) / "checkpoint"
+        cls.original.mkdir()
+        build_tiny.write_checkpoint(cls.original)
+        cls.tensors = read_checkpoint(cls.original)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def export_with(self, tensors: dict[str, np.ndarray], *flags: str) -> tuple[int, str]:
+        with tempfile.TemporaryDirectory() as scratch:
+            checkpoint = Path(scratch) / "checkpoint"
+            shutil.copytree(self.original, checkpoint)
+            for path in checkpoint.glob("*.safetensors"):
+                path.unlink()
+            (checkpoint / INDEX_FILE).unlink()
+            write_sharded(checkpoint, tensors, shards=1, bf16=True)
+            errors = io.StringIO()
+            with contextlib.redirect_stderr(errors):
+                code = export.main(["--checkpoint", str(checkpoint), "--out", str(Path(scratch) / "out"),
+                                    "--modes", "tiny", *flags])
+        return code, errors.getvalue()
+
+    def test_extra_tensors_are_refused_by_name(self):
+        code, message = self.export_with({**self.tensors, "model.layers.0.mlp.extra.weight": np.zeros(4, np.float32)})
+        self.assertEqual(code, 1)
+        self.assertIn("1 tensor(s) Folio does not know: model.layers.0.mlp.extra.weight", message)
+
+    def test_a_draft_head_tensor_folio_cannot_map_is_refused_and_the_way_out_named(self):
+        code, message = self.export_with({**self.tensors, "mtp_module.heads.0.shared_head.norm.weight": np.ones(64, np.float32)})
+        self.assertEqual(code, 1)
+        self.assertIn("mtp_module.heads.0.shared_head.norm.weight", message)
+        self.assertIn("--without-draft-head", message)
+
+    def test_without_draft_head_exports_the_base_model(self):
+        tensors = {**self.tensors, "mtp_module.heads.0.shared_head.norm.weight": np.ones(64, np.float32)}
+        with tempfile.TemporaryDirectory() as scratch:
+            checkpoint = Path(scratch) / "checkpoint"
+            shutil.copytree(self.original, checkpoint)
+            for path in checkpoint.glob("*.safetensors"):
+                path.unlink()
+            write_sharded(checkpoint, tensors, shards=1, bf16=True)
+            out = Path(scratch) / "out"
+            code = export.main(["--checkpoint", str(checkpoint), "--out", str(out), "--modes", "tiny",
+                                "--without-draft-head"])
+            self.assertEqual(code, 0)
+            manifest = json.loads((out / "manifest.json").read_text())
+        self.assertNotIn("mtp", manifest["graphs"])
+        self.assertEqual(manifest["architecture"]["num_mtp_heads"], 0)
+
+    def test_missing_tensors_are_listed(self):
+        tensors = {k: v for k, v in self.tensors.items() if not k.startswith("model.layers.2.mlp.experts.3.")}
+        code, message = self.export_with(tensors)
+        self.assertEqual(code, 1)
+        self.assertIn("3 tensor(s) the config calls for are missing: model.layers.2.mlp.experts.3.down_proj.weight", message)
+
+    def test_a_tensor_of_the_wrong_shape_is_named(self):
+        tensors = dict(self.tensors)
+        tensors["model.norm.weight"] = np.ones(65, np.float32)
+        code, message = self.export_with(tensors)
+        self.assertEqual(code, 1)
+        self.assertIn("tensor model.norm.weight has shape [65], the config calls for [64]", message)
+
+
+class Quantisation(unittest.TestCase):
+    def test_blocks_round_trip_within_half_a_step(self):
+        weight = np.random.default_rng(0).standard_normal((48, 100)).astype(np.float32)
+        q = quantise(weight, 32)
+        self.assertEqual((q.packed.shape, q.scales.shape), ((48, 4, 16), (48, 4)))
+        error = np.abs(q.dequantised(100) - weight)
+        step = np.repeat(q.scales, 32, axis=1)[:, :100]
+        self.assertTrue(np.all(error <= step / 2 + 1e-6))
+
+    def test_first_value_of_a_pair_is_the_low_nibble(self):
+        q = quantise(np.array([[7.0, -7.0] + [0.0] * 30], dtype=np.float32), 32)
+        self.assertEqual(q.packed[0, 0, 0], (7 + 8) | ((-7 + 8) << 4))
 
 
 class HalfWeights(unittest.TestCase):
@@ -117,7 +220,7 @@ class HalfWeights(unittest.TestCase):
         self.assertTrue(np.array_equal(half_weights("w", bf16).astype(np.float32), bf16))
 
     def test_a_weight_beyond_fp16_range_is_refused_by_name(self):
-        with self.assertRaisesRegex(ValueError, r"weight model\.norm\.weight: \|value\| 7e\+04 exceeds .*--dtype fp32"):
+        with self.assertRaisesRegex(ValueError, r"weight model\.norm\.weight: \|value\| 7e\+04 exceeds .*--precision fp32"):
             half_weights("model.norm.weight", np.array([1.0, -70000.0], dtype=np.float32))
 
 
