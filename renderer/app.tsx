@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { MenuCommand } from '../shared/app-api.js';
 import { ExportDialog } from './dialogs/export-dialog.js';
+import { PairsDialog } from './dialogs/pairs-dialog.js';
 import { SettingsDialog } from './dialogs/settings-dialog.js';
 import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
@@ -94,6 +95,9 @@ export function App() {
         <button type="button" disabled={!document?.info} onClick={() => actions.openDialog('export')}>
           Export…
         </button>
+        <button type="button" disabled={!hasDocuments} onClick={() => actions.openDialog('pairs')}>
+          Training pairs…
+        </button>
         <button type="button" onClick={() => actions.openDialog('settings')}>
           Settings
         </button>
@@ -129,6 +133,7 @@ export function App() {
       <StatusBar />
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'export' && document && <ExportDialog document={document} />}
+      {dialog === 'pairs' && <PairsDialog />}
     </div>
   );
 }

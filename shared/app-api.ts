@@ -5,6 +5,7 @@
  */
 
 import type { EngineChoice } from './engine-name.js';
+import type { PairFormat } from './export/training-pairs.js';
 import type { Settings } from './settings.js';
 import type { Workspace, WorkspaceEvent } from './workspace.js';
 
@@ -49,6 +50,24 @@ export type ExportOutcome =
   | { kind: 'would-overwrite'; files: string[] }
   | { kind: 'failed'; message: string };
 
+/** Fine-tuning pairs of every page in the workspace that was edited or marked reviewed. */
+export interface TrainingPairsRequest {
+  folder: string;
+  /** The chat format of the model to train; absent: the model package in use decides (DeepSeek-OCR's without one). */
+  format?: PairFormat;
+  /** The page images' longer side in pixels; absent: the model package's base view (1024 without one). */
+  imageSize?: number;
+  /** Share of documents (whole, by id hash) whose pages go to validation.jsonl. */
+  validationShare: number;
+  overwrite: boolean;
+}
+
+export type TrainingPairsOutcome =
+  /** `warnings`: pages left out (their image could not be rendered), each named. */
+  | { kind: 'written'; folder: string; counts: { train: number; validation: number }; files: string[]; warnings?: string[] }
+  | { kind: 'would-overwrite'; files: string[] }
+  | { kind: 'failed'; message: string };
+
 /** A model package folder, checked; `problem` says what makes it unusable and what to do, null when it can be used. */
 export interface ModelFolderCheck {
   folder: string;
@@ -88,6 +107,7 @@ export const IPC_CHANNELS = {
   setSettings: 'folio:set-settings',
   chooseExportFolder: 'folio:choose-export-folder',
   exportDocument: 'folio:export-document',
+  exportTrainingPairs: 'folio:export-training-pairs',
   hasApiKey: 'folio:has-api-key',
   setApiKey: 'folio:set-api-key',
   chooseModelFolder: 'folio:choose-model-folder',
@@ -132,6 +152,8 @@ export interface FolioApi {
   /** A folder picked by the user (a native dialog in the app), or `null` when they cancel. */
   chooseExportFolder(): Promise<string | null>;
   exportDocument(request: ExportRequest): Promise<ExportOutcome>;
+  /** Writes `train.jsonl`, `validation.jsonl`, `images/` and `manifest.json`; never replaces files unasked. */
+  exportTrainingPairs(request: TrainingPairsRequest): Promise<TrainingPairsOutcome>;
   /** Whether the remote server's API key is stored; the key itself never comes back to the page. */
   hasApiKey(): Promise<boolean>;
   /**

@@ -69,6 +69,8 @@ export interface PageStats {
   engine: EngineName;
   /** Where the engine ran: `cpu`, `cuda:0`, `remote`. */
   device: string;
+  /** The model that read the page: the package's name (vlm) or the name the server serves (remote). */
+  model?: string;
   /** Why that device (e.g. "CUDA libraries not installed"), or why this engine was routed to. */
   reason?: string;
   timeMs: number;

@@ -77,7 +77,9 @@ export type HostRequest =
   /** Pages are 1-based and converted in the order given; one conversion per document at a time. */
   | { type: 'convert'; docId: string; pages: number[]; options: ConvertOptions }
   | { type: 'cancel'; docId: string }
-  | { type: 'close'; docId: string };
+  | { type: 'close'; docId: string }
+  /** The page on white, its longer side `longSide` pixels, as PNG (training pairs' images). */
+  | { type: 'render'; docId: string; page: number; longSide: number };
 
 export type HostEvent =
   | { type: 'ready' }
@@ -88,5 +90,7 @@ export type HostEvent =
   | { type: 'page-done'; docId: string; result: PageResult }
   | { type: 'page-failed'; docId: string; page: number; failure: Failure }
   | { type: 'convert-done'; docId: string; cancelled: boolean }
+  /** The answer to `render`; a page that cannot be rendered answers `page-failed`. */
+  | { type: 'page-image'; docId: string; page: number; width: number; height: number; png: Uint8Array }
   /** A request the host could not act on (malformed, unknown document, conversion already running). */
   | { type: 'request-rejected'; docId?: string; message: string };

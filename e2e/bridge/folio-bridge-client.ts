@@ -110,6 +110,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     setSettings: (patch) => call('setSettings', patch),
     chooseExportFolder: () => call('chooseExportFolder'),
     exportDocument: (exportRequest) => call('exportDocument', exportRequest),
+    exportTrainingPairs: (pairsRequest) => call('exportTrainingPairs', pairsRequest),
     hasApiKey: () => call('hasApiKey'),
     setApiKey: (key) => call('setApiKey', key),
     chooseModelFolder: () => call('chooseModelFolder'),

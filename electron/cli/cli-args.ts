@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
+import { DEFAULT_VALIDATION_SHARE, PAIR_FORMATS, type PairFormat } from '../../shared/export/training-pairs.js';
 import { OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
 import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
@@ -66,8 +67,26 @@ export interface VlmRequest {
   demo?: DemoModel;
 }
 
+/** `folio export-pairs`: fine-tuning pairs from the app's workspace. */
+export interface ExportPairsRequest {
+  outDir: string;
+  /** The app's data folder; undefined: found where the app keeps it (app-data-folder.ts). */
+  workspaceDir?: string;
+  /** Document ids, file paths or file names; empty: every document. */
+  documents: string[];
+  /** A model package whose prompt and view size the pairs follow. */
+  modelDir?: string;
+  format?: PairFormat;
+  imageSize?: number;
+  validationShare: number;
+  password?: string;
+  overwrite: boolean;
+  pageTimeoutMs: number;
+}
+
 export type CliCommand =
   | { kind: 'help' }
+  | { kind: 'export-pairs'; request: ExportPairsRequest }
   | { kind: 'version' }
   | { kind: 'doctor' }
   | { kind: 'convert'; request: ConvertRequest }
@@ -138,6 +157,19 @@ const BENCH_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+const EXPORT_PAIRS_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  workspace: { type: 'string' },
+  model: { type: 'string' },
+  format: { type: 'string' },
+  size: { type: 'string' },
+  split: { type: 'string' },
+  password: { type: 'string' },
+  overwrite: { type: 'boolean' },
+  'page-timeout': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 const SERVE_CHECK_OPTIONS = {
   model: { type: 'string' },
   timeout: { type: 'string' },
@@ -152,6 +184,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (command === 'convert') return parseConvert(rest);
   if (command === 'serve-check') return parseServeCheck(rest);
   if (command === 'bench') return parseBench(rest);
+  if (command === 'export-pairs') return parseExportPairs(rest);
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
@@ -277,6 +310,43 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
     prompt: values.prompt,
     extraBody: values['extra-body'] === undefined ? undefined : parseExtraBody(values['extra-body']),
   };
+}
+
+function parseExportPairs(args: string[]): CliCommand {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: EXPORT_PAIRS_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { kind: 'help' };
+  if (values.out === undefined) throw new UsageError('no output folder; add -o <dir> (train.jsonl, validation.jsonl, images/ and manifest.json go there).');
+  const format = values.format === undefined ? undefined : PAIR_FORMATS.find((choice) => choice === values.format);
+  if (values.format !== undefined && !format) throw new UsageError(`--format "${values.format}" is not one of ${PAIR_FORMATS.join(', ')}.`);
+  const size = values.size === undefined ? undefined : positiveInteger(values.size, 0, '--size');
+  if (size !== undefined && (size < 64 || size > 4096)) throw new UsageError(`--size ${size} is outside 64 to 4096 pixels; DeepSeek-OCR's and jina-ocr-v1's base view is 1024.`);
+  return {
+    kind: 'export-pairs',
+    request: {
+      outDir: values.out,
+      workspaceDir: values.workspace,
+      documents: positionals,
+      modelDir: values.model === undefined ? undefined : (demoModelNamed(values.model)?.dir ?? path.resolve(values.model)),
+      format,
+      imageSize: size,
+      validationShare: values.split === undefined ? DEFAULT_VALIDATION_SHARE : parseShare(values.split),
+      password: values.password,
+      overwrite: values.overwrite ?? false,
+      pageTimeoutMs: values['page-timeout'] === undefined ? 60_000 : parsePageTimeout(values['page-timeout']) * 1000,
+    },
+  };
+}
+
+function parseShare(text: string): number {
+  const share = Number(text);
+  if (!Number.isFinite(share) || share < 0 || share > 1) throw new UsageError(`--split "${text}" is not a share from 0 to 1, e.g. 0.1 for a tenth of the documents in validation.`);
+  return share;
 }
 
 function parseServeCheck(args: string[]): CliCommand {

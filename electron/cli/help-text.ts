@@ -11,6 +11,8 @@ Usage:
                       score it by olmOCR-Bench's rules and print pass rates by test file and
                       type, and each failure; -o writes each page's Markdown as
                       <pdf>_pg<N>_repeat1.md for olmOCR's own scorer
+  folio export-pairs -o <dir> [documents...] [options]
+                      fine-tuning pairs of the pages you reviewed or edited in the app
   folio doctor        say which ONNX Runtime execution provider Folio gets, and why
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,
@@ -54,6 +56,27 @@ Convert options:
                           with --engine text, 180 with auto or lite, which may OCR a page;
                           with the vlm engine 60 + 0.2 per --max-tokens token: 879 for 4096)
   --json                  one JSON event per line on stdout instead of progress
+
+Export-pairs options:
+  Reads the desktop app's workspace (it is not changed) and writes, for every page you edited or
+  ticked "Reviewed", the page image and its final Markdown: <dir>/train.jsonl and validation.jsonl
+  (one chat per line in the model's format, image paths relative to <dir>), <dir>/images/, and
+  <dir>/manifest.json (per pair: document, page, engine, model, whether the text was edited).
+  Pages never looked at are left out. Documents are named by id, file path or file name (default: all).
+  -o, --out DIR           the pairs folder (created if missing)
+  --workspace DIR         the app's data folder (default: FOLIO_USER_DATA_DIR, else the OS's
+                          application-data folder: ~/.config/Folio on Linux, ~/Library/Application
+                          Support/Folio on macOS, %APPDATA%\Folio on Windows)
+  --model DIR|NAME        take the chat format and image size from this model package
+  --format deepseek-ocr|jina-ocr-v1
+                          deepseek-ocr (default): its <|User|>/<|Assistant|> conversation with the
+                          plain prompt; jina-ocr-v1: chat-template messages with its instruction
+  --size PX               page images' longer side (default: the package's base view, else 1024)
+  --split F               share of documents in validation, chosen by a hash of each document's
+                          id so a document is never split and stays on its side (default 0.1)
+  --password P            password of encrypted PDFs
+  --overwrite             replace an earlier export's files
+  --page-timeout S        time limit per page image, in seconds (default 60)
 
 Output goes to <dir>/<stem>.md (.html, .json); inputs with the same name get <stem>-2, -3...
 Exit status: 0 all converted, 1 some file or page failed (one line each on stderr), 2 usage error,

@@ -5,6 +5,7 @@ import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
 import { runBench } from './bench-command.js';
 import { runConvert } from './convert-command.js';
+import { runExportPairs } from './export-pairs-command.js';
 import { runServeCheck } from './serve-check-command.js';
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -30,6 +31,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'bench':
       return runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+    case 'export-pairs':
+      return runExportPairs(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'serve-check':
       return runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
   }

@@ -7,8 +7,9 @@ import type { Failure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
 import { openDocumentSource, type DocumentSource } from './document-source.js';
-import { toFailure } from './failure-error.js';
+import { FailureError, toFailure } from './failure-error.js';
 import { convertInPageOrder } from './page-order.js';
+import type { RgbImage } from './raster/rgb-image.js';
 import type { EngineRouter } from './router.js';
 
 export interface PageListener {
@@ -28,6 +29,15 @@ export class DocumentSession {
   static async open(router: EngineRouter, file: string, password?: string): Promise<DocumentSession> {
     const source = await openDocumentSource(file, password);
     return new DocumentSession(source.info, source, router);
+  }
+
+  /** The page on white, its longer side `longSide` pixels (an image file's page is resampled to it). */
+  render(page: number, longSide: number): Promise<RgbImage> {
+    if (!Number.isInteger(page) || page < 1 || page > this.info.pageCount) {
+      // a saved workspace may name a page of an earlier version of the file
+      throw new FailureError('not-found', `the document now has pages 1 to ${this.info.pageCount}; there is no page ${page}.`);
+    }
+    return this.source.render(page, longSide);
   }
 
   /**
@@ -77,6 +87,7 @@ export class DocumentSession {
       stats: {
         engine: engine.name,
         device: content.device,
+        model: content.model ?? content.decode?.model,
         reason: content.reason ? `${reason}; ${content.reason}` : reason,
         timeMs: performance.now() - started,
         chars: content.markdown.length,

@@ -30,6 +30,8 @@ export interface PageContent {
   blocks: Block[];
   images: PageImage[];
   device: string;
+  /** The model that read the page, for engines that run one the user chose. */
+  model?: string;
   reason?: string;
   tokens?: number;
   steps?: number;

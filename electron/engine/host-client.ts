@@ -50,6 +50,12 @@ export interface OpenedDocument {
 
 type DocumentRef = Omit<OpenedDocument, 'info'>;
 
+export interface RenderedPage {
+  width: number;
+  height: number;
+  png: Uint8Array;
+}
+
 export class HostClient {
   private host: LiveHost | undefined;
   private starting: Promise<LiveHost> | undefined;
@@ -96,6 +102,33 @@ export class HostClient {
         await this.convertOn(host, doc.docId, remaining, options, callbacks, signal, pageTimeoutMs);
       }
       return { cancelled: signal?.aborted ?? false };
+    });
+  }
+
+  /**
+   * The page on white, its longer side `longSide` pixels, as PNG. A page that hangs or crashes the
+   * host throws a FailureError (the next call starts a fresh host); so does a page the host cannot render.
+   */
+  render(doc: OpenedDocument, page: number, longSide: number, signal?: AbortSignal): Promise<RenderedPage> {
+    return this.exclusive(doc.docId, async () => {
+      const host = await this.hostWith(doc, signal);
+      const events = host.events.document(doc.docId);
+      host.process.send({ type: 'render', docId: doc.docId, page, longSide });
+      const deadline = Date.now() + this.pageTimeoutMs;
+      for (;;) {
+        const taken = await events.take(deadline, signal);
+        if (taken.kind === 'event') {
+          const event = taken.event;
+          if (event.type === 'page-image' && event.page === page) return { width: event.width, height: event.height, png: event.png };
+          if (event.type === 'page-failed' && event.page === page) throw new FailureError(event.failure.code, event.failure.message);
+          if (event.type === 'request-rejected') throw new FailureError('internal', event.message);
+          continue;
+        }
+        this.discardHost(host);
+        if (taken.kind === 'aborted') throw signal?.reason;
+        if (taken.kind === 'exit') throw new FailureError('engine-crashed', `the engine crashed while rendering it (${taken.description}).`);
+        throw new FailureError('timeout', `could not be rendered within ${seconds(this.pageTimeoutMs)}, so its engine was stopped.`);
+      }
     });
   }
 

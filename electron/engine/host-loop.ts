@@ -7,6 +7,7 @@ import { parseHostRequest } from '../../shared/protocol-schema.js';
 import type { ConvertOptions, HostRequest } from '../../shared/protocol.js';
 import { DocumentSession } from './document-session.js';
 import { toFailure } from './failure-error.js';
+import { encodePageImage } from './remote/page-image.js';
 import type { HostTransport } from './host-transport.js';
 import type { EngineRouter } from './router.js';
 
@@ -43,6 +44,8 @@ export class EngineHost {
         return this.documents.get(request.docId)?.conversion?.abort.abort();
       case 'close':
         return void this.close(request.docId);
+      case 'render':
+        return void this.render(request.docId, request.page, request.longSide);
     }
   }
 
@@ -98,6 +101,18 @@ export class EngineHost {
       },
       signal,
     );
+  }
+
+  private async render(docId: string, page: number, longSide: number): Promise<void> {
+    const session = await this.documents.get(docId)?.session;
+    if (!session) return this.reject(docId, `Document ${docId} is not open; send "open" first.`);
+    try {
+      const image = await session.render(page, longSide);
+      const png = await encodePageImage(image, 'png');
+      this.transport.send({ type: 'page-image', docId, page, width: image.width, height: image.height, png });
+    } catch (error) {
+      this.transport.send({ type: 'page-failed', docId, page, failure: toFailure(error) });
+    }
   }
 
   private async close(docId: string): Promise<void> {

@@ -27,6 +27,10 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getSettings: async () => DEFAULT_SETTINGS,
     setSettings: async () => DEFAULT_SETTINGS,
     exportDocument: async () => ({ kind: 'written', files: [] }),
+    exportTrainingPairs: async (request) => {
+      calls.push(['exportTrainingPairs', request]);
+      return { kind: 'failed', message: 'not used' };
+    },
     hasApiKey: async () => false,
     setApiKey: record('setApiKey'),
     checkModelFolder: async (folder) => ({ folder, problem: null }),
@@ -73,6 +77,8 @@ describe('dispatch', () => {
     await expect(dispatch(handlers, 'setEdit', ['doc', 0, 'text'])).rejects.toThrow(/window\.folio\.setEdit was called with arguments it does not take/);
     await expect(dispatch(handlers, 'convert', [{ docId: 'doc', engine: 'gpt' }])).rejects.toThrow(/window\.folio\.convert/);
     await expect(dispatch(handlers, 'exportDocument', [{ docId: 'doc', formats: ['pdf'], pageMarkers: false, assets: false, folder: '/x', overwrite: false }])).rejects.toThrow(/exportDocument/);
+    await expect(dispatch(handlers, 'exportTrainingPairs', [{ folder: '/x', format: 'llava', validationShare: 0.1, overwrite: false }])).rejects.toThrow(/exportTrainingPairs/);
+    await expect(dispatch(handlers, 'exportTrainingPairs', [{ folder: '/x', validationShare: 1.5, overwrite: false }])).rejects.toThrow(/exportTrainingPairs/);
     await expect(dispatch(handlers, 'cancel', 'doc')).rejects.toThrow(/window\.folio\.cancel/);
     expect(calls).toEqual([]);
   });

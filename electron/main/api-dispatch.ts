@@ -38,6 +38,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     setSettings: (patch) => service.setSettings(patch),
     chooseExportFolder: () => shell.chooseExportFolder(),
     exportDocument: (request) => service.exportDocument(request),
+    exportTrainingPairs: (request) => service.exportTrainingPairs(request),
     hasApiKey: () => service.hasApiKey(),
     setApiKey: (key) => service.setApiKey(key),
     chooseModelFolder: async () => {

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, Unsubscribe } from '../../shared/app-api.js';
+import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../engine/export/math-css.js';
@@ -23,6 +23,7 @@ import { exportDocument } from './document-export.js';
 import { sniffFile } from './document-kind.js';
 import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
+import { exportTrainingPairs, HostPageRenderer, pairSettings } from './training-pairs-export.js';
 import { WorkspaceStore } from './workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
@@ -267,6 +268,27 @@ export class AppService implements AppServiceApi {
       readImage: (name) => this.store.readImage(document.id, name),
       mathCss: loadMathCss,
     });
+  }
+
+  /**
+   * Pages are rendered on an engine host of their own, started for this export and ended with it,
+   * so neither a long conversion nor the opening of documents waits on it.
+   */
+  async exportTrainingPairs(request: TrainingPairsRequest): Promise<TrainingPairsOutcome> {
+    let settings;
+    try {
+      settings = await pairSettings(this.settings.modelDir, { format: request.format, imageSize: request.imageSize });
+    } catch (error) {
+      return { kind: 'failed', message: (error as Error).message };
+    }
+    const client = new HostClient({ spawnHost: () => this.options.spawnHost({}), pageTimeoutMs: this.options.pageTimeoutMs, openTimeoutMs: this.options.pageTimeoutMs });
+    const renderer = new HostPageRenderer(client, (document) => this.passwords.get(document.id));
+    try {
+      return await exportTrainingPairs(this.store.workspace.documents, { ...settings, folder: request.folder, validationShare: request.validationShare, overwrite: request.overwrite }, renderer);
+    } finally {
+      await renderer.close();
+      client.dispose();
+    }
   }
 
   /** Applies, saves and broadcasts one event; resolves once it is on disk. */

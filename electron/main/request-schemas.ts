@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FolioApi } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES } from '../../shared/engine-name.js';
+import { PAIR_FORMATS } from '../../shared/export/training-pairs.js';
 
 const docId = z.string().min(1).max(200);
 const page = z.int().min(1);
@@ -39,6 +40,15 @@ const ARGUMENTS = {
       pageMarkers: z.boolean(),
       assets: z.boolean(),
       folder: z.string().min(1),
+      overwrite: z.boolean(),
+    }),
+  ]),
+  exportTrainingPairs: z.tuple([
+    z.object({
+      folder: z.string().min(1),
+      format: z.enum(PAIR_FORMATS).optional(),
+      imageSize: z.int().min(64).max(4096).optional(),
+      validationShare: z.number().min(0).max(1),
       overwrite: z.boolean(),
     }),
   ]),

@@ -71,13 +71,8 @@ export class WorkspaceStore {
   static async open(dir: string): Promise<WorkspaceStore> {
     await mkdir(path.join(dir, 'documents'), { recursive: true });
     await removeStaleTempFiles(dir);
-    const problems: string[] = [];
-    const documents: WorkspaceDocument[] = [];
-    for (const id of await readOrder(dir, problems)) {
-      const document = await readDocument(dir, id, problems);
-      if (document) documents.push(document);
-    }
-    return new WorkspaceStore(dir, settleInterrupted({ documents }), problems);
+    const { workspace, problems } = await readSavedWorkspace(dir);
+    return new WorkspaceStore(dir, workspace, problems);
   }
 
   get workspace(): Workspace {
@@ -163,6 +158,21 @@ export class WorkspaceStore {
     const order: OrderFile = { version: STORE_VERSION, documents: this.state.documents.map((document) => document.id) };
     await writeFileAtomic(path.join(this.dir, ORDER_FILE), JSON.stringify(order));
   }
+}
+
+/**
+ * The saved workspace, read without writing anything (no temp files removed, no folder made), so
+ * another process (`folio export-pairs`) may read it while the app runs. Conversions a crash cut
+ * off are settled; `problems` names what could not be read back.
+ */
+export async function readSavedWorkspace(dir: string): Promise<{ workspace: Workspace; problems: string[] }> {
+  const problems: string[] = [];
+  const documents: WorkspaceDocument[] = [];
+  for (const id of await readOrder(dir, problems)) {
+    const document = await readDocument(dir, id, problems);
+    if (document) documents.push(document);
+  }
+  return { workspace: settleInterrupted({ documents }), problems };
 }
 
 function toStored(document: WorkspaceDocument): StoredDocument {

@@ -75,6 +75,9 @@ class FakeMain implements FolioApi {
   async exportDocument(): Promise<never> {
     throw new Error('not used');
   }
+  async exportTrainingPairs(): Promise<never> {
+    throw new Error('not used');
+  }
   async hasApiKey() {
     return false;
   }

@@ -29,7 +29,7 @@ export interface PageFocus {
   serial: number;
 }
 
-export type Dialog = 'settings' | 'export' | null;
+export type Dialog = 'settings' | 'export' | 'pairs' | null;
 
 /** CSS pixels per PDF point, or as wide as the page pane. */
 export type Zoom = number | 'fit-width';

@@ -49,7 +49,8 @@ export class RemoteEngine implements PageEngine {
   async convertPage(job: PageJob): Promise<PageContent> {
     const device = `${this.options.model} at ${this.server}`;
     const { width, height, body } = await this.requestFor(job);
-    if (!body) return { width, height, markdown: '', blocks: [], images: [], device, reason: 'page is blank, not sent to the server' };
+    const model = this.options.model;
+    if (!body) return { width, height, markdown: '', blocks: [], images: [], device, model, reason: 'page is blank, not sent to the server' };
     // DeepSeek-OCR's grounding tags come out of the text here, after retries have been reconciled
     const parser = new GroundingParser(pageGrounding(job.page, job.options.keepHeaders));
     const emit = (clean: string): void => {
@@ -61,7 +62,7 @@ export class RemoteEngine implements PageEngine {
     const reason = end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
     // the page's pixels were let go before the request; a figure to cut renders them again
     const { blocks, images } = await groundedContent(parser.regions, { width, height }, job.options.extractImages, async () => (await pageImage(job, this.options.imageLongSide)).image);
-    return { width, height, markdown: parser.markdown, blocks, images, device, reason, tokens: end.completionTokens };
+    return { width, height, markdown: parser.markdown, blocks, images, device, model, reason, tokens: end.completionTokens };
   }
 
   /** The request for the page, or none when it is blank; its pixels are let go before the page waits for a request slot. */
