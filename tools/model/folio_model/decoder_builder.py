@@ -56,9 +56,9 @@ PRECISIONS = {
     "int4": Precision("int4", TensorProto.FLOAT, np.float32, quantised=True),
 }
 
-# Which execution providers each precision is meant for, as the manifest records it. fp16 packages
-# need a GPU: ONNX Runtime 1.30's CPU `MoE` kernel returns zeros for float16 (measured), and
-# WebGPU has no float `MoE` kernel at all, so WebGPU runs the int4 package.
+# Which execution providers each precision is meant for, as the manifest records it. fp16 needs a
+# GPU to pay: ONNX Runtime's CPU provider computes it (the tests run it there) but has few fp16
+# kernels and casts around the rest; WebGPU has no float `MoE` kernel at all, so it runs int4.
 PROVIDERS = {"fp32": ["cpu", "cuda"], "fp16": ["cuda"], "int4": ["cpu", "webgpu", "cuda"]}
 
 

@@ -3,6 +3,7 @@ optionally with fp16 weights and fp16 graph I/O around an fp32 computation."""
 from __future__ import annotations
 
 import tempfile
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -90,7 +91,10 @@ def _half_io(model: onnx.ModelProto, keep_fp32: set[str], casts: list[onnx.NodeP
 
 def _trace(module: torch.nn.Module, example: tuple[torch.Tensor, ...], inputs: Sequence[TensorSpec],
            outputs: Sequence[TensorSpec], with_weights: bool) -> onnx.ModelProto:
-    with tempfile.TemporaryDirectory() as scratch, torch.no_grad():
+    with tempfile.TemporaryDirectory() as scratch, torch.no_grad(), warnings.catch_warnings():
+        # the tracer warns of every shape it records as a constant: each graph is traced for its one
+        # view size on purpose
+        warnings.simplefilter("ignore", torch.jit.TracerWarning)
         # a file, not a buffer: torch writes weights beside graphs over 2 GB, and onnx.load reads them back
         traced = Path(scratch) / "graph.onnx"
         # folding needs the weights' values: without them, weights stay under their own names and
