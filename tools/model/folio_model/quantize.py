@@ -26,14 +26,28 @@ class Quantised:
         return (q * self.scales[..., None]).reshape(self.packed.shape[0], -1)[:, :k]
 
 
+# Each block's scale is the one of these fractions of max|w|/7 that gives it the least squared
+# error: clipping the largest value a little buys finer steps for the rest. On Gaussian weights at
+# the real width this cut the mean squared error by about a fifth against max|w|/7 alone.
+_SCALE_FRACTIONS = (1.0, 0.95, 0.9, 0.85, 0.8)
+
+
 def _quantise_rows(rows: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
     n, k = rows.shape
     blocks = rows.reshape(n, k // block, block)
-    scales = np.abs(blocks).max(axis=-1) / 7.0
-    scales[scales == 0] = 1.0
-    q = np.clip(np.rint(blocks / scales[..., None]), -8, 7).astype(np.int16) + ZERO_POINT
+    largest = np.abs(blocks).max(axis=-1) / 7.0
+    largest[largest == 0] = 1.0
+    best_scales, best_error = largest, np.full(largest.shape, np.inf, dtype=np.float32)
+    for fraction in _SCALE_FRACTIONS:
+        scales = largest * fraction
+        q = np.clip(np.rint(blocks / scales[..., None]), -8, 7)
+        error = ((q * scales[..., None] - blocks) ** 2).sum(axis=-1)
+        better = error < best_error
+        best_scales = np.where(better, scales, best_scales)
+        best_error = np.where(better, error, best_error)
+    q = np.clip(np.rint(blocks / best_scales[..., None]), -8, 7).astype(np.int16) + ZERO_POINT
     packed = (q[..., 0::2] | (q[..., 1::2] << 4)).astype(np.uint8)
-    return packed, scales.astype(np.float32)
+    return packed, best_scales.astype(np.float32)
 
 
 def quantise(weight: np.ndarray, block: int) -> Quantised:
