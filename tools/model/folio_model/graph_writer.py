@@ -3,6 +3,7 @@ external data file (`<graph>.onnx.data`) the moment it is added, so no graph eve
 in memory: the protobuf keeps only names, shapes and offsets."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -24,13 +25,20 @@ TYPE_NAMES = {TensorProto.FLOAT: "float32", TensorProto.FLOAT16: "float16", Tens
 
 
 class ExternalData:
-    """A graph's `<graph>.onnx.data` file, written tensor by tensor, each on a page boundary."""
+    """An external data file written tensor by tensor, each on a page boundary. With `dedupe`, a
+    tensor already written under the same name with the same bytes is pointed to, not written
+    again: the vision graphs of several view sizes share one file this way."""
 
-    def __init__(self, graph_path: Path) -> None:
-        self.file = graph_path.name + ".data"
-        self.path = graph_path.with_name(self.file)
+    def __init__(self, path: Path, dedupe: bool = False) -> None:
+        self.file = path.name
+        self.path = path
         self._out = open(self.path, "wb")
         self.offset = 0
+        self._written: dict[tuple[str, bytes], tuple[int, int]] | None = {} if dedupe else None
+
+    @classmethod
+    def beside(cls, graph_path: Path) -> "ExternalData":
+        return cls(graph_path.with_name(graph_path.name + ".data"))
 
     def begin(self) -> int:
         pad = -self.offset % ALIGNMENT
@@ -44,16 +52,28 @@ class ExternalData:
 
     def tensor(self, name: str, dtype: np.dtype, shape: Sequence[int], start: int) -> TensorProto:
         """The initialiser for the bytes written since `start`."""
+        return self._tensor_at(name, dtype, shape, start, self.offset - start)
+
+    def _tensor_at(self, name: str, dtype: np.dtype, shape: Sequence[int], start: int, length: int) -> TensorProto:
         tensor = TensorProto(name=name, data_type=ELEMENT_TYPES[np.dtype(dtype)], dims=list(shape))
         tensor.data_location = TensorProto.EXTERNAL
-        for key, value in (("location", self.file), ("offset", str(start)), ("length", str(self.offset - start))):
+        for key, value in (("location", self.file), ("offset", str(start)), ("length", str(length))):
             entry = tensor.external_data.add()
             entry.key, entry.value = key, value
         return tensor
 
     def add(self, name: str, array: np.ndarray) -> TensorProto:
+        array = np.ascontiguousarray(array)
+        key = None
+        if self._written is not None:
+            key = (name, hashlib.sha256(array.data).digest())
+            if key in self._written:
+                start, length = self._written[key]
+                return self._tensor_at(name, array.dtype, array.shape, start, length)
         start = self.begin()
         self.write(array)
+        if key is not None and self._written is not None:
+            self._written[key] = (start, array.nbytes)
         return self.tensor(name, array.dtype, array.shape, start)
 
     def close(self) -> None:
@@ -66,7 +86,7 @@ class ExternalData:
 class GraphWriter:
     def __init__(self, path: Path, name: str) -> None:
         self.path = path
-        self._data = ExternalData(path)
+        self._data = ExternalData.beside(path)
         self._name = name
         self._nodes: list[onnx.NodeProto] = []
         self._initialisers: list[TensorProto] = []

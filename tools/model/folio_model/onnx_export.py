@@ -130,13 +130,15 @@ def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], pat
 
 
 def export_graph_streamed(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
-                          inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
+                          inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False,
+                          shared: ExternalData | None = None) -> None:
     """As `export_graph`, for graphs too large to hold twice: traced without its weights, which are
-    then written one by one from the module into `<graph>.onnx.data`, so no protobuf ever holds them."""
+    then written one by one from the module into `<graph>.onnx.data` (or the `shared` file, which
+    the caller closes), so no protobuf ever holds them."""
     model = _trace(module, example, inputs, outputs, with_weights=False)
     state = module.state_dict()
     declared = {s.name for s in inputs}
-    data = ExternalData(path)
+    data = shared or ExternalData.beside(path)
     graph = model.graph
     kept, casts = [], []
     for value in graph.input:
@@ -155,7 +157,8 @@ def export_graph_streamed(module: torch.nn.Module, example: tuple[torch.Tensor, 
         del array
     del graph.input[:]
     graph.input.extend(kept)
-    data.close()
+    if shared is None:
+        data.close()
     if half or casts:
         _half_io(model, _fp32_names(inputs, outputs), casts)
     onnx.save(model, str(path))

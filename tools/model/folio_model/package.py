@@ -9,6 +9,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import onnx
 import torch
 
 from .config import ModelConfig
@@ -153,6 +154,12 @@ def _export_mtp(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
     return {"file": "mtp.onnx", "inputs": inputs, "outputs": outputs}
 
 
+def external_files(graph: Path) -> set[str]:
+    """The external data files a graph's initialisers live in."""
+    model = onnx.load(str(graph), load_external_data=False)
+    return {entry.value for tensor in model.graph.initializer for entry in tensor.external_data if entry.key == "location"}
+
+
 def _graph_json(graph: dict) -> dict:
     return {k: ([s.to_json() for s in v] if k in ("inputs", "outputs") else v) for k, v in graph.items()}
 
@@ -211,7 +218,7 @@ def write_manifest(out: Path, checkpoint: Path, cfg: ModelConfig, options: Packa
         "graphs": {name: _graph_json(g) for name, g in graphs.items()},
     }
     written = ["tokenizer.json"] + [g["file"] for g in graphs.values()]
-    files = sorted(written + [f + ".data" for f in written if (out / (f + ".data")).exists()])
+    files = sorted(set(written) | {data for g in graphs.values() for data in external_files(out / g["file"])})
     manifest["files"] = {name: sha256(out / name) for name in files}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     return out / "manifest.json"

@@ -13,6 +13,7 @@ from typing import Callable
 from .checkpoint import DERIVED_KEYS, expected_tensors, read_config
 from .checkpoint_reader import CheckpointReader
 from .config import ModelConfig
+from .graph_writer import ExternalData
 from .decoder_builder import PROVIDERS, BuiltGraph, Precision, build_decoder, build_embedding, build_mtp
 from .package import PackageOptions, special_token_ids, view_sizes, write_manifest
 from .vision_export import export_vision
@@ -118,9 +119,12 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
     precision = options.precision
     half = precision.weight_dtype.__name__ == "float16"
     graphs: dict[str, dict] = {}
+    # one weights file for every view size: the graphs differ only in their resized position tables
+    vision_weights = ExternalData(out / "vision.onnx.data", dedupe=True)
     for size in view_sizes(options.package.modes):
         log(f"export: vision_{size}")
-        graphs[f"vision_{size}"] = export_vision(reader, cfg, size, out, half)
+        graphs[f"vision_{size}"] = export_vision(reader, cfg, size, out, half, vision_weights)
+    vision_weights.close()
     log("export: embedding")
     graphs["embedding"] = _graph_entry(build_embedding(reader, cfg.decoder, precision, out))
     log(f"export: decoder ({cfg.decoder.num_hidden_layers} layers, {precision.name})")

@@ -10,6 +10,7 @@ from torch import nn
 from .checkpoint_reader import CheckpointReader
 from .clip import VitModel
 from .config import ModelConfig
+from .graph_writer import ExternalData
 from .graphs import VisionGraph
 from .onnx_export import TensorSpec, export_graph_streamed
 from .sam import ImageEncoderViT
@@ -49,9 +50,11 @@ def load_vision(reader: CheckpointReader, cfg: ModelConfig) -> VisionModel:
     return vision
 
 
-def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Path, half: bool) -> dict:
+def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Path, half: bool,
+                  shared: ExternalData) -> dict:
     """`vision_<size>.onnx`: pixel_values [n, 3, S, S] -> features [n, (S/64)^2, H] and the layout
-    embeddings. Weights are loaded afresh for each size and resized in place."""
+    embeddings. Weights are loaded afresh for each size and resized in place; the weights every size
+    shares are written once into `shared`."""
     float_name = "float16" if half else "float32"
     hidden = cfg.decoder.hidden_size
     side = size // cfg.sam.patch_size // 4
@@ -62,5 +65,5 @@ def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Pa
     file = f"vision_{size}.onnx"
     graph = VisionGraph(load_vision(reader, cfg), size, in_place=True)
     # one view traced: a batch of two would double SAM's [views, heads, 4096, 4096] global attention
-    export_graph_streamed(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half)
+    export_graph_streamed(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half, shared)
     return {"file": file, "view_size": size, "grid": side, "inputs": inputs, "outputs": outputs}
