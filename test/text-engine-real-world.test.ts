@@ -55,4 +55,24 @@ describe('text engine on real-world-like pages', () => {
     expect(markdown).toContain('Their caf\u00e9 served cr\u00e8me br\u00fbl\u00e9e');
     expect(markdown).toBe(markdown.normalize('NFC'));
   });
+
+  it('leaves out the banners, identifiers and download stamps in the margins of a one-page article', async () => {
+    const markdown = await text('article');
+    for (const gone of ['Journal of Coastal Studies', 'doi.org', 'Downloaded from', 'Download date', 'Page 1 of 1']) expect(markdown).not.toContain(gone);
+    expect(markdown.startsWith('# Rising Water on the Northern Coast\n\nSea level along the northern coast')).toBe(true);
+    expect(markdown.trimEnd().endsWith('than the average rise does.')).toBe(true);
+  });
+
+  it("leaves out a book page's running title and folio numeral, and keeps its first line", async () => {
+    const markdown = await text('book');
+    expect(markdown).not.toMatch(/northern coast\s*\n/i);
+    expect(markdown).not.toMatch(/^\s*47\s*$/m);
+    expect(markdown.startsWith('Sea level along the northern coast has risen')).toBe(true);
+  });
+
+  it('keeps the numbered lines at the top and foot of every page, which continue the body', async () => {
+    const markdown = await text('numberedLines');
+    const missing = Array.from({ length: 150 }, (_, i) => `Line ${i + 1} of the transcript`).filter((line) => !markdown.includes(line));
+    expect(missing).toEqual([]);
+  });
 });
