@@ -71,10 +71,10 @@ export const HEADINGS = page(
 <h2 style="font-size:14pt;font-family:'Liberation Sans',sans-serif">2 Methods</h2>
 <p><b>The following corollary holds for every station in the survey</b></p>
 <p>It follows from the monthly means, which are taken over every tide of the month.</p>
-<h3 style="font-size:12pt;font-family:'Liberation Sans',sans-serif">2.1 Sampling</h3>
+<h3 style="font-size:14pt;font-family:'Liberation Sans',sans-serif">2.1 Sampling</h3>
 <p>Each station was read once a month at low water.</p>
 <p style="text-align:center"><b><i>x</i> = <i>a</i> + <i>b</i></b></p>
-<h3 style="font-size:12pt;font-family:'Liberation Sans',sans-serif">2.2 Calibration</h3>
+<h3 style="font-size:14pt;font-family:'Liberation Sans',sans-serif">2.2 Calibration</h3>
 <p>Gauges were levelled against the benchmark each spring.</p>
 <h2 style="font-size:14pt;font-family:'Liberation Sans',sans-serif">3 Results</h2>
 <p>The mean rise was three millimetres a year.</p>`,

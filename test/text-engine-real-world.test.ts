@@ -75,4 +75,16 @@ describe('text engine on real-world-like pages', () => {
     const missing = Array.from({ length: 150 }, (_, i) => `Line ${i + 1} of the transcript`).filter((line) => !markdown.includes(line));
     expect(missing).toEqual([]);
   });
+
+  it('takes heading levels from section numbers and sizes, and makes no headings of sentences or formulas', async () => {
+    const headings = (await text('headings')).split('\n').filter((line) => line.startsWith('#'));
+    expect(headings).toEqual([
+      '# Tidal Records of the Harbour',
+      '## 1 Introduction',
+      '## 2 Methods',
+      '### 2.1 Sampling',
+      '### 2.2 Calibration',
+      '## 3 Results',
+    ]);
+  });
 });

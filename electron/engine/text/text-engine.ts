@@ -131,7 +131,7 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
       return element;
     }),
   ];
-  const drafts = layoutPage(elements, memory.statistics());
+  const drafts = layoutPage(elements, memory.statistics(), memory.outline);
   const named = nameImages(drafts, placements, job.page, frame);
   if (job.options.extractImages) {
     // Before page.cleanup(): the decoded pixels live in the page's object store.
