@@ -40,7 +40,7 @@ describe('headings', () => {
   it('never makes a formula or a long bold sentence a heading', () => {
     const bold = (text: string) => headingLevel({ text, lines: [lineOf(0, 0, [text, { bold: true }])], boldShare: 1 }, stats);
     expect(bold('x = a + b')).toBeUndefined();
-    expect(bold('The following corollary holds for every station here')).toBeUndefined();
+    expect(bold('The following corollary holds for every one of the stations')).toBeUndefined();
     expect(headingLevel({ text: 'x = a + b', lines: [lineOf(0, 0, ['x = a + b', { size: 18 }])], boldShare: 0 }, stats)).toBeUndefined();
   });
 
