@@ -87,4 +87,11 @@ describe('text engine on real-world-like pages', () => {
       '## 3 Results',
     ]);
   });
+
+  it('reads two columns in order, a drop cap joined to the word it begins', async () => {
+    const markdown = await text('dropCap');
+    expect(markdown).toContain('Winter on the northern coast begins with the first autumn gale, when the fishing fleet stays in harbour');
+    const order = ['Winter on the', 'Sea level along', 'We compare gauge', 'The harbour records', 'Our measurements', 'By the end of the season'].map((s) => markdown.indexOf(s));
+    expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+  });
 });
