@@ -121,8 +121,8 @@ ${PARAGRAPHS.map((p) => `<p>${p}</p>`).join('\n')}
 
 /** Draws text onto a canvas, which Chromium prints as an image: text with no text layer. */
 function canvasOfText(lines: readonly string[], font: string): string {
-  const draw = lines.map((line, i) => `c.fillText(${JSON.stringify(line)}, 40, ${90 + i * 90});`).join('');
-  return `<canvas id="c" width="1400" height="${120 + lines.length * 90}" style="width:170mm"></canvas>
+  const draw = lines.map((line, i) => `c.fillText(${JSON.stringify(line)}, 40, ${100 + i * 120});`).join('');
+  return `<canvas id="c" width="1400" height="${140 + lines.length * 120}" style="width:170mm"></canvas>
 <script>const c = document.getElementById('c').getContext('2d'); c.fillStyle = '#fff'; c.fillRect(0, 0, 1400, 2000); c.fillStyle = '#123'; c.font = ${JSON.stringify(font)};${draw}</script>`;
 }
 
@@ -130,10 +130,17 @@ function canvasOfText(lines: readonly string[], font: string): string {
 export const IMAGE_OF_TEXT = page(
   'Notes',
   `${canvasOfText(
-    ['Notes from the harbour meeting', 'The breakwater needs new stone', 'before the winter storms arrive.', 'Ask the divers about the survey.', 'Tenders close on the first of May.', 'Lighting on the quay is too bright.', 'Next meeting in the boat shed.'],
+    ['Notes from the harbour meeting', 'The breakwater needs new stone', 'before the winter storms arrive.', 'Ask the divers about the survey.', 'Tenders close on the first of May.', 'Lighting on the quay is too bright.', 'Next meeting in the boat shed.', 'Bring the tide tables and charts.', 'Winter storms took the old buoy.'],
     'italic 56px "Liberation Serif"',
   )}
 <p style="font-size:8pt">Scanned notes, page 1</p>`,
 );
 
 export const BLANK_PAGE = page('Blank', '<div style="height:10mm"></div>');
+
+/** A scanner's blank page: a white image over the whole page, nothing else. */
+export const BLANK_SCAN = page(
+  'Blank scan',
+  `<canvas id="c" width="600" height="800" style="width:170mm"></canvas>
+<script>const c = document.getElementById('c').getContext('2d'); c.fillStyle = '#fff'; c.fillRect(0, 0, 600, 800);</script>`,
+);

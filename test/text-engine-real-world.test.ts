@@ -25,6 +25,7 @@ const DOCUMENTS = {
   dropCap: pages.DROP_CAP_COLUMNS,
   imageOfText: pages.IMAGE_OF_TEXT,
   blank: pages.BLANK_PAGE,
+  blankScan: pages.BLANK_SCAN,
 } as const;
 type Name = keyof typeof DOCUMENTS;
 
@@ -47,6 +48,7 @@ afterAll(async () => {
 });
 
 const text = (name: Name) => convertToMarkdown(router, files[name]);
+const auto = (name: Name) => convertToMarkdown(router, files[name], { engine: 'auto' });
 
 describe('text engine on real-world-like pages', () => {
   it('composes an accent set as its own glyph with the letter under it, and writes NFC', async () => {
@@ -93,5 +95,18 @@ describe('text engine on real-world-like pages', () => {
     expect(markdown).toContain('Winter on the northern coast begins with the first autumn gale, when the fishing fleet stays in harbour');
     const order = ['Winter on the', 'Sea level along', 'We compare gauge', 'The harbour records', 'Our measurements', 'By the end of the season'].map((s) => markdown.indexOf(s));
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+  });
+});
+
+describe('auto on pages whose text layer does not explain what is drawn', () => {
+  it('reads a page of text drawn as an image with OCR, not just its caption', async () => {
+    const markdown = await auto('imageOfText');
+    expect(markdown).toMatch(/breakwater/i);
+    expect(markdown).toMatch(/winter storms/i);
+  });
+
+  it('gives nothing for a blank page, or a blank scan', async () => {
+    expect(await auto('blank')).toBe('');
+    expect((await auto('blankScan')).trim()).toBe('');
   });
 });
