@@ -34,7 +34,7 @@ let folder = '';
 const files = {} as Record<Name, string>;
 
 beforeAll(async () => {
-  folder = process.env.KEEP_PDFS ?? (await mkdtemp(path.join(os.tmpdir(), 'folio-real-world-')));
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-real-world-'));
   const names = Object.keys(DOCUMENTS) as Name[];
   const pdfs = await printHtml(names.map((name) => DOCUMENTS[name]));
   for (const [i, name] of names.entries()) {
@@ -44,7 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (folder && !process.env.KEEP_PDFS) await rm(folder, { recursive: true, force: true });
+  if (folder) await rm(folder, { recursive: true, force: true });
 });
 
 const text = (name: Name) => convertToMarkdown(router, files[name]);
@@ -95,6 +95,21 @@ describe('text engine on real-world-like pages', () => {
     expect(markdown).toContain('Winter on the northern coast begins with the first autumn gale, when the fishing fleet stays in harbour');
     const order = ['Winter on the', 'Sea level along', 'We compare gauge', 'The harbour records', 'Our measurements', 'By the end of the season'].map((s) => markdown.indexOf(s));
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
+  });
+
+  it('finds an unruled table by its aligned columns, a wrapped row label one cell, and the year row its header', async () => {
+    const markdown = await text('statement');
+    const table = markdown.split('\n').filter((line) => line.startsWith('|'));
+    expect(table[0]).toBe('|  | 2023 | 2022 | Change |');
+    expect(table).toContain('| Fees for berthing and storage of vessels over twelve metres | 3,210 | 2,980 | 7.7% |');
+    expect(table.filter((line) => /^\|(\s*\|)+\s*$/.test(line) || /^\|\s*\|/.test(line) && !line.includes('2023'))).toEqual([]);
+    expect(table).toHaveLength(6);
+  });
+
+  it("finds a browser's default bordered table of two columns, its header row first", async () => {
+    const markdown = await text('bordered');
+    expect(markdown).toContain('| Day | Hours |\n| --- | --- |\n| Monday | 9:00 to 17:00 |');
+    expect(markdown).not.toMatch(/^#+ (Day|Hours)/m);
   });
 });
 
