@@ -24,13 +24,13 @@ const IMAGE_PAGE = 0.4;
 const CAPTION_CHARS = 200;
 /** This many painted paths with almost no text: the text is drawn as vector art. */
 const VECTOR_TEXT_PATHS = 300;
-/** A page drawing fewer paths than this and no image, with no text, is blank. */
+/** A page drawing fewer paths than this, no image, no annotation and no text is blank. */
 const BLANK_PATHS = 4;
 
 export function decidePageRoute(facts: TextLayerFacts | undefined): PageRouteDecision {
   if (!facts) return { engine: 'lite', reason: 'image page with no text layer; no model configured, so OCR (lite)' };
-  if (facts.chars < MIN_CHARS && facts.imageShare === 0 && facts.pathPaints < BLANK_PATHS) {
-    return { engine: 'text', reason: `blank page (${facts.chars} characters, no image, ${facts.pathPaints} paths); nothing to read` };
+  if (facts.chars === 0 && facts.imageShare === 0 && facts.annotations === 0 && facts.pathPaints < BLANK_PATHS) {
+    return { engine: 'text', reason: `blank page (no text, image or annotation, ${facts.pathPaints} paths); nothing to read` };
   }
   if (facts.chars < MIN_CHARS) return { engine: 'lite', reason: `no text layer (${facts.chars} characters); OCR (lite)` };
   if (facts.invisibleShare <= INVISIBLE && facts.imageShare >= IMAGE_PAGE && facts.chars < CAPTION_CHARS) {

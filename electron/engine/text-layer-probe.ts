@@ -21,12 +21,15 @@ export interface TextLayerFacts {
   imageShare: number;
   /** Paths filled or stroked: many with little text is text drawn as vector art. */
   pathPaints: number;
+  /** Annotations (form fields, stamps): drawn over the page, so a page with them is not blank. */
+  annotations: number;
 }
 
 /** What a page draws besides text, as the router weighs it. */
 export interface DrawnFacts {
   imageShare: number;
   pathPaints: number;
+  annotations: number;
 }
 
 const PATH_PAINTS = new Set<number>([OPS.fill, OPS.eoFill, OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
@@ -56,10 +59,11 @@ export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts
   const viewport = page.getViewport({ scale: 1 });
   const area = viewport.width * viewport.height;
   const imageArea = readDrawing(ops, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
-  return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints });
+  const annotations = (await page.getAnnotations().catch(() => [])).length;
+  return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints, annotations });
 }
 
-export function textFacts(text: string, invisibleShare: number, drawn: DrawnFacts = { imageShare: 0, pathPaints: 0 }): TextLayerFacts {
+export function textFacts(text: string, invisibleShare: number, drawn: DrawnFacts = { imageShare: 0, pathPaints: 0, annotations: 0 }): TextLayerFacts {
   const visible = text.replace(/\s+/g, '');
   const unmapped = visible.match(UNMAPPED)?.length ?? 0;
   return {

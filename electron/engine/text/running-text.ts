@@ -117,9 +117,14 @@ export function runningText<T extends Box>(
     const seen = neighbours.some((page) =>
       page.some((other) => other.band === line.band && other.key === line.key && Math.abs(other.y - line.y) <= tolerance),
     );
-    if (seen || isMarginText(candidate.text)) repeated.add(candidate);
+    if (seen) repeated.add(candidate);
   }
-  for (const candidate of outermostSmall(candidates, facts)) repeated.add(candidate);
+  // Margin matter by its own look stands alone on its row: beside a title or a cell it is content.
+  const marginal = new Set([...candidates.filter((c) => !facts.get(c)!.continuesBody && isMarginText(c.text)), ...outermostSmall(candidates, facts)]);
+  for (const candidate of marginal) {
+    const rowMates = candidates.filter((c) => c !== candidate && sameRow(c.item, candidate.item));
+    if (rowMates.every((c) => marginal.has(c) || repeated.has(c) || isPageNumber(c.text))) repeated.add(candidate);
+  }
   const running = new Set<T>([...repeated].map((c) => c.item));
   for (const number of numbers) {
     const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
