@@ -12,7 +12,19 @@ describe('page route without a model', () => {
 
   it('sends an image page, and a page without text, to OCR', () => {
     expect(decidePageRoute(undefined)).toMatchObject({ engine: 'lite', reason: expect.stringMatching(/image page/) });
-    expect(decidePageRoute(textFacts(' 3 ', 0))).toMatchObject({ engine: 'lite', reason: expect.stringMatching(/no text layer/) });
+    const scan = { imageShare: 1, pathPaints: 0, annotations: 0 };
+    expect(decidePageRoute(textFacts(' 3 ', 0, scan))).toMatchObject({ engine: 'lite', reason: expect.stringMatching(/no text layer/) });
+  });
+
+  it('sends a page of images with only a caption, or of text drawn as paths, to OCR', () => {
+    expect(decidePageRoute(textFacts('Scanned notes, page 1', 0, { imageShare: 0.7, pathPaints: 0, annotations: 0 }))).toMatchObject({ engine: 'lite', reason: expect.stringMatching(/images cover 70%/) });
+    expect(decidePageRoute(textFacts('Figure 1: outline', 0, { imageShare: 0, pathPaints: 2400, annotations: 0 }))).toMatchObject({ engine: 'lite', reason: expect.stringMatching(/drawn as graphics/) });
+    expect(decidePageRoute(textFacts(PROSE.repeat(3), 0, { imageShare: 0.6, pathPaints: 2400, annotations: 0 })).engine).toBe('text');
+  });
+
+  it('reads nothing on a blank page', () => {
+    expect(decidePageRoute(textFacts('', 0))).toMatchObject({ engine: 'text', reason: expect.stringMatching(/blank page/) });
+    expect(decidePageRoute(textFacts('', 0, { imageShare: 0, pathPaints: 0, annotations: 2 })).engine).toBe('lite');
   });
 
   it('keeps an invisible OCR layer that reads well and redoes one that does not', () => {

@@ -69,6 +69,6 @@ async function textLayerFacts(pdf: PDFDocumentProxy, page: number): Promise<Text
   try {
     return await probeTextLayer(await pdf.getPage(page));
   } catch {
-    return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1 };
+    return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1, imageShare: 0, pathPaints: 0, annotations: 0 };
   }
 }

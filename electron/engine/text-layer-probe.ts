@@ -6,6 +6,7 @@
  */
 
 import { AnnotationMode, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { readDrawing } from './text/drawing.js';
 
 export interface TextLayerFacts {
   /** Non-space characters in the text layer. */
@@ -16,7 +17,22 @@ export interface TextLayerFacts {
   unmappedShare: number;
   /** Share of word-like tokens that look like words of a language (see `plausibleShare`). */
   plausibleShare: number;
+  /** Share of the page's area that images cover (their boxes summed, at most 1). */
+  imageShare: number;
+  /** Paths filled or stroked: many with little text is text drawn as vector art. */
+  pathPaints: number;
+  /** Annotations (form fields, stamps): drawn over the page, so a page with them is not blank. */
+  annotations: number;
 }
+
+/** What a page draws besides text, as the router weighs it. */
+export interface DrawnFacts {
+  imageShare: number;
+  pathPaints: number;
+  annotations: number;
+}
+
+const PATH_PAINTS = new Set<number>([OPS.fill, OPS.eoFill, OPS.stroke, OPS.closeStroke, OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
 
 const INVISIBLE_MODES = new Set([3, 7]);
 const UNMAPPED = /[\u0000-\u0008\u000e-\u001f\ufffd\ue000-\uf8ff]/gu;
@@ -27,7 +43,11 @@ export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts
   let mode = 0;
   let shown = 0;
   let invisible = 0;
+  let pathPaints = 0;
   ops.fnArray.forEach((fn, i) => {
+    if (PATH_PAINTS.has(fn)) pathPaints++;
+    // pdf.js folds the painting operator into constructPath as its first argument.
+    else if (fn === OPS.constructPath && PATH_PAINTS.has(Number((ops.argsArray[i] as unknown[])[0]))) pathPaints++;
     if (fn === OPS.setTextRenderingMode) mode = Number((ops.argsArray[i] as number[])[0]);
     else if (fn === OPS.showText || fn === OPS.showSpacedText || fn === OPS.nextLineShowText || fn === OPS.nextLineSetSpacingShowText) {
       shown++;
@@ -36,10 +56,14 @@ export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts
   });
   const content = await page.getTextContent();
   const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
-  return textFacts(text, shown === 0 ? 0 : invisible / shown);
+  const viewport = page.getViewport({ scale: 1 });
+  const area = viewport.width * viewport.height;
+  const imageArea = readDrawing(ops, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
+  const annotations = (await page.getAnnotations().catch(() => [])).length;
+  return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints, annotations });
 }
 
-export function textFacts(text: string, invisibleShare: number): TextLayerFacts {
+export function textFacts(text: string, invisibleShare: number, drawn: DrawnFacts = { imageShare: 0, pathPaints: 0, annotations: 0 }): TextLayerFacts {
   const visible = text.replace(/\s+/g, '');
   const unmapped = visible.match(UNMAPPED)?.length ?? 0;
   return {
@@ -47,6 +71,7 @@ export function textFacts(text: string, invisibleShare: number): TextLayerFacts 
     invisibleShare,
     unmappedShare: visible.length === 0 ? 0 : unmapped / visible.length,
     plausibleShare: plausibleShare(text),
+    ...drawn,
   };
 }
 

@@ -79,7 +79,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     const headers = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const rows = [
       ...lines.slice(body.start - headers.length, body.start).map((line) => [line]),
-      ...bodyRows(lines.slice(body.start, body.end), horizontalRules),
+      ...mergeWrappedCells(bodyRows(lines.slice(body.start, body.end), horizontalRules), body.columns),
     ];
     tables.push(tableOf(rows, body.columns, headers));
     start = claimedUntil = body.end;
@@ -336,6 +336,37 @@ function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
     if (ruleBelow(i)) return [lines.slice(0, i + 1), ...lines.slice(i + 1).map((line) => [line])];
   }
   return lines.map((line) => [line]);
+}
+
+/**
+ * A row label that wrapped onto two lines leaves lines with text only in the first column beside
+ * a line with the row's values and an empty first column (cells centred vertically), or under
+ * the full line (a continuation starting in lower case). Such lines, set tight to each other,
+ * are one row. A label line ending in a colon heads the rows below it and stays a row.
+ */
+function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][] {
+  if (columns.length < 2) return rows;
+  const split = columns[1]!.x0;
+  const labelOnly = (row: readonly Line[]) => row.every((line) => line.segments.every((s) => s.x1 <= split));
+  const valuesOnly = (row: readonly Line[]) => row.every((line) => line.segments.every((s) => s.x0 >= split));
+  const firstText = (row: readonly Line[]) => row[0]!.segments[0]!.text.trim();
+  const lastText = (row: readonly Line[]) => row[row.length - 1]!.segments.at(-1)!.text.trim();
+  const tight = (upper: readonly Line[], lower: readonly Line[]) => lower[0]!.y0 - upper[upper.length - 1]!.y1 <= 0.5 * lineHeight(upper[upper.length - 1]!);
+  const merged: Line[][] = [];
+  for (const row of rows) {
+    const previous = merged.at(-1);
+    const joinsPrevious =
+      previous !== undefined &&
+      tight(previous, row) &&
+      ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
+        (labelOnly(row) && /^\p{Ll}/u.test(firstText(row))));
+    if (joinsPrevious) {
+      merged[merged.length - 1] = [...previous, ...row];
+      continue;
+    }
+    merged.push([...row]);
+  }
+  return merged;
 }
 
 function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {

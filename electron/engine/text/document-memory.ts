@@ -4,7 +4,7 @@
  * converting them next does not read them twice.
  */
 
-import { fontStatistics, type FontStatistics } from './headings.js';
+import { fontStatistics, type FontStatistics, type Outline } from './headings.js';
 import type { PageSummary } from './page-summary.js';
 import type { TextContentLike } from './text-runs.js';
 
@@ -20,6 +20,8 @@ export class DocumentMemory {
   private readonly shortLineSizes = new Set<number>();
   private readonly readAhead = new Map<number, TextContentLike>();
   private pagesSinceCleanup = 0;
+  /** Numbered heading levels met so far, which later pages' subsections follow. */
+  readonly outline: Outline = {};
 
   remember(page: number, summary: PageSummary): void {
     this.summaries.delete(page);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fontStatistics, headingLevel } from './headings.js';
+import { fontStatistics, headingLevel, numberingDepth, type Outline } from './headings.js';
 import { lineOf } from './text-run-fixtures.js';
 
 const stats = fontStatistics(
@@ -35,5 +35,21 @@ describe('headings', () => {
     expect(headingLevel({ text: sentence, lines: [lineOf(0, 0, [sentence, { bold: true }])], boldShare: 1 }, stats)).toBeUndefined();
     const names = 'Ann Lee, Bo Chan, Cy Diaz, Di Evans';
     expect(headingLevel({ text: names, lines: [lineOf(0, 0, [names, { size: 14 }])], boldShare: 0 }, stats)).toBeUndefined();
+  });
+
+  it('never makes a formula or a long bold sentence a heading', () => {
+    const bold = (text: string) => headingLevel({ text, lines: [lineOf(0, 0, [text, { bold: true }])], boldShare: 1 }, stats);
+    expect(bold('x = a + b')).toBeUndefined();
+    expect(bold('The following corollary holds for every one of the stations')).toBeUndefined();
+    expect(headingLevel({ text: 'x = a + b', lines: [lineOf(0, 0, ['x = a + b', { size: 18 }])], boldShare: 0 }, stats)).toBeUndefined();
+  });
+
+  it('puts a numbered subsection one level per number below its top-level section, whatever its size', () => {
+    const outline: Outline = {};
+    const level = (text: string, size: number) => headingLevel({ text, lines: [lineOf(0, 0, [text, { size }])], boldShare: 0 }, stats, outline);
+    expect(level('2 Methods', 14)).toBe(2);
+    expect(level('2.3 Sampling', 14)).toBe(3);
+    expect(level('2.3.1 Gauges', 14)).toBe(4);
+    expect(numberingDepth('2023 Results')).toBeUndefined();
   });
 });

@@ -43,6 +43,25 @@ export function fontStatistics(charsBySize: ReadonlyMap<number, number>, shortLi
   return { bodySize, headingSizes };
 }
 
+/**
+ * What the document's numbered headings have said so far: the level of its top-level numbered
+ * sections ("2 Methods"), so that "2.3 Sampling" is one level below them wherever it is set.
+ */
+export interface Outline {
+  topNumberedLevel?: number;
+}
+
+/** "2.3 Methods" -> 2; "Methods" -> undefined. Years and quantities ("2023 results") are no numbering. */
+export function numberingDepth(text: string): number | undefined {
+  const match = /^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\p{L}/u.exec(text);
+  return match ? match[1]!.split('.').length : undefined;
+}
+
+/** Math operators: a line holding one between spaces is a formula, not a title. */
+const FORMULA = /\s[=<>≤≥≈≠±×÷∈∉⊂⊆∑∏∫√→⇒]\s|[∑∏∫√]/u;
+/** A bold line at body size with more words than this is a sentence set bold, not a heading. */
+const MAX_BOLD_HEADING_WORDS = 8;
+
 export interface HeadingFacts {
   text: string;
   lines: readonly Line[];
@@ -51,10 +70,23 @@ export interface HeadingFacts {
 }
 
 /** The heading level (1-6) of a block, or undefined when it is not a heading. */
-export function headingLevel(block: HeadingFacts, stats: FontStatistics): number | undefined {
+export function headingLevel(block: HeadingFacts, stats: FontStatistics, outline: Outline = {}): number | undefined {
+  const level = fontLevel(block, stats);
+  if (level === undefined) return undefined;
+  const depth = numberingDepth(block.text);
+  if (depth === undefined) return level;
+  if (depth === 1) {
+    outline.topNumberedLevel = level;
+    return level;
+  }
+  return Math.min(6, outline.topNumberedLevel === undefined ? level : outline.topNumberedLevel + depth - 1);
+}
+
+function fontLevel(block: HeadingFacts, stats: FontStatistics): number | undefined {
   const { text, lines } = block;
   if (lines.length === 0 || lines.length > MAX_HEADING_LINES || text.length > MAX_HEADING_CHARS) return undefined;
   if (!/\p{L}/u.test(text) || text.replace(/[^\p{L}]/gu, '').length < 2) return undefined;
+  if (FORMULA.test(text)) return undefined;
   // A line of names (authors, affiliations) is set large but is no heading.
   if ((text.match(/,/g)?.length ?? 0) >= 3) return undefined;
   const size = sizeKey(Math.max(...lines.map((l) => l.fontSize)));
@@ -67,7 +99,8 @@ export function headingLevel(block: HeadingFacts, stats: FontStatistics): number
     block.boldShare >= 0.9 &&
     size >= stats.bodySize * 0.95 &&
     text.length <= MAX_BOLD_HEADING_CHARS &&
-    !/[.,;]$/.test(text);
+    text.split(/\s+/).length <= MAX_BOLD_HEADING_WORDS &&
+    !/[.,;:]$/.test(text);
   if (boldHeading) return Math.min(6, stats.headingSizes.length + 1);
   return undefined;
 }

@@ -5,7 +5,7 @@
 
 import type { BlockKind } from '../../../shared/page.js';
 import { unionBox, type Box } from './geometry.js';
-import { headingLevel, MAX_HEADING_LINES, type FontStatistics } from './headings.js';
+import { headingLevel, MAX_HEADING_LINES, type FontStatistics, type Outline } from './headings.js';
 import { escapeBlockStart, renderInline, type InlineOptions } from './inline-markdown.js';
 import { joinFragments, type Line } from './lines.js';
 import { renderList, stripMarker, type ListItemDraft } from './lists.js';
@@ -29,11 +29,12 @@ export interface DraftBlock {
 const CAPTION = /^(figure|fig\.|table|tab\.|chart|listing|algorithm|scheme|plate)\s*[0-9IVX]+[a-z]?\s*[.:|]/i;
 const HEADING_INLINE: InlineOptions = { codeSpans: false, emphasis: false };
 
-export function layoutPage(elements: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
+/** `outline`: the document's numbered heading levels so far, updated as headings are met. */
+export function layoutPage(elements: readonly PageElement[], stats: FontStatistics, outline: Outline = {}): DraftBlock[] {
   const em = stats.bodySize || 10;
   const blocks: DraftBlock[] = [];
   for (const leaf of readingOrder(elements, em)) {
-    const column = layoutColumn(leaf, stats);
+    const column = layoutColumn(leaf, stats, outline);
     // Footnotes at the foot of a column sit between a paragraph and its continuation.
     let last = blocks.length - 1;
     while (last > 0 && isFootnote(blocks[last]!, em)) last--;
@@ -69,7 +70,7 @@ function joinParagraphs(before: DraftBlock, after: DraftBlock): DraftBlock {
 }
 
 /** One leaf of the reading order: its text lines and any tables or images, top to bottom. */
-function layoutColumn(leaf: readonly PageElement[], stats: FontStatistics): DraftBlock[] {
+function layoutColumn(leaf: readonly PageElement[], stats: FontStatistics, outline: Outline): DraftBlock[] {
   const fragments: Line[] = [];
   const others: DraftBlock[] = [];
   for (const element of leaf) {
@@ -80,7 +81,7 @@ function layoutColumn(leaf: readonly PageElement[], stats: FontStatistics): Draf
   const blocks: DraftBlock[] = [];
   let pending: LineInfo[] = [];
   const flush = () => {
-    if (pending.length > 0) blocks.push(...textBlocks(pending, stats));
+    if (pending.length > 0) blocks.push(...textBlocks(pending, stats, outline));
     pending = [];
   };
   let o = 0;
@@ -97,7 +98,7 @@ function layoutColumn(leaf: readonly PageElement[], stats: FontStatistics): Draf
   return blocks;
 }
 
-function textBlocks(lines: readonly LineInfo[], stats: FontStatistics): DraftBlock[] {
+function textBlocks(lines: readonly LineInfo[], stats: FontStatistics, outline: Outline): DraftBlock[] {
   const metrics = columnMetrics(lines, stats.bodySize);
   const blocks: DraftBlock[] = [];
   const groups = splitParagraphs(lines, metrics);
@@ -105,7 +106,7 @@ function textBlocks(lines: readonly LineInfo[], stats: FontStatistics): DraftBlo
     const group = groups[i]!;
     // "1. Introduction" in bold on its own is a numbered heading, not a one-item list.
     const lone = group.item && group.lines.length === 1 && !groups[i + 1]?.item && !groups[i - 1]?.item;
-    const heading = (!group.item || lone) && headingBlock(group, stats);
+    const heading = (!group.item || lone) && headingBlock(group, stats, outline);
     if (heading) {
       blocks.push(heading);
       continue;
@@ -131,7 +132,7 @@ function groupBox(groups: readonly LineGroup[]): Box {
   return unionBox(groups.flatMap((g) => g.lines.map((l) => l.line)));
 }
 
-function headingBlock(group: LineGroup, stats: FontStatistics): DraftBlock | undefined {
+function headingBlock(group: LineGroup, stats: FontStatistics, outline: Outline): DraftBlock | undefined {
   if (group.lines.length > MAX_HEADING_LINES) return undefined;
   // A contents entry ("1 Introduction ....... 1") is set like its heading but points to it.
   const last = group.lines[group.lines.length - 1]!;
@@ -140,7 +141,7 @@ function headingBlock(group: LineGroup, stats: FontStatistics): DraftBlock | und
   const text = group.lines.map((l) => l.text).join(' ');
   const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
   const boldShare = group.lines.reduce((n, l) => n + l.boldShare * l.text.length, 0) / chars;
-  const level = headingLevel({ text, lines, boldShare }, stats);
+  const level = headingLevel({ text, lines, boldShare }, stats, outline);
   if (level === undefined) return undefined;
   const markdown = `${'#'.repeat(level)} ${renderInline(lines, HEADING_INLINE)}`;
   return { kind: 'heading', box: unionBox(lines), level, markdown };

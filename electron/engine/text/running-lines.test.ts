@@ -31,9 +31,21 @@ describe('running lines', () => {
     ]);
   });
 
-  it('takes only the page number when no neighbour repeats the header', () => {
+  it('takes a header set smaller than the body on a page alone, by its size', () => {
     const running = runningLines(buildFragments(page(2)), [], HEIGHT);
+    expect([...running.values()].sort()).toEqual(['bottom', 'top', 'top']);
+  });
+
+  it('keeps a body-size line at the top that no neighbour repeats, and takes only the page number', () => {
+    const runs = page(2).map((r) => (r.y0 < 100 ? run(r.text, r.x0, r.y0, 11) : r));
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
     expect([...running.values()]).toEqual(['bottom']);
+  });
+
+  it('keeps lines in the bands that continue the body at its size and spacing, whatever neighbours repeat', () => {
+    const numbered = (first: number) => Array.from({ length: 40 }, (_, i) => run(`${first + i}. Line ${first + i} of the transcript.`, 50, 40 + i * 18, 12));
+    const neighbour = bandLinesOf(buildFragments(numbered(41)), HEIGHT);
+    expect(runningLines(buildFragments(numbered(1)), [neighbour], HEIGHT).size).toBe(0);
   });
 
   it('writes a kept header left to right along its row, and an empty block when it is left out', () => {

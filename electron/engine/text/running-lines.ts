@@ -6,9 +6,9 @@
  */
 
 import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
-import type { Line } from './lines.js';
+import { dominantFontSize, type Line } from './lines.js';
 import type { DraftBlock } from './page-layout.js';
-import { bandOf, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine } from './running-text.js';
+import { bandOf, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine, type CandidateFacts } from './running-text.js';
 
 /** How many pages on each side are compared for running headers and footers. */
 export const NEIGHBOUR_PAGES = 2;
@@ -28,15 +28,59 @@ export function bandLinesOf(lines: readonly Line[], pageHeight: number): BandLin
   return bandCandidates(lines, pageHeight).map((c) => toBandLine(c.text, c.item, c.band));
 }
 
+/** A line this close (baseline pitch in its font sizes) to the next, in the same size, is the same text. */
+const BODY_PITCH = 1.8;
+/** Smaller than the body by this factor: a banner's or running head's size. */
+const SMALLER = 0.9;
+
 /** The page's running lines and the band each is in. */
 export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, Band> {
   const candidates = bandCandidates(lines, pageHeight);
   const result = new Map<Line, Band>();
   if (candidates.length === 0) return result;
-  for (const line of runningText(candidates, neighbours, pageHeight)) {
+  for (const line of runningText(candidates, neighbours, pageHeight, candidateFacts(lines, pageHeight))) {
     result.set(line, candidates.find((c) => c.item === line)!.band);
   }
   return result;
+}
+
+/**
+ * Per candidate: whether it continues the body (the next line towards the page's middle, in the
+ * same column, is set in the same size at line spacing, and is body or continues it), and whether
+ * it is set smaller than the page's body text.
+ */
+function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate: BandCandidate<Line>) => CandidateFacts {
+  const bodySize = dominantFontSize(lines.flatMap((l) => l.runs));
+  const continues = new Map<Line, boolean>();
+  const continuesBody = (line: Line, band: Band): boolean => {
+    const known = continues.get(line);
+    if (known !== undefined) return known;
+    continues.set(line, false);
+    const inward = nextInward(lines, line, band);
+    const result =
+      inward !== undefined &&
+      Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
+      Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
+      (bandOf(inward, pageHeight) !== band || continuesBody(inward, band));
+    continues.set(line, result);
+    return result;
+  };
+  return (candidate) => ({
+    continuesBody: continuesBody(candidate.item, candidate.band),
+    smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER,
+  });
+}
+
+/** The nearest line below (top band) or above (bottom band) that shares some of the line's width. */
+function nextInward(lines: readonly Line[], line: Line, band: Band): Line | undefined {
+  let best: Line | undefined;
+  for (const other of lines) {
+    if (other === line || Math.min(other.x1, line.x1) <= Math.max(other.x0, line.x0)) continue;
+    const inward = band === 'top' ? other.y0 > line.y0 + 0.5 * (line.y1 - line.y0) : other.y1 < line.y1 - 0.5 * (line.y1 - line.y0);
+    if (!inward) continue;
+    if (!best || (band === 'top' ? other.y0 < best.y0 : other.y1 > best.y1)) best = other;
+  }
+  return best;
 }
 
 export function runningBlocks(running: ReadonlyMap<Line, Band>, band: Band, keep: boolean): DraftBlock[] {

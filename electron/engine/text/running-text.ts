@@ -62,20 +62,52 @@ export function sameRow(a: Box, b: Box): boolean {
 }
 
 /**
+ * What a single page tells of its margins, without neighbours: lines that match the patterns of
+ * banners, download stamps and identifiers, and in the top band lines set smaller than the body
+ * with nothing but such lines between them and the page edge.
+ */
+const MARGIN_PATTERNS = [
+  /^(downloaded|download date|accessed|retrieved|printed)\b/i,
+  /\bdoi\.org\/|^doi:?\s*10\.\d{4,}/i,
+  /^\S*(https?:\/\/|www\.)\S+$/i,
+  /\b(vol\.?|volume)\s*\d+.*\b(no\.?|issue|nr\.?)\s*\d+/i,
+  /\b\d+\s*\(\d+\)\s*[,:]\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+\b/,
+  /©|\bcopyright\b|\ball rights reserved\b/i,
+  /\bISSN\b|\bISBN\b/,
+  /\bpage\s+\d+\s+of\s+\d+\b/i,
+];
+
+export function isMarginText(text: string): boolean {
+  return MARGIN_PATTERNS.some((pattern) => pattern.test(text.trim()));
+}
+
+/** Facts about one candidate that only its page's layout tells. */
+export interface CandidateFacts {
+  /** Set like the body and spaced like its lines: the body's first or last line, never running. */
+  continuesBody: boolean;
+  /** Set clearly smaller than the page's body text. */
+  smallerThanBody: boolean;
+}
+
+/**
  * The candidates that are running text: lines whose signature a neighbour page repeats at about
- * the same height, and lone page numbers. A number counts as a page number only when the rest of
- * its row is running text too: in a table row at the page foot, the numbers sit beside cells
- * that are not ("2021  Hollin Brook  34").
+ * the same height, lines whose text or size marks them as margin matter (see MARGIN_PATTERNS),
+ * and lone page numbers. A number counts as a page number only when the rest of its row is
+ * running text too: in a table row at the page foot, the numbers sit beside cells that are not
+ * ("2021  Hollin Brook  34"). A line that continues the body is never running text.
  */
 export function runningText<T extends Box>(
   candidates: readonly BandCandidate<T>[],
   neighbours: readonly (readonly BandLine[])[],
   pageHeight: number,
+  factsOf: (candidate: BandCandidate<T>) => CandidateFacts = () => ({ continuesBody: false, smallerThanBody: false }),
 ): Set<T> {
   const tolerance = Math.max(6, pageHeight * POSITION_TOLERANCE);
   const repeated = new Set<BandCandidate<T>>();
   const numbers = new Set<BandCandidate<T>>();
+  const facts = new Map(candidates.map((c) => [c, factsOf(c)]));
   for (const candidate of candidates) {
+    if (facts.get(candidate)!.continuesBody) continue;
     if (isPageNumber(candidate.text)) {
       numbers.add(candidate);
       continue;
@@ -87,10 +119,33 @@ export function runningText<T extends Box>(
     );
     if (seen) repeated.add(candidate);
   }
+  // Margin matter by its own look stands alone on its row: beside a title or a cell it is content.
+  const marginal = new Set([...candidates.filter((c) => !facts.get(c)!.continuesBody && isMarginText(c.text)), ...outermostSmall(candidates, facts)]);
+  for (const candidate of marginal) {
+    const rowMates = candidates.filter((c) => c !== candidate && sameRow(c.item, candidate.item));
+    if (rowMates.every((c) => marginal.has(c) || repeated.has(c) || isPageNumber(c.text))) repeated.add(candidate);
+  }
   const running = new Set<T>([...repeated].map((c) => c.item));
   for (const number of numbers) {
     const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
     if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
   }
   return running;
+}
+
+/**
+ * Top-band lines set smaller than the body, counted from the page's top edge while every line met
+ * is such a line (or a page number): a banner above the title, never an affiliation below it.
+ */
+function outermostSmall<T extends Box>(candidates: readonly BandCandidate<T>[], facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>): BandCandidate<T>[] {
+  const top = candidates.filter((c) => c.band === 'top').sort((a, b) => a.item.y0 - b.item.y0);
+  const taken: BandCandidate<T>[] = [];
+  for (const candidate of top) {
+    const fact = facts.get(candidate)!;
+    const rowTaken = taken.some((t) => sameRow(t.item, candidate.item));
+    if (fact.continuesBody) break;
+    if (fact.smallerThanBody) taken.push(candidate);
+    else if (!isPageNumber(candidate.text) && !isMarginText(candidate.text) && !rowTaken) break;
+  }
+  return taken;
 }

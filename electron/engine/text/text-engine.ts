@@ -10,6 +10,7 @@ import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
 import { DocumentBandLines } from './document-band-lines.js';
+import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
 import { readDrawing } from './drawing.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
@@ -106,7 +107,7 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
 
   const frame = frameOf(page, content);
   const links = readLinkAreas(annotations, frame.fromUser);
-  const runs = applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page)), links);
+  const runs = attachDropCaps(applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page)), links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
@@ -131,7 +132,7 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
       return element;
     }),
   ];
-  const drafts = layoutPage(elements, memory.statistics());
+  const drafts = layoutPage(elements, memory.statistics(), memory.outline);
   const named = nameImages(drafts, placements, job.page, frame);
   if (job.options.extractImages) {
     // Before page.cleanup(): the decoded pixels live in the page's object store.

@@ -4,6 +4,7 @@
  * set sideways, diagonal watermarks) are left out: laid out with the rest they would only scramble it.
  */
 
+import { composeAccentsAcrossRuns, composeAccents } from './accents.js';
 import type { FontFacts } from './font-facts.js';
 import type { TextRun } from './geometry.js';
 import type { Matrix } from './affine.js';
@@ -75,7 +76,7 @@ export function readTextRuns(
   const runs: TextRun[] = [];
   for (const item of content.items) {
     if (!isTextItem(item)) continue;
-    const text = cleanText(item.str);
+    const text = composeAccents(cleanText(item.str));
     if (!text.trim()) continue;
     const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
     // Direction of the baseline in the frame; runs not reading left to right are set aside.
@@ -119,5 +120,5 @@ export function readTextRuns(
       monospace: facts.monospace,
     });
   }
-  return runs;
+  return composeAccentsAcrossRuns(runs);
 }

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest';
+import { composeAccents } from './accents.js';
+
+describe('composeAccents', () => {
+  it('composes a spacing accent with the letter after it', () => {
+    expect(composeAccents('J´an Nov´ak, Dvoˇr´ak')).toBe('Ján Novák, Dvořák');
+  });
+
+  it('normalises combining marks to NFC', () => {
+    expect(composeAccents('cafe\u0301')).toBe('caf\u00e9');
+  });
+
+  it('leaves an acute standing in for an apostrophe, and pairs Unicode cannot compose', () => {
+    expect(composeAccents('it´s, don´t, we´ll')).toBe('it´s, don´t, we´ll');
+    expect(composeAccents('ˇq')).toBe('ˇq');
+  });
+});
