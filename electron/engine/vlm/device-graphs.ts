@@ -6,7 +6,9 @@
  *   pass's new rows (the package's decoder returns only those) and rolls back rejected drafts in
  *   the same run;
  * - `mtpCachePrepareGraph`: the MTP head's cache in the layout its graph reads (keys transposed),
- *   at exactly its length, with the attention bias for the coming pass made on the device;
+ *   at exactly its length plus one hidden slot in front (the provider aborts on a cache of no
+ *   rows, so `mtpCacheStartGraph` makes that slot on the device), with the attention bias for the
+ *   coming pass made on the device;
  * - `rowsGraph`: `concat(a, b)[:, start:end]` over hidden-state rows (slicing a verify pass's
  *   accepted rows, joining rows from plain steps);
  * - `tokenChoiceGraph`: the no-repeat ban (token ids per row, padded with -1) and the package's
@@ -49,11 +51,31 @@ export function cacheAppendGraph(names: readonly string[], dtype: CacheDtype, he
   });
 }
 
+/** No inputs; outputs `key` `[1, heads, dim, 1]` and `value` `[1, heads, 1, dim]` of zeros: the MTP cache's hidden first slot. */
+export function mtpCacheStartGraph(dtype: CacheDtype, heads: number, headDim: number): Uint8Array {
+  const type = dtype as ElementType;
+  const zeros = (dims: number[]): ConstantTensor => ({ type, dims, data: dtype === 'float16' ? new Uint16Array(heads * headDim) : new Float32Array(heads * headDim) });
+  return onnxModel({
+    name: 'mtp_cache_start',
+    nodes: [
+      { op: 'Identity', inputs: ['zero_key'], outputs: ['key'] },
+      { op: 'Identity', inputs: ['zero_value'], outputs: ['value'] },
+    ],
+    initializers: { zero_key: zeros([1, heads, headDim, 1]), zero_value: zeros([1, heads, 1, headDim]) },
+    inputs: [],
+    outputs: [
+      { name: 'key', type, dims: [1, heads, headDim, 1] },
+      { name: 'value', type, dims: [1, heads, 1, headDim] },
+    ],
+  });
+}
+
 /**
  * Inputs `past_key` `[1, heads, dim, past]`, `past_value` `[1, heads, past, dim]`, the last pass's
  * `new_key`/`new_value` `[1, new, heads, dim]`, `keep` and the coming pass's `rows` (int64 `[1]`).
- * Outputs `key`, `value` (the first `keep` rows) and `bias` `[1, 1, rows, keep + rows]`: a slot is
- * visible to new row r when its column is at most `keep + r` (the cache, then the causal triangle).
+ * Outputs `key`, `value` (the first `keep` slots, the hidden first one included) and `bias`
+ * `[1, 1, rows, keep + rows]`: a slot is visible to new row r when its column is from 1 to `keep + r`
+ * (the cache, then the causal triangle).
  */
 export function mtpCachePrepareGraph(dtype: CacheDtype, heads: number, headDim: number): Uint8Array {
   const type = dtype as ElementType;
@@ -73,7 +95,9 @@ export function mtpCachePrepareGraph(dtype: CacheDtype, heads: number, headDim: 
     { op: 'Range', inputs: ['zero_scalar', 'width_scalar', 'one_scalar'], outputs: ['column'] },
     { op: 'Add', inputs: ['row', 'keep'], outputs: ['last_visible'] },
     { op: 'Unsqueeze', inputs: ['last_visible', 'last'], outputs: ['last_visible_column'] },
-    { op: 'LessOrEqual', inputs: ['column', 'last_visible_column'], outputs: ['visible'] },
+    { op: 'LessOrEqual', inputs: ['column', 'last_visible_column'], outputs: ['not_after'] },
+    { op: 'GreaterOrEqual', inputs: ['column', 'one_scalar'], outputs: ['not_first'] },
+    { op: 'And', inputs: ['not_after', 'not_first'], outputs: ['visible'] },
     { op: 'Where', inputs: ['visible', 'visible_bias', 'hidden_bias'], outputs: ['bias_rows'] },
     { op: 'Unsqueeze', inputs: ['bias_rows', 'batch_axes'], outputs: ['bias'] },
   ];

@@ -108,14 +108,15 @@ export class DeviceKvCache {
 }
 
 /**
- * The MTP head's cache in the layout its graph reads (keys `[1, heads, dim, length]`, values
- * `[1, heads, length, dim]`), exactly `length` long, so the attention bias only masks the new
- * rows' causal triangle; the helper graph makes the bias on the device too.
+ * The MTP head's cache in the layout its graph reads (keys `[1, heads, dim, slots]`, values
+ * `[1, heads, slots, dim]`): a hidden zero slot, then exactly `length` rows, so the attention bias
+ * (made on the device by the helper graph) masks that slot and the new rows' causal triangle. The
+ * slot is there because the provider aborts on a cache of no rows.
  */
 export class DeviceMtpCache {
   readonly resident = true;
-  private key: ort.Tensor;
-  private value: ort.Tensor;
+  private key: ort.Tensor | null = null;
+  private value: ort.Tensor | null = null;
   private bias: ort.Tensor | null = null;
   private pending: { key: ort.Tensor; value: ort.Tensor } | null = null;
   private stored = 0;
@@ -123,36 +124,39 @@ export class DeviceMtpCache {
 
   constructor(
     private readonly shape: DeviceCacheShape,
+    private readonly start: HelperRun,
     private readonly prepare: HelperRun,
     private readonly empty: EmptyTensor,
     private readonly makeInt: (value: number) => ort.Tensor,
-  ) {
-    this.key = empty(shape.dtype, [1, shape.heads, shape.headDim, 0]);
-    this.value = empty(shape.dtype, [1, shape.heads, 0, shape.headDim]);
-  }
+  ) {}
 
   get length(): number {
     return this.rows;
   }
 
   get bytes(): number {
-    return 2 * this.stored * rowBytes(this.shape);
+    return 2 * (this.stored + 1) * rowBytes(this.shape);
   }
 
   get tensors(): ort.Tensor[] {
-    return [this.key, this.value, ...(this.pending ? [this.pending.key, this.pending.value] : [])];
+    return [this.key, this.value, this.pending?.key, this.pending?.value].filter((tensor): tensor is ort.Tensor => tensor !== null && tensor !== undefined);
   }
 
   /** Feeds for a pass over `rows` new rows: the cache and its attention bias. */
   async feeds(rows: number): Promise<Record<string, ort.Tensor>> {
     const { heads, headDim, dtype } = this.shape;
+    if (!this.key || !this.value) {
+      const slot = await this.start({});
+      this.key = slot.key as ort.Tensor;
+      this.value = slot.value as ort.Tensor;
+    }
     const none = (): ort.Tensor => this.empty(dtype, [1, 0, heads, headDim]);
     const out = await this.prepare({
       past_key: this.key,
       past_value: this.value,
       new_key: this.pending?.key ?? none(),
       new_value: this.pending?.value ?? none(),
-      keep: this.makeInt(this.rows),
+      keep: this.makeInt(this.rows + 1),
       rows: this.makeInt(rows),
     });
     dispose([...this.tensors, ...(this.bias ? [this.bias] : [])]);
@@ -180,7 +184,7 @@ export class DeviceMtpCache {
 
   release(): void {
     dispose([...this.tensors, ...(this.bias ? [this.bias] : [])]);
+    this.key = this.value = this.bias = null;
     this.pending = null;
-    this.bias = null;
   }
 }

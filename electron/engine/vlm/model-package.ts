@@ -11,7 +11,8 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
-import { cacheAppendGraph, mtpCachePrepareGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
+import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
+import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
 
 /** A package that cannot be used, with a message naming the file, the fault and the remedy. */
@@ -209,6 +210,8 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
         session = await ort.InferenceSession.create(file, {
           executionProviders: providers[place],
           graphOptimizationLevel: 'all',
+          // WebGPU sessions warn that shape nodes run on the CPU, as they should
+          ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
           ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
           ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
         });
@@ -218,7 +221,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       sessions.set(name, session);
       checkInputs(dir, manifest, name, session);
     }
-    if (resident) for (const [name, session] of await deviceHelpers(manifest, sessions.has('mtp'))) sessions.set(name, session);
+    if (resident) for (const [name, session] of await deviceHelpers(manifest, decoder, sessions.has('mtp'))) sessions.set(name, session);
   } catch (error) {
     await release();
     throw error;
@@ -243,19 +246,28 @@ function residentOutputs(manifest: Manifest, name: string, decoder: string, cach
 }
 
 /** The helper graphs of device-graphs.ts for this package's shapes, on WebGPU, their outputs on the device but the chosen ids. */
-async function deviceHelpers(manifest: Manifest, hasMtp: boolean): Promise<[string, ort.InferenceSession][]> {
+async function deviceHelpers(manifest: Manifest, decoder: string, hasMtp: boolean): Promise<[string, ort.InferenceSession][]> {
   const sizes = manifest.architecture.language_config;
   const headDim = sizes.hidden_size / sizes.num_attention_heads;
   const names = Array.from({ length: sizes.num_hidden_layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
+  const logitsTypes = [...new Set([decoder, ...(hasMtp ? ['mtp'] : [])].map((graph) => manifest.graphs[graph]?.outputs.find((output) => output.name === 'logits')?.dtype ?? manifest.dtype))]
+    .filter((dtype): dtype is CacheDtype => dtype !== 'int64');
   const onDevice = (outputs: readonly string[]): ort.InferenceSession.SessionOptions => ({
     executionProviders: ['webgpu'],
+    logSeverityLevel: 3,
     preferredOutputLocation: Object.fromEntries(outputs.map((output) => [output, 'gpu-buffer' as const])),
   });
   const helpers: [string, Uint8Array, ort.InferenceSession.SessionOptions][] = [
     ['cache_append', cacheAppendGraph(names, manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(names.map((name) => `kept.${name}`))],
     ['rows', rowsGraph(manifest.dtype, sizes.hidden_size), onDevice(['rows'])],
-    ['token_choice', tokenChoiceGraph(manifest.dtype, sizes.vocab_size, bannedIds(manifest)), { executionProviders: ['webgpu'] }],
-    ...(hasMtp ? [['mtp_cache_prepare', mtpCachePrepareGraph(manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(['key', 'value', 'bias'])] as [string, Uint8Array, ort.InferenceSession.SessionOptions]] : []),
+    // one choice graph per dtype the logits come in (an fp16 package may return fp32 logits)
+    ...logitsTypes.map((dtype) => [`token_choice.${dtype}`, tokenChoiceGraph(dtype, sizes.vocab_size, bannedIds(manifest)), { executionProviders: ['webgpu'], logSeverityLevel: 3 }] as [string, Uint8Array, ort.InferenceSession.SessionOptions]),
+    ...(hasMtp
+      ? ([
+          ['mtp_cache_start', mtpCacheStartGraph(manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(['key', 'value'])],
+          ['mtp_cache_prepare', mtpCachePrepareGraph(manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(['key', 'value', 'bias'])],
+        ] as [string, Uint8Array, ort.InferenceSession.SessionOptions][])
+      : []),
   ];
   return Promise.all(helpers.map(async ([name, graph, options]) => [name, await ort.InferenceSession.create(graph, options)] as [string, ort.InferenceSession]));
 }

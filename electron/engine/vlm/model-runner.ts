@@ -126,7 +126,9 @@ export class ModelRunner {
 
   mtpCache(capacity: number): MtpCache {
     const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype };
-    if (this.resident) return new DeviceMtpCache(shape, (feeds) => this.run('mtp_cache_prepare', feeds), emptyTensor, (value) => int64([value], [1]));
+    if (this.resident) {
+      return new DeviceMtpCache(shape, (feeds) => this.run('mtp_cache_start', feeds), (feeds) => this.run('mtp_cache_prepare', feeds), emptyTensor, (value) => int64([value], [1]));
+    }
     return new CapacityKvCache({ ...shape, capacity });
   }
 
@@ -224,7 +226,7 @@ export class ModelRunner {
     const width = Math.max(1, ...bans.map((ban) => ban.size));
     const banned = new Int32Array(bans.length * width).fill(-1);
     bans.forEach((ban, row) => banned.set([...ban], row * width));
-    const out = await this.run('token_choice', { logits, banned: new ort.Tensor('int32', banned, [bans.length, width]) });
+    const out = await this.run(`token_choice.${logits.type}`, { logits, banned: new ort.Tensor('int32', banned, [bans.length, width]) });
     this.release(logits);
     return Array.from(out.tokens?.data as BigInt64Array, Number);
   }
@@ -278,7 +280,12 @@ export class ModelRunner {
     const session = this.pkg.sessions.get(graph);
     if (!session) throw new Error(`${this.pkg.dir}: the package has no ${graph} graph`);
     const started = performance.now();
-    const out = (await session.run(feeds)) as Record<string, ort.Tensor>;
+    let out: Record<string, ort.Tensor>;
+    try {
+      out = (await session.run(feeds)) as Record<string, ort.Tensor>;
+    } catch (error) {
+      throw new Error(`${this.pkg.dir}: the ${graph} graph failed: ${(error as Error).message}`);
+    }
     this.runMs += performance.now() - started;
     if (this.pkg.onDevice(graph)) {
       for (const [name, tensor] of Object.entries(feeds)) this.count(name, hostBytes(tensor), 'uploaded');
