@@ -12,6 +12,8 @@ import { webgpuProblem } from '../electron/engine/onnx/execution-provider.js';
 import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { prefill, type DecodeLimits } from '../electron/engine/vlm/decoding.js';
+import * as ort from 'onnxruntime-node';
+import { tokenChoiceGraph } from '../electron/engine/vlm/device-graphs.js';
 import { DeviceKvCache, DeviceMtpCache } from '../electron/engine/vlm/device-kv-cache.js';
 import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
@@ -195,6 +197,19 @@ describe.skipIf(problem !== null)(`the WebGPU provider on the tiny packages${pro
       expect(run.result.accepted.slice(0, wrong).every((count) => count > 0), `accepted before ${wrong}`).toBe(true);
       expect(run.residency.locations).toEqual(new Set(['gpu-buffer']));
       expect([...run.residency.crossed]).toEqual([]);
+    }
+  });
+
+  it('chooses on the device as on the host: per-row bans, always-banned ids, the first of equal scores', async () => {
+    const session = await ort.InferenceSession.create(tokenChoiceGraph('float32', 6, new Set([4])), { executionProviders: ['webgpu'], logSeverityLevel: 3 });
+    try {
+      const logits = new ort.Tensor('float32', Float32Array.from([1, 7, 7, 0, 9, 2, 5, 3, 3, 8, 9, 8]), [1, 2, 6]);
+      const banned = new ort.Tensor('int32', Int32Array.from([-1, -1, 3, 0]), [2, 2]);
+      const out = await session.run({ logits, banned });
+      // row 0: 4 is always banned, 1 and 2 tie; row 1: 4 is banned, 3 and 0 too
+      expect(Array.from(out.tokens?.data as BigInt64Array, Number)).toEqual([1, 5]);
+    } finally {
+      await session.release();
     }
   });
 
