@@ -62,6 +62,19 @@ export interface DecodeStats {
   tokensPerSecond: number;
   /** Bytes held by the decoder's KV cache buffers. */
   cacheBytes: number;
+  /** The execution provider that ran the model: `cpu`, `cuda`, `webgpu`. */
+  provider: string;
+  /** The package's weights: `fp32`, `fp16` or `int4`. */
+  precision: 'fp32' | 'fp16' | 'int4';
+  /** True when the KV caches stayed on the device between steps (WebGPU); false when they live on the host. */
+  cacheResident: boolean;
+  /**
+   * Bytes that crossed between host and device per decoder pass after the prefill: host inputs
+   * uploaded plus outputs downloaded, counted by the runtime (0 on the CPU provider).
+   */
+  hostBytesPerStep: number;
+  /** Generated ids the package's tokenizer cannot decode, skipped from the text (in order, repeats kept). */
+  skippedIds: number[];
   stopped: 'eos' | 'limit' | 'cancelled' | 'repetition' | 'blank';
 }
 

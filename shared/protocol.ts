@@ -58,6 +58,8 @@ export interface VlmOptions {
   /** A resolution mode of the package; undefined: its first. */
   mode?: string;
   maxNewTokens: number;
+  /** The device asked for (`auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`: shared/device.ts); undefined: `auto`. */
+  device?: string;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {

@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
 import { REMOTE_IMAGE_FORMATS } from './protocol.js';
@@ -28,6 +29,8 @@ const settingsSchema = z.object({
   /** Draft tokens per decoding step, 0 (plain greedy) to 4, or measured on the device. */
   specK: z.union([z.int().min(0).max(4), z.literal('auto')]).catch('auto'),
   maxNewTokens: z.int().min(1).max(32768).catch(4096),
+  /** Where the `vlm` engine runs: `auto`, `cpu`, `webgpu`, `cuda` or `cuda:N` (shared/device.ts). */
+  device: z.string().refine((text) => parseDeviceRequest(text) !== null).catch('auto'),
   keepHeaders: z.boolean().catch(false),
   /** The `remote` engine's vLLM (OpenAI-compatible) server; null: none, and `remote` cannot run. */
   remoteServer: serverAddress.nullable().catch(null),

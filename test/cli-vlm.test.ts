@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,6 +46,7 @@ describe('folio convert with the vlm engine', () => {
       visualTokens: expect.any(Number), promptTokens: expect.any(Number), steps: expect.any(Number), tokensPerStep: expect.any(Number),
       stepsAtK: expect.any(Array), acceptance: expect.any(Array), prefillMs: expect.any(Number), decodeMs: expect.any(Number),
       tokensPerSecond: expect.any(Number), cacheBytes: expect.any(Number),
+      provider: 'cpu', precision: 'fp32', cacheResident: false, hostBytesPerStep: 0, skippedIds: [],
     });
   });
 
@@ -109,6 +110,34 @@ describe('vlm command-line settings', () => {
     if (command.kind !== 'convert') throw new Error(`expected a convert command, got ${command.kind}`);
     return command.request;
   };
+
+  it('takes --device auto, cpu, webgpu, cuda or cuda:N, and says so when given anything else', () => {
+    expect(convert('--model', 'm', '--device', 'webgpu').vlm?.device).toBe('webgpu');
+    expect(convert('--model', 'm', '--device', 'CUDA').vlm?.device).toBe('cuda:0');
+    expect(convert('--model', 'm', '--device', 'cuda:1').vlm?.device).toBe('cuda:1');
+    expect(convert('--model', 'm').vlm?.device).toBeUndefined();
+    expect(() => convert('--model', 'm', '--device', 'tpu').vlm).toThrow(/--device "tpu" is not one of auto, cpu, webgpu, cuda, cuda:N/);
+  });
+
+  it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', async (context) => {
+    const decodeOf = async (device: string) => {
+      const out = path.join(folder, `device-${device}`);
+      const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--max-tokens', '24', '--spec-k', '2', '--device', device, '--json']);
+      const done = run.stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { event: string; stats?: { decode?: Record<string, unknown> } }).find((event) => event.event === 'page-done');
+      return { run, decode: done?.stats?.decode, text: run.code === 0 ? await readFile(path.join(out, 'headings.md'), 'utf8') : '' };
+    };
+    const gpu = await decodeOf('webgpu');
+    if (/WebGPU provider did not start/.test(gpu.run.stdout + gpu.run.stderr)) context.skip('no WebGPU adapter on this machine');
+    const cpu = await decodeOf('cpu');
+    expect(gpu.run.code, gpu.run.stderr).toBe(0);
+    expect(gpu.text).toBe(cpu.text);
+    expect(cpu.decode).toMatchObject({ provider: 'cpu', cacheResident: false, hostBytesPerStep: 0 });
+    expect(gpu.decode).toMatchObject({ provider: 'webgpu', precision: 'fp32', cacheResident: true });
+    // ids, positions, lengths and bans of the verify and draft passes (about 280 bytes at K = 2, at any
+    // model width); one fp32 logits row of the tiny model is 311 * 4 bytes, one cache row 6 * 256
+    expect(gpu.decode?.hostBytesPerStep).toBeGreaterThan(0);
+    expect(gpu.decode?.hostBytesPerStep).toBeLessThan(311 * 4);
+  });
 
   it('takes --spec-k auto or a K from 0 to 4, and says so when given anything else', () => {
     expect(convert('--model', 'm', '--spec-k', 'auto').vlm?.specK).toBe('auto');

@@ -13,6 +13,8 @@ import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
 import { floatsFrom } from '../electron/engine/vlm/half-float.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
+import type { CapacityKvCache } from '../electron/engine/vlm/capacity-kv-cache.js';
+import type { KvCache } from '../electron/engine/vlm/kv-cache.js';
 import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
@@ -158,7 +160,7 @@ describe.each(parity.cases)('the fp16 package on the $name page', (page) => {
     const logits = start.out.logits as Float32Array;
     expect(maxDifference(logits, fixture(page, 'first_logits'))).toBeLessThan(LOGIT_TOLERANCE);
     expect(maxDifference(logits, fp32Fixture(page, 'first_logits')), 'the fp32 reference').toBeGreaterThan(LOGIT_TOLERANCE * 3);
-    expect(maxDifference(start.out.hidden, fixture(page, 'prompt_hidden'))).toBeLessThan(PROMPT_HIDDEN_TOLERANCE);
+    expect(maxDifference(start.out.hidden as Float32Array, fixture(page, 'prompt_hidden'))).toBeLessThan(PROMPT_HIDDEN_TOLERANCE);
     const result = await decodeGreedy(runner, start, limits());
     const expected = wellDefinedPrefix(page);
     // a prefix this long makes the comparison mean something
@@ -166,13 +168,13 @@ describe.each(parity.cases)('the fp16 package on the $name page', (page) => {
     expect(result.tokens.slice(0, expected.length)).toEqual(expected);
     // the fp16 cache grew from 8 rows and holds halves
     expect(start.decoderCache.length).toBe(page.prompt_ids.length + result.tokens.length - 1);
-    expect(start.decoderCache.pastFeeds()['past_key.0']?.type).toBe('float16');
+    expect((start.decoderCache as KvCache).pastFeeds()['past_key.0']?.type).toBe('float16');
   });
 
   it('runs the MTP head to the reference logits', async () => {
     const out = await runner.mtp(runner.mtpCache(4), fixture(page, 'mtp_inputs_embeds'), fixture(page, 'prompt_hidden'));
     expect(maxDifference(out.logits as Float32Array, fixture(page, 'mtp_last_logits'))).toBeLessThan(LOGIT_TOLERANCE);
-    expect(maxBeyondHalfStep(out.hidden, fixture(page, 'mtp_hidden'))).toBeLessThan(BEYOND_ONE_HALF_STEP);
+    expect(maxBeyondHalfStep(out.hidden as Float32Array, fixture(page, 'mtp_hidden'))).toBeLessThan(BEYOND_ONE_HALF_STEP);
   });
 });
 
@@ -269,9 +271,9 @@ describe('fp16 caches through accepted drafts and rollbacks', () => {
     const reference = runner.mtpCache(settled);
     await runner.mtp(reference, await runner.embed(all.slice(1, settled + 1)), hidden);
 
-    const expected = reference.heldRows();
+    const expected = (reference as CapacityKvCache).heldRows();
     drafter.cache.truncate(settled);
-    const actual = drafter.cache.heldRows();
+    const actual = (drafter.cache as CapacityKvCache).heldRows();
     for (const name of ['keys', 'values'] as const) {
       expect(expected[name], name).toBeInstanceOf(Uint16Array);
       const want = floatsFrom(expected[name] as Uint16Array);

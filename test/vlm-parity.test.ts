@@ -61,7 +61,7 @@ describe.each(parity.cases)('Folio pipeline on the $name page', (page) => {
     // the tiny package is fp32, so its logits arrive as floats
     expect(start.out.logits).toBeInstanceOf(Float32Array);
     expect(maxDifference(start.out.logits as Float32Array, fixture(page, 'first_logits'))).toBeLessThan(TOLERANCE);
-    expect(maxDifference(start.out.hidden, fixture(page, 'prompt_hidden'))).toBeLessThan(TOLERANCE);
+    expect(maxDifference(start.out.hidden as Float32Array, fixture(page, 'prompt_hidden'))).toBeLessThan(TOLERANCE);
     const result = await decodeGreedy(runner, start, { eos: parity.eos, maxNewTokens: parity.max_new_tokens, rule: parity.no_repeat_ngram });
     expect(result.tokens).toEqual(page.greedy_tokens);
     // capacity 8 forced the cache to grow several times on the way

@@ -11,6 +11,7 @@ import { prefill, type DecodeLimits } from '../electron/engine/vlm/decoding.js';
 import { decodeGreedy } from '../electron/engine/vlm/greedy.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
+import type { CapacityKvCache } from '../electron/engine/vlm/capacity-kv-cache.js';
 import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
@@ -174,9 +175,9 @@ describe('draft cache after rollbacks', () => {
     const reference = runner.mtpCache(settled);
     await runner.mtp(reference, await runner.embed(all.slice(1, settled + 1)), hidden);
 
-    const expected = reference.heldRows();
+    const expected = (reference as CapacityKvCache).heldRows();
     drafter.cache.truncate(settled);
-    const actual = drafter.cache.heldRows();
+    const actual = (drafter.cache as CapacityKvCache).heldRows();
     for (const name of ['keys', 'values'] as const) {
       expect(actual[name].length, name).toBe(expected[name].length);
       const worst = (actual[name] as Float32Array).reduce((max, value, i) => Math.max(max, Math.abs(value - (expected[name][i] ?? Number.NaN))), 0);
@@ -194,7 +195,7 @@ describe('what a step costs, as the draft-length policy hears it', () => {
     const slowPromptPass = 300;
     const mtp = runner.mtp.bind(runner);
     runner.mtp = async (cache, embeds, hidden) => {
-      if (embeds.length / runner.hidden >= page.ids.length) await new Promise((resolve) => setTimeout(resolve, slowPromptPass));
+      if ((embeds as Float32Array).length / runner.hidden >= page.ids.length) await new Promise((resolve) => setTimeout(resolve, slowPromptPass));
       return mtp(cache, embeds, hidden);
     };
     try {

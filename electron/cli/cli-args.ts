@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { DemoModel } from '../../shared/demo-models.js';
+import { deviceRequestText, parseDeviceRequest } from '../../shared/device.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { DEFAULT_VALIDATION_SHARE, PAIR_FORMATS, type PairFormat } from '../../shared/export/training-pairs.js';
 import { OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
@@ -63,6 +64,8 @@ export interface VlmRequest {
   specK?: number | 'auto';
   mode?: string;
   maxNewTokens: number;
+  /** --device as given (checked): `auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`; undefined: auto. */
+  device?: string;
   /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
   demo?: DemoModel;
 }
@@ -121,6 +124,7 @@ const CONVERT_OPTIONS = {
   'spec-k': { type: 'string' },
   mode: { type: 'string' },
   'max-tokens': { type: 'string' },
+  device: { type: 'string' },
   lang: { type: 'string' },
   server: { type: 'string' },
   concurrency: { type: 'string' },
@@ -255,11 +259,11 @@ function parseBench(args: string[]): CliCommand {
 
 function parseVlm(
   engine: EngineChoice,
-  values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string },
+  values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string; device?: string },
 ): VlmRequest | undefined {
   if (values.model === undefined) {
     if (engine === 'vlm') throw new UsageError('--engine vlm needs a model package; add --model <dir>.');
-    const stray = (['spec-k', 'mode', 'max-tokens'] as const).find((flag) => values[flag] !== undefined);
+    const stray = (['spec-k', 'mode', 'max-tokens', 'device'] as const).find((flag) => values[flag] !== undefined);
     if (stray) throw new UsageError(`--${stray} sets up the vlm engine, which needs a model package; add --model <dir>.`);
     return undefined;
   }
@@ -270,7 +274,14 @@ function parseVlm(
     specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
     mode: values.mode,
     maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
+    ...(values.device !== undefined && { device: parseDevice(values.device) }),
   };
+}
+
+function parseDevice(text: string): string {
+  const request = parseDeviceRequest(text);
+  if (!request) throw new UsageError(`--device "${text}" is not one of auto, cpu, webgpu, cuda, cuda:N.`);
+  return deviceRequestText(request);
 }
 
 /** `--model nano-demo` selects that demo model's package, unless a folder of that name is here. */
@@ -284,7 +295,7 @@ function demoModelNamed(text: string): LocatedDemoModel | undefined {
   }
 }
 
-type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens']?: string };
+type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens' | 'device']?: string };
 
 /** --server turns --model into the name the server serves; the remote flags mean nothing without it. */
 function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions | undefined {
@@ -296,7 +307,7 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
   }
   if (engine !== 'remote' && engine !== 'auto') throw new UsageError(`--server is for --engine remote, not --engine ${engine}.`);
   if (values.model === undefined) throw new UsageError('--server needs the model it serves; add --model <name> ("folio serve-check <url>" lists them).');
-  const stray = (['spec-k', 'mode'] as const).find((flag) => values[flag] !== undefined);
+  const stray = (['spec-k', 'mode', 'device'] as const).find((flag) => values[flag] !== undefined);
   if (stray) throw new UsageError(`--${stray} is a vlm engine setting; the remote server decides its own decoding.`);
   return {
     server: parseServer(values.server, '--server'),

@@ -37,6 +37,7 @@ Convert options:
                           only: it will not read real documents well);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
+  --device D              vlm device: auto (CUDA if present, else CPU), cpu, webgpu, cuda or cuda:N
                           (default auto with an MTP head, else 0)
   --mode NAME             vlm resolution mode of the package (default: its first)
   --max-tokens N          vlm or remote tokens per page at most (default 4096)

@@ -9,7 +9,7 @@ import type { VlmRequest } from './cli-args.js';
 /** With an MTP head the engine measures and picks K; without one only plain greedy decoding exists. */
 export async function vlmOptions(request: VlmRequest): Promise<VlmOptions> {
   const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? 'auto' : 0);
-  return { modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens };
+  return { modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens, ...(request.device && { device: request.device }) };
 }
 
 async function hasMtpHead(dir: string): Promise<boolean> {

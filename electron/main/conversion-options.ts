@@ -24,6 +24,7 @@ export async function conversionOptions(settings: Settings, request: Pick<Conver
             specK: settings.specK === 'auto' ? undefined : settings.specK,
             mode,
             maxNewTokens: settings.maxNewTokens,
+            device: settings.device,
           }),
     // only when asked for by name: with a server in the options `auto` would send every page to it
     remote: engine === 'remote' ? remoteOptions(settings) : undefined,

@@ -61,6 +61,16 @@ export function SettingsDialog() {
         </select>
       </label>
       <label className="field">
+        Device
+        <select value={settings.device} onChange={(event) => change({ device: event.target.value })}>
+          <option value="auto">Automatic (CUDA if present, else the CPU)</option>
+          <option value="cpu">CPU</option>
+          <option value="webgpu">GPU through WebGPU (Vulkan, Metal, Direct3D 12)</option>
+          <option value="cuda">NVIDIA GPU through CUDA</option>
+          {settings.device.startsWith('cuda:') && <option value={settings.device}>{settings.device}</option>}
+        </select>
+      </label>
+      <label className="field">
         Token limit per page
         <input type="number" min={1} max={32768} value={maxTokens} onChange={(event) => setMaxTokens(event.target.value)} />
       </label>

@@ -82,6 +82,11 @@ function decodeJson(decode: DecodeStats) {
     decodeMs: Math.round(decode.decodeMs),
     tokensPerSecond: Math.round(decode.tokensPerSecond * 10) / 10,
     cacheBytes: decode.cacheBytes,
+    provider: decode.provider,
+    precision: decode.precision,
+    cacheResident: decode.cacheResident,
+    hostBytesPerStep: Math.round(decode.hostBytesPerStep),
+    skippedIds: decode.skippedIds,
     stopped: decode.stopped,
   };
 }

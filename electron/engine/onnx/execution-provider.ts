@@ -1,21 +1,34 @@
 /**
- * Which ONNX Runtime execution provider Folio gets on this machine, and why. CUDA is tried first (its
- * libraries come from `npm run install:gpu`), then the CPU, which is always there.
+ * Which ONNX Runtime execution provider Folio uses on this machine, and why. The user asks for a
+ * device (`auto`, `cpu`, `webgpu`, `cuda[:N]`); an explicit device that does not start is an error
+ * naming what failed, `auto` tries CUDA (its libraries come from `npm run install:gpu`), then the CPU,
+ * which is always there.
  */
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import type { DeviceRequest } from '../../../shared/device.js';
 import { identityModel } from './probe-model.js';
 
+export type ProviderName = 'cuda' | 'webgpu' | 'cpu';
+
 export interface ExecutionProviderChoice {
-  provider: 'cuda' | 'cpu';
-  /** `cuda:0`, `cpu`. */
+  provider: ProviderName;
+  /** `cuda:0`, `webgpu`, `cpu`. */
   device: string;
-  /** Why this provider: what was tried and what answered. */
+  /** Why this provider: what was asked, what was tried and what answered. */
   reason: string;
   runtimeVersion: string;
+}
+
+/** An explicitly requested device that cannot be used here. */
+export class DeviceUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeviceUnavailableError';
+  }
 }
 
 const ortBinDir = path.join(
@@ -30,24 +43,58 @@ export function cudaLibrariesInstalled(): boolean {
   return existsSync(path.join(ortBinDir, 'libonnxruntime_providers_cuda.so'));
 }
 
-export async function chooseExecutionProvider(deviceId = 0): Promise<ExecutionProviderChoice> {
-  const runtimeVersion = ort.env.versions.node ?? 'unknown';
-  const cpu = (reason: string): ExecutionProviderChoice => ({ provider: 'cpu', device: 'cpu', reason, runtimeVersion });
-  if (process.platform !== 'linux' || process.arch !== 'x64') {
-    return cpu(`CUDA provider is only built for Linux x64 (this is ${process.platform} ${process.arch})`);
-  }
-  if (!cudaLibrariesInstalled()) {
-    return cpu('CUDA libraries not installed (run `npm run install:gpu` on a machine with internet)');
-  }
+function firstLine(error: unknown): string {
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
+}
+
+/** Why CUDA cannot start, or null when its probe ran. */
+async function cudaProblem(deviceId: number): Promise<string | null> {
+  if (process.platform !== 'linux' || process.arch !== 'x64') return `the CUDA provider is only built for Linux x64 (this is ${process.platform} ${process.arch})`;
+  if (!cudaLibrariesInstalled()) return 'CUDA libraries not installed (run `npm run install:gpu` on a machine with internet)';
   try {
-    const session = await ort.InferenceSession.create(identityModel(), {
-      executionProviders: [{ name: 'cuda', deviceId }],
-    });
+    const session = await ort.InferenceSession.create(identityModel(), { executionProviders: [{ name: 'cuda', deviceId }] });
     await session.release();
-    return { provider: 'cuda', device: `cuda:${deviceId}`, reason: `CUDA device ${deviceId} answered`, runtimeVersion };
+    return null;
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    return cpu(`CUDA libraries installed but the CUDA provider did not start: ${detail}`);
+    return `CUDA libraries installed but the CUDA provider did not start: ${firstLine(error)}`;
+  }
+}
+
+/** Why WebGPU cannot start (no adapter, no Vulkan driver...), or null when its probe ran. */
+export async function webgpuProblem(): Promise<string | null> {
+  try {
+    const session = await ort.InferenceSession.create(identityModel(), { executionProviders: ['webgpu'] });
+    const out = await session.run({ x: new ort.Tensor('float32', Float32Array.of(1.5), [1]) });
+    await session.release();
+    return out.y?.data[0] === 1.5 ? null : 'the WebGPU provider returned a wrong result';
+  } catch (error) {
+    return `the WebGPU provider did not start (no WebGPU adapter: on Linux it needs a Vulkan driver, and XDG_RUNTIME_DIR set): ${firstLine(error)}`;
+  }
+}
+
+export async function chooseExecutionProvider(request: DeviceRequest | number = { kind: 'auto' }): Promise<ExecutionProviderChoice> {
+  const asked = typeof request === 'number' ? { kind: 'auto' as const, deviceId: request } : request;
+  const runtimeVersion = ort.env.versions.node ?? 'unknown';
+  const choice = (provider: ProviderName, device: string, reason: string): ExecutionProviderChoice => ({ provider, device, reason, runtimeVersion });
+  const deviceId = asked.kind === 'cuda' || asked.kind === 'auto' ? (asked.deviceId ?? 0) : 0;
+  switch (asked.kind) {
+    case 'cpu':
+      return choice('cpu', 'cpu', 'the CPU was asked for');
+    case 'webgpu': {
+      const problem = await webgpuProblem();
+      if (problem) throw new DeviceUnavailableError(`--device webgpu: ${problem}; use --device cpu or auto`);
+      return choice('webgpu', 'webgpu', 'WebGPU was asked for and its adapter answered');
+    }
+    case 'cuda': {
+      const problem = await cudaProblem(deviceId);
+      if (problem) throw new DeviceUnavailableError(`--device cuda:${deviceId}: ${problem}; use --device cpu or auto`);
+      return choice('cuda', `cuda:${deviceId}`, `CUDA device ${deviceId} was asked for and answered`);
+    }
+    case 'auto': {
+      const problem = await cudaProblem(deviceId);
+      if (!problem) return choice('cuda', `cuda:${deviceId}`, `CUDA device ${deviceId} answered`);
+      return choice('cpu', 'cpu', problem);
+    }
   }
 }
 

@@ -1,7 +1,6 @@
 /** What greedy and speculative decoding share: the limits, the result, and the prompt's prefill. */
 
-import type { KvCache } from './kv-cache.js';
-import type { ModelRunner, PassOutput } from './model-runner.js';
+import type { DecoderCache, ModelRunner, PassOutput } from './model-runner.js';
 import { isLooping, type RepetitionRule } from './repetition.js';
 import type { NoRepeatRule } from './token-choice.js';
 
@@ -37,18 +36,18 @@ export interface DecodeResult {
 }
 
 export interface Prefill {
-  decoderCache: KvCache;
+  decoderCache: DecoderCache;
   out: PassOutput;
   ms: number;
 }
 
 /** What decoding needs of the model: a ModelRunner, or a scripted stand-in in tests. */
-export type DecoderModel = Pick<ModelRunner, 'vocab' | 'hidden' | 'runMs' | 'embed' | 'decode' | 'decoderCache'>;
-/** Speculative decoding also drafts with the MTP head. */
-export type DraftingModel = DecoderModel & Pick<ModelRunner, 'mtp' | 'mtpCache'>;
+export type DecoderModel = Pick<ModelRunner, 'vocab' | 'hidden' | 'runMs' | 'embedTokens' | 'decode' | 'decoderCache' | 'chooseTokens' | 'release'>;
+/** Speculative decoding also drafts with the MTP head, and slices and joins hidden rows for it. */
+export type DraftingModel = DecoderModel & Pick<ModelRunner, 'mtp' | 'mtpCache' | 'sliceRows' | 'joinRows'>;
 
 /** Runs the whole prompt (visual features already in place) through the decoder. */
-export async function prefill(runner: DecoderModel, promptEmbeds: Float32Array, capacity: number): Promise<Prefill> {
+export async function prefill(runner: Pick<DecoderModel, 'decode' | 'decoderCache'>, promptEmbeds: Float32Array, capacity: number): Promise<Prefill> {
   const started = performance.now();
   const decoderCache = runner.decoderCache(capacity);
   const out = await runner.decode(decoderCache, promptEmbeds, 1);

@@ -38,4 +38,12 @@ describe('incremental detokeniser', () => {
     const euro = ids('€');
     expect(stream(euro.slice(0, -1)).join('')).toBe('\uFFFD');
   });
+
+  it('skips an id the tokenizer lacks and reports it, keeping the text around it', () => {
+    const unknown: number[] = [];
+    const detokeniser = createDetokeniser(tokenizer, [0, 1, 2], (id) => unknown.push(id));
+    const text = [...ids('ab'), 100_000, ...ids('cd')].map((id) => detokeniser.push(id)).join('') + detokeniser.flush();
+    expect(text).toBe('abcd');
+    expect(unknown).toEqual([100_000]);
+  });
 });

@@ -30,7 +30,11 @@ export interface Detokeniser {
   flush(): string;
 }
 
-export function createDetokeniser(tokenizer: Tokenizer, silent: readonly number[]): Detokeniser {
+/**
+ * `onUnknown` hears of an id the tokenizer has no piece for (an id the exporter should have listed
+ * in `banned_ids`); it is skipped, so one bad id costs a warning, not the page.
+ */
+export function createDetokeniser(tokenizer: Tokenizer, silent: readonly number[], onUnknown: (id: number) => void = () => undefined): Detokeniser {
   const added = new Map<number, string>();
   for (const [id, token] of tokenizer.get_added_tokens_decoder()) added.set(id, token.content);
   const utf8 = new TextDecoder('utf-8');
@@ -41,7 +45,10 @@ export function createDetokeniser(tokenizer: Tokenizer, silent: readonly number[
       const special = added.get(id);
       if (special !== undefined) return utf8.decode() + special;
       const piece = tokenizer.id_to_token(id);
-      if (piece === undefined) throw new Error(`token id ${id} is not in the package's tokenizer`);
+      if (piece === undefined || piece === null) {
+        onUnknown(id);
+        return '';
+      }
       const bytes = Uint8Array.from([...piece], (char) => BYTES.get(char) ?? 0x3f);
       return utf8.decode(bytes, { stream: true });
     },

@@ -58,6 +58,11 @@ export class KvCache {
     return feeds;
   }
 
+  /** The past feeds of the next pass (as ModelRunner asks every cache). */
+  feeds(): Record<string, ort.Tensor> {
+    return this.pastFeeds();
+  }
+
   /** Appends the `present_*` rows a graph returned (one copy per tensor). */
   appendPresent(outputs: Readonly<Record<string, ort.Tensor>>): void {
     const added = this.names.map((name) => {

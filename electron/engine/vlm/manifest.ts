@@ -41,6 +41,8 @@ export const manifestSchema = z.looseObject({
   format_version: z.number().int(),
   name: z.string(),
   dtype: z.enum(['float32', 'float16']),
+  /** The weights' precision; packages from before it was written say only `dtype` (see packagePrecision). */
+  precision: z.enum(['fp32', 'fp16', 'int4']).optional(),
   architecture: z.looseObject({
     language_config: z.looseObject({
       vocab_size: z.number().int().positive(),
@@ -68,6 +70,8 @@ export const manifestSchema = z.looseObject({
       exempt: z.array(z.number().int()),
     }),
     mtp_emb_zero_at_position_0: z.boolean().optional(),
+    /** `[start, end)` id ranges the model can emit but the tokenizer cannot decode: never chosen. */
+    banned_ids: z.array(z.tuple([z.number().int().nonnegative(), z.number().int().nonnegative()])).optional(),
   }),
   vision: z.looseObject({
     mean: z.number(),
@@ -85,3 +89,19 @@ export type Manifest = z.infer<typeof manifestSchema>;
 export type GraphSpec = z.infer<typeof graphSpec>;
 export type ResolutionMode = z.infer<typeof resolutionMode>;
 export type TensorSpec = z.infer<typeof tensorSpec>;
+
+export type Precision = 'fp32' | 'fp16' | 'int4';
+
+export function packagePrecision(manifest: Manifest): Precision {
+  return manifest.precision ?? (manifest.dtype === 'float16' ? 'fp16' : 'fp32');
+}
+
+/** The ids `decoding.banned_ids` lists, clipped to the vocabulary. */
+export function bannedIds(manifest: Manifest): Set<number> {
+  const vocab = manifest.architecture.language_config.vocab_size;
+  const ids = new Set<number>();
+  for (const [start, end] of manifest.decoding.banned_ids ?? []) {
+    for (let id = start; id < Math.min(end, vocab); id++) ids.add(id);
+  }
+  return ids;
+}

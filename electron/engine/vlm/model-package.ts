@@ -9,8 +9,11 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
+import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
-import { MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
+import type { CacheDtype } from './kv-cache.js';
+import { bannedIds, MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
 
 /** A package that cannot be used, with a message naming the file, the fault and the remedy. */
 export class ModelPackageError extends Error {
@@ -24,8 +27,14 @@ export interface ModelPackage {
   dir: string;
   manifest: Manifest;
   provider: ExecutionProviderChoice;
-  /** Sessions by graph name (`embedding`, `decoder`, `mtp`, `vision_<size>`). */
+  /**
+   * Sessions by graph name (`embedding`, `decoder`, `mtp`, `vision_<size>`); on WebGPU also the
+   * device-side lookup `embedding_device` and the helpers of device-graphs.ts (`cache_append`,
+   * `mtp_cache_prepare`, `rows`, `token_choice`).
+   */
   sessions: ReadonlyMap<string, ort.InferenceSession>;
+  /** Whether a graph's session runs on a device, so that host tensors it takes or returns cross to it. */
+  onDevice(graph: string): boolean;
   /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
   decoderGraph: string;
   tokenizerJson: string;
@@ -33,8 +42,13 @@ export interface ModelPackage {
 }
 
 export interface OpenOptions {
-  /** CUDA device id tried before the CPU. */
-  deviceId?: number;
+  /** The device asked for; `auto` unless given. */
+  device?: DeviceRequest;
+  /**
+   * Test only: on WebGPU, return the caches' new rows to the host (and so upload them again), the
+   * round trip a resident cache must not make; the residency test plants it to prove it can fail.
+   */
+  cacheOutputsOnHost?: boolean;
   /** Run routed experts as ONNX Runtime's MoE op (top-k experts only) when the package has that graph. */
   preferContribMoe?: boolean;
   /** Skip hashing the graph files (e.g. a package already verified this session). */
@@ -167,9 +181,17 @@ export async function checkModelPackage(dir: string): Promise<Manifest> {
 export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {
   const manifest = await readManifest(dir);
   await checkFiles(dir, manifest, !options.skipChecksums);
-  const provider = await chooseExecutionProvider(options.deviceId ?? 0);
-  const executionProviders: ort.InferenceSession.ExecutionProviderConfig[] =
-    provider.provider === 'cuda' ? [{ name: 'cuda', deviceId: options.deviceId ?? 0 }, 'cpu'] : ['cpu'];
+  const provider = await chooseExecutionProvider(options.device ?? { kind: 'auto' });
+  const deviceId = options.device?.kind === 'cuda' || options.device?.kind === 'auto' ? (options.device.deviceId ?? 0) : 0;
+  const providers: Record<ExecutionProviderChoice['provider'], ort.InferenceSession.ExecutionProviderConfig[]> = {
+    cuda: [{ name: 'cuda', deviceId }, 'cpu'],
+    webgpu: ['webgpu'],
+    cpu: ['cpu'],
+  };
+  const resident = provider.provider === 'webgpu';
+  // on WebGPU the prompt's rows are looked up on the host (vision features go into them there); steps use embedding_device
+  const hostGraphs = new Set(resident ? ['embedding'] : []);
+  const onDevice = (graph: string): boolean => provider.provider !== 'cpu' && !hostGraphs.has(graph);
   const { names, decoder } = requiredGraphs(manifest, options.preferContribMoe ?? false);
   const sessions = new Map<string, ort.InferenceSession>();
   const release = async (): Promise<void> => {
@@ -177,15 +199,21 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
     sessions.clear();
   };
   try {
-    for (const name of names) {
-      const file = path.join(dir, manifest.graphs[name]?.file ?? '');
-      const threads = intraOpThreads(name, await graphBytes(file), provider.provider, options.threads);
+    const graphFiles: [string, string][] = names.map((name) => [name, manifest.graphs[name]?.file ?? '']);
+    if (resident) graphFiles.push(['embedding_device', manifest.graphs.embedding?.file ?? '']);
+    for (const [name, graphFile] of graphFiles) {
+      const file = path.join(dir, graphFile);
+      const place = onDevice(name) ? provider.provider : 'cpu';
+      const threads = intraOpThreads(name, await graphBytes(file), place, options.threads);
       let session: ort.InferenceSession;
       try {
         session = await ort.InferenceSession.create(file, {
-          executionProviders,
+          executionProviders: providers[place],
           graphOptimizationLevel: 'all',
+          // WebGPU sessions warn that shape nodes run on the CPU, as they should
+          ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
           ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+          ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
         });
       } catch (error) {
         throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
@@ -193,10 +221,53 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       sessions.set(name, session);
       checkInputs(dir, manifest, name, session);
     }
+    if (resident) for (const [name, session] of await deviceHelpers(manifest, decoder, sessions.has('mtp'))) sessions.set(name, session);
   } catch (error) {
     await release();
     throw error;
   }
   const tokenizerJson = await readFile(path.join(dir, 'tokenizer.json'), 'utf8');
-  return { dir, manifest, provider, sessions, decoderGraph: decoder, tokenizerJson, release };
+  return { dir, manifest, provider, sessions, onDevice, decoderGraph: decoder, tokenizerJson, release };
+}
+
+/** Which outputs of a package graph stay on the device: all of a per-step graph's but the host-read ones. */
+function residentOutputs(manifest: Manifest, name: string, decoder: string, cacheOnHost: boolean): Pick<ort.InferenceSession.SessionOptions, 'preferredOutputLocation'> {
+  if (name === 'embedding_device') return { preferredOutputLocation: { inputs_embeds: 'gpu-buffer' } };
+  if (name !== decoder && name !== 'mtp') return {};
+  const cache = cacheOnHost ? 'cpu' : 'gpu-buffer';
+  const presents = (manifest.graphs[name]?.outputs ?? []).map((output) => output.name).filter((output) => output.startsWith('present_'));
+  return {
+    preferredOutputLocation: {
+      logits: 'gpu-buffer',
+      hidden_states: 'gpu-buffer',
+      ...Object.fromEntries(presents.map((output) => [output, cache])),
+    },
+  };
+}
+
+/** The helper graphs of device-graphs.ts for this package's shapes, on WebGPU, their outputs on the device but the chosen ids. */
+async function deviceHelpers(manifest: Manifest, decoder: string, hasMtp: boolean): Promise<[string, ort.InferenceSession][]> {
+  const sizes = manifest.architecture.language_config;
+  const headDim = sizes.hidden_size / sizes.num_attention_heads;
+  const names = Array.from({ length: sizes.num_hidden_layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
+  const logitsTypes = [...new Set([decoder, ...(hasMtp ? ['mtp'] : [])].map((graph) => manifest.graphs[graph]?.outputs.find((output) => output.name === 'logits')?.dtype ?? manifest.dtype))]
+    .filter((dtype): dtype is CacheDtype => dtype !== 'int64');
+  const onDevice = (outputs: readonly string[]): ort.InferenceSession.SessionOptions => ({
+    executionProviders: ['webgpu'],
+    logSeverityLevel: 3,
+    preferredOutputLocation: Object.fromEntries(outputs.map((output) => [output, 'gpu-buffer' as const])),
+  });
+  const helpers: [string, Uint8Array, ort.InferenceSession.SessionOptions][] = [
+    ['cache_append', cacheAppendGraph(names, manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(names.map((name) => `kept.${name}`))],
+    ['rows', rowsGraph(manifest.dtype, sizes.hidden_size), onDevice(['rows'])],
+    // one choice graph per dtype the logits come in (an fp16 package may return fp32 logits)
+    ...logitsTypes.map((dtype) => [`token_choice.${dtype}`, tokenChoiceGraph(dtype, sizes.vocab_size, bannedIds(manifest)), { executionProviders: ['webgpu'], logSeverityLevel: 3 }] as [string, Uint8Array, ort.InferenceSession.SessionOptions]),
+    ...(hasMtp
+      ? ([
+          ['mtp_cache_start', mtpCacheStartGraph(manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(['key', 'value'])],
+          ['mtp_cache_prepare', mtpCachePrepareGraph(manifest.dtype, sizes.num_key_value_heads, headDim), onDevice(['key', 'value', 'bias'])],
+        ] as [string, Uint8Array, ort.InferenceSession.SessionOptions][])
+      : []),
+  ];
+  return Promise.all(helpers.map(async ([name, graph, options]) => [name, await ort.InferenceSession.create(graph, options)] as [string, ort.InferenceSession]));
 }

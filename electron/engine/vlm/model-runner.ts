@@ -1,23 +1,46 @@
 /**
  * The package's graphs as typed calls: vision views to features, token ids to embeddings, one
- * decoder or MTP pass over a cache. Each call is one `session.run`; its time is added to `runMs` so
- * the host-side share of a step can be measured.
+ * decoder or MTP pass over a cache, and each logits row to a token under a ban. Each call is one or
+ * a few `session.run`s; their time is added to `runMs` so the host-side share of a step can be
+ * measured, and the bytes of host tensors they take or return on a device provider are counted in
+ * `traffic`.
+ *
+ * On the CPU and CUDA providers rows and logits are host arrays and tokens are chosen on the host.
+ * On WebGPU (`resident`), caches, hidden rows and logits stay on the device as `gpu-buffer`
+ * tensors and only ids cross: embeddings are looked up by a device session, the helper graphs of
+ * device-graphs.ts append cache rows, slice hidden rows and choose tokens.
  */
 
 import * as ort from 'onnxruntime-node';
 import { CapacityKvCache } from './capacity-kv-cache.js';
+import { DeviceKvCache, DeviceMtpCache } from './device-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
-import type { Logits } from './token-choice.js';
+import { chooseToken, type Ban, type Logits } from './token-choice.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
 import type { VisionFeatures } from './visual-layout.js';
 
+/** `[rows, width]` float rows: a host array, or a `[1, rows, width]` tensor on the device. */
+export type Rows = Float32Array | ort.Tensor;
+/** A pass's logits: host scores, or a `[1, rows, vocab]` tensor on the device. */
+export type PassLogits = Logits | ort.Tensor;
+export type DecoderCache = KvCache | DeviceKvCache;
+export type MtpCache = CapacityKvCache | DeviceMtpCache;
+
 export interface PassOutput {
   /** `[numLogits, vocab]`. */
-  logits: Logits;
+  logits: PassLogits;
   /** `[rows, hidden]` after the final norm. */
-  hidden: Float32Array;
+  hidden: Rows;
+}
+
+/** Bytes of host tensors handed to or returned by sessions on a device (nothing on the CPU provider). */
+export interface Traffic {
+  uploaded: number;
+  downloaded: number;
+  /** Bytes by tensor name, both directions. */
+  byName: Map<string, number>;
 }
 
 function int64(values: readonly number[], dims: readonly number[]): ort.Tensor {
@@ -28,10 +51,19 @@ function positions(from: number, count: number): ort.Tensor {
   return int64(Array.from({ length: count }, (_, i) => from + i), [1, count]);
 }
 
+function emptyTensor(dtype: CacheDtype, dims: readonly number[]): ort.Tensor {
+  return new ort.Tensor(dtype, dtype === 'float16' ? new Uint16Array(0) : new Float32Array(0), dims);
+}
+
 /** Logits as the graph gave them: fp16 halves are chosen from directly (token-choice.ts), not widened. */
-function logitsOf(tensor: ort.Tensor | undefined): Logits {
+function logitsOf(tensor: ort.Tensor | undefined): PassLogits {
+  if (tensor?.location === 'gpu-buffer') return tensor;
   if (tensor?.type === 'float16' && tensor.data instanceof Uint16Array) return tensor.data;
   return float32(tensor, 'logits');
+}
+
+function rowsOf(tensor: ort.Tensor | undefined, what: string): Rows {
+  return tensor?.location === 'gpu-buffer' ? tensor : float32(tensor, what);
 }
 
 /** A float output as float32, widened when the package is fp16. */
@@ -40,6 +72,15 @@ function float32(tensor: ort.Tensor | undefined, what: string): Float32Array {
   if (tensor.data instanceof Float32Array) return tensor.data;
   if (tensor.type === 'float16' && tensor.data instanceof Uint16Array) return floatsFrom(tensor.data);
   throw new Error(`${what}: expected a float tensor, got ${tensor.type}`);
+}
+
+/** A device tensor rather than a host array. */
+export function isTensor(value: Rows | PassLogits): value is ort.Tensor {
+  return !ArrayBuffer.isView(value);
+}
+
+function hostBytes(tensor: ort.Tensor): number {
+  return tensor.location === 'cpu' && ArrayBuffer.isView(tensor.data) ? tensor.data.byteLength : 0;
 }
 
 /** Embedding rows kept between calls: about 20 MB at jina-ocr-v1's width, more distinct tokens than a document uses. */
@@ -52,8 +93,11 @@ export class ModelRunner {
   readonly kvHeads: number;
   readonly headDim: number;
   readonly hasMtp: boolean;
+  /** True when caches, rows and logits stay on the device (the WebGPU provider). */
+  readonly resident: boolean;
   /** Milliseconds spent inside `session.run` since the last reset. */
   runMs = 0;
+  traffic: Traffic = { uploaded: 0, downloaded: 0, byName: new Map() };
   private readonly cacheDtype: CacheDtype;
   private readonly embedded = new Map<number, Float32Array>();
 
@@ -66,15 +110,26 @@ export class ModelRunner {
     this.headDim = sizes.hidden_size / sizes.num_attention_heads;
     this.hasMtp = pkg.sessions.has('mtp');
     this.cacheDtype = pkg.manifest.dtype;
+    this.resident = pkg.provider.provider === 'webgpu';
   }
 
-  decoderCache(capacity: number): KvCache {
+  resetTraffic(): void {
+    this.traffic = { uploaded: 0, downloaded: 0, byName: new Map() };
+  }
+
+  decoderCache(capacity: number): DecoderCache {
     const names = Array.from({ length: this.layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
-    return new KvCache({ names, heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, capacity });
+    const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype };
+    if (this.resident) return new DeviceKvCache(names, shape, (feeds) => this.run('cache_append', feeds), emptyTensor, (value) => int64([value], [1]));
+    return new KvCache({ names, ...shape, capacity });
   }
 
-  mtpCache(capacity: number): CapacityKvCache {
-    return new CapacityKvCache({ heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, capacity });
+  mtpCache(capacity: number): MtpCache {
+    const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype };
+    if (this.resident) {
+      return new DeviceMtpCache(shape, (feeds) => this.run('mtp_cache_start', feeds), (feeds) => this.run('mtp_cache_prepare', feeds), emptyTensor, (value) => int64([value], [1]));
+    }
+    return new CapacityKvCache({ ...shape, capacity });
   }
 
   async vision(views: PreparedViews): Promise<VisionFeatures> {
@@ -104,9 +159,9 @@ export class ModelRunner {
   }
 
   /**
-   * Token ids to embedding rows. The embedding graph is a pure lookup, so rows already looked up are
-   * kept and only new ids reach ONNX Runtime: a decoding step's few tokens usually cost no run at all.
-   * The rows returned are a fresh array the caller may overwrite.
+   * Token ids to embedding rows on the host. The embedding graph is a pure lookup, so rows already
+   * looked up are kept and only new ids reach ONNX Runtime: a decoding step's few tokens usually
+   * cost no run at all. The rows returned are a fresh array the caller may overwrite.
    */
   async embed(ids: readonly number[]): Promise<Float32Array> {
     const missing = [...new Set(ids)].filter((id) => !this.embedded.has(id));
@@ -121,36 +176,103 @@ export class ModelRunner {
     return embeds;
   }
 
+  /** Embedding rows for decoding steps: on the device when resident (only the ids cross), else as `embed`. */
+  async embedTokens(ids: readonly number[]): Promise<Rows> {
+    if (!this.resident) return this.embed(ids);
+    const out = await this.run('embedding_device', { input_ids: int64(ids, [1, ids.length]) });
+    return out.inputs_embeds as ort.Tensor;
+  }
+
   /** One decoder pass over `embeds` at positions `start..`, appending the new rows to `cache`. */
-  async decode(cache: KvCache, embeds: Float32Array, numLogits: number): Promise<PassOutput> {
-    const rows = embeds.length / this.hidden;
+  async decode(cache: DecoderCache, embeds: Rows, numLogits: number): Promise<PassOutput> {
+    const input = this.rowsInput(this.pkg.decoderGraph, 'inputs_embeds', embeds);
+    const rows = input.dims[1] ?? 0;
     const out = await this.run(this.pkg.decoderGraph, {
-      inputs_embeds: this.floatInput(this.pkg.decoderGraph, 'inputs_embeds', embeds, [1, rows, this.hidden]),
+      inputs_embeds: input,
       position_ids: positions(cache.length, rows),
       num_logits: int64([numLogits], []),
-      ...cache.pastFeeds(),
+      ...(await cache.feeds()),
     });
     cache.appendPresent(out);
-    return { logits: logitsOf(out.logits), hidden: float32(out.hidden_states, 'hidden_states') };
+    this.release(embeds);
+    return { logits: logitsOf(out.logits), hidden: rowsOf(out.hidden_states, 'hidden_states') };
   }
 
   /** One MTP pass: token embeddings paired with the previous positions' post-norm hidden states. */
-  async mtp(cache: CapacityKvCache, embeds: Float32Array, previousHidden: Float32Array): Promise<PassOutput> {
-    const rows = embeds.length / this.hidden;
+  async mtp(cache: MtpCache, embeds: Rows, previousHidden: Rows): Promise<PassOutput> {
+    const input = this.rowsInput('mtp', 'inputs_embeds', embeds);
+    const rows = input.dims[1] ?? 0;
     const out = await this.run('mtp', {
-      inputs_embeds: this.floatInput('mtp', 'inputs_embeds', embeds, [1, rows, this.hidden]),
-      previous_hidden: this.floatInput('mtp', 'previous_hidden', previousHidden, [1, rows, this.hidden]),
+      inputs_embeds: input,
+      previous_hidden: this.rowsInput('mtp', 'previous_hidden', previousHidden),
       position_ids: positions(cache.length, rows),
       num_logits: int64([1], []),
-      ...cache.feeds(rows),
+      ...(await cache.feeds(rows)),
     });
     cache.appendPresent(out);
-    return { logits: logitsOf(out.logits), hidden: float32(out.hidden_states, 'hidden_states') };
+    this.release(embeds);
+    return { logits: logitsOf(out.logits), hidden: rowsOf(out.hidden_states, 'hidden_states') };
+  }
+
+  /**
+   * Each logits row's token under that row's ban (`bans[row]`; `always` holds for every row); the
+   * logits are released. On the device only the n-gram bans go up (the always-banned ids are in
+   * the choice graph) and only the ids come back.
+   */
+  async chooseTokens(logits: PassLogits, bans: readonly ReadonlySet<number>[], always?: ReadonlySet<number>): Promise<number[]> {
+    if (!isTensor(logits)) {
+      return bans.map((ban, row) => chooseToken(logits, this.vocab, row, always?.size ? joinBans(ban, always) : ban));
+    }
+    const width = Math.max(1, ...bans.map((ban) => ban.size));
+    const banned = new Int32Array(bans.length * width).fill(-1);
+    bans.forEach((ban, row) => banned.set([...ban], row * width));
+    const out = await this.run(`token_choice.${logits.type}`, { logits, banned: new ort.Tensor('int32', banned, [bans.length, width]) });
+    this.release(logits);
+    return Array.from(out.tokens?.data as BigInt64Array, Number);
+  }
+
+  /** Rows `from..to` of `rows`, a new array or tensor. */
+  async sliceRows(rows: Rows, from: number, to: number): Promise<Rows> {
+    if (!isTensor(rows)) return rows.slice(from * this.hidden, to * this.hidden);
+    return this.rowsRun(rows, emptyTensor(this.cacheDtype, [1, 0, this.hidden]), from, to);
+  }
+
+  /** `a` then `b`, as one block of rows. */
+  async joinRows(a: Rows, b: Rows): Promise<Rows> {
+    if (!isTensor(a) && !isTensor(b)) {
+      const all = new Float32Array(a.length + b.length);
+      all.set(a);
+      all.set(b, a.length);
+      return all;
+    }
+    const rows = (x: Rows): number => (isTensor(x) ? (x.dims[1] ?? 0) : x.length / this.hidden);
+    return this.rowsRun(a, b, 0, rows(a) + rows(b));
+  }
+
+  /** Disposes device tensors no longer needed; host arrays are left to the garbage collector. */
+  release(...values: readonly (Rows | PassLogits)[]): void {
+    for (const value of values) if (isTensor(value) && value.location === 'gpu-buffer') value.dispose();
+  }
+
+  private async rowsRun(a: Rows, b: Rows, from: number, to: number): Promise<Rows> {
+    const out = await this.run('rows', {
+      a: this.rowsInput('rows', 'a', a),
+      b: this.rowsInput('rows', 'b', b),
+      start: int64([from], [1]),
+      end: int64([to], [1]),
+    });
+    return out.rows as ort.Tensor;
+  }
+
+  /** Rows as a `[1, rows, width]` input of the graph's float dtype; device tensors pass as they are. */
+  private rowsInput(graph: string, name: string, rows: Rows): ort.Tensor {
+    if (isTensor(rows)) return rows;
+    return this.floatInput(graph, name, rows, [1, rows.length / this.hidden, this.hidden]);
   }
 
   /** A float input in the dtype the graph declares: fp16 packages take halves. */
   private floatInput(graph: string, name: string, data: Float32Array, dims: readonly number[]): ort.Tensor {
-    const dtype = this.pkg.manifest.graphs[graph]?.inputs.find((input) => input.name === name)?.dtype;
+    const dtype = this.pkg.manifest.graphs[graph]?.inputs.find((input) => input.name === name)?.dtype ?? (graph === 'rows' ? this.cacheDtype : undefined);
     return dtype === 'float16' ? new ort.Tensor('float16', halvesFrom(data), dims) : new ort.Tensor('float32', data, dims);
   }
 
@@ -158,8 +280,27 @@ export class ModelRunner {
     const session = this.pkg.sessions.get(graph);
     if (!session) throw new Error(`${this.pkg.dir}: the package has no ${graph} graph`);
     const started = performance.now();
-    const out = await session.run(feeds);
+    let out: Record<string, ort.Tensor>;
+    try {
+      out = (await session.run(feeds)) as Record<string, ort.Tensor>;
+    } catch (error) {
+      throw new Error(`${this.pkg.dir}: the ${graph} graph failed: ${(error as Error).message}`);
+    }
     this.runMs += performance.now() - started;
-    return out as Record<string, ort.Tensor>;
+    if (this.pkg.onDevice(graph)) {
+      for (const [name, tensor] of Object.entries(feeds)) this.count(name, hostBytes(tensor), 'uploaded');
+      for (const [name, tensor] of Object.entries(out)) this.count(name, hostBytes(tensor), 'downloaded');
+    }
+    return out;
   }
+
+  private count(name: string, bytes: number, direction: 'uploaded' | 'downloaded'): void {
+    if (!bytes) return;
+    this.traffic[direction] += bytes;
+    this.traffic.byName.set(name, (this.traffic.byName.get(name) ?? 0) + bytes);
+  }
+}
+
+function joinBans(a: ReadonlySet<number>, b: ReadonlySet<number>): Ban {
+  return { has: (id) => a.has(id) || b.has(id) };
 }

@@ -4,6 +4,7 @@ import { prefill, type DecodeLimits, type DraftingModel } from './decoding.js';
 import { CapacityKvCache } from './capacity-kv-cache.js';
 import { decodeGreedy } from './greedy.js';
 import { KvCache } from './kv-cache.js';
+import { chooseToken } from './token-choice.js';
 import { DEFAULT_REPETITION_RULE, nearlyRepeating, trailingLoop } from './repetition.js';
 import { decodeSpeculative, type Drafter } from './speculative.js';
 
@@ -22,10 +23,15 @@ function cyclingModel(period: number): DraftingModel & { next(token: number): nu
     hidden: 1,
     runMs: 0,
     next,
-    embed: async (ids) => Float32Array.from(ids),
+    embedTokens: async (ids) => Float32Array.from(ids),
+    chooseTokens: async (logits, bans) => bans.map((ban, row) => chooseToken(logits as Float32Array, VOCAB, row, ban)),
+    release: () => undefined,
+    sliceRows: async (rows, from, to) => (rows as Float32Array).slice(from, to),
+    joinRows: async (a, b) => Float32Array.from([...(a as Float32Array), ...(b as Float32Array)]),
     decoderCache: cache,
     mtpCache: (capacity) => new CapacityKvCache({ heads: 1, headDim: 1, dtype: 'float32', capacity }),
-    decode: async (kv, embeds, numLogits) => {
+    decode: async (kv, rows, numLogits) => {
+      const embeds = rows as Float32Array;
       kv.appendPresent({ present_key: new ort.Tensor('float32', new Float32Array(embeds.length), [1, embeds.length, 1, 1]) });
       const logits = new Float32Array(numLogits * VOCAB);
       for (let row = 0; row < numLogits; row++) {

@@ -12,31 +12,31 @@
  */
 
 import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type DraftingModel, type Prefill } from './decoding.js';
-import { CAPACITY_BLOCK, type CapacityKvCache } from './capacity-kv-cache.js';
-import type { KvCache } from './kv-cache.js';
+import { CAPACITY_BLOCK } from './capacity-kv-cache.js';
 import { fixedDraftLength, type DraftLength } from './draft-length.js';
-import { nextToken, type Logits, type NoRepeatRule } from './token-choice.js';
+import type { DecoderCache, MtpCache, PassLogits, Rows } from './model-runner.js';
+import { bannedTokens, type NoRepeatRule } from './token-choice.js';
 
 export interface Drafter {
   /** Proposes `k` tokens to follow `generated` (its last token is the current one). */
   draft(k: number, generated: readonly number[]): Promise<number[]>;
   /** Forgets this cycle's draft rows, then takes in the committed tokens paired with the verify pass's hidden rows. */
-  commit(tokens: readonly number[], hidden: Float32Array): Promise<void>;
+  commit(tokens: readonly number[], hidden: Rows): Promise<void>;
 }
 
 export class MtpDrafter implements Drafter {
-  private nextLogits: Logits = new Float32Array(0);
-  private nextHidden: Float32Array = new Float32Array(0);
+  private nextLogits: PassLogits = new Float32Array(0);
+  private nextHidden: Rows = new Float32Array(0);
   private cycleStart = 0;
 
   private constructor(
     private readonly runner: DraftingModel,
     private readonly rule: NoRepeatRule,
-    readonly cache: CapacityKvCache,
+    readonly cache: MtpCache,
   ) {}
 
   /** Fills the MTP cache from the prompt: positions 0..n-1 pair tokens 1..n (the first generated one last) with the prompt's hidden rows. */
-  static async start(runner: DraftingModel, rule: NoRepeatRule, promptIds: readonly number[], promptHidden: Float32Array, firstToken: number): Promise<MtpDrafter> {
+  static async start(runner: DraftingModel, rule: NoRepeatRule, promptIds: readonly number[], promptHidden: Rows, firstToken: number): Promise<MtpDrafter> {
     const drafter = new MtpDrafter(runner, rule, runner.mtpCache(promptIds.length + CAPACITY_BLOCK));
     await drafter.fill([...promptIds.slice(1), firstToken], promptHidden);
     return drafter;
@@ -49,26 +49,42 @@ export class MtpDrafter implements Drafter {
 
   async draft(k: number, generated: readonly number[]): Promise<number[]> {
     this.cycleStart = this.cache.length;
-    const drafts = [nextToken(this.nextLogits, this.runner.vocab, 0, generated, this.rule)];
-    let hidden: Float32Array = this.nextHidden;
+    const drafts = [await this.choose(this.nextLogits, generated)];
+    let hidden: Rows = this.nextHidden;
     while (drafts.length < k) {
       const previous = drafts.at(-1) as number;
-      const out = await this.runner.mtp(this.cache, await this.runner.embed([previous]), hidden);
+      const out = await this.runner.mtp(this.cache, await this.runner.embedTokens([previous]), hidden);
+      if (hidden !== this.nextHidden) this.runner.release(hidden);
       hidden = out.hidden;
-      drafts.push(nextToken(out.logits, this.runner.vocab, 0, [...generated, ...drafts], this.rule));
+      drafts.push(await this.choose(out.logits, [...generated, ...drafts]));
     }
+    if (hidden !== this.nextHidden) this.runner.release(hidden);
     return drafts;
   }
 
-  async commit(tokens: readonly number[], hidden: Float32Array): Promise<void> {
+  async commit(tokens: readonly number[], hidden: Rows): Promise<void> {
     this.cache.truncate(this.cycleStart);
     await this.fill(tokens, hidden);
   }
 
-  private async fill(tokens: readonly number[], hidden: Float32Array): Promise<void> {
-    const out = await this.runner.mtp(this.cache, await this.runner.embed(tokens), hidden);
+  /** Lets go of the head's cache and rows (on the device they are not the garbage collector's). */
+  release(): void {
+    this.runner.release(this.nextHidden, this.nextLogits);
+    if ('release' in this.cache) this.cache.release();
+  }
+
+  private async choose(logits: PassLogits, generated: readonly number[]): Promise<number> {
+    const [token] = await this.runner.chooseTokens(logits, [bannedTokens(generated, this.rule)], this.rule.alwaysBanned);
+    if (token === undefined) throw new Error('no draft token chosen');
+    return token;
+  }
+
+  private async fill(tokens: readonly number[], hidden: Rows): Promise<void> {
+    const out = await this.runner.mtp(this.cache, await this.runner.embedTokens(tokens), hidden);
+    this.runner.release(this.nextHidden);
     this.nextLogits = out.logits;
-    this.nextHidden = out.hidden.slice(out.hidden.length - this.runner.hidden);
+    this.nextHidden = await this.runner.sliceRows(out.hidden, tokens.length - 1, tokens.length);
+    this.runner.release(out.hidden);
     // a commit before the next draft has no draft rows to forget
     this.cycleStart = this.cache.length;
   }
@@ -78,19 +94,25 @@ export interface Verified {
   /** Accepted drafts, then the decoder's own token (fewer when decoding stops inside the pass). */
   committed: number[];
   /** The pass's post-norm hidden rows for `[current, d1..dK]`. */
-  hidden: Float32Array;
+  hidden: Rows;
   /** Drafts that agreed with the decoder. */
   accepted: number;
 }
 
-/** One decoder pass over `[current, ...drafts]`; picks each position's token exactly as greedy decoding would. */
-export async function verify(runner: DecoderModel, cache: KvCache, generated: readonly number[], drafts: readonly number[], limits: DecodeLimits): Promise<Verified> {
+/**
+ * One decoder pass over `[current, ...drafts]`; picks each position's token exactly as greedy
+ * decoding would. Row r is read only when drafts 1..r were accepted, so its ban is the one after
+ * them, and all rows' bans can be set before the pass (on a device, one choice run for the pass).
+ */
+export async function verify(runner: DecoderModel, cache: DecoderCache, generated: readonly number[], drafts: readonly number[], limits: DecodeLimits): Promise<Verified> {
   const current = generated.at(-1) as number;
-  const out = await runner.decode(cache, await runner.embed([current, ...drafts]), drafts.length + 1);
+  const out = await runner.decode(cache, await runner.embedTokens([current, ...drafts]), drafts.length + 1);
+  const bans = Array.from({ length: drafts.length + 1 }, (_, row) => bannedTokens([...generated, ...drafts.slice(0, row)], limits.rule));
+  const chosen = await runner.chooseTokens(out.logits, bans, limits.rule.alwaysBanned);
   const committed: number[] = [];
   let accepted = 0;
   for (let row = 0; row <= drafts.length; row++) {
-    const token = nextToken(out.logits, runner.vocab, row, [...generated, ...committed], limits.rule);
+    const token = chosen[row] as number;
     committed.push(token);
     if (token !== drafts[row] || finished([...generated, ...committed], { ...limits, signal: undefined })) break;
     accepted++;
@@ -99,7 +121,7 @@ export async function verify(runner: DecoderModel, cache: KvCache, generated: re
 }
 
 /** Rolls the decoder cache back to `current` and the accepted drafts; the last committed token becomes the new current. */
-export function keepVerifiedRows(cache: KvCache, lengthBefore: number, committed: number): void {
+export function keepVerifiedRows(cache: Pick<DecoderCache, 'truncate'>, lengthBefore: number, committed: number): void {
   cache.truncate(lengthBefore + committed);
 }
 
@@ -119,7 +141,8 @@ export async function decodeSpeculative(
   const started = performance.now();
   runner.runMs = 0;
   const policy = typeof length === 'number' ? fixedDraftLength(length) : length;
-  const first = nextToken(start.out.logits, runner.vocab, 0, [], limits.rule);
+  const [first] = await runner.chooseTokens(start.out.logits, [bannedTokens([], limits.rule)], limits.rule.alwaysBanned);
+  if (first === undefined) throw new Error('no token chosen');
   const tokens = [first];
   limits.onTokens?.([first]);
   const drafted = Array<number>(policy.maxK).fill(0);
@@ -128,7 +151,8 @@ export async function decodeSpeculative(
   let steps = 1;
   let stopped = finished(tokens, limits);
   let draftHead: Drafter | null = drafter;
-  const waiting = new PendingRows(runner.hidden);
+  let ownHead: MtpDrafter | null = null;
+  const waiting = new PendingRows(runner);
   while (!stopped) {
     const k = policy.next();
     let drafts: number[] = [];
@@ -136,9 +160,11 @@ export async function decodeSpeculative(
     // bringing the head up to date (the prompt, then rows from plain steps) is no part of a step's cost
     let catchUpMs = 0;
     if (k > 0) {
-      draftHead ??= await MtpDrafter.start(runner, limits.rule, promptIds, start.out.hidden, first);
+      if (!draftHead) draftHead = ownHead = await MtpDrafter.start(runner, limits.rule, promptIds, start.out.hidden, first);
       if (waiting.count) {
-        await draftHead.commit(waiting.tokens, waiting.hidden());
+        const rows = waiting.take();
+        await draftHead.commit(waiting.tokens, rows);
+        runner.release(rows);
         waiting.clear();
       }
       catchUpMs = performance.now() - stepStarted;
@@ -153,13 +179,22 @@ export async function decodeSpeculative(
     tokens.push(...verified.committed);
     limits.onTokens?.(verified.committed);
     stopped = finished(tokens, limits);
-    if (stopped) break;
+    if (stopped) {
+      runner.release(verified.hidden);
+      break;
+    }
     keepVerifiedRows(start.decoderCache, lengthBefore, verified.committed.length);
-    const hidden = verified.hidden.subarray(0, verified.committed.length * runner.hidden);
-    if (draftHead && k > 0) await draftHead.commit(verified.committed, hidden);
-    else if (policy.maxK > 0) waiting.add(verified.committed, hidden);
+    const hidden = await runner.sliceRows(verified.hidden, 0, verified.committed.length);
+    runner.release(verified.hidden);
+    if (draftHead && k > 0) {
+      await draftHead.commit(verified.committed, hidden);
+      runner.release(hidden);
+    } else if (policy.maxK > 0) await waiting.add(verified.committed, hidden);
+    else runner.release(hidden);
     policy.observe({ k, accepted: verified.accepted, ms: performance.now() - stepStarted - catchUpMs });
   }
+  ownHead?.release();
+  runner.release(start.out.hidden, waiting.take());
   return {
     tokens, steps, drafted, accepted: acceptedAt, stepsAtK, prefillMs: start.ms, decodeMs: performance.now() - started, runMs: runner.runMs,
     stopped: stopped ?? 'limit',
@@ -169,32 +204,31 @@ export async function decodeSpeculative(
 /** Committed tokens and their hidden rows from plain steps, kept for the draft head. */
 class PendingRows {
   readonly tokens: number[] = [];
-  private rows: Float32Array[] = [];
+  private rows: Rows = new Float32Array(0);
 
-  constructor(private readonly width: number) {}
+  constructor(private readonly runner: Pick<DraftingModel, 'joinRows' | 'release'>) {}
 
   get count(): number {
     return this.tokens.length;
   }
 
-  add(tokens: readonly number[], hidden: Float32Array): void {
+  /** Takes in `tokens` and their rows, which become this object's. */
+  async add(tokens: readonly number[], rows: Rows): Promise<void> {
     this.tokens.push(...tokens);
-    // the pass's output buffer is not ours to keep
-    this.rows.push(hidden.slice());
+    const joined = await this.runner.joinRows(this.rows, rows);
+    this.runner.release(this.rows, rows);
+    this.rows = joined;
   }
 
-  hidden(): Float32Array {
-    const all = new Float32Array(this.tokens.length * this.width);
-    let at = 0;
-    for (const rows of this.rows) {
-      all.set(rows, at);
-      at += rows.length;
-    }
-    return all;
+  /** The rows held, handed over to the caller. */
+  take(): Rows {
+    const rows = this.rows;
+    this.rows = new Float32Array(0);
+    return rows;
   }
 
   clear(): void {
     this.tokens.length = 0;
-    this.rows = [];
+    this.runner.release(this.take());
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { halvesFrom } from './half-float.js';
-import { bannedTokens, chooseToken } from './token-choice.js';
+import { bannedTokens, chooseToken, nextToken } from './token-choice.js';
 
 describe('no-repeat n-gram rule', () => {
   const rule = { size: 3, window: 32, exempt: [9] };
@@ -36,5 +36,12 @@ describe('no-repeat n-gram rule', () => {
       const banned = new Set([Math.floor(random() * vocab), Math.floor(random() * vocab)]);
       for (const row of [0, 1]) expect(chooseToken(halves, vocab, row, banned), `trial ${trial} row ${row}`).toBe(chooseToken(floats, vocab, row, banned));
     }
+  });
+
+  it('never chooses an always-banned id (the manifest banned_ids), whatever its score', () => {
+    const logits = Float32Array.from([0, 1, 9, 2]);
+    const rule = { size: 3, window: 8, exempt: [], alwaysBanned: new Set([2]) };
+    expect(nextToken(logits, 4, 0, [], rule)).toBe(3);
+    expect(nextToken(logits, 4, 0, [], { ...rule, alwaysBanned: undefined })).toBe(2);
   });
 });

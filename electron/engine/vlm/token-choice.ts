@@ -9,6 +9,13 @@ export interface NoRepeatRule {
   size: number;
   window: number;
   exempt: readonly number[];
+  /** Ids never chosen (the manifest's `banned_ids`: ids the tokenizer cannot decode). */
+  alwaysBanned?: ReadonlySet<number>;
+}
+
+/** What chooseToken asks of a ban: a Set, or the union of two. */
+export interface Ban {
+  has(id: number): boolean;
 }
 
 export function bannedTokens(generated: readonly number[], rule: NoRepeatRule): Set<number> {
@@ -32,12 +39,12 @@ export function bannedTokens(generated: readonly number[], rule: NoRepeatRule): 
 export type Logits = Float32Array | Uint16Array;
 
 /** Index of the largest logit in row `row`, skipping banned tokens; ties go to the lower id. */
-export function chooseToken(logits: Logits, vocab: number, row: number, banned: ReadonlySet<number>): number {
+export function chooseToken(logits: Logits, vocab: number, row: number, banned: Ban): number {
   const values = logits.subarray(row * vocab, (row + 1) * vocab);
   return values instanceof Uint16Array ? chooseHalf(values, banned) : chooseFloat(values, banned);
 }
 
-function chooseFloat(values: Float32Array, banned: ReadonlySet<number>): number {
+function chooseFloat(values: Float32Array, banned: Ban): number {
   let best = -1;
   let bestValue = Number.NEGATIVE_INFINITY;
   // the ban is looked up only for a new best, a few dozen times per row
@@ -55,7 +62,7 @@ function chooseFloat(values: Float32Array, banned: ReadonlySet<number>): number 
  * The same choice on fp16 bit patterns: flipping the negatives makes integer order value order
  * (-0 counts as +0, NaN is skipped), so the result is the widened floats' argmax exactly.
  */
-function chooseHalf(values: Uint16Array, banned: ReadonlySet<number>): number {
+function chooseHalf(values: Uint16Array, banned: Ban): number {
   let best = -1;
   let bestKey = -1;
   for (let i = 0; i < values.length; i++) {
@@ -71,6 +78,13 @@ function chooseHalf(values: Uint16Array, banned: ReadonlySet<number>): number {
   return best;
 }
 
+/** The n-gram ban after `generated` joined with the rule's always-banned ids. */
+export function fullBan(generated: readonly number[], rule: NoRepeatRule): Ban {
+  const banned = bannedTokens(generated, rule);
+  const always = rule.alwaysBanned;
+  return always?.size ? { has: (id) => banned.has(id) || always.has(id) } : banned;
+}
+
 export function nextToken(logits: Logits, vocab: number, row: number, generated: readonly number[], rule: NoRepeatRule): number {
-  return chooseToken(logits, vocab, row, bannedTokens(generated, rule));
+  return chooseToken(logits, vocab, row, fullBan(generated, rule));
 }

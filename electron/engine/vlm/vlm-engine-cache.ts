@@ -3,6 +3,7 @@
  * is the slow part, so each folder is opened once per engine host and every page reuses it.
  */
 
+import { parseDeviceRequest } from '../../../shared/device.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
@@ -14,13 +15,13 @@ export class VlmEngineCache {
   private readonly engines = new Map<string, VlmEngine>();
 
   async engine(options: VlmOptions): Promise<VlmEngine> {
-    const pkg = await this.open(options.modelDir);
+    const pkg = await this.open(options.modelDir, options.device ?? 'auto');
     const settings: VlmSettings = {
       mode: options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '',
       specK: options.specK,
       maxNewTokens: options.maxNewTokens,
     };
-    const key = JSON.stringify([options.modelDir, settings.mode, settings.specK, settings.maxNewTokens]);
+    const key = JSON.stringify([options.modelDir, options.device ?? 'auto', settings.mode, settings.specK, settings.maxNewTokens]);
     let engine = this.engines.get(key);
     if (!engine) {
       engine = createEngine(pkg, settings);
@@ -30,13 +31,15 @@ export class VlmEngineCache {
   }
 
   /** A package that failed to open stays failed: every page gets the loader's message without retrying. */
-  private open(dir: string): Promise<ModelPackage> {
-    let opening = this.packages.get(dir);
+  private open(dir: string, device: string): Promise<ModelPackage> {
+    const key = JSON.stringify([dir, device]);
+    let opening = this.packages.get(key);
     if (!opening) {
-      opening = openModelPackage(dir).catch((error: unknown) => {
+      const request = parseDeviceRequest(device) ?? { kind: 'auto' as const };
+      opening = openModelPackage(dir, { device: request }).catch((error: unknown) => {
         throw new FailureError('model-package', (error as Error).message);
       });
-      this.packages.set(dir, opening);
+      this.packages.set(key, opening);
     }
     return opening;
   }

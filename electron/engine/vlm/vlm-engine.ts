@@ -16,6 +16,7 @@ import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
 import { AutoDraftLength, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { decodeGreedy } from './greedy.js';
+import { bannedIds, packagePrecision } from './manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode } from './page-input.js';
@@ -61,6 +62,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   private readonly tokenizer: Tokenizer;
   /** Outlives pages: under `auto`, what one page measured steers the next. */
   private readonly draftLength: DraftLength;
+  /** The manifest's `banned_ids`: never chosen. */
+  private readonly alwaysBanned: ReadonlySet<number>;
 
   constructor(
     private readonly pkg: ModelPackage,
@@ -68,6 +71,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   ) {
     this.runner = new ModelRunner(pkg);
     this.tokenizer = loadTokenizer(pkg.tokenizerJson);
+    this.alwaysBanned = bannedIds(pkg.manifest);
     const { specK } = settings;
     if (typeof specK === 'number' && specK > 0 && !this.runner.hasMtp) {
       throw new Error(`${pkg.dir}: speculative decoding needs an MTP head, and this package has none; use --spec-k 0`);
@@ -85,14 +89,18 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   ): Promise<ImageConversion> {
     const { manifest } = this.pkg;
     const mode = resolutionMode(manifest, this.settings.mode);
-    const base = { device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK };
+    const base = {
+      device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK,
+      provider: this.pkg.provider.provider, precision: packagePrecision(manifest), cacheResident: this.runner.resident,
+    };
     if (isNearBlank(image)) {
-      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0 };
+      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, skippedIds: [] };
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
     const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
-    const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad]);
+    const skippedIds: number[] = [];
+    const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);
     const emit = (text: string): void => {
       const clean = text && parser.push(text);
@@ -101,12 +109,14 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const limits: DecodeLimits = {
       eos: manifest.tokens.eos,
       maxNewTokens: this.settings.maxNewTokens,
-      rule: manifest.decoding.no_repeat_ngram,
+      rule: { ...manifest.decoding.no_repeat_ngram, alwaysBanned: this.alwaysBanned },
       // table structure (`<td>`, `<tr>`) repeats in any table; it is no sign of a loop
       repetition: { ...DEFAULT_REPETITION_RULE, ignored: Object.values(manifest.tokens.special) },
       signal,
       onTokens: (tokens: readonly number[]) => tokens.forEach((token) => emit(detokeniser.push(token))),
     };
+    // what crosses per step, not the prompt's one-off upload
+    this.runner.resetTraffic();
     const result: DecodeResult =
       this.draftLength.maxK > 0
         ? await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids)
@@ -114,7 +124,18 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
-    return { markdown: parser.markdown, regions: parser.regions, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: result.stopped === 'repetition' ? ['repetition'] : [] } };
+    const cacheBytes = start.decoderCache.bytes;
+    if ('release' in start.decoderCache) start.decoderCache.release();
+    const { uploaded, downloaded } = this.runner.traffic;
+    const passes = Math.max(1, result.steps - 1);
+    return {
+      markdown: parser.markdown,
+      regions: parser.regions,
+      stats: {
+        ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, cacheBytes),
+        hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: result.stopped === 'repetition' ? ['repetition'] : [],
+      },
+    };
   }
 
   async convertPage(job: PageJob): Promise<PageContent> {
@@ -157,7 +178,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 }
 
-type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting'>;
+type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds'>;
 
 function decodeFigures(result: DecodeResult, visualTokens: number, promptTokens: number, cacheBytes: number): DecodeFigures {
   const newTokens = result.tokens.length;
