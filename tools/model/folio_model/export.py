@@ -11,14 +11,12 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.blas import blas_warning  # noqa: E402
-from folio_model.config import ConfigError, unknown_fields  # noqa: E402
-from folio_model.decoder_builder import PRECISIONS  # noqa: E402
-from folio_model.package import DecodingRule, PackageOptions, read_licence  # noqa: E402
-from folio_model.preprocess import RESOLUTION_MODES  # noqa: E402
-from folio_model.stream_package import CheckpointMismatch, ExportOptions, write_streamed_package  # noqa: E402
+from .blas import blas_warning
+from .config import ConfigError, unknown_fields
+from .decoder_builder import PRECISIONS
+from .package import DecodingRule, PackageOptions, read_licence
+from .preprocess import RESOLUTION_MODES
+from .stream_package import CheckpointMismatch, ExportOptions, write_streamed_package
 
 # DeepSeek-OCR's vLLM settings and jina-ocr-v1's, for --decoding
 DECODING_RULES = {"deepseek-ocr": DecodingRule(30, 90), "jina-ocr-v1": DecodingRule(35, 1024)}

@@ -41,15 +41,13 @@ from typing import Any, Iterator
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.byte_bpe import ALPHABET, SPACE, build_tokenizer  # noqa: E402
-from folio_model.checkpoint import DERIVED_KEYS, meta_model  # noqa: E402
-from folio_model.config import ModelConfig, SamConfig, sizes_from_dict  # noqa: E402
-from folio_model.decoder import RMSNorm  # noqa: E402
-from folio_model.package import SPECIAL_TOKENS  # noqa: E402
-from folio_model.safetensors_io import INDEX_FILE, SafetensorsStream, fp32_to_bf16  # noqa: E402
-from folio_model.sam import LayerNorm2d  # noqa: E402
+from .byte_bpe import ALPHABET, SPACE, build_tokenizer
+from .checkpoint import DERIVED_KEYS, meta_model
+from .config import ModelConfig, SamConfig, sizes_from_dict
+from .decoder import RMSNorm
+from .package import SPECIAL_TOKENS
+from .safetensors_io import INDEX_FILE, SafetensorsStream, fp32_to_bf16
+from .sam import LayerNorm2d
 
 FIRST_SPECIAL_ID = 128815  # <image> in the published tokenizers; the other specials follow it
 CHUNK = 1 << 22
