@@ -1,4 +1,4 @@
-// The tiny model package (tools/model/build_tiny.py) in onnxruntime-node against the PyTorch
+// The tiny model package (tools/model/folio_model/build_tiny.py) in onnxruntime-node against the PyTorch
 // reference's parity fixtures: vision features, first logits, the step-by-step greedy tokens with
 // the graphs' new-rows cache (plain and contrib-MoE decoders), and the MTP head with and without a past.
 import { createHash } from 'node:crypto';

@@ -1,4 +1,4 @@
-// The fp16 tiny package (tools/model/build_tiny.py --dtype fp16), the form export.py gives a real
+// The fp16 tiny package (`npm run model:tiny -- --dtype fp16`), the form export.py gives a real
 // checkpoint by default: it loads, its vision features and first logits match the reference run on the
 // package's own fp16 numbers, its greedy tokens match the reference wherever the reference's choice is
 // well-defined at fp16 precision, and speculative decoding commits exactly greedy's tokens.
@@ -50,7 +50,7 @@ const parity = JSON.parse(readFileSync(path.join(parityDir, 'parity.json'), 'utf
 
 function fixture(page: ParityCase, key: string): Float32Array {
   const spec = page.tensors[key];
-  if (!spec) throw new Error(`fp16 parity fixture ${page.name} has no ${key}; rebuild it with "python3 tools/model/build_tiny.py --dtype fp16"`);
+  if (!spec) throw new Error(`fp16 parity fixture ${page.name} has no ${key}; rebuild it with "npm run model:tiny -- --dtype fp16"`);
   const bytes = readFileSync(path.join(parityDir, spec.file));
   return new Float32Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
 }

@@ -1,4 +1,4 @@
-// The nano package (a model trained on synthetic pages, tools/model/train.py): its tokenizer.json
+// The nano package (a model trained on synthetic pages, tools/model/experiments/train.py): its tokenizer.json
 // tokenises page text in @huggingface/tokenizers exactly as the Python trainer did, and speculative
 // decoding with its trained FastMTP head commits greedy decoding's tokens on held-out pages.
 import { readFileSync } from 'node:fs';

@@ -1,12 +1,9 @@
 import copy
 import json
-import sys
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.config import ConfigError, ModelConfig, unknown_fields  # noqa: E402
+from folio_model.config import ConfigError, ModelConfig, unknown_fields
 
 DATA = Path(__file__).resolve().parent / "data"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -3,7 +3,6 @@ import filecmp
 import io
 import json
 import shutil
-import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -13,15 +12,14 @@ import onnx
 import torch
 
 HERE = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(HERE))
 
-import build_tiny  # noqa: E402
-import export  # noqa: E402
-from folio_model.onnx_export import half_weights  # noqa: E402
-from folio_model.package import sha256  # noqa: E402
-from folio_model.quantize import quantise  # noqa: E402
-from folio_model.safetensors_io import INDEX_FILE, read_checkpoint, write_sharded  # noqa: E402
-from folio_model.stream_package import banned_token_ids  # noqa: E402
+from folio_model import build_tiny
+from folio_model import export
+from folio_model.onnx_export import half_weights
+from folio_model.package import sha256
+from folio_model.quantize import quantise
+from folio_model.safetensors_io import INDEX_FILE, read_checkpoint, write_sharded
+from folio_model.stream_package import banned_token_ids
 
 FLOAT16, FLOAT, INT64, UINT8 = (onnx.TensorProto.FLOAT16, onnx.TensorProto.FLOAT, onnx.TensorProto.INT64,
                                 onnx.TensorProto.UINT8)

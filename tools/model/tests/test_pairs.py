@@ -3,16 +3,13 @@ kept inside it, and a clear refusal naming the file and line for anything else."
 from __future__ import annotations
 
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.pairs import Pair, PairsError, read_pairs  # noqa: E402
+from folio_model.pairs import Pair, PairsError, read_pairs
 
 DEEPSEEK_PROMPT = "<image>\n<|grounding|>Convert the document to markdown."
 JINA_PROMPT = "Transcribe the provided document image into a clean Markdown format, preserving the natural reading order."

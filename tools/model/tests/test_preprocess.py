@@ -1,4 +1,3 @@
-import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -6,9 +5,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.preprocess import (RESOLUTION_MODES, ResolutionMode, candidate_grids, open_page,  # noqa: E402
+from folio_model.preprocess import (RESOLUTION_MODES, ResolutionMode, candidate_grids, open_page,
                                    prepare_views, tiles_for)
 
 GUNDAM = RESOLUTION_MODES["gundam"]

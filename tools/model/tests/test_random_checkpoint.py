@@ -2,7 +2,6 @@ import json
 import math
 import shutil
 import subprocess
-import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -10,14 +9,13 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
 
-import random_checkpoint  # noqa: E402
-from folio_model.byte_bpe import BOS, EOS, PAD  # noqa: E402
-from folio_model.checkpoint import expected_tensors  # noqa: E402
-from folio_model.config import ConfigError, ModelConfig, sizes_from_dict  # noqa: E402
-from folio_model.package import SPECIAL_TOKENS  # noqa: E402
-from folio_model.safetensors_io import INDEX_FILE, bf16_to_fp32, read_header  # noqa: E402
+from folio_model import random_checkpoint
+from folio_model.byte_bpe import BOS, EOS, PAD
+from folio_model.checkpoint import expected_tensors
+from folio_model.config import ConfigError, ModelConfig, sizes_from_dict
+from folio_model.package import SPECIAL_TOKENS
+from folio_model.safetensors_io import INDEX_FILE, bf16_to_fp32, read_header
 
 DATA = HERE / "data"
 TOKENIZERS_JS = Path("/work/main/node_modules/@huggingface/tokenizers/dist/tokenizers.mjs")

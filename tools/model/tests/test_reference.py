@@ -1,15 +1,11 @@
-import sys
 import unittest
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from build_tiny import tiny_config  # noqa: E402
-from folio_model.graphs import DecoderGraph, MTPGraph  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.vision import layout_visual_tokens, visual_token_count  # noqa: E402
+from folio_model.build_tiny import tiny_config
+from folio_model.graphs import DecoderGraph, MTPGraph
+from folio_model.model import DeepseekOCRForCausalLM
+from folio_model.vision import layout_visual_tokens, visual_token_count
 
 
 def random_model() -> DeepseekOCRForCausalLM:

@@ -1,14 +1,11 @@
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.safetensors_io import (INDEX_FILE, SafetensorsError, SafetensorsStream, bf16_to_fp32,  # noqa: E402
+from folio_model.safetensors_io import (INDEX_FILE, SafetensorsError, SafetensorsStream, bf16_to_fp32,
                                         fp32_to_bf16, read_checkpoint, read_header, read_safetensors,
                                         write_safetensors, write_sharded)
 

@@ -2,7 +2,7 @@
 through the real CLI.
 
     npm run build
-    /usr/bin/python3 tools/model/eval_cer.py --model tools/model/fixtures/nano --split heldout --count 20
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.eval_cer --model tools/model/fixtures/nano --split heldout --count 20
 
 Writes the pages (`synth/generate.py`) as PDFs and runs `folio convert --engine vlm` on all of them,
 once per `--spec-k` value (0 = greedy, 1..4, `auto`: the CLI's default), in alternating rounds so
@@ -21,11 +21,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from .synth.generate import write_pages
 
-from synth.generate import write_pages  # noqa: E402
-
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def character_error_rate(predicted: str, truth: str) -> float:

@@ -16,8 +16,8 @@ import torch
 import torch.nn.functional as F
 
 from folio_model.decoder import Attention, apply_rope, rope_tables
-from glyph_grid import grid_cell
-from synth.latex import GLYPH_LATEX
+from .glyph_grid import grid_cell
+from .synth.latex import GLYPH_LATEX
 
 
 # Markdown that draws nothing yet has letters, which would otherwise take a drawn letter's place

@@ -1,14 +1,10 @@
 """Glyph classes and cells, as the glyph head's targets use them."""
 from __future__ import annotations
 
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from glyph_grid import GLYPH_CLASSES, glyph_class, grid_cell, ordered_glyph  # noqa: E402
-from synth.render import PAGE_PX, make_page  # noqa: E402
+from experiments.glyph_grid import GLYPH_CLASSES, glyph_class, grid_cell, ordered_glyph
+from experiments.synth.render import PAGE_PX, make_page
 
 
 class GlyphGridTest(unittest.TestCase):

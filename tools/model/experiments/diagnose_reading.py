@@ -1,6 +1,6 @@
 """Where a nano checkpoint stands on the way to reading, on held-out pages, part by part:
 
-    /usr/bin/python3 tools/model/diagnose_reading.py --run tools/model/runs/nano
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.diagnose_reading --run tools/model/runs/nano
 
 - glyphs: how often the glyph head ranks each character among the top n of the visual token it
   lies under (n: how many different characters lie there), i.e. whether the encoder sees letters;
@@ -20,15 +20,13 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from attention_guide import AttentionGuide  # noqa: E402
-from folio_model.config import ModelConfig  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from glyph_grid import grid_cell, ordered_glyph  # noqa: E402
-from nano import batch_pages, load_tokenizer, nano_prompt  # noqa: E402
-from synth.render import PAGE_PX  # noqa: E402
-from train import PAD, GlyphHead, guide_targets, piece_bytes, text_batch, token_losses  # noqa: E402
+from folio_model.config import ModelConfig
+from folio_model.model import DeepseekOCRForCausalLM
+from .attention_guide import AttentionGuide
+from .glyph_grid import grid_cell, ordered_glyph
+from .nano import batch_pages, load_tokenizer, nano_prompt
+from .synth.render import PAGE_PX
+from .train import PAD, GlyphHead, guide_targets, piece_bytes, text_batch, token_losses
 
 
 def glyph_recall(logits: torch.Tensor, pages, side: int) -> float:

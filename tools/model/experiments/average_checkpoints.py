@@ -1,7 +1,7 @@
 """The mean of several train.py checkpoints' main-model weights, as one checkpoint export_nano.py
 reads (`--checkpoint`).
 
-    /usr/bin/python3 tools/model/average_checkpoints.py --out tools/model/runs/nano-5/average.pt \
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.average_checkpoints --out tools/model/runs/nano-5/average.pt \
         tools/model/runs/nano-5/checkpoint-step3492.pt tools/model/runs/nano-5/checkpoint-step4666.pt
 
 Every floating-point tensor is averaged uniformly; anything else is taken from the last checkpoint.

@@ -3,23 +3,20 @@ one row at a time with the head's key/value cache; its guided attention targets 
 token is drawn."""
 from __future__ import annotations
 
-import sys
 import unittest
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from experiments.glyph_grid import grid_cell
+from experiments.nano import GRID_SIDE, cell_key, load_tokenizer, nano_config, nano_prompt
+from experiments.synth.generate import make_page
+from experiments.synth.render import PAGE_PX
+from experiments.train_mtp import DistilBatch, chain_mask, head_step, mtp_loss, reading_targets
+from folio_model.byte_bpe import encode
+from folio_model.model import DeepseekOCRForCausalLM
 
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.byte_bpe import encode  # noqa: E402
-from glyph_grid import grid_cell  # noqa: E402
-from nano import GRID_SIDE, cell_key, load_tokenizer, nano_config, nano_prompt  # noqa: E402
-from synth.generate import make_page  # noqa: E402
-from synth.render import PAGE_PX  # noqa: E402
-from train_mtp import DistilBatch, chain_mask, head_step, mtp_loss, reading_targets  # noqa: E402
-
-NANO_PACKAGE = Path(__file__).resolve().parents[1] / "fixtures" / "nano"
+NANO_PACKAGE = Path(__file__).resolve().parents[2] / "fixtures" / "nano"
 
 
 class ChainTest(unittest.TestCase):

@@ -1,7 +1,7 @@
 """Writes synthetic pages with their ground truth: `<name>.png`, `<name>.pdf` (the same pixels as a
 256-point square page) and `<name>.md`.
 
-    /usr/bin/python3 tools/model/synth/generate.py --split heldout --count 20 --out /tmp/pages
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.synth.generate --split heldout --count 20 --out /tmp/pages
 
 The training stream uses split "train"; "heldout" is never trained on; any other split name (for
 example a date) gives pages nobody has generated before.
@@ -12,9 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from synth.render import PAGE_PX, make_page  # noqa: E402
+from .render import PAGE_PX, make_page
 
 # PAGE_PX pixels over a 256-point page (the nano model's view is the whole page at 512 pixels)
 PDF_RESOLUTION = PAGE_PX / 256 * 72

@@ -1,18 +1,14 @@
 """Spelt token parts: which characters a token has, and checkpoints that hold the plain model."""
 from __future__ import annotations
 
-import sys
 import unittest
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from glyph_grid import GLYPH_CLASSES  # noqa: E402
-from nano import nano_config  # noqa: E402
-from spelled_tokens import SpelledTokens, spelling_matrix  # noqa: E402
+from experiments.glyph_grid import GLYPH_CLASSES
+from experiments.nano import nano_config
+from experiments.spelled_tokens import SpelledTokens, spelling_matrix
+from folio_model.model import DeepseekOCRForCausalLM
 
 TOKENIZER = {"model": {"vocab": {"<s>": 0, "a": 1, "Ġab": 2, "b": 3, "aa": 4, "é": 5}},
              "added_tokens": [{"id": 0, "content": "<s>"}]}

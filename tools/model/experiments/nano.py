@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,15 +22,13 @@ from pathlib import Path
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.byte_bpe import encode  # noqa: E402
-from folio_model.config import ClipConfig, DecoderConfig, ModelConfig, SamConfig  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.package import PLAIN_PROMPT, DecodingRule  # noqa: E402
-from folio_model.preprocess import ResolutionMode, prepare_views  # noqa: E402
-from folio_model.vision import visual_token_count  # noqa: E402
-from synth.render import Page, degrade, make_page  # noqa: E402
+from folio_model.byte_bpe import encode
+from folio_model.config import ClipConfig, DecoderConfig, ModelConfig, SamConfig
+from folio_model.model import DeepseekOCRForCausalLM
+from folio_model.package import PLAIN_PROMPT, DecodingRule
+from folio_model.preprocess import ResolutionMode, prepare_views
+from folio_model.vision import visual_token_count
+from .synth.render import Page, degrade, make_page
 
 NANO_MODE = ResolutionMode("nano", base_size=512, image_size=512, crop=False)
 SAM_PATCH = 8

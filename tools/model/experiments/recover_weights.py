@@ -1,6 +1,6 @@
 """A nano model package -> the PyTorch checkpoints it was exported from, to train on from it.
 
-    /usr/bin/python3 tools/model/recover_weights.py --package tools/model/fixtures/nano --run tools/model/runs/nano-6
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.recover_weights --package tools/model/fixtures/nano --run tools/model/runs/nano-6
 
 Training runs live in the gitignored `runs/`; when a checkout has lost them, the package's ONNX
 graphs hold the only copy of the weights. Many initialisers keep their PyTorch names, but the
@@ -28,13 +28,11 @@ import onnx
 import torch
 from onnx import numpy_helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.package import PackageOptions, write_package  # noqa: E402
-from folio_model.safetensors_io import write_sharded  # noqa: E402
-from folio_model.checkpoint import DERIVED_KEYS, load_model  # noqa: E402
-from nano import NANO_DECODING, NANO_MODE, nano_config  # noqa: E402
+from folio_model.checkpoint import DERIVED_KEYS, load_model
+from folio_model.model import DeepseekOCRForCausalLM
+from folio_model.package import PackageOptions, write_package
+from folio_model.safetensors_io import write_sharded
+from .nano import NANO_DECODING, NANO_MODE, nano_config
 
 Initialisers = dict[tuple[str, str], np.ndarray]
 Place = tuple[str, str, bool]

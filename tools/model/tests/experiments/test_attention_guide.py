@@ -2,18 +2,14 @@
 decoder head's real attention."""
 from __future__ import annotations
 
-import sys
 import unittest
-from pathlib import Path
 from unittest import mock
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from attention_guide import AttentionGuide, token_cells  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import nano_config  # noqa: E402
+from experiments.attention_guide import AttentionGuide, token_cells
+from experiments.nano import nano_config
+from folio_model.model import DeepseekOCRForCausalLM
 
 
 class TokenCellsTest(unittest.TestCase):

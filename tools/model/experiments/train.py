@@ -1,6 +1,6 @@
 """Trains the nano OCR model's main path (DeepEncoder + MoE decoder) on synthetic pages, on the CPU.
 
-    nohup nice -n 10 /usr/bin/python3 tools/model/train.py --run tools/model/runs/nano \\
+    PYTHONPATH=tools/model nohup nice -n 10 /usr/bin/python3 -m experiments.train --run tools/model/runs/nano \\
         > tools/model/runs/nano/log.txt 2>&1 &
     ... --resume      continues from tools/model/runs/nano/checkpoint.pt (same run folder)
 
@@ -23,18 +23,16 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from attention_guide import AttentionGuide, token_cells  # noqa: E402
-from eval_cer import character_error_rate  # noqa: E402
-from folio_model.byte_bpe import decode, encode  # noqa: E402
-from glyph_grid import GLYPH_CLASSES, grid_cell, ordered_glyph  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds  # noqa: E402
-from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
-from spelled_tokens import SpelledTokens  # noqa: E402
-from synth.render import PAGE_PX  # noqa: E402
-from synth.tokenizer import nano_tokenizer  # noqa: E402
+from folio_model.byte_bpe import decode, encode
+from folio_model.model import DeepseekOCRForCausalLM
+from .attention_guide import AttentionGuide, token_cells
+from .eval_cer import character_error_rate
+from .glyph_grid import GLYPH_CLASSES, grid_cell, ordered_glyph
+from .nano import GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config, nano_prompt, prompt_embeds
+from .ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks
+from .spelled_tokens import SpelledTokens
+from .synth.render import PAGE_PX
+from .synth.tokenizer import nano_tokenizer
 
 PAD = 2
 

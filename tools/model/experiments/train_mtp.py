@@ -1,7 +1,7 @@
 """Trains the nano model's FastMTP head alone, the main model frozen, by self-distillation: the
 targets are the main model's own greedy outputs on training pages.
 
-    nohup nice -n 10 /usr/bin/python3 tools/model/train_mtp.py --run tools/model/runs/nano \\
+    PYTHONPATH=tools/model nohup nice -n 10 /usr/bin/python3 -m experiments.train_mtp --run tools/model/runs/nano \\
         > tools/model/runs/nano/log_mtp.txt 2>&1 &
     ... --resume      continues from tools/model/runs/nano/checkpoint_mtp.pt
     ... --passes 4    four optimiser steps on each batch of greedy outputs
@@ -31,17 +31,15 @@ from pathlib import Path
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from attention_guide import token_cells  # noqa: E402
-from folio_model.byte_bpe import decode  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.mtp import MTPHead  # noqa: E402
-from nano import (GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config,  # noqa: E402
+from folio_model.byte_bpe import decode
+from folio_model.model import DeepseekOCRForCausalLM
+from folio_model.mtp import MTPHead
+from .attention_guide import token_cells
+from .nano import (GRID_SIDE, Page, batch_pages, cell_key, greedy_batch, load_tokenizer, nano_config,
                   nano_prompt, prompt_embeds)
-from ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks  # noqa: E402
-from synth.render import PAGE_PX  # noqa: E402
-from train import PAD, piece_bytes, save_atomic  # noqa: E402
+from .ranks import add_rank_options, agreed_stop, average_gradients, join_ranks, run_on_ranks
+from .synth.render import PAGE_PX
+from .train import PAD, piece_bytes, save_atomic
 
 STEPS_K = 3
 DECAY = 0.6

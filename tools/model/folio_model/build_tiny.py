@@ -1,6 +1,6 @@
 """Builds the tiny test model from a fixed seed and exports it like a real checkpoint.
 
-    python3 tools/model/build_tiny.py [--dtype fp32|fp16] [--out DIR]
+    python3 -m folio_model build-tiny [--dtype fp32|fp16] [--out DIR]      (from tools/model)
 
 `--dtype fp16` (default folder fixtures/tiny-fp16) exports the same weights as an fp16 package, as
 export.py does by default for real checkpoints. Its parity fixtures come from the reference run on
@@ -26,24 +26,23 @@ import numpy as np
 import torch
 from PIL import Image, ImageDraw
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.byte_bpe import build_tokenizer, encode, train_merges  # noqa: E402
-from folio_model.checkpoint import load_model  # noqa: E402
-from folio_model.config import ClipConfig, DecoderConfig, ModelConfig, SamConfig  # noqa: E402
-from folio_model.decoder import RMSNorm  # noqa: E402
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.package import (PLAIN_PROMPT, SPECIAL_TOKENS, DecodingRule, PackageOptions,  # noqa: E402
+from .byte_bpe import build_tokenizer, encode, train_merges
+from .checkpoint import load_model
+from .config import ClipConfig, DecoderConfig, ModelConfig, SamConfig
+from .decoder import RMSNorm
+from .model import DeepseekOCRForCausalLM
+from .package import (PLAIN_PROMPT, SPECIAL_TOKENS, DecodingRule, PackageOptions,
                                  write_package)
-from folio_model.preprocess import ResolutionMode  # noqa: E402
-from folio_model.reference import (as_array, embed_prompt, encode_page, forward_logits, greedy,  # noqa: E402
+from .preprocess import ResolutionMode
+from .reference import (as_array, embed_prompt, encode_page, forward_logits, greedy,
                                    image_token_run, prompt_ids, through_half)
-from folio_model.safetensors_io import write_sharded  # noqa: E402
-from folio_model.sam import LayerNorm2d  # noqa: E402
+from .safetensors_io import write_sharded
+from .sam import LayerNorm2d
 
 SEED = 20261130
-HERE = Path(__file__).resolve().parent
-DEFAULT_OUT = {"fp32": HERE / "fixtures" / "tiny", "fp16": HERE / "fixtures" / "tiny-fp16"}
+# the checkout's tools/model/fixtures, which the TypeScript tests read
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+DEFAULT_OUT = {"fp32": FIXTURES / "tiny", "fp16": FIXTURES / "tiny-fp16"}
 TINY_GUNDAM = ResolutionMode("gundam", base_size=256, image_size=128, crop=True, min_crops=2, max_crops=6)
 TINY_DECODING = DecodingRule(ngram_size=4, window=32)
 MAX_NEW_TOKENS = 24
@@ -155,7 +154,7 @@ def write_parity(model: DeepseekOCRForCausalLM, tokenizer: dict, out: Path, half
                       **({"greedy_margins": [round(m, 6) for m in result.margins]} if half else {}),
                       "tensors": tensors})
     summary = {
-        "about": "Reference outputs of the tiny model (tools/model/build_tiny.py) for the runtime's parity tests. "
+        "about": "Reference outputs of the tiny model (tools/model/folio_model/build_tiny.py) for the runtime's parity tests. "
                  "Tensors are raw little-endian arrays; shapes below.",
         **({"fp16": "weights rounded to fp16; pixels, vision outputs and embeddings rounded to fp16 at the graph "
                     "boundaries; fp32 arithmetic; greedy steps are full forwards, so the package's fp16 KV rows "

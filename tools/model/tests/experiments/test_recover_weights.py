@@ -3,7 +3,6 @@ and hold the package's values (the script itself checks that exporting them agai
 package bit for bit)."""
 from __future__ import annotations
 
-import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -13,13 +12,11 @@ import onnx
 import torch
 from onnx import numpy_helper
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from experiments.nano import nano_config
+from experiments.recover_weights import main
+from folio_model.model import DeepseekOCRForCausalLM
 
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import nano_config  # noqa: E402
-from recover_weights import main  # noqa: E402
-
-NANO = Path(__file__).resolve().parents[1] / "fixtures" / "nano"
+NANO = Path(__file__).resolve().parents[2] / "fixtures" / "nano"
 
 
 class RecoverWeightsTest(unittest.TestCase):

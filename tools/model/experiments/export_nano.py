@@ -1,6 +1,6 @@
 """Trained nano checkpoints -> a Folio model package, through export.py's own path.
 
-    /usr/bin/python3 tools/model/export_nano.py --run tools/model/runs/nano --out tools/model/fixtures/nano
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.export_nano --run tools/model/runs/nano --out tools/model/fixtures/nano
 
 The main model comes from `<run>/checkpoint.pt` (train.py; `--checkpoint` for another, such as
 an average from `average_checkpoints.py`) and the FastMTP head from `<run>/checkpoint_mtp.pt`
@@ -21,14 +21,12 @@ from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.byte_bpe import encode  # noqa: E402
-from folio_model.checkpoint import load_model  # noqa: E402
-from folio_model.package import PackageOptions, write_package  # noqa: E402
-from folio_model.safetensors_io import write_sharded  # noqa: E402
-from nano import NANO_DECODING, NANO_MODE, nano_config  # noqa: E402
-from synth.render import make_page  # noqa: E402
+from folio_model.byte_bpe import encode
+from folio_model.checkpoint import load_model
+from folio_model.package import PackageOptions, write_package
+from folio_model.safetensors_io import write_sharded
+from .nano import NANO_DECODING, NANO_MODE, nano_config
+from .synth.render import make_page
 
 CARD = "---\nlicense: mit\n---\nFolio nano OCR demo model, trained on synthetic pages only.\n"
 

@@ -3,18 +3,15 @@ run can start from another whose sizes differ, taking the tensors that still fit
 from __future__ import annotations
 
 import dataclasses
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from nano import nano_config  # noqa: E402
-from train import GlyphHead, blank_patches_embed_to_zero, init_from, reset_vision  # noqa: E402
+from experiments.nano import nano_config
+from experiments.train import GlyphHead, blank_patches_embed_to_zero, init_from, reset_vision
+from folio_model.model import DeepseekOCRForCausalLM
 
 
 class TrainTest(unittest.TestCase):

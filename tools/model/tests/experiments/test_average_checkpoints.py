@@ -2,15 +2,11 @@
 refusal to mix checkpoints whose tensors differ."""
 from __future__ import annotations
 
-import sys
 import unittest
-from pathlib import Path
 
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from average_checkpoints import average_states  # noqa: E402
+from experiments.average_checkpoints import average_states
 
 
 class AverageTest(unittest.TestCase):

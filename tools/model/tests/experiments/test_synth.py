@@ -4,19 +4,15 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 import unittest
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from folio_model.byte_bpe import decode, encode  # noqa: E402
-from synth.content import WORDS_FILE, Paragraph, block_markdown, table  # noqa: E402
-from synth.latex import Atom, random_formula, to_latex  # noqa: E402
-from synth.render import PAGE_PX, make_page  # noqa: E402
-from synth.tokenizer import nano_tokenizer  # noqa: E402
+from experiments.synth.content import WORDS_FILE, Paragraph, block_markdown, table
+from experiments.synth.latex import Atom, random_formula, to_latex
+from experiments.synth.render import PAGE_PX, make_page
+from experiments.synth.tokenizer import nano_tokenizer
+from folio_model.byte_bpe import decode, encode
 
 
 class PageTest(unittest.TestCase):

@@ -1,8 +1,8 @@
 """Fine-tunes the nano model on a Folio training-pairs folder (`folio export-pairs --model nano-demo`):
 pages people reviewed or corrected, with their final Markdown.
 
-    /usr/bin/python3 tools/model/recover_weights.py --package tools/model/fixtures/nano --run tools/model/runs/nano-pairs
-    /usr/bin/python3 tools/model/finetune_pairs.py --run tools/model/runs/nano-pairs --pairs /tmp/pairs --steps 8
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.recover_weights --package tools/model/fixtures/nano --run tools/model/runs/nano-pairs
+    PYTHONPATH=tools/model /usr/bin/python3 -m experiments.finetune_pairs --run tools/model/runs/nano-pairs --pairs /tmp/pairs --steps 8
 
 Loads `<run>/checkpoint.pt` and `<run>/tokenizer.json`, takes `--steps` optimiser steps on the train
 pairs (next-token loss on the Markdown after the prompt and the page's visual tokens, as train.py's
@@ -20,14 +20,12 @@ import numpy as np
 import torch
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from folio_model.model import DeepseekOCRForCausalLM  # noqa: E402
-from folio_model.package import PLAIN_PROMPT  # noqa: E402
-from folio_model.pairs import Pair, read_manifest, read_pairs  # noqa: E402
-from folio_model.preprocess import prepare_views  # noqa: E402
-from nano import NANO_MODE, load_tokenizer, nano_config, nano_prompt  # noqa: E402
-from train import main_loss, save_atomic, text_batch  # noqa: E402
+from folio_model.model import DeepseekOCRForCausalLM
+from folio_model.package import PLAIN_PROMPT
+from folio_model.pairs import Pair, read_manifest, read_pairs
+from folio_model.preprocess import prepare_views
+from .nano import NANO_MODE, load_tokenizer, nano_config, nano_prompt
+from .train import main_loss, save_atomic, text_batch
 
 
 def pair_pixels(pairs: list[Pair]) -> torch.Tensor:

@@ -2,8 +2,8 @@
 token's cell of the page grid its centre lies in (the glyph head, guided attention, spelt tokens)."""
 from __future__ import annotations
 
-from synth.latex import GLYPH_LATEX
-from synth.render import BULLET
+from .synth.latex import GLYPH_LATEX
+from .synth.render import BULLET
 
 # What the pages draw beyond ASCII: LaTeX commands' glyphs and list bullets. The Markdown spells
 # `\sigma` where the page shows σ, so without classes of their own (run 5 to step 1,400) the

@@ -16,7 +16,7 @@ from torch import nn
 
 from folio_model.byte_bpe import ALPHABET
 from folio_model.model import DeepseekOCRForCausalLM
-from glyph_grid import GLYPH_CLASSES, glyph_class
+from .glyph_grid import GLYPH_CLASSES, glyph_class
 
 
 

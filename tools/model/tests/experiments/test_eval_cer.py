@@ -2,13 +2,9 @@
 pages whose drafting differed (as `auto`'s does)."""
 from __future__ import annotations
 
-import sys
 import unittest
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from eval_cer import character_error_rate, exported_markdown, pooled_acceptance, spec_ks  # noqa: E402
+from experiments.eval_cer import character_error_rate, exported_markdown, pooled_acceptance, spec_ks
 
 
 class EvalCerTest(unittest.TestCase):

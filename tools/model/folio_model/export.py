@@ -1,0 +1,94 @@
+"""Checkpoint folder (config.json, *.safetensors, tokenizer.json) -> Folio model package, one tensor
+at a time (peak memory: the vision encoder, or one decoder layer's experts).
+
+    python3 tools/model/export.py --checkpoint DIR --out PKG --precision fp32|fp16|int4
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from .blas import blas_warning
+from .config import ConfigError, unknown_fields
+from .decoder_builder import PRECISIONS
+from .package import DecodingRule, PackageOptions, read_licence
+from .preprocess import RESOLUTION_MODES
+from .stream_package import CheckpointMismatch, ExportOptions, write_streamed_package
+
+# DeepSeek-OCR's vLLM settings and jina-ocr-v1's, for --decoding
+DECODING_RULES = {"deepseek-ocr": DecodingRule(30, 90), "jina-ocr-v1": DecodingRule(35, 1024)}
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--checkpoint", required=True, type=Path, help="Hugging Face checkpoint folder")
+    parser.add_argument("--out", required=True, type=Path, help="package folder to write")
+    parser.add_argument("--precision", choices=sorted(PRECISIONS), default="int4",
+                        help="fp32: exact, the CPU reference; fp16: fp16 weights and arithmetic, for CUDA; "
+                             "int4: 4-bit weights (MatMulNBits, QMoE), for CPUs, WebGPU and small GPUs")
+    parser.add_argument("--block-size", type=int, default=32, choices=(16, 32, 64, 128),
+                        help="int4 quantisation block along the input dimension")
+    parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
+    parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
+                        help="no-repeat n-gram rule recorded in the manifest")
+    parser.add_argument("--max-crops", type=int, default=6,
+                        help="most Gundam tiles (DeepSeek-OCR's setting: 6; jina-ocr-v1 ports: 9)")
+    parser.add_argument("--licence", help="weights licence; default: the model card's `license:` field")
+    parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
+    parser.add_argument("--without-draft-head", action="store_true",
+                        help="export the base model only, leaving out the checkpoint's mtp_module.* tensors")
+    parser.add_argument("--allow-unknown-config", action="store_true",
+                        help="export although config.json has fields Folio does not know (each is named in a "
+                             "warning); fields Folio knows but does not implement are still refused")
+    return parser.parse_args(argv)
+
+
+def export_options(args: argparse.Namespace) -> ExportOptions | str:
+    """The export's options, or what is wrong with the command line."""
+    unknown = [m for m in args.modes.split(",") if m not in RESOLUTION_MODES]
+    if unknown:
+        return f"unknown mode {unknown[0]!r}; choose from {', '.join(RESOLUTION_MODES)}"
+    if not 2 <= args.max_crops <= 9:
+        return f"--max-crops {args.max_crops} is outside 2..9 (the reference allows at most 9 tiles)"
+    licence = args.licence or read_licence(args.checkpoint)
+    if not licence:
+        return f"{args.checkpoint}/README.md states no licence; pass --licence"
+    package = PackageOptions(
+        half=args.precision == "fp16",
+        modes=tuple(replace(RESOLUTION_MODES[m], max_crops=args.max_crops) for m in args.modes.split(",")),
+        decoding=DECODING_RULES[args.decoding],
+        licence=licence,
+        name=args.name or args.checkpoint.resolve().name,
+    )
+    precision = replace(PRECISIONS[args.precision], block_size=args.block_size)
+    return ExportOptions(package, precision, without_draft_head=args.without_draft_head,
+                         allow_unknown_config=args.allow_unknown_config)
+
+
+def main(argv: list[str]) -> int:
+    args = parse_args(argv)
+    warning = blas_warning()
+    if warning:
+        print(f"export: warning: {warning}", file=sys.stderr)
+    options = export_options(args)
+    if isinstance(options, str):
+        print(f"export: {options}", file=sys.stderr)
+        return 2
+    if args.allow_unknown_config:
+        for field in unknown_fields(json.loads((args.checkpoint / "config.json").read_text())):
+            print(f"export: warning: config.json field {field} is unknown to Folio and ignored", file=sys.stderr)
+    try:
+        manifest = write_streamed_package(args.checkpoint, args.out, options,
+                                          log=lambda line: print(line, file=sys.stderr, flush=True))
+    except (CheckpointMismatch, ConfigError, FileNotFoundError, ValueError) as error:
+        print(f"export: {error}", file=sys.stderr)
+        return 1
+    print(f"export: wrote {manifest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
