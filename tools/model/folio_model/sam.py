@@ -88,21 +88,24 @@ class Attention(nn.Module):
         b, h, w, dim = x.shape
         qkv = self.qkv(x).reshape(b, h * w, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
         q, k, v = qkv[0], qkv[1], qkv[2]  # [b, heads, hw, d]
-        # decomposed relative positions: one term per axis, from the unscaled query
-        grid_q = q.reshape(b, self.heads, h, w, -1)
-        rel_h = torch.einsum("bnhwc,hkc->bnhwk", grid_q, relative_table(h, self.rel_pos_h))
-        rel_w = torch.einsum("bnhwc,wkc->bnhwk", grid_q, relative_table(w, self.rel_pos_w))
-        # queries a grid row band at a time: a global block at 1024 px has 4096 of them, and the whole
-        # [heads, 4096, 4096] score matrix (805 MB in fp32, three times over) is what made exporting
-        # and running the vision graph need gigabytes; softmax is per query row, so bands are exact
+        # queries a band of grid rows at a time: a global block at 1024 px has 4096 of them, and the
+        # whole [heads, 4096, 4096] score matrix (805 MB in fp32, three times over) is what made
+        # exporting and running the vision graph need gigabytes; softmax is per query, so bands are
+        # exact. One band (every windowed block, and global ones up to 1024 queries) traces as before.
         band = max(1, QUERY_BAND // w)
+        single = band >= h
         outs = []
         for top in range(0, h, band):
-            rows = slice(top, min(h, top + band))
-            queries = q if band >= h else q[:, :, rows.start * w:rows.stop * w]
+            rows = h if single else min(band, h - top)
+            queries = q if single else q[:, :, top * w:(top + rows) * w]
             scores = (queries * self.scale) @ k.transpose(-2, -1)
-            bias = rel_h[:, :, rows].unsqueeze(-1) + rel_w[:, :, rows].unsqueeze(-2)  # [b, n, rows, w, kh, kw]
-            scores = scores + bias.reshape(b, self.heads, -1, h * w)
+            # decomposed relative positions: one term per axis, from the unscaled query
+            grid_q = queries.reshape(b, self.heads, rows, w, -1)
+            table_h = relative_table(h, self.rel_pos_h)
+            rel_h = torch.einsum("bnhwc,hkc->bnhwk", grid_q, table_h if single else table_h[top:top + rows])
+            rel_w = torch.einsum("bnhwc,wkc->bnhwk", grid_q, relative_table(w, self.rel_pos_w))
+            bias = rel_h.unsqueeze(-1) + rel_w.unsqueeze(-2)  # [b, n, rows, w, kh, kw]
+            scores = scores + bias.reshape(b, self.heads, h * w if single else rows * w, h * w)
             outs.append(scores.softmax(-1) @ v)
         out = outs[0] if len(outs) == 1 else torch.cat(outs, dim=2)
         out = out.permute(0, 2, 1, 3).reshape(b, h, w, dim)

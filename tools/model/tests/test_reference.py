@@ -2,6 +2,7 @@ import unittest
 
 import torch
 
+from folio_model import sam
 from folio_model.build_tiny import tiny_config
 from folio_model.graphs import DecoderGraph, MTPGraph
 from folio_model.model import DeepseekOCRForCausalLM
@@ -151,3 +152,21 @@ class CheckpointNames(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SamAttention(unittest.TestCase):
+    def test_query_bands_give_the_whole_grid_s_attention(self):
+        torch.manual_seed(0)
+        attention = sam.Attention(dim=32, heads=2, size=12).eval()
+        with torch.no_grad():
+            for p in attention.parameters():
+                p.normal_(0, 0.5)
+            x = torch.randn(1, 12, 12, 32)
+            whole = attention(x)
+            saved = sam.QUERY_BAND
+            try:
+                sam.QUERY_BAND = 40  # 3 rows of 12 queries a band: four bands
+                banded = attention(x)
+            finally:
+                sam.QUERY_BAND = saved
+        self.assertTrue(torch.allclose(whole, banded, rtol=1e-5, atol=1e-5 * float(whole.abs().max())))
