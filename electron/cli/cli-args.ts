@@ -109,14 +109,10 @@ const DEFAULT_RETRIES = 3;
 const DEFAULT_IMAGE_SIDE = 1920;
 const REMOTE_FLAGS = ['concurrency', 'timeout', 'retries', 'image-size', 'image-format', 'prompt', 'extra-body'] as const;
 
-const CONVERT_OPTIONS = {
-  out: { type: 'string', short: 'o' },
-  pages: { type: 'string' },
-  format: { type: 'string' },
-  'split-pages': { type: 'boolean' },
+/** The engine settings convert and bench share. */
+const ENGINE_OPTIONS = {
   engine: { type: 'string' },
   'keep-headers': { type: 'boolean' },
-  images: { type: 'boolean' },
   password: { type: 'string' },
   'page-timeout': { type: 'string' },
   json: { type: 'boolean' },
@@ -137,28 +133,19 @@ const CONVERT_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-/** The engine settings convert takes, without its output choices. */
+const CONVERT_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  pages: { type: 'string' },
+  format: { type: 'string' },
+  'split-pages': { type: 'boolean' },
+  images: { type: 'boolean' },
+  ...ENGINE_OPTIONS,
+} as const;
+
+/** Convert's engine settings, without its output choices. */
 const BENCH_OPTIONS = {
   out: { type: 'string', short: 'o' },
-  engine: { type: 'string' },
-  'keep-headers': { type: 'boolean' },
-  password: { type: 'string' },
-  'page-timeout': { type: 'string' },
-  json: { type: 'boolean' },
-  model: { type: 'string' },
-  'spec-k': { type: 'string' },
-  mode: { type: 'string' },
-  'max-tokens': { type: 'string' },
-  lang: { type: 'string' },
-  server: { type: 'string' },
-  concurrency: { type: 'string' },
-  timeout: { type: 'string' },
-  retries: { type: 'string' },
-  'image-size': { type: 'string' },
-  'image-format': { type: 'string' },
-  prompt: { type: 'string' },
-  'extra-body': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  ...ENGINE_OPTIONS,
 } as const;
 
 const EXPORT_PAIRS_OPTIONS = {
