@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WriteStream } from 'node:tty';
-import type { PageFailure } from '../../shared/export/json.js';
+import type { PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import { PageRangeError, allPages, resolvePageRanges } from '../../shared/page-range.js';
 import type { ConvertOptions } from '../../shared/protocol.js';

@@ -1,8 +1,9 @@
 /** What one converted document becomes on disk: names and contents, decided before anything is written. */
 
 import { documentHtml } from '../../shared/export/html.js';
-import { documentJson, type PageFailure } from '../../shared/export/json.js';
+import { documentJson } from '../../shared/export/json.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
+import type { PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 import type { OutputFormat } from './cli-args.js';
@@ -57,7 +58,7 @@ export function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPl
       }
     }
   }
-  const markdown = documentMarkdown(doc.pages, { resolveImage });
+  const markdown = documentMarkdown(doc.pages, { resolveImage, failures: doc.failures });
   for (const format of plan.formats) {
     files.push({ name: `${stem}.${format}`, data: documentFile(format, markdown, doc, title, mathCss) });
   }

@@ -210,7 +210,7 @@ describe('engine host supervisor', () => {
       for (const { failure } of failed.slice(1)) {
         expect(failure).toEqual({
           code: 'engine-crashed',
-          message: 'not converted: the engine crashed while opening the file, 3 times in a row (last: signal SIGKILL).',
+          message: 'not tried: the engine crashed while opening the file, 3 times in a row (last: signal SIGKILL).',
         });
       }
       expect(spawned.count).toBe(4);

@@ -327,7 +327,7 @@ function crashFailure(description: string): Failure {
 /** A page never tried because no engine could be brought back for its document. */
 function unreachedFailure(cause: Failure, file: string): Failure {
   const reason = cause.message.startsWith(`${file}: `) ? cause.message.slice(file.length + 2) : cause.message;
-  return { code: cause.code, message: `not converted: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
+  return { code: cause.code, message: `not tried: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
 }
 
 function times(count: number): string {

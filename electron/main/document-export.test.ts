@@ -92,6 +92,28 @@ describe('exportDocument', () => {
     expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe('Corrected text with a figure:\n\n![chart (page 2, not exported)](#)\n');
   });
 
+  it('marks a page that failed where it belongs, in the Markdown and the HTML, unless the user wrote it themselves', async () => {
+    const crashed = { code: 'engine-crashed' as const, message: 'the engine crashed while reading it (signal SIGKILL).' };
+    const withLostPage: WorkspaceDocument = {
+      ...report,
+      info: { pageCount: 4 },
+      pages: [
+        donePage(1, 'First.'),
+        { page: 2, state: 'failed', engineMarkdown: '', reviewed: false, failure: crashed },
+        { page: 3, state: 'failed', engineMarkdown: '', editedMarkdown: 'Typed in by hand.', reviewed: false, failure: crashed },
+        donePage(4, 'Last.'),
+      ],
+    };
+    const folder = await tempFolder();
+    await exportDocument(withLostPage, request(folder), sources);
+    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe(
+      'First.\n\n> **Page 2 could not be converted:** the engine crashed while reading it (signal SIGKILL).\n\nTyped in by hand.\n\nLast.\n',
+    );
+    expect(await readFile(path.join(folder, 'Quarterly report.html'), 'utf8')).toContain(
+      '<blockquote>\n<p><strong>Page 2 could not be converted:</strong> the engine crashed while reading it (signal SIGKILL).</p>\n</blockquote>',
+    );
+  });
+
   it('refuses to replace existing files unless asked, naming them and writing nothing', async () => {
     const folder = await tempFolder();
     await writeFile(path.join(folder, 'Quarterly report.html'), 'the user’s own page');

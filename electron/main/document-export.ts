@@ -9,6 +9,7 @@ import path from 'node:path';
 import type { ExportOutcome, ExportRequest } from '../../shared/app-api.js';
 import { documentHtml } from '../../shared/export/html.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
+import type { PageFailure } from '../../shared/failure.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
 import { assetsFolder } from '../cli/output-files.js';
 import { stemOf } from '../cli/output-names.js';
@@ -23,7 +24,8 @@ export interface ExportSources {
 
 export async function exportDocument(document: WorkspaceDocument, request: ExportRequest, sources: ExportSources): Promise<ExportOutcome> {
   if (request.formats.length === 0) return { kind: 'failed', message: 'Choose Markdown, HTML or both to export.' };
-  const pages = selectedPages(document, request.pages).filter((page) => pageMarkdown(page).trim() !== '');
+  const selected = selectedPages(document, request.pages);
+  const pages = selected.filter((page) => pageMarkdown(page).trim() !== '');
   if (pages.length === 0) {
     return { kind: 'failed', message: `${document.name}: the chosen pages have no converted text yet; convert them first, then export.` };
   }
@@ -31,7 +33,7 @@ export async function exportDocument(document: WorkspaceDocument, request: Expor
   const stem = stemOf(document.path);
   let files: PlannedFile[];
   try {
-    files = await plannedFiles(document, pages, request, folder, stem, sources);
+    files = await plannedFiles(document, pages, lostPages(selected), request, folder, stem, sources);
   } catch (error) {
     return { kind: 'failed', message: `${document.name}: its figures could not be read from the workspace (${(error as Error).message}); export without figures or convert the pages again.` };
   }
@@ -48,6 +50,11 @@ export async function exportDocument(document: WorkspaceDocument, request: Expor
   return { kind: 'written', files: files.map((file) => file.path) };
 }
 
+/** Failed pages the user has not filled in themselves: the exported file marks them where they belong. */
+function lostPages(pages: readonly WorkspacePage[]): PageFailure[] {
+  return pages.flatMap((page) => (page.state === 'failed' && page.failure && pageMarkdown(page).trim() === '' ? [{ page: page.page, failure: page.failure }] : []));
+}
+
 function selectedPages(document: WorkspaceDocument, pages: readonly number[] | undefined): WorkspacePage[] {
   if (!pages) return document.pages;
   const wanted = new Set(pages);
@@ -58,6 +65,7 @@ function selectedPages(document: WorkspaceDocument, pages: readonly number[] | u
 async function plannedFiles(
   document: WorkspaceDocument,
   pages: readonly WorkspacePage[],
+  failures: readonly PageFailure[],
   request: ExportRequest,
   folder: string,
   stem: string,
@@ -79,7 +87,7 @@ async function plannedFiles(
     const relative = assets.get(name);
     return relative === undefined ? undefined : relative.split('/').map(encodeURIComponent).join('/');
   };
-  const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage);
+  const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage, failures);
   for (const format of request.formats) {
     const data = format === 'md' ? markdown : documentHtml(markdown, { title: document.info?.title ?? stem, mathCss: await sources.mathCss() });
     files.push({ path: path.join(folder, `${stem}.${format}`), data });
@@ -87,8 +95,13 @@ async function plannedFiles(
   return files;
 }
 
-export function exportMarkdown(pages: readonly WorkspacePage[], pageMarkers: boolean, resolveImage: (name: string) => string | undefined): string {
-  return documentMarkdown(pages.map((page) => ({ page: page.page, markdown: pageMarkdown(page) })), { resolveImage, pageMarkers });
+export function exportMarkdown(
+  pages: readonly WorkspacePage[],
+  pageMarkers: boolean,
+  resolveImage: (name: string) => string | undefined,
+  failures: readonly PageFailure[],
+): string {
+  return documentMarkdown(pages.map((page) => ({ page: page.page, markdown: pageMarkdown(page) })), { resolveImage, pageMarkers, failures });
 }
 
 async function existingFiles(files: readonly string[]): Promise<string[]> {
