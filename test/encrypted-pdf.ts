@@ -5,6 +5,7 @@
  */
 
 import { createCipheriv, createHash } from 'node:crypto';
+import { assemblePdf, pdfStream } from './hand-built-pdf.js';
 
 const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
 const PERMISSIONS = -4;
@@ -21,11 +22,11 @@ export function encryptedPdf(userPassword: string, text: string): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    stream(rc4(objectKey(key, 4), content)),
+    pdfStream(rc4(objectKey(key, 4), content)),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${PERMISSIONS} >>`,
   ];
-  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
 }
 
 /**
@@ -53,12 +54,12 @@ export function aes256Pdf(userPassword: string, text: string): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    stream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
+    pdfStream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Filter /Standard /V 5 /R 5 /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
       `/OE <${ownerKey.toString('hex')}> /UE <${userKey.toString('hex')}> /Perms <${perms.toString('hex')}> /P ${PERMISSIONS} >>`,
   ];
-  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
 }
 
 function sha256(data: Buffer): Buffer {
@@ -78,25 +79,6 @@ function padded(password: string): Buffer {
 function objectKey(key: Buffer, objectNumber: number): Buffer {
   const suffix = Buffer.from([objectNumber & 0xff, (objectNumber >> 8) & 0xff, (objectNumber >> 16) & 0xff, 0, 0]);
   return md5(Buffer.concat([key, suffix])).subarray(0, key.length + 5);
-}
-
-function stream(data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
-}
-
-function assemble(objects: readonly (string | Buffer)[], trailer: string): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  objects.forEach((body, index) => {
-    offsets.push(length);
-    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`, 'latin1'), Buffer.from(body as string | Uint8Array), Buffer.from('\nendobj\n', 'latin1')]);
-    parts.push(part);
-    length += part.length;
-  });
-  const xref = ['xref', `0 ${objects.length + 1}`, '0000000000 65535 f ', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `)];
-  parts.push(Buffer.from(`${xref.join('\n')}\ntrailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(parts);
 }
 
 function md5(data: Buffer): Buffer {

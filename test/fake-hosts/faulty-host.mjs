@@ -6,6 +6,7 @@
 // child_process.fork runs it as is.
 import { EngineHost } from '../../dist/electron/engine/host-loop.js';
 import { connectToParent } from '../../dist/electron/engine/host-transport.js';
+import { dieWithParent } from '../../dist/electron/engine/parent-watchdog.js';
 import { EngineRouter } from '../../dist/electron/engine/router.js';
 
 const hangPage = Number(process.env.FOLIO_FAKE_HANG_PAGE);
@@ -16,6 +17,7 @@ const killedAtOpen = process.env.FOLIO_FAKE_KILLED_AT_OPEN === '1';
 
 if (process.env.FOLIO_FAKE_KILLED_AT_START === '1') process.kill(process.pid, 'SIGKILL');
 
+dieWithParent();
 const parent = connectToParent();
 const transport = {
   ...parent,
