@@ -5,6 +5,7 @@
  */
 
 import { createCipheriv, createHash } from 'node:crypto';
+import { passwordHash } from '../electron/engine/pdf/passwordless-view.js';
 import { assemblePdf, pdfStream } from './hand-built-pdf.js';
 
 const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
@@ -30,18 +31,24 @@ export function encryptedPdf(userPassword: string, text: string): Buffer {
 }
 
 /**
- * The same page encrypted with AES-256, revision 5 (Adobe's extension level 3), whose writers hash
- * the password's UTF-8 bytes: with a non-ASCII password it is the file of mozilla/pdf.js#21579.
+ * The same page encrypted with AES-256, revision 5 (Adobe's extension level 3) unless told 6, whose
+ * writers hash the password's UTF-8 bytes: with a non-ASCII password it is the file of
+ * mozilla/pdf.js#21579. Without `ownerPassword` no owner password opens it.
  */
-export function aes256Pdf(userPassword: string, text: string): Buffer {
+export function aes256Pdf(userPassword: string, text: string, options: { revision?: 5 | 6; ownerPassword?: string } = {}): Buffer {
+  const revision = options.revision ?? 5;
+  const hash = (password: Buffer, salt: Buffer, userBytes: Buffer) => passwordHash(revision, password, salt, userBytes);
   const password = Buffer.from(userPassword, 'utf8').subarray(0, 127);
   const fileKey = sha256(Buffer.from('folio-test-file-key'));
   const [validationSalt, keySalt] = [Buffer.from('uvalsalt', 'latin1'), Buffer.from('ukeysalt', 'latin1')];
-  const user = Buffer.concat([sha256(Buffer.concat([password, validationSalt])), validationSalt, keySalt]);
-  const userKey = aes256(sha256(Buffer.concat([password, keySalt])), Buffer.alloc(16), fileKey, false);
-  // an owner entry no password matches: the user password opens the file
-  const owner = Buffer.concat([sha256(Buffer.from('no owner')), Buffer.from('ovalsaltokeysalt', 'latin1')]);
-  const ownerKey = Buffer.alloc(32);
+  const user = Buffer.concat([hash(password, validationSalt, Buffer.alloc(0)), validationSalt, keySalt]);
+  const userKey = aes256(hash(password, keySalt, Buffer.alloc(0)), Buffer.alloc(16), fileKey, false);
+  const [ownerValidationSalt, ownerKeySalt] = [Buffer.from('ovalsalt', 'latin1'), Buffer.from('okeysalt', 'latin1')];
+  const ownerPassword = options.ownerPassword === undefined ? undefined : Buffer.from(options.ownerPassword, 'utf8');
+  const owner = ownerPassword
+    ? Buffer.concat([hash(ownerPassword, ownerValidationSalt, user), ownerValidationSalt, ownerKeySalt])
+    : Buffer.concat([sha256(Buffer.from('no owner')), ownerValidationSalt, ownerKeySalt]);
+  const ownerKey = ownerPassword ? aes256(hash(ownerPassword, ownerKeySalt, user), Buffer.alloc(16), fileKey, false) : Buffer.alloc(32);
   const permissionBlock = Buffer.alloc(16);
   permissionBlock.writeInt32LE(PERMISSIONS, 0);
   permissionBlock.writeInt32LE(-1, 4);
@@ -56,8 +63,29 @@ export function aes256Pdf(userPassword: string, text: string): Buffer {
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
     pdfStream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Filter /Standard /V 5 /R 5 /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
+    `<< /Filter /Standard /V 5 /R ${revision} /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
       `/OE <${ownerKey.toString('hex')}> /UE <${userKey.toString('hex')}> /Perms <${perms.toString('hex')}> /P ${PERMISSIONS} >>`,
+  ];
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+}
+
+/**
+ * A page in plain text whose only encrypted part is an attachment (crypt filters Identity for
+ * streams and strings, "AuthEvent EFOpen"), with a user password nobody was told.
+ */
+export function attachmentOnlyEncryptedPdf(text: string): Buffer {
+  const garbage = (label: string, length: number) => Buffer.concat(Array.from({ length: Math.ceil(length / 32) }, () => sha256(Buffer.from(label)))).subarray(0, length);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(secret.txt) 7 0 R] >> >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    pdfStream(Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1')),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Filter /Standard /V 5 /R 6 /Length 256 /P ${PERMISSIONS} /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> ` +
+      `/StmF /Identity /StrF /Identity /EFF /StdCF /O <${garbage('o', 48).toString('hex')}> /U <${garbage('u', 48).toString('hex')}> ` +
+      `/OE <${garbage('oe', 32).toString('hex')}> /UE <${garbage('ue', 32).toString('hex')}> /Perms <${garbage('p', 16).toString('hex')}> >>`,
+    '<< /Type /Filespec /F (secret.txt) /EF << /F 8 0 R >> >>',
+    pdfStream(garbage('attachment', 64), ' /Type /EmbeddedFile'),
   ];
   return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
 }

@@ -7,6 +7,7 @@ import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
+import { passwordlessView } from './passwordless-view.js';
 import './pdfjs-worker.js';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -18,29 +19,37 @@ export interface OpenedPdf {
 
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
   const data = await readPdfBytes(file);
-  const pdf = await openWithPassword(password, async (candidate, last) => {
-    // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
-    const task = getDocument({
-      data: last ? data : data.slice(),
-      password: candidate,
-      cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
-      cMapPacked: true,
-      standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
-      wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
-      isEvalSupported: false,
-      useSystemFonts: false,
-      verbosity: 0,
+  // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
+  const pdf = await openWithPassword(password, (candidate, last) => loadPdf(last ? data : data.slice(), candidate)).catch(async (error: unknown) => {
+    if (password !== undefined || !isPasswordError(error)) throw describeOpenError(error, file, password);
+    // asked for a password nobody gave: maybe the file needs none (see passwordless-view.ts); read again, pdf.js has the first bytes
+    const view = passwordlessView(await readPdfBytes(file));
+    if (!view) throw describeOpenError(error, file, password);
+    return loadPdf(view.bytes, undefined).catch((retryError: unknown) => {
+      throw describeOpenError(retryError, file, password);
     });
-    try {
-      return await task.promise;
-    } catch (error) {
-      await task.destroy().catch(() => undefined);
-      throw error;
-    }
-  }).catch((error: unknown) => {
-    throw describeOpenError(error, file, password);
   });
   return { pdf, info: await readInfo(pdf) };
+}
+
+async function loadPdf(data: Uint8Array, password: string | undefined): Promise<PDFDocumentProxy> {
+  const task = getDocument({
+    data,
+    password,
+    cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
+    wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  try {
+    return await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function readPdfBytes(file: string): Promise<Uint8Array> {
