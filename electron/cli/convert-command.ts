@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WriteStream } from 'node:tty';
-import type { PageFailure } from '../../shared/failure.js';
+import type { FailureCode, PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import { PageRangeError, allPages, resolvePageRanges } from '../../shared/page-range.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
@@ -192,7 +192,15 @@ class Batch {
     } finally {
       slot?.converted();
     }
-    if (results.length === 0) return this.fileFailed(reporter, file, { code: 'damaged', message: 'no page could be converted, so nothing was written.' });
+    if (results.length === 0) return this.fileFailed(reporter, file, { code: sharedCode(failures), message: 'no page could be converted, so nothing was written.' });
+    // a document that came out empty is a problem to report, not a conversion to count
+    if (results.every((result) => result.markdown.trim() === '' && result.images.length === 0)) {
+      const which = pages.length === 1 ? 'its page' : `any of its ${pages.length} pages`;
+      return this.fileFailed(reporter, file, {
+        code: 'no-text-layer',
+        message: `no text came out of ${which}, so nothing was written; ${this.request.engine === 'text' ? 'if it is a scan, read it with --engine lite or vlm' : 'check that it is not blank'}.`,
+      });
+    }
     // output names are claimed in input order, as one document at a time would claim them
     await place.turn;
     await this.write(reporter, { file, info, pages: results, failures }, pages);
@@ -229,6 +237,12 @@ interface DocumentPlace {
   reporter: BatchReporter;
   turn: Promise<void>;
   slot?: DocumentSlot;
+}
+
+/** The failure code every failed page shares; `damaged` when they differ. */
+function sharedCode(failures: readonly PageFailure[]): FailureCode {
+  const codes = new Set(failures.map(({ failure }) => failure.code));
+  return codes.size === 1 ? [...codes][0]! : 'damaged';
 }
 
 function errorCode(error: unknown): string {

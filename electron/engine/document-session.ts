@@ -7,7 +7,7 @@ import type { Failure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
 import { openDocumentSource, type DocumentSource } from './document-source.js';
-import { toFailure } from './failure-error.js';
+import { FailureError, toFailure } from './failure-error.js';
 import { convertInPageOrder } from './page-order.js';
 import type { EngineRouter } from './router.js';
 
@@ -67,6 +67,13 @@ export class DocumentSession {
       emitDelta: (text) => listener.delta(page, text),
       alsoConverts: (other) => converting.has(other),
     });
+    const empty = content.markdown.trim() === '' && content.images.length === 0;
+    const contentError = empty ? await source.contentError?.(page) : undefined;
+    if (contentError !== undefined) {
+      throw new FailureError('damaged', `pdf.js could not read the page's content (${contentError}), so nothing came out of it; another PDF reader may read its text.`);
+    }
+    // an empty page is for a person to confirm, unless the engine already said why (blank)
+    const flags = empty && !content.flags?.length ? (['empty'] as const) : content.flags;
     return {
       page,
       width: content.width,
@@ -84,7 +91,7 @@ export class DocumentSession {
         steps: content.steps,
         tokensPerStep: content.tokens && content.steps ? content.tokens / content.steps : undefined,
         decode: content.decode,
-        flags: content.flags?.length ? content.flags : undefined,
+        flags: flags?.length ? [...flags] : undefined,
       },
     };
   }

@@ -15,27 +15,39 @@ const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dis
 export interface OpenedPdf {
   pdf: PDFDocumentProxy;
   info: DocumentInfo;
+  /**
+   * The same document opened again with pdf.js stopping at errors. pdf.js reads a page whose content
+   * it cannot parse as empty, saying so only in a warning; this copy says why.
+   */
+  strictCopy(): Promise<PDFDocumentProxy>;
 }
 
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
   const data = await readPdfBytes(file);
   // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
-  const pdf = await openWithPassword(password, (candidate, last) => loadPdf(last ? data : data.slice(), candidate)).catch(async (error: unknown) => {
+  let opensWith: string | undefined;
+  const load = async (bytes: Uint8Array, candidate: string | undefined) => {
+    const loaded = await loadPdf(bytes, candidate);
+    opensWith = candidate;
+    return loaded;
+  };
+  const pdf = await openWithPassword(password, (candidate, last) => load(last ? data : data.slice(), candidate)).catch(async (error: unknown) => {
     if (password !== undefined || !isPasswordError(error)) throw describeOpenError(error, file, password);
     // asked for a password nobody gave: maybe the file needs none (see passwordless-view.ts); read again, pdf.js has the first bytes
     const view = passwordlessView(await readPdfBytes(file));
     if (!view) throw describeOpenError(error, file, password);
-    return loadPdf(view.bytes, undefined).catch((retryError: unknown) => {
+    return load(view.bytes, undefined).catch((retryError: unknown) => {
       throw describeOpenError(retryError, file, password);
     });
   });
-  return { pdf, info: await readInfo(pdf) };
+  return { pdf, info: await readInfo(pdf), strictCopy: async () => loadPdf(await pdf.getData(), opensWith, true) };
 }
 
-async function loadPdf(data: Uint8Array, password: string | undefined): Promise<PDFDocumentProxy> {
+async function loadPdf(data: Uint8Array, password: string | undefined, stopAtErrors = false): Promise<PDFDocumentProxy> {
   const task = getDocument({
     data,
     password,
+    stopAtErrors,
     cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
     cMapPacked: true,
     standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
