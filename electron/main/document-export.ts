@@ -13,7 +13,7 @@ import type { PageFailure } from '../../shared/failure.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
 import { assetsFolder } from '../cli/output-files.js';
 import { stemOf } from '../cli/output-names.js';
-import { WriteError, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from './all-or-nothing-write.js';
+import { WriteError, keptAfter, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from '../cli/all-or-nothing-write.js';
 
 export interface ExportSources {
   readImage(name: string): Promise<Uint8Array>;
@@ -45,7 +45,7 @@ export async function exportDocument(document: WorkspaceDocument, request: Expor
     await writeAllOrNothing(files, sources.write ?? writeDurably);
   } catch (error) {
     if (!(error instanceof WriteError)) throw error;
-    return { kind: 'failed', message: `${error.message}; nothing was written. ${remedy(error.code)}` };
+    return { kind: 'failed', message: `${error.message}; ${keptAfter(error)}. ${remedy(error.code)}` };
   }
   return { kind: 'written', files: files.map((file) => file.path) };
 }
