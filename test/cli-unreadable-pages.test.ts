@@ -1,12 +1,14 @@
 /**
  * Pages that give nothing must say so: a page whose content pdf.js cannot parse, a document with no
- * text at all, and a page pdf.js cannot even find, each with a true message and exit status 1.
+ * text at all, a page pdf.js cannot even find, a TIFF whose directory is empty and a page holding an
+ * image too large to draw, each with a true and specific message and exit status 1.
  */
 
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runFolio } from './folio-process.js';
 import { assemblePdf, pdfStream, plainPdf } from './hand-built-pdf.js';
@@ -61,5 +63,39 @@ describe('folio convert on pages that give nothing', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).not.toMatch(/other pages/);
     expect(run.stderr).toContain(`${file}: no page could be converted, so nothing was written.\n`);
+  });
+
+  it('says a TIFF whose only directory is empty holds no image, instead of an internal error', async () => {
+    const file = path.join(folder, 'empty-directory.tif');
+    const tiff = Buffer.alloc(14);
+    tiff.write('II', 0, 'latin1');
+    tiff.writeUInt16LE(42, 2);
+    tiff.writeUInt32LE(8, 4); // the first directory, right after the header: no entries, no next one
+    await writeFile(file, tiff);
+    const run = await runFolio(['convert', file, '-o', path.join(folder, 'tiff-out')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`${file}: the TIFF file holds no image.\n`);
+    expect(run.stderr).not.toMatch(/Unexpected error/);
+  });
+
+  it('refuses a PDF page holding a 30000x30000 image with the limit image files get, instead of an internal error', async () => {
+    const file = path.join(folder, 'huge-image.pdf');
+    const side = 30_000;
+    // one bit per pixel, all white: 112 MB unpacked, 110 KB deflated
+    const pixels = deflateSync(Buffer.alloc((side / 8) * side, 0xff));
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im1 5 0 R >> >> >>',
+      pdfStream(Buffer.from('q 500 0 0 700 50 50 cm /Im1 Do Q')),
+      pdfStream(pixels, ` /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode`),
+    ];
+    await writeFile(file, assemblePdf(objects, '/Root 1 0 R'));
+    const run = await runFolio(['convert', file, '-o', path.join(folder, 'huge-out')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      `${file}: page 1: page 1 holds a 30000x30000 image (900 megapixels), more than the 150 a page may have, so it cannot be drawn to be read; its text layer, if it has one, reads with --engine text.\n`,
+    );
+    expect(run.stderr).not.toMatch(/Unexpected error/);
   });
 });
