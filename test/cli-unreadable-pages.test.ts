@@ -46,7 +46,7 @@ describe('folio convert on pages that give nothing', () => {
     const run = await runFolio(['convert', file, '-o', out, '--engine', 'text']);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`${file}: page 1: review: no text came out of it; check that nothing is on it (a scan reads with --engine lite or vlm).\n`);
-    expect(run.stderr).toContain(`${file}: no text came out of any of its 2 pages, so nothing was written; if it is a scan, read it with --engine lite or vlm.\n`);
+    expect(run.stderr).toContain(`${file}: no text came out of any of the 2 pages read, so nothing was written; if it is a scan, read it with --engine lite or vlm.\n`);
     expect(await readdir(out)).toEqual([]);
   });
 

@@ -208,7 +208,7 @@ class Batch {
     if (results.length === 0) return this.fileFailed(reporter, file, { code: sharedCode(failures), message: 'no page could be converted, so nothing was written.' });
     // a document that came out empty is a problem to report, not a conversion to count
     if (results.every((result) => result.markdown.trim() === '' && result.images.length === 0)) {
-      const which = pages.length === 1 ? 'its page' : `any of its ${pages.length} pages`;
+      const which = pages.length === 1 ? `page ${pages[0]}` : `any of the ${pages.length} pages read`;
       return this.fileFailed(reporter, file, {
         code: 'no-text-layer',
         message: `no text came out of ${which}, so nothing was written; ${this.request.engine === 'text' ? 'if it is a scan, read it with --engine lite or vlm' : 'check that it is not blank'}.`,

@@ -21,7 +21,14 @@ setInterval(() => {
 `;
 
 export function dieWithParent(): void {
-  const worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { parentPid: process.ppid, pollMs: POLL_MS } });
+  let worker: Worker;
+  try {
+    worker = new Worker(WATCHDOG_SOURCE, { eval: true, workerData: { parentPid: process.ppid, pollMs: POLL_MS } });
+  } catch (error) {
+    // a host without its watchdog still converts, and still exits on the channel closing when idle
+    process.stderr.write(`folio engine host: no parent watchdog (${error instanceof Error ? error.message : String(error)})\n`);
+    return;
+  }
   // the watchdog never keeps the host alive by itself
   worker.unref();
 }
