@@ -18,7 +18,10 @@ import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
 
 /** The bytes pdf.js can open without a password, and what was done; undefined when no password-free reading applies. */
 export function passwordlessView(bytes: Uint8Array): { bytes: Uint8Array; reading: 'attachments-only' | 'empty-owner-password' } | undefined {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // most files have no encryption at all: a native search spares them a copy as text
+  if (buffer.indexOf('/Encrypt') === -1) return undefined;
+  const text = buffer.toString('latin1');
   const references = [...text.matchAll(/\/Encrypt\s+(\d+)\s+(\d+)\s+R/g)];
   const latest = references.at(-1);
   if (!latest) return undefined;
