@@ -6,9 +6,7 @@ describe('failureSentence', () => {
     expect(failureSentence('/docs/a: b.pdf: damaged PDF that cannot be repaired (Invalid PDF structure.).', '/docs/a: b.pdf')).toBe(
       'Damaged PDF that cannot be repaired (Invalid PDF structure.).',
     );
-    expect(failureSentence('the engine crashed (exit code 70); the other pages went on in a fresh one.')).toBe(
-      'The engine crashed (exit code 70); the other pages went on in a fresh one.',
-    );
+    expect(failureSentence('the engine crashed while reading it (exit code 70).')).toBe('The engine crashed while reading it (exit code 70).');
   });
 
   it('keeps a message that does not lead with the file as it is, but for its first letter', () => {

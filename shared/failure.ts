@@ -22,6 +22,12 @@ export interface Failure {
   message: string;
 }
 
+/** A page of a document that could not be converted, and why. */
+export interface PageFailure {
+  page: number;
+  failure: Failure;
+}
+
 export function failure(code: FailureCode, message: string): Failure {
   return { code, message };
 }

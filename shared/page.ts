@@ -36,8 +36,11 @@ export interface PageImage {
   data?: Uint8Array;
 }
 
-/** Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`, judged blank and not read. */
-export type PageFlag = 'repetition' | 'blank';
+/**
+ * Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`,
+ * judged blank and not read; `empty`, read but nothing came out of it.
+ */
+export type PageFlag = 'repetition' | 'blank' | 'empty';
 
 /** How a model decoded the page (the vlm engine). */
 export interface DecodeStats {

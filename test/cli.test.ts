@@ -168,7 +168,7 @@ describe('folio command line', () => {
     await writeFile(blocker, 'not a folder');
     const run = await folio(['convert', docs.notes, '-o', path.join(blocker, 'out')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain(`cannot create the output folder ${path.join(blocker, 'out')} (ENOTDIR); choose another with -o.`);
+    expect(run.stderr).toContain(`cannot create the output folder ${path.join(blocker, 'out')} (ENOTDIR: part of the path is a file, not a folder); choose another with -o.`);
   });
 
   it('prints one JSON event per line on stdout with --json, page stats but not page text', async () => {

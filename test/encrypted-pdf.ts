@@ -5,6 +5,8 @@
  */
 
 import { createCipheriv, createHash } from 'node:crypto';
+import { passwordHash } from '../electron/engine/pdf/passwordless-view.js';
+import { assemblePdf, pdfStream } from './hand-built-pdf.js';
 
 const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
 const PERMISSIONS = -4;
@@ -21,26 +23,32 @@ export function encryptedPdf(userPassword: string, text: string): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    stream(rc4(objectKey(key, 4), content)),
+    pdfStream(rc4(objectKey(key, 4), content)),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
     `<< /Filter /Standard /V 1 /R 2 /O <${owner.toString('hex')}> /U <${user.toString('hex')}> /P ${PERMISSIONS} >>`,
   ];
-  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
 }
 
 /**
- * The same page encrypted with AES-256, revision 5 (Adobe's extension level 3), whose writers hash
- * the password's UTF-8 bytes: with a non-ASCII password it is the file of mozilla/pdf.js#21579.
+ * The same page encrypted with AES-256, revision 5 (Adobe's extension level 3) unless told 6, whose
+ * writers hash the password's UTF-8 bytes: with a non-ASCII password it is the file of
+ * mozilla/pdf.js#21579. Without `ownerPassword` no owner password opens it.
  */
-export function aes256Pdf(userPassword: string, text: string): Buffer {
+export function aes256Pdf(userPassword: string, text: string, options: { revision?: 5 | 6; ownerPassword?: string } = {}): Buffer {
+  const revision = options.revision ?? 5;
+  const hash = (password: Buffer, salt: Buffer, userBytes: Buffer) => passwordHash(revision, password, salt, userBytes);
   const password = Buffer.from(userPassword, 'utf8').subarray(0, 127);
   const fileKey = sha256(Buffer.from('folio-test-file-key'));
   const [validationSalt, keySalt] = [Buffer.from('uvalsalt', 'latin1'), Buffer.from('ukeysalt', 'latin1')];
-  const user = Buffer.concat([sha256(Buffer.concat([password, validationSalt])), validationSalt, keySalt]);
-  const userKey = aes256(sha256(Buffer.concat([password, keySalt])), Buffer.alloc(16), fileKey, false);
-  // an owner entry no password matches: the user password opens the file
-  const owner = Buffer.concat([sha256(Buffer.from('no owner')), Buffer.from('ovalsaltokeysalt', 'latin1')]);
-  const ownerKey = Buffer.alloc(32);
+  const user = Buffer.concat([hash(password, validationSalt, Buffer.alloc(0)), validationSalt, keySalt]);
+  const userKey = aes256(hash(password, keySalt, Buffer.alloc(0)), Buffer.alloc(16), fileKey, false);
+  const [ownerValidationSalt, ownerKeySalt] = [Buffer.from('ovalsalt', 'latin1'), Buffer.from('okeysalt', 'latin1')];
+  const ownerPassword = options.ownerPassword === undefined ? undefined : Buffer.from(options.ownerPassword, 'utf8');
+  const owner = ownerPassword
+    ? Buffer.concat([hash(ownerPassword, ownerValidationSalt, user), ownerValidationSalt, ownerKeySalt])
+    : Buffer.concat([sha256(Buffer.from('no owner')), ownerValidationSalt, ownerKeySalt]);
+  const ownerKey = ownerPassword ? aes256(hash(ownerPassword, ownerKeySalt, user), Buffer.alloc(16), fileKey, false) : Buffer.alloc(32);
   const permissionBlock = Buffer.alloc(16);
   permissionBlock.writeInt32LE(PERMISSIONS, 0);
   permissionBlock.writeInt32LE(-1, 4);
@@ -53,12 +61,33 @@ export function aes256Pdf(userPassword: string, text: string): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    stream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
+    pdfStream(Buffer.concat([iv, aes256(fileKey, iv, content, true)])),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-    `<< /Filter /Standard /V 5 /R 5 /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
+    `<< /Filter /Standard /V 5 /R ${revision} /Length 256 ${cryptFilter} /O <${owner.toString('hex')}> /U <${user.toString('hex')}> ` +
       `/OE <${ownerKey.toString('hex')}> /UE <${userKey.toString('hex')}> /Perms <${perms.toString('hex')}> /P ${PERMISSIONS} >>`,
   ];
-  return assemble(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
+}
+
+/**
+ * A page in plain text whose only encrypted part is an attachment (crypt filters Identity for
+ * streams and strings, "AuthEvent EFOpen"), with a user password nobody was told.
+ */
+export function attachmentOnlyEncryptedPdf(text: string): Buffer {
+  const garbage = (label: string, length: number) => Buffer.concat(Array.from({ length: Math.ceil(length / 32) }, () => sha256(Buffer.from(label)))).subarray(0, length);
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles << /Names [(secret.txt) 7 0 R] >> >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    pdfStream(Buffer.from(`BT /F1 24 Tf 72 700 Td (${text}) Tj ET`, 'latin1')),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    `<< /Filter /Standard /V 5 /R 6 /Length 256 /P ${PERMISSIONS} /CF << /StdCF << /AuthEvent /EFOpen /CFM /AESV3 /Length 32 >> >> ` +
+      `/StmF /Identity /StrF /Identity /EFF /StdCF /O <${garbage('o', 48).toString('hex')}> /U <${garbage('u', 48).toString('hex')}> ` +
+      `/OE <${garbage('oe', 32).toString('hex')}> /UE <${garbage('ue', 32).toString('hex')}> /Perms <${garbage('p', 16).toString('hex')}> >>`,
+    '<< /Type /Filespec /F (secret.txt) /EF << /F 8 0 R >> >>',
+    pdfStream(garbage('attachment', 64), ' /Type /EmbeddedFile'),
+  ];
+  return assemblePdf(objects, `/Root 1 0 R /Encrypt 6 0 R /ID [<${FILE_ID.toString('hex')}> <${FILE_ID.toString('hex')}>]`);
 }
 
 function sha256(data: Buffer): Buffer {
@@ -78,25 +107,6 @@ function padded(password: string): Buffer {
 function objectKey(key: Buffer, objectNumber: number): Buffer {
   const suffix = Buffer.from([objectNumber & 0xff, (objectNumber >> 8) & 0xff, (objectNumber >> 16) & 0xff, 0, 0]);
   return md5(Buffer.concat([key, suffix])).subarray(0, key.length + 5);
-}
-
-function stream(data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
-}
-
-function assemble(objects: readonly (string | Buffer)[], trailer: string): Buffer {
-  const parts: Buffer[] = [Buffer.from('%PDF-1.4\n', 'latin1')];
-  const offsets: number[] = [];
-  let length = parts[0]!.length;
-  objects.forEach((body, index) => {
-    offsets.push(length);
-    const part = Buffer.concat([Buffer.from(`${index + 1} 0 obj\n`, 'latin1'), Buffer.from(body as string | Uint8Array), Buffer.from('\nendobj\n', 'latin1')]);
-    parts.push(part);
-    length += part.length;
-  });
-  const xref = ['xref', `0 ${objects.length + 1}`, '0000000000 65535 f ', ...offsets.map((offset) => `${String(offset).padStart(10, '0')} 00000 n `)];
-  parts.push(Buffer.from(`${xref.join('\n')}\ntrailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(parts);
 }
 
 function md5(data: Buffer): Buffer {

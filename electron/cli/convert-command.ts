@@ -1,7 +1,7 @@
 /**
  * `folio convert`: every file through one supervised engine host, in order. A file that fails (not a
- * PDF, encrypted, damaged, a page that hangs) is reported and the batch goes on; outputs are written
- * atomically and only for documents that finished. With the remote engine the next documents start
+ * PDF, encrypted, damaged, a page that hangs) is reported and the batch goes on; a document's outputs
+ * are written all or none, and only for documents that finished. With the remote engine the next documents start
  * while the current one's last pages are in flight, so the server never idles between documents;
  * they are still reported and written in input order.
  */
@@ -10,7 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WriteStream } from 'node:tty';
-import type { PageFailure } from '../../shared/export/json.js';
+import type { FailureCode, PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import { PageRangeError, allPages, resolvePageRanges } from '../../shared/page-range.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
@@ -21,7 +21,7 @@ import { HostClient, type OpenedDocument } from '../engine/host-client.js';
 import { pagesInFlightFor } from '../engine/remote/remote-engine.js';
 import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
 import type { SpawnHost } from '../engine/host-process.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { WriteError, checkWritable, keptAfter, writeAllOrNothing, writeDurably, type WriteDurably } from './all-or-nothing-write.js';
 import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
 import type { ConvertRequest } from './cli-args.js';
 import { DocumentPipeline, reporterAfter, type DocumentSlot } from './document-pipeline.js';
@@ -37,6 +37,8 @@ export interface ConvertIo {
   stderr: Writable | WriteStream;
   signal: AbortSignal;
   spawnHost?: SpawnHost;
+  /** Writes one output file durably; tests pass one that fails as a full or read-only disk does. */
+  write?: WriteDurably;
 }
 
 /** Exit status 0 when every file and page converted, 1 when any failed, 130 when interrupted. */
@@ -44,10 +46,20 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
   // said before any page, so a demo model's poor reading of a real page is not taken for Folio's
   if (request.vlm?.demo) io.stderr.write(`folio: ${request.vlm.demo.label}.\n`);
   const reporter = chooseReporter(request, io);
+  const write = io.write ?? writeDurably;
   try {
     await mkdir(request.outDir, { recursive: true });
   } catch (error) {
-    io.stderr.write(`folio: cannot create the output folder ${request.outDir} (${errorCode(error)}); choose another with -o.\n`);
+    const code = errorCode(error);
+    io.stderr.write(`folio: cannot create the output folder ${request.outDir} (${code}${causeOf(code)}); choose another with -o.\n`);
+    return 1;
+  }
+  try {
+    // found now rather than after the whole batch has converted
+    await checkWritable(request.outDir, write);
+  } catch (error) {
+    if (!(error instanceof WriteError)) throw error;
+    io.stderr.write(`folio: cannot write to the output folder ${request.outDir} (${error.code}${causeOf(error.code)}); choose another with -o.\n`);
     return 1;
   }
   const client = new HostClient({
@@ -63,7 +75,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     remote: request.remote,
     lang: request.lang,
   };
-  const batch = new Batch(request, options, client, reporter, io.signal);
+  const batch = new Batch(request, options, client, reporter, io.signal, write);
   const started = performance.now();
   try {
     // --server routes every page to the remote engine (auto included), the one engine serving many pages at once
@@ -95,6 +107,7 @@ class Batch {
     private readonly client: HostClient,
     private readonly reporter: BatchReporter,
     private readonly signal: AbortSignal,
+    private readonly writeFile: WriteDurably,
   ) {
     this.plan = { formats: request.formats, splitPages: request.splitPages, images: request.images };
     // An input in the output folder whose name matches an output (`x.json` with --format json) must survive.
@@ -192,7 +205,15 @@ class Batch {
     } finally {
       slot?.converted();
     }
-    if (results.length === 0) return this.fileFailed(reporter, file, { code: 'damaged', message: 'no page could be converted, so nothing was written.' });
+    if (results.length === 0) return this.fileFailed(reporter, file, { code: sharedCode(failures), message: 'no page could be converted, so nothing was written.' });
+    // a document that came out empty is a problem to report, not a conversion to count
+    if (results.every((result) => result.markdown.trim() === '' && result.images.length === 0)) {
+      const which = pages.length === 1 ? `page ${pages[0]}` : `any of the ${pages.length} pages read`;
+      return this.fileFailed(reporter, file, {
+        code: 'no-text-layer',
+        message: `no text came out of ${which}, so nothing was written; ${this.request.engine === 'text' ? 'if it is a scan, read it with --engine lite or vlm' : 'check that it is not blank'}.`,
+      });
+    }
     // output names are claimed in input order, as one document at a time would claim them
     await place.turn;
     await this.write(reporter, { file, info, pages: results, failures }, pages);
@@ -201,22 +222,19 @@ class Batch {
   private async write(reporter: BatchReporter, doc: ConvertedDocument, pages: readonly number[]): Promise<void> {
     const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
     const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
-    const written: string[] = [];
-    const { files, warnings } = await outputFiles(stem, doc, this.plan, mathCss);
-    for (const output of files) {
-      const target = path.join(this.request.outDir, output.name);
-      try {
-        await mkdir(path.dirname(target), { recursive: true });
-        await writeFileAtomic(target, output.data);
-      } catch (error) {
-        return this.fileFailed(reporter, doc.file, {
-          code: 'io',
-          message: `cannot write ${target} (${errorCode(error)}); nothing half-written was left. Free some space or choose another -o.`,
-        });
-      }
-      written.push(target);
+    const { files: outputs, warnings } = await outputFiles(stem, doc, this.plan, mathCss);
+    const files = outputs.map((output) => ({ path: path.join(this.request.outDir, output.name), data: output.data }));
+    try {
+      // a document's outputs appear together or not at all: a .md without its .html would pass for a finished run
+      await writeAllOrNothing(files, this.writeFile);
+    } catch (error) {
+      if (!(error instanceof WriteError)) throw error;
+      return this.fileFailed(reporter, doc.file, {
+        code: 'io',
+        message: `cannot write ${error.file} (${error.code}${causeOf(error.code)}); ${keptAfter(error)}. ${writeRemedy(error.code)}`,
+      });
     }
-    reporter.documentDone(doc.file, written, warnings);
+    reporter.documentDone(doc.file, files.map((file) => file.path), warnings);
   }
 
   private fileFailed(reporter: BatchReporter, file: string, failure: FileFailure): void {
@@ -230,6 +248,33 @@ interface DocumentPlace {
   reporter: BatchReporter;
   turn: Promise<void>;
   slot?: DocumentSlot;
+}
+
+/** The failure code every failed page shares; `damaged` when they differ. */
+function sharedCode(failures: readonly PageFailure[]): FailureCode {
+  const codes = new Set(failures.map(({ failure }) => failure.code));
+  return codes.size === 1 ? [...codes][0]! : 'damaged';
+}
+
+/** What an error code means for an output folder, in words (`: the file system is read-only`); empty when it speaks for itself. */
+function causeOf(code: string): string {
+  switch (code) {
+    case 'EROFS':
+      return ': the file system is read-only';
+    case 'EACCES':
+    case 'EPERM':
+      return ': no permission to write there';
+    case 'ENOSPC':
+      return ': the disk is full';
+    case 'ENOTDIR':
+      return ': part of the path is a file, not a folder';
+    default:
+      return '';
+  }
+}
+
+function writeRemedy(code: string): string {
+  return code === 'ENOSPC' ? 'Free some space or choose another -o.' : 'Choose another -o.';
 }
 
 function errorCode(error: unknown): string {

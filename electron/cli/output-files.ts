@@ -4,9 +4,10 @@ import { documentDocx } from '../../shared/export/docx.js';
 import type { ExportWarning } from '../../shared/export/export-warning.js';
 import type { ExportedImage } from '../../shared/export/exported-image.js';
 import { documentHtml } from '../../shared/export/html.js';
-import { documentJson, type PageFailure } from '../../shared/export/json.js';
+import { documentJson } from '../../shared/export/json.js';
 import { documentLatex } from '../../shared/export/latex.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
+import type { PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 import type { OutputFormat } from './cli-args.js';
@@ -64,7 +65,7 @@ export async function outputFiles(stem: string, doc: ConvertedDocument, plan: Ou
       }
     }
   }
-  const markdown = documentMarkdown(doc.pages, { resolveImage });
+  const markdown = documentMarkdown(doc.pages, { resolveImage, failures: doc.failures });
   const warnings: ExportWarning[] = [];
   for (const format of plan.formats) {
     if (format === 'docx' || format === 'tex') {

@@ -77,6 +77,13 @@ export class DocumentSession {
       emitDelta: (text) => listener.delta(page, text),
       alsoConverts: (other) => converting.has(other),
     });
+    const empty = content.markdown.trim() === '' && content.images.length === 0;
+    const contentError = empty ? await source.contentError?.(page) : undefined;
+    if (contentError !== undefined) {
+      throw new FailureError('damaged', `pdf.js could not read the page's content (${contentError}), so nothing came out of it; another PDF reader may read its text.`);
+    }
+    // an empty page is for a person to confirm, unless the engine already said why (blank)
+    const flags = empty && !content.flags?.length ? (['empty'] as const) : content.flags;
     return {
       page,
       width: content.width,
@@ -95,7 +102,7 @@ export class DocumentSession {
         steps: content.steps,
         tokensPerStep: content.tokens && content.steps ? content.tokens / content.steps : undefined,
         decode: content.decode,
-        flags: content.flags?.length ? content.flags : undefined,
+        flags: flags?.length ? [...flags] : undefined,
       },
     };
   }

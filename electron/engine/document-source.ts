@@ -20,18 +20,34 @@ export interface DocumentSource {
   render(page: number, longSide: number): Promise<RgbImage>;
   /** An image file's page as stored (upright), for engines that resample it themselves. */
   storedImage?(page: number): Promise<RgbImage>;
+  /** Why pdf.js could not parse the page's content, where it gave up on it silently; undefined when it read it all. */
+  contentError?(page: number): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
 export async function openDocumentSource(file: string, password?: string): Promise<DocumentSource> {
   const format = imageFormatOf(await readHead(file));
   if (format) return openImageDocument(file, format);
-  const { pdf, info } = await openPdf(file, password);
+  const { pdf, info, strictCopy } = await openPdf(file, password);
+  // opened on the first page that comes out empty, kept for the next ones
+  let strict: Promise<PDFDocumentProxy> | undefined;
   return {
     info,
     pdf,
     render: async (page, longSide) => renderPage(await pdf.getPage(page), longSide),
-    close: () => pdf.destroy(),
+    contentError: async (page) => {
+      strict ??= strictCopy();
+      try {
+        await (await (await strict).getPage(page)).getTextContent();
+        return undefined;
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      }
+    },
+    close: async () => {
+      await pdf.destroy();
+      await strict?.then((copy) => copy.destroy()).catch(() => undefined);
+    },
   };
 }
 

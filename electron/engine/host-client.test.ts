@@ -28,13 +28,25 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-/** A client whose hosts run `modulePath` with `env` added, counting how many it starts and how many ended. */
-function supervised(modulePath: string, env: Record<string, string> = {}, openTimeoutMs = PAGE_TIMEOUT_MS * 2) {
+type HostEnv = Record<string, string>;
+
+/**
+ * A client whose hosts run `modulePath` with `env` added (or `env(n)` for the n-th host, from 1),
+ * counting how many it starts and how many ended.
+ */
+function supervised(
+  modulePath: string,
+  env: HostEnv | ((spawn: number) => HostEnv) = {},
+  openTimeoutMs = PAGE_TIMEOUT_MS * 2,
+  retryDelaysMs?: readonly number[],
+) {
   const spawned = { count: 0, exits: [] as Promise<string>[] };
   const client = new HostClient({
+    retryDelaysMs,
     spawnHost: () => {
       spawned.count++;
-      const host = forkHost({ modulePath, env: { ...process.env, ...env } });
+      const added = typeof env === 'function' ? env(spawned.count) : env;
+      const host = forkHost({ modulePath, env: { ...process.env, ...added } });
       spawned.exits.push(new Promise((resolve) => host.onExit(resolve)));
       return host;
     },
@@ -159,8 +171,61 @@ describe('engine host supervisor', () => {
       const { done, failed } = await convertAll(client, docs.report);
       expect(done).toEqual([1, 2, 4]);
       expect(failed.map(({ page, failure }) => [page, failure.code])).toEqual([[3, 'engine-crashed']]);
-      expect(failed[0]?.failure.message).toContain('exit code 70: fake crash on page 3');
+      expect(failed[0]?.failure.message).toBe('the engine crashed while reading it (exit code 70: fake crash on page 3).');
       expect(spawned.count).toBe(2);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('starts again when a host is killed at start-up and when one is killed reopening the document after a crash: only the crashed page is lost', async () => {
+    const faults: Record<number, HostEnv> = {
+      1: { FOLIO_FAKE_KILLED_AT_START: '1' },
+      2: { FOLIO_FAKE_CRASH_PAGE: '2' },
+      3: { FOLIO_FAKE_KILLED_AT_OPEN: '1' },
+    };
+    const { client, spawned } = supervised(faultyHost, (spawn) => faults[spawn] ?? {});
+    try {
+      const { done, failed, markdown } = await convertAll(client, docs.report);
+      expect(done).toEqual([1, 3, 4]);
+      expect(failed.map(({ page, failure }) => [page, failure.code])).toEqual([[2, 'engine-crashed']]);
+      expect(markdown.get(3)).toContain('Chapter three');
+      expect(await spawned.exits[0]).toBe('signal SIGKILL');
+      expect(await spawned.exits[2]).toBe('signal SIGKILL');
+      expect(spawned.count).toBe(4);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('keeps the converted pages when every restart dies, and fails each page left with the reason and the number of tries', async () => {
+    const env = (spawn: number): HostEnv => (spawn === 1 ? { FOLIO_FAKE_CRASH_PAGE: '2' } : { FOLIO_FAKE_KILLED_AT_OPEN: '1' });
+    const { client, spawned } = supervised(faultyHost, env, PAGE_TIMEOUT_MS * 2, [50, 100]);
+    try {
+      const { done, failed, outcome } = await convertAll(client, docs.report);
+      expect(outcome.cancelled).toBe(false);
+      expect(done).toEqual([1]);
+      expect(failed.map(({ page }) => page)).toEqual([2, 3, 4]);
+      expect(failed[0]?.failure.message).toMatch(/^the engine crashed while reading it \(exit code 70/);
+      for (const { failure } of failed.slice(1)) {
+        expect(failure).toEqual({
+          code: 'engine-crashed',
+          message: 'not tried: the engine crashed while opening the file, 3 times in a row (last: signal SIGKILL).',
+        });
+      }
+      expect(spawned.count).toBe(4);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('fails a document whose every host dies before it is ready, saying how often and how', async () => {
+    const { client, spawned } = supervised(faultyHost, { FOLIO_FAKE_KILLED_AT_START: '1' }, PAGE_TIMEOUT_MS * 2, [50, 100]);
+    try {
+      await expect(client.open(docs.notes)).rejects.toMatchObject({
+        failure: { code: 'engine-crashed', message: 'The engine host exited before it was ready, 3 times in a row (last: signal SIGKILL).' },
+      });
+      expect(spawned.count).toBe(3);
     } finally {
       client.dispose();
     }

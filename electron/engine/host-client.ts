@@ -16,6 +16,12 @@ import type { HostProcess, SpawnHost } from './host-process.js';
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 60_000;
 export const DEFAULT_OPEN_TIMEOUT_MS = 60_000;
+/**
+ * The pauses before each new try when a host dies while starting or while opening a document: an
+ * OOM kill or a crash during a restart is often passing, a fault that repeats is not, so the tries
+ * are few and spaced out, and then the pages that are left fail with the reason.
+ */
+export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [500, 1000, 2000];
 
 export interface HostClientOptions {
   spawnHost: SpawnHost;
@@ -23,6 +29,8 @@ export interface HostClientOptions {
   pageTimeoutMs?: number;
   /** How long starting a host and opening a document may take. */
   openTimeoutMs?: number;
+  /** The pause before each retry after a host died while starting or opening a document; tries = pauses + 1. */
+  retryDelaysMs?: readonly number[];
 }
 
 export interface PageCallbacks {
@@ -63,10 +71,12 @@ export class HostClient {
   private documentCount = 0;
   readonly pageTimeoutMs: number;
   readonly openTimeoutMs: number;
+  private readonly retryDelaysMs: readonly number[];
 
   constructor(private readonly options: HostClientOptions) {
     this.pageTimeoutMs = options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
     this.openTimeoutMs = options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS;
+    this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
   }
 
   /** Opens a document in the host; throws a FailureError saying why it cannot be opened, or the signal's reason when cancelled. */
@@ -77,9 +87,10 @@ export class HostClient {
 
   /**
    * Converts pages in the order given, reporting each through the callbacks; a page that hangs or
-   * crashes the host fails alone. Resolves with `cancelled: true` when the signal stopped it.
-   * Throws a FailureError only when the document cannot be reopened after a restart. `pageTimeoutMs`
-   * overrides the client's limit for this conversion (the app's engine changes between conversions).
+   * crashes the host fails alone. When no fresh host can start or reopen the document after its
+   * retries, every page not yet converted fails with that reason and the converted ones stand.
+   * Resolves with `cancelled: true` when the signal stopped it. `pageTimeoutMs` overrides the
+   * client's limit for this conversion (the app's engine changes between conversions).
    */
   convert(
     doc: OpenedDocument,
@@ -97,7 +108,10 @@ export class HostClient {
           host = await this.hostWith(doc, signal);
         } catch (error) {
           if (signal?.aborted) break;
-          throw error;
+          if (!(error instanceof FailureError)) throw error;
+          const failure = unreachedFailure(error.failure, doc.file);
+          for (const page of remaining.splice(0)) callbacks.pageFailed?.(page, failure);
+          break;
         }
         await this.convertOn(host, doc.docId, remaining, options, callbacks, signal, pageTimeoutMs);
       }
@@ -151,12 +165,23 @@ export class HostClient {
     return (await this.openedOn(ref, signal)).host;
   }
 
-  /** Opens the document on the live host, again on a fresh one when its host was killed for another document's page meanwhile. */
+  /**
+   * Opens the document on the live host: again on a fresh one when its host was killed for another
+   * document's page meanwhile, and after a pause when the host crashed while opening it, until the
+   * tries run out.
+   */
   private async openedOn(ref: DocumentRef, signal: AbortSignal | undefined): Promise<{ host: LiveHost; info: DocumentInfo }> {
-    for (;;) {
+    for (let crashes = 0; ; ) {
       const host = await this.liveHost(signal);
-      const info = await this.openOn(host, ref, signal);
-      if (info) return { host, info };
+      const opened = await this.openOn(host, ref, signal);
+      if (opened.kind === 'opened') return { host, info: opened.info };
+      if (opened.kind === 'replaced') continue;
+      const delay = this.retryDelaysMs[crashes++];
+      if (delay === undefined) {
+        throw new FailureError('engine-crashed', `${ref.file}: the engine crashed while opening the file, ${times(crashes)} (last: ${opened.description}).`);
+      }
+      await pause(delay, signal);
+      if (signal?.aborted) throw signal.reason;
     }
   }
 
@@ -189,7 +214,22 @@ export class HostClient {
     }
   }
 
+  /** A host that said it is ready, starting another after a pause when one dies on the way, until the tries run out. */
   private async startHost(signal: AbortSignal | undefined): Promise<LiveHost> {
+    for (let crashes = 0; ; ) {
+      const started = await this.startOnce(signal);
+      if ('process' in started) return started;
+      const delay = this.retryDelaysMs[crashes++];
+      if (delay === undefined) {
+        throw new FailureError('engine-crashed', `The engine host exited before it was ready, ${times(crashes)} (last: ${started.exit}).`);
+      }
+      await pause(delay, signal);
+      if (signal?.aborted) throw signal.reason;
+    }
+  }
+
+  /** One start: the host once ready, or how it ended before that. */
+  private async startOnce(signal: AbortSignal | undefined): Promise<LiveHost | { exit: string }> {
     const process = this.options.spawnHost();
     const host: LiveHost = { process, events: new HostEventRoutes(process), openDocuments: new Set(), replaced: false };
     this.host = host;
@@ -200,13 +240,13 @@ export class HostClient {
       if (taken.kind === 'event') continue;
       this.discardHost(host);
       if (taken.kind === 'aborted') throw signal?.reason;
-      if (taken.kind === 'exit') throw new FailureError('engine-crashed', `The engine host exited before it was ready (${taken.description}).`);
+      if (taken.kind === 'exit') return { exit: taken.description };
       throw new FailureError('timeout', `The engine host did not start within ${seconds(this.openTimeoutMs)}.`);
     }
   }
 
-  /** The document's info; undefined when the host was killed for another document's page meanwhile. */
-  private async openOn(host: LiveHost, ref: DocumentRef, signal: AbortSignal | undefined): Promise<DocumentInfo | undefined> {
+  /** The document's info, or that the host was killed for another document's page meanwhile, or crashed while opening it. */
+  private async openOn(host: LiveHost, ref: DocumentRef, signal: AbortSignal | undefined): Promise<OpenOutcome> {
     const events = host.events.document(ref.docId);
     host.process.send({ type: 'open', docId: ref.docId, path: ref.file, password: ref.password });
     // A host stalled by another document's page is for that page's time limit to end, not for this opening to be blamed.
@@ -218,17 +258,17 @@ export class HostClient {
         const event = taken.event;
         if (event.type === 'opened') {
           host.openDocuments.add(ref.docId);
-          return event.info;
+          return { kind: 'opened', info: event.info };
         }
         if (event.type === 'open-failed' || event.type === 'request-rejected') host.events.forget(ref.docId);
         if (event.type === 'open-failed') throw new FailureError(event.failure.code, event.failure.message);
         if (event.type === 'request-rejected') throw new FailureError('internal', event.message);
         continue;
       }
-      if (taken.kind === 'exit' && host.replaced) return undefined;
+      if (taken.kind === 'exit' && host.replaced) return { kind: 'replaced' };
       this.discardHost(host);
       if (taken.kind === 'aborted') throw signal?.reason;
-      if (taken.kind === 'exit') throw new FailureError('engine-crashed', `${ref.file}: the engine crashed while opening it (${taken.description}).`);
+      if (taken.kind === 'exit') return { kind: 'crashed', description: taken.description };
       throw new FailureError('timeout', `${ref.file}: could not be opened within ${seconds(this.openTimeoutMs)}; it may be damaged or built to stall PDF readers.`);
     }
   }
@@ -306,18 +346,38 @@ export class HostClient {
   }
 }
 
+type OpenOutcome = { kind: 'opened'; info: DocumentInfo } | { kind: 'replaced' } | { kind: 'crashed'; description: string };
+
+// Said when the page fails, before the restart: whether the other pages go on is for their own lines to tell.
 function timeoutFailure(pageTimeoutMs: number): Failure {
-  return {
-    code: 'timeout',
-    message: `took longer than ${seconds(pageTimeoutMs)}, so its engine was stopped; the other pages went on in a fresh one.`,
-  };
+  return { code: 'timeout', message: `took longer than ${seconds(pageTimeoutMs)}, so its engine was stopped.` };
 }
 
 function crashFailure(description: string): Failure {
-  return {
-    code: 'engine-crashed',
-    message: `the engine crashed (${description}); the other pages went on in a fresh one.`,
-  };
+  return { code: 'engine-crashed', message: `the engine crashed while reading it (${description}).` };
+}
+
+/** A page never tried because no engine could be brought back for its document. */
+function unreachedFailure(cause: Failure, file: string): Failure {
+  const reason = cause.message.startsWith(`${file}: `) ? cause.message.slice(file.length + 2) : cause.message;
+  return { code: cause.code, message: `not tried: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` };
+}
+
+function times(count: number): string {
+  return count === 1 ? 'once' : `${count} times in a row`;
+}
+
+/** Waits `ms`, or less when the signal stops it; the caller then finds the signal aborted. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function seconds(ms: number): string {

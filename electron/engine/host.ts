@@ -5,7 +5,10 @@
 
 import { EngineHost } from './host-loop.js';
 import { connectToParent } from './host-transport.js';
+import { dieWithParent } from './parent-watchdog.js';
 import { EngineRouter } from './router.js';
+
+dieWithParent();
 
 const transport = connectToParent();
 const host = new EngineHost(transport, new EngineRouter({ remoteApiKey: process.env.FOLIO_API_KEY }));

@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
-import { encryptedPdf } from '../../test/encrypted-pdf.js';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { aes256Pdf, encryptedPdf } from '../../test/encrypted-pdf.js';
 import { forkHost } from '../engine/fork-host.js';
 import { AppService } from './app-service.js';
 
@@ -244,6 +245,21 @@ describe('AppService', () => {
       const text = await readFile(path.join(dataDir, file)).catch(() => Buffer.alloc(0));
       expect(text.includes(password), file).toBe(false);
     }
+  });
+
+  it('opens an encrypted PDF that needs no password without asking, for the engine and for the page preview', async () => {
+    const folder = await tempFolder();
+    const file = path.join(folder, 'empty-owner.pdf');
+    await writeFile(file, aes256Pdf('user secret', 'Open to every reader', { revision: 6, ownerPassword: '' }));
+    const service = await startService(folder);
+    const [docId] = await service.openDocuments([file]);
+    expect((await service.getWorkspace()).documents[0]!.failure).toBeUndefined();
+    // what the renderer's pdf.js is given opens with no password
+    const bytes = await service.readDocument(docId!);
+    const preview = await getDocument({ data: bytes.data, isEvalSupported: false, verbosity: 0 }).promise;
+    const text = await (await preview.getPage(1)).getTextContent();
+    expect(text.items.map((item) => ('str' in item ? item.str : '')).join('')).toContain('Open to every reader');
+    await preview.destroy();
   });
 
   it('makes one document of a file opened twice at once', async () => {

@@ -12,6 +12,7 @@ import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportReque
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../engine/export/math-css.js';
+import { passwordlessView } from '../engine/pdf/passwordless-view.js';
 import { toFailure } from '../engine/failure-error.js';
 import { HostClient } from '../engine/host-client.js';
 import type { HostProcess } from '../engine/host-process.js';
@@ -178,7 +179,11 @@ export class AppService implements AppServiceApi {
   async readDocument(docId: string): Promise<DocumentBytes> {
     const document = this.document(docId);
     try {
-      return { mime: (await sniffFile(document.path)).mime, data: new Uint8Array(await readFile(document.path)) };
+      const { mime } = await sniffFile(document.path);
+      const data = new Uint8Array(await readFile(document.path));
+      // the preview's pdf.js would ask for a password that the engine found it needs none of (see passwordless-view.ts)
+      const view = mime === 'application/pdf' && !this.passwords.has(docId) ? passwordlessView(data) : undefined;
+      return { mime, data: view?.bytes ?? data };
     } catch (error) {
       throw new Error(`${document.path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it may have been moved or deleted. Remove it and add it again.`);
     }

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportRequest } from '../../shared/app-api.js';
 import type { PageResult } from '../../shared/page.js';
 import type { WorkspaceDocument, WorkspacePage } from '../../shared/workspace.js';
-import { writeDurably } from './all-or-nothing-write.js';
+import { writeDurably } from '../cli/all-or-nothing-write.js';
 import { exportDocument, type ExportSources } from './document-export.js';
 
 const folders: string[] = [];
@@ -90,6 +90,28 @@ describe('exportDocument', () => {
     await exportDocument(report, request(folder, { formats: ['md'], pages: [2], assets: false }), sources);
     expect(await readdir(folder)).toEqual(['Quarterly report.md']);
     expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe('Corrected text with a figure:\n\n![chart (page 2, not exported)](#)\n');
+  });
+
+  it('marks a page that failed where it belongs, in the Markdown and the HTML, unless the user wrote it themselves', async () => {
+    const crashed = { code: 'engine-crashed' as const, message: 'the engine crashed while reading it (signal SIGKILL).' };
+    const withLostPage: WorkspaceDocument = {
+      ...report,
+      info: { pageCount: 4 },
+      pages: [
+        donePage(1, 'First.'),
+        { page: 2, state: 'failed', engineMarkdown: '', reviewed: false, failure: crashed },
+        { page: 3, state: 'failed', engineMarkdown: '', editedMarkdown: 'Typed in by hand.', reviewed: false, failure: crashed },
+        donePage(4, 'Last.'),
+      ],
+    };
+    const folder = await tempFolder();
+    await exportDocument(withLostPage, request(folder), sources);
+    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe(
+      'First.\n\n> **Page 2 could not be converted:** the engine crashed while reading it (signal SIGKILL).\n\nTyped in by hand.\n\nLast.\n',
+    );
+    expect(await readFile(path.join(folder, 'Quarterly report.html'), 'utf8')).toContain(
+      '<blockquote>\n<p><strong>Page 2 could not be converted:</strong> the engine crashed while reading it (signal SIGKILL).</p>\n</blockquote>',
+    );
   });
 
   it('refuses to replace existing files unless asked, naming them and writing nothing', async () => {

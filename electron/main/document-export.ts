@@ -13,10 +13,11 @@ import type { ExportedImage } from '../../shared/export/exported-image.js';
 import { documentHtml } from '../../shared/export/html.js';
 import { documentLatex } from '../../shared/export/latex.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
+import type { PageFailure } from '../../shared/failure.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
 import { assetsFolder } from '../cli/output-files.js';
 import { stemOf } from '../cli/output-names.js';
-import { WriteError, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from './all-or-nothing-write.js';
+import { WriteError, keptAfter, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from '../cli/all-or-nothing-write.js';
 
 export interface ExportSources {
   readImage(name: string): Promise<Uint8Array>;
@@ -27,13 +28,14 @@ export interface ExportSources {
 
 export async function exportDocument(document: WorkspaceDocument, request: ExportRequest, sources: ExportSources): Promise<ExportOutcome> {
   if (request.formats.length === 0) return { kind: 'failed', message: 'Choose at least one format (Markdown, HTML, Word or LaTeX) to export.' };
-  const pages = selectedPages(document, request.pages).filter((page) => pageMarkdown(page).trim() !== '');
+  const selected = selectedPages(document, request.pages);
+  const pages = selected.filter((page) => pageMarkdown(page).trim() !== '');
   if (pages.length === 0) {
     return { kind: 'failed', message: `${document.name}: the chosen pages have no converted text yet; convert them first, then export.` };
   }
   const folder = path.resolve(request.folder);
   const stem = stemOf(document.path);
-  const { files, warnings } = await plannedFiles(document, pages, request, folder, stem, sources);
+  const { files, warnings } = await plannedFiles(document, pages, lostPages(selected), request, folder, stem, sources);
   if (!request.overwrite) {
     const existing = await existingFiles(files.map((file) => file.path));
     if (existing.length > 0) return { kind: 'would-overwrite', files: existing };
@@ -42,9 +44,14 @@ export async function exportDocument(document: WorkspaceDocument, request: Expor
     await writeAllOrNothing(files, sources.write ?? writeDurably);
   } catch (error) {
     if (!(error instanceof WriteError)) throw error;
-    return { kind: 'failed', message: `${error.message}; nothing was written. ${remedy(error.code)}` };
+    return { kind: 'failed', message: `${error.message}; ${keptAfter(error)}. ${remedy(error.code)}` };
   }
   return { kind: 'written', files: files.map((file) => file.path), ...(warnings.length > 0 && { warnings: warnings.map(warningLine) }) };
+}
+
+/** Failed pages the user has not filled in themselves: the exported file marks them where they belong. */
+function lostPages(pages: readonly WorkspacePage[]): PageFailure[] {
+  return pages.flatMap((page) => (page.state === 'failed' && page.failure && pageMarkdown(page).trim() === '' ? [{ page: page.page, failure: page.failure }] : []));
 }
 
 function selectedPages(document: WorkspaceDocument, pages: readonly number[] | undefined): WorkspacePage[] {
@@ -60,6 +67,7 @@ function selectedPages(document: WorkspaceDocument, pages: readonly number[] | u
 async function plannedFiles(
   document: WorkspaceDocument,
   pages: readonly WorkspacePage[],
+  failures: readonly PageFailure[],
   request: ExportRequest,
   folder: string,
   stem: string,
@@ -93,8 +101,8 @@ async function plannedFiles(
   };
   const byLink = new Map([...assets.values()].map((image) => [linkOf(image.path), image]));
   const title = document.info?.title ?? stem;
-  const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage);
-  const pageTexts = pages.map((page) => ({ page: page.page, markdown: exportMarkdown([page], false, resolveImage) }));
+  const markdown = exportMarkdown(pages, request.pageMarkers, resolveImage, failures);
+  const pageTexts = pages.map((page) => ({ page: page.page, markdown: exportMarkdown([page], false, resolveImage, []) }));
   for (const format of request.formats) {
     let data: string | Uint8Array;
     if (format === 'md') data = markdown;
@@ -110,8 +118,13 @@ async function plannedFiles(
   return { files, warnings };
 }
 
-export function exportMarkdown(pages: readonly WorkspacePage[], pageMarkers: boolean, resolveImage: (name: string) => string | undefined): string {
-  return documentMarkdown(pages.map((page) => ({ page: page.page, markdown: pageMarkdown(page) })), { resolveImage, pageMarkers });
+export function exportMarkdown(
+  pages: readonly WorkspacePage[],
+  pageMarkers: boolean,
+  resolveImage: (name: string) => string | undefined,
+  failures: readonly PageFailure[],
+): string {
+  return documentMarkdown(pages.map((page) => ({ page: page.page, markdown: pageMarkdown(page) })), { resolveImage, pageMarkers, failures });
 }
 
 async function existingFiles(files: readonly string[]): Promise<string[]> {

@@ -27,7 +27,7 @@ import { pageMarkdown, type WorkspaceDocument } from '../../shared/workspace.js'
 import { toFailure } from '../engine/failure-error.js';
 import { manifestSchema, type Manifest } from '../engine/vlm/manifest.js';
 import type { HostClient, OpenedDocument, RenderedPage } from '../engine/host-client.js';
-import { writeDurably, type WriteDurably } from './all-or-nothing-write.js';
+import { writeDurably, type WriteDurably } from '../cli/all-or-nothing-write.js';
 
 export interface TrainingPairsOptions {
   folder: string;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PageResult } from '../page.js';
-import { documentJson, type PageFailure } from './json.js';
+import type { PageFailure } from '../failure.js';
+import { documentJson } from './json.js';
 
 const imageBytes = Uint8Array.from({ length: 64 }, (_, i) => (i * 37) % 256);
 

@@ -4,14 +4,9 @@
  * attached (image bytes above all) leaks into the file.
  */
 
-import type { Failure } from '../failure.js';
+import type { PageFailure } from '../failure.js';
 import type { BBox, Block, DecodeStats, PageResult, PageStats } from '../page.js';
 import type { DocumentInfo } from '../protocol.js';
-
-export interface PageFailure {
-  page: number;
-  failure: Failure;
-}
 
 /** Bumped when a field changes meaning or goes away; adding a field keeps the version. */
 export const DOCUMENT_JSON_VERSION = 1;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PageResult } from '../page.js';
+import { documentHtml } from './html.js';
 import { documentMarkdown } from './markdown.js';
 
 function page(number: number, markdown: string): PageResult {
@@ -38,6 +39,30 @@ describe('documentMarkdown', () => {
   it('marks pages when asked and writes math with dollars', () => {
     const pages = [page(2, 'Then \\(y\\).'), page(1, 'First.')];
     expect(documentMarkdown(pages, { ...noImages, pageMarkers: true })).toBe('<!-- page 1 -->\n\nFirst.\n\n<!-- page 2 -->\n\nThen $y$.\n');
+  });
+
+  it('marks each lost page where it was, one line for a run lost for one reason, its reason kept as text', () => {
+    const pages = [page(1, 'One.'), page(3, 'Three.'), page(7, 'Seven.')];
+    const failures = [
+      { page: 2, failure: { code: 'engine-crashed' as const, message: 'the engine crashed while reading it (exit code 70: <img src=x onerror=alert(1)> [x](javascript:y) \\(a\\)).' } },
+      { page: 4, failure: { code: 'engine-crashed' as const, message: 'not tried: the engine crashed while opening the file, 4 times in a row (last: signal SIGKILL).' } },
+      { page: 5, failure: { code: 'engine-crashed' as const, message: 'not tried: the engine crashed while opening the file, 4 times in a row (last: signal SIGKILL).' } },
+      { page: 6, failure: { code: 'timeout' as const, message: 'took longer than 60 s, so its engine was stopped' } },
+    ];
+    const markdown = documentMarkdown(pages, { ...noImages, failures });
+    expect(markdown).toBe(
+      [
+        'One.',
+        '> **Page 2 could not be converted:** the engine crashed while reading it (exit code 70: \\<img src=x onerror=alert(1)\\> &#91;x](javascript:y) \\\\(a\\\\)).',
+        'Three.',
+        '> **Pages 4 to 5 could not be converted:** not tried: the engine crashed while opening the file, 4 times in a row (last: signal SIGKILL).',
+        '> **Page 6 could not be converted:** took longer than 60 s, so its engine was stopped.',
+        'Seven.',
+      ].join('\n\n') + '\n',
+    );
+    const html = documentHtml(markdown, { title: 'lost', mathCss: '' });
+    expect(html).toContain('<strong>Page 2 could not be converted:</strong> the engine crashed while reading it (exit code 70: &#x3C;img src=x onerror=alert(1)> [x](javascript:y) \\(a\\)).');
+    expect(html.slice(html.indexOf('<main>'))).not.toMatch(/<img|<a |katex/);
   });
 
   it('gives an empty string for a document with no text', () => {

@@ -1,21 +1,26 @@
 /** The Markdown export: one document made of its pages' Markdown. */
 
+import type { PageFailure } from '../failure.js';
 import { dollarMath } from '../math-delimiters.js';
 import { rewriteImageLinks, type ImageResolver } from './image-links.js';
+import { lostPageMarkers } from './lost-pages.js';
 
 /**
  * Joins pages in page order with one blank line. Page markers are off by default: page boundaries
  * usually fall mid-paragraph, so markers would be noise, and readers who need pages use the JSON
  * export or `--split-pages`. Math is written with dollars, which Markdown tools understand.
+ * Pages that could not be converted (`failures`) are marked where they would have been.
  */
 export function documentMarkdown(
   pages: readonly { page: number; markdown: string }[],
-  options: { resolveImage: ImageResolver; pageMarkers?: boolean },
+  options: { resolveImage: ImageResolver; pageMarkers?: boolean; failures?: readonly PageFailure[] },
 ): string {
-  const parts = [...pages]
-    .sort((a, b) => a.page - b.page)
+  const converted = pages
     .map((page) => ({ page: page.page, markdown: dollarMath(rewriteImageLinks(page.markdown, page.page, options.resolveImage)).trim() }))
     .filter((part) => part.markdown !== '')
-    .map((part) => (options.pageMarkers ? `<!-- page ${part.page} -->\n\n${part.markdown}` : part.markdown));
+    .map((part) => ({ page: part.page, markdown: options.pageMarkers ? `<!-- page ${part.page} -->\n\n${part.markdown}` : part.markdown }));
+  const parts = [...converted, ...lostPageMarkers(options.failures ?? [])]
+    .sort((a, b) => a.page - b.page)
+    .map((part) => part.markdown);
   return parts.length === 0 ? '' : `${parts.join('\n\n')}\n`;
 }

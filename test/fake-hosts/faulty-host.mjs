@@ -1,16 +1,23 @@
 // The real engine host (built in dist/) with faults injected at its transport, the way hostile PDFs
 // hurt pdf.js: FOLIO_FAKE_HANG_PAGE spins forever once that page starts, FOLIO_FAKE_CRASH_PAGE exits
 // mid-page, FOLIO_FAKE_HANG_OPEN never answers "open", FOLIO_FAKE_EXIT_WHEN_IDLE exits once a
-// conversion is done. Plain JS so child_process.fork runs it as is.
+// conversion is done; FOLIO_FAKE_KILLED_AT_START and FOLIO_FAKE_KILLED_AT_OPEN die by SIGKILL, as an
+// OOM kill does, before saying "ready" and on being asked to open a document. Plain JS so
+// child_process.fork runs it as is.
 import { EngineHost } from '../../dist/electron/engine/host-loop.js';
 import { connectToParent } from '../../dist/electron/engine/host-transport.js';
+import { dieWithParent } from '../../dist/electron/engine/parent-watchdog.js';
 import { EngineRouter } from '../../dist/electron/engine/router.js';
 
 const hangPage = Number(process.env.FOLIO_FAKE_HANG_PAGE);
 const crashPage = Number(process.env.FOLIO_FAKE_CRASH_PAGE);
 const hangOpen = process.env.FOLIO_FAKE_HANG_OPEN === '1';
 const exitWhenIdle = process.env.FOLIO_FAKE_EXIT_WHEN_IDLE === '1';
+const killedAtOpen = process.env.FOLIO_FAKE_KILLED_AT_OPEN === '1';
 
+if (process.env.FOLIO_FAKE_KILLED_AT_START === '1') process.kill(process.pid, 'SIGKILL');
+
+dieWithParent();
 const parent = connectToParent();
 const transport = {
   ...parent,
@@ -28,6 +35,7 @@ const transport = {
 const host = new EngineHost(transport, new EngineRouter());
 parent.onMessage((message) => {
   if (hangOpen && message?.type === 'open') return;
+  if (killedAtOpen && message?.type === 'open') process.kill(process.pid, 'SIGKILL');
   host.handle(message);
 });
 parent.onDisconnect(() => process.exit(0));

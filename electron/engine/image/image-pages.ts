@@ -19,8 +19,8 @@ const ORIENTATION_TAG = 't274';
 const NEW_SUBFILE_TYPE_TAG = 't254';
 /** NewSubfileType bit 0: a reduced-resolution copy (a thumbnail), not a page. */
 const REDUCED_IMAGE = 1;
-/** Beyond this a photo is not a page; it would only exhaust memory. */
-const MAX_MEGAPIXELS = 150;
+/** Beyond this a photo is not a page; it would only exhaust memory. Images inside PDFs are held to it too (page-raster.ts). */
+export const MAX_MEGAPIXELS = 150;
 
 /** A well-formed image too large to be a page: decoding it would only exhaust memory. */
 export class ImageTooLargeError extends Error {
@@ -55,7 +55,10 @@ function refuseHugePng(buffer: Buffer): void {
 
 function readTiff(bytes: Uint8Array): ImagePages {
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  const pages = UTIF.decode(buffer).filter((ifd) => ((numberTag(ifd, NEW_SUBFILE_TYPE_TAG) ?? 0) & REDUCED_IMAGE) === 0);
+  // a directory without a width and height (an empty one, EXIF data) holds no picture: not a page
+  const pages = UTIF.decode(buffer).filter(
+    (ifd) => ((numberTag(ifd, NEW_SUBFILE_TYPE_TAG) ?? 0) & REDUCED_IMAGE) === 0 && (numberTag(ifd, 't256') ?? 0) > 0 && (numberTag(ifd, 't257') ?? 0) > 0,
+  );
   return {
     count: pages.length,
     decode: async (index) => {
@@ -64,7 +67,11 @@ function readTiff(bytes: Uint8Array): ImagePages {
       const pixels = (numberTag(ifd, 't256') ?? 0) * (numberTag(ifd, 't257') ?? 0);
       if (pixels > MAX_MEGAPIXELS * 1e6) throw new ImageTooLargeError(pixels / 1e6);
       UTIF.decodeImage(buffer, ifd);
-      return applyOrientation(rgbOnWhite(ifd.width, ifd.height, UTIF.toRGBA8(ifd)), numberTag(ifd, ORIENTATION_TAG));
+      const rgba = UTIF.toRGBA8(ifd);
+      if (!(ifd.width > 0 && ifd.height > 0) || rgba.length < ifd.width * ifd.height * 4) {
+        throw new Error(`its image data does not fill the ${numberTag(ifd, 't256')}x${numberTag(ifd, 't257')} pixels its directory declares`);
+      }
+      return applyOrientation(rgbOnWhite(ifd.width, ifd.height, rgba), numberTag(ifd, ORIENTATION_TAG));
     },
   };
 }

@@ -7,6 +7,7 @@ import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
+import { passwordlessView } from './passwordless-view.js';
 import './pdfjs-worker.js';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -14,33 +15,53 @@ const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dis
 export interface OpenedPdf {
   pdf: PDFDocumentProxy;
   info: DocumentInfo;
+  /**
+   * The same document opened again with pdf.js stopping at errors. pdf.js reads a page whose content
+   * it cannot parse as empty, saying so only in a warning; this copy says why.
+   */
+  strictCopy(): Promise<PDFDocumentProxy>;
 }
 
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
   const data = await readPdfBytes(file);
-  const pdf = await openWithPassword(password, async (candidate, last) => {
-    // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
-    const task = getDocument({
-      data: last ? data : data.slice(),
-      password: candidate,
-      cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
-      cMapPacked: true,
-      standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
-      wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
-      isEvalSupported: false,
-      useSystemFonts: false,
-      verbosity: 0,
+  // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
+  let opensWith: string | undefined;
+  const load = async (bytes: Uint8Array, candidate: string | undefined) => {
+    const loaded = await loadPdf(bytes, candidate);
+    opensWith = candidate;
+    return loaded;
+  };
+  const pdf = await openWithPassword(password, (candidate, last) => load(last ? data : data.slice(), candidate)).catch(async (error: unknown) => {
+    if (password !== undefined || !isPasswordError(error)) throw describeOpenError(error, file, password);
+    // asked for a password nobody gave: maybe the file needs none (see passwordless-view.ts); read again, pdf.js has the first bytes
+    const view = passwordlessView(await readPdfBytes(file));
+    if (!view) throw describeOpenError(error, file, password);
+    return load(view.bytes, undefined).catch((retryError: unknown) => {
+      throw describeOpenError(retryError, file, password);
     });
-    try {
-      return await task.promise;
-    } catch (error) {
-      await task.destroy().catch(() => undefined);
-      throw error;
-    }
-  }).catch((error: unknown) => {
-    throw describeOpenError(error, file, password);
   });
-  return { pdf, info: await readInfo(pdf) };
+  return { pdf, info: await readInfo(pdf), strictCopy: async () => loadPdf(await pdf.getData(), opensWith, true) };
+}
+
+async function loadPdf(data: Uint8Array, password: string | undefined, stopAtErrors = false): Promise<PDFDocumentProxy> {
+  const task = getDocument({
+    data,
+    password,
+    stopAtErrors,
+    cMapUrl: path.join(pdfjsRoot, 'cmaps') + path.sep,
+    cMapPacked: true,
+    standardFontDataUrl: path.join(pdfjsRoot, 'standard_fonts') + path.sep,
+    wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    verbosity: 0,
+  });
+  try {
+    return await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => undefined);
+    throw error;
+  }
 }
 
 async function readPdfBytes(file: string): Promise<Uint8Array> {

@@ -1,7 +1,9 @@
 /** Decodes a page image file (PNG, JPEG, WebP, GIF, via @napi-rs/canvas) or a pdf.js page into RGB. */
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { FailureError } from '../failure-error.js';
+import { MAX_MEGAPIXELS } from '../image/image-pages.js';
 import { rgbFromRgba, type RgbImage } from './rgb-image.js';
 
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
@@ -12,8 +14,21 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
   return rgbFromRgba(image.width, image.height, context.getImageData(0, 0, image.width, image.height).data);
 }
 
-/** Renders a PDF page on white so that its longer side is `longSide` pixels. */
+/**
+ * Renders a PDF page on white so that its longer side is `longSide` pixels. A page that paints an
+ * image larger than an image file may be is refused first, as such a file is: pdf.js would draw it
+ * through a canvas of its full size, which fails ("Create skia surface failed") or exhausts memory.
+ */
 export async function renderPage(page: PDFPageProxy, longSide: number): Promise<RgbImage> {
+  // the same operator list the render below uses (pdf.js keeps it), so this costs no second parse
+  const largest = largestImage(await page.getOperatorList());
+  if (largest && largest.width * largest.height > MAX_MEGAPIXELS * 1e6) {
+    const megapixels = Math.round((largest.width * largest.height) / 1e6);
+    throw new FailureError(
+      'damaged',
+      `page ${page.pageNumber} holds a ${largest.width}x${largest.height} image (${megapixels} megapixels), more than the ${MAX_MEGAPIXELS} a page may have, so it cannot be drawn to be read; its text layer, if it has one, reads with --engine text.`,
+    );
+  }
   const base = page.getViewport({ scale: 1 });
   const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
   const width = Math.max(1, Math.round(viewport.width));
@@ -26,4 +41,25 @@ export async function renderPage(page: PDFPageProxy, longSide: number): Promise<
   const parameters = { canvas: null, canvasContext: context, viewport } as unknown as Parameters<PDFPageProxy['render']>[0];
   await page.render(parameters).promise;
   return rgbFromRgba(width, height, context.getImageData(0, 0, width, height).data);
+}
+
+interface ImageSize {
+  width: number;
+  height: number;
+}
+
+/** The image with the most pixels the operator list paints; images drawn repeatedly are small by construction and not counted. */
+function largestImage(ops: { fnArray: number[]; argsArray: unknown[] }): ImageSize | undefined {
+  let largest: ImageSize | undefined;
+  ops.fnArray.forEach((fn, index) => {
+    const args = ops.argsArray[index] as unknown[] | null;
+    let size: ImageSize | undefined;
+    if (fn === OPS.paintImageXObject) size = { width: Number(args?.[1]), height: Number(args?.[2]) };
+    else if (fn === OPS.paintInlineImageXObject || fn === OPS.paintImageMaskXObject) {
+      const image = args?.[0] as Partial<ImageSize> | null | undefined;
+      size = { width: Number(image?.width), height: Number(image?.height) };
+    }
+    if (size && Number.isFinite(size.width * size.height) && size.width * size.height > (largest ? largest.width * largest.height : 0)) largest = size;
+  });
+  return largest;
 }

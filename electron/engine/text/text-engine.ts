@@ -69,7 +69,7 @@ async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
     return await reading;
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    throw new FailureError('damaged', `page ${page} is damaged and cannot be read (${detail}); the other pages still convert.`);
+    throw new FailureError('damaged', `page ${page} is damaged and cannot be read (${detail}).`);
   }
 }
 

@@ -1,11 +1,13 @@
 /**
  * Writes a set of files so that either all of them appear or none does: every file goes to a temp
  * name beside its target first (written and fsynced), and only when all are down are they renamed
- * into place. A full disk or a read-only folder fails the first phase, which removes its temps.
+ * into place. A full disk or a read-only folder fails the first phase, which removes its temps. A
+ * rename that fails (a folder where a file should go) takes back the files it had added; the ones
+ * that replaced an older file cannot be taken back, and the error names them.
  */
 
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface PlannedFile {
@@ -31,9 +33,29 @@ export class WriteError extends Error {
   constructor(
     readonly file: string,
     readonly code: string,
+    /** Files that were replaced with their new contents before the failure; empty when nothing changed. */
+    readonly kept: readonly string[] = [],
   ) {
     super(`cannot write ${file} (${code})`);
     this.name = 'WriteError';
+  }
+}
+
+/** What a failed write left, as the end of a sentence: "nothing was written", or which files were already replaced. */
+export function keptAfter(error: WriteError): string {
+  if (error.kept.length === 0) return 'nothing was written';
+  return `nothing else was written, but ${error.kept.join(', ')} had already been replaced with the new version`;
+}
+
+/** Whether a folder takes new files: writes and removes a probe, so a read-only one is found before any work. */
+export async function checkWritable(folder: string, write: WriteDurably = writeDurably): Promise<void> {
+  const probe = path.join(folder, `.folio-write-check.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    await write(probe, '');
+  } catch (error) {
+    throw new WriteError(folder, errorCode(error));
+  } finally {
+    await rm(probe, { force: true }).catch(() => undefined);
   }
 }
 
@@ -59,7 +81,20 @@ export async function writeAllOrNothing(files: readonly PlannedFile[], write: Wr
     for (const folder of createdFolders.reverse()) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
     throw error;
   }
-  for (const { temp, target } of temps) await rename(temp, target);
+  const added: string[] = [];
+  const replaced: string[] = [];
+  for (const [index, { temp, target }] of temps.entries()) {
+    try {
+      const existed = await lstat(target).then(() => true, () => false);
+      await rename(temp, target);
+      (existed ? replaced : added).push(target);
+    } catch (error) {
+      await Promise.all(temps.slice(index).map((left) => rm(left.temp, { force: true }).catch(() => undefined)));
+      await Promise.all(added.map((file) => rm(file, { force: true }).catch(() => undefined)));
+      for (const folder of createdFolders.reverse()) await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+      throw new WriteError(target, errorCode(error), replaced);
+    }
+  }
 }
 
 function errorCode(error: unknown): string {
