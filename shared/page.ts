@@ -36,8 +36,12 @@ export interface PageImage {
   data?: Uint8Array;
 }
 
-/** Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`, judged blank and not read. */
-export type PageFlag = 'repetition' | 'blank';
+/**
+ * Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`,
+ * judged blank and not read; `truncated`, the answer reached a length limit (the token limit, or
+ * the most text Folio takes for a page) and was cut there.
+ */
+export type PageFlag = 'repetition' | 'blank' | 'truncated';
 
 /** How a model decoded the page (the vlm engine). */
 export interface DecodeStats {

@@ -10,6 +10,7 @@ import { DocumentSession } from '../electron/engine/document-session.js';
 import { encodeCanvas } from '../electron/engine/raster/canvas-encoding.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
+import { PAGE_TEXT_LIMIT } from '../electron/engine/page-text-limit.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
 
 const LONG_SIDE = 320;
@@ -219,6 +220,29 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     const refused = await convert(remoteOptions(), [1], { apiKey });
     expect(refused.failed[0]!.failure.message).toContain('401');
     expect(JSON.stringify(refused)).not.toContain(apiKey);
+  });
+
+  it('stops a server that streams without end at the page text limit, keeps what came and flags the page', async () => {
+    server = await startTestServer({ answer: answerNamingPage, endless: 'on and on '.repeat(10) });
+    const result = await convert(remoteOptions({ concurrency: 1 }), [2, 3]);
+    expect(result.failed).toEqual([]);
+    expect(result.done.map((page) => page.page)).toEqual([2, 3]);
+    for (const page of result.done) {
+      expect(page.markdown.startsWith(`# Page ${page.page}\n`)).toBe(true);
+      expect(page.markdown.length).toBe(PAGE_TEXT_LIMIT);
+      expect(result.deltas.get(page.page)!.join('')).toBe(page.markdown);
+      expect(page.stats.flags).toEqual(['truncated']);
+      expect(page.stats.reason).toContain(`stopped at ${PAGE_TEXT_LIMIT} characters`);
+    }
+    // the client hung up on both endless answers
+    await until(() => server!.stats.inFlight === 0);
+    expect(server.stats.abandoned).toBe(2);
+  });
+
+  it('flags a page the server cut at the token limit', async () => {
+    server = await startTestServer({ answer: answerNamingPage, finishReason: 'length' });
+    const result = await convert(remoteOptions({ maxTokens: 24 }), [1]);
+    expect(result.done[0]!.stats).toMatchObject({ flags: ['truncated'], reason: expect.stringContaining('stopped at 24 tokens (--max-tokens)') });
   });
 });
 

@@ -114,7 +114,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
-    return { markdown: parser.markdown, regions: parser.regions, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: result.stopped === 'repetition' ? ['repetition'] : [] } };
+    return { markdown: parser.markdown, regions: parser.regions, stats: { ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, start.decoderCache.bytes), flags: pageFlags(result.stopped) } };
   }
 
   async convertPage(job: PageJob): Promise<PageContent> {
@@ -178,4 +178,10 @@ function decodeFigures(result: DecodeResult, visualTokens: number, promptTokens:
     cacheBytes,
     stopped: result.stopped,
   };
+}
+
+/** A page the model looped on, or that ran into the token limit, is cut short: a person should look at its end. */
+function pageFlags(stopped: DecodeResult['stopped']): PageFlag[] {
+  if (stopped === 'repetition') return ['repetition'];
+  return stopped === 'limit' ? ['truncated'] : [];
 }
