@@ -11,6 +11,9 @@ import { encodeCanvas } from '../electron/engine/raster/canvas-encoding.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
 import { PAGE_TEXT_LIMIT } from '../electron/engine/page-text-limit.js';
+import { documentHtml } from '../shared/export/html.js';
+import { documentMarkdown } from '../shared/export/markdown.js';
+import { MAX_HTML_NESTING } from '../shared/model-markdown.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
 
 const LONG_SIDE = 320;
@@ -237,6 +240,39 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     // the client hung up on both endless answers
     await until(() => server!.stats.inFlight === 0);
     expect(server.stats.abandoned).toBe(2);
+  });
+
+  it('writes a hostile answer into the .md reduced to the HTML the export keeps, the rest as text, spans bounded', async () => {
+    const hostile = [
+      '# Invoice',
+      '<script>alert(1)</script>',
+      'Pay <a href="javascript:alert(2)">here</a> or [there](javascript:alert(3)) <img src=x onerror=alert(4)> <svg onload=alert(5)>',
+      '',
+      '<table>',
+      '<tr><th colspan="999999999">Item</th><th>Price</th></tr>',
+      '<tr><td rowspan="65534" onclick="alert(6)">Tea<br>green</td><td>3</td></tr>',
+      '<tr><td>4</td></tr>',
+      '</table>',
+      '',
+      `${'<div>'.repeat(5000)}deep`,
+      '',
+    ].join('\n');
+    server = await startTestServer({ answer: () => hostile });
+    const result = await convert(remoteOptions(), [1]);
+    const markdown = documentMarkdown(result.done, { resolveImage: () => undefined });
+    const tags = [...markdown.matchAll(/<\/?([a-z][a-z0-9]*)([^>]*)>/gi)];
+    expect(new Set(tags.map((tag) => tag[1]!.toLowerCase()))).toEqual(new Set(['a', 'img', 'table', 'tr', 'th', 'td', 'br', 'div']));
+    expect(tags.map((tag) => tag[2]).filter((attributes) => /\bon\w+=|javascript:/i.test(attributes!))).toEqual([]);
+    expect(markdown).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(markdown).toContain('&lt;svg onload=alert(5)&gt;');
+    expect(markdown).toContain('<th colspan="2">Item</th>');
+    expect(markdown).toContain('<td rowspan="2">Tea<br>green</td>');
+    expect(markdown).not.toContain('(javascript:');
+    expect(markdown.match(/<div>/g)).toHaveLength(MAX_HTML_NESTING);
+    // the export renders what the .md holds, however deep the model nested
+    const html = documentHtml(markdown, { title: 'invoice', mathCss: '' });
+    expect(html).toContain('<th colspan="2">Item</th>');
+    expect(html).toContain('deep');
   });
 
   it('flags a page the server cut at the token limit', async () => {

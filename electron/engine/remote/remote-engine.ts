@@ -7,6 +7,7 @@
  */
 
 import { GroundingParser, pageGrounding } from '../../../shared/grounding.js';
+import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { RemoteOptions } from '../../../shared/protocol.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
@@ -65,7 +66,7 @@ export class RemoteEngine implements PageEngine {
     const reason = limit.reached ? `stopped at ${PAGE_TEXT_LIMIT} characters, the most Folio takes for one page` : end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
     // the page's pixels were let go before the request; a figure to cut renders them again
     const { blocks, images } = await groundedContent(parser.regions, { width, height }, job.options.extractImages, async () => (await pageImage(job, this.options.imageLongSide)).image);
-    return { width, height, markdown: parser.markdown, blocks, images, device, reason, tokens: end.completionTokens, flags: reason ? ['truncated'] : undefined };
+    return { width, height, markdown: safeModelMarkdown(parser.markdown), blocks, images, device, reason, tokens: end.completionTokens, flags: reason ? ['truncated'] : undefined };
   }
 
   /** The request for the page, or none when it is blank; its pixels are let go before the page waits for a request slot. */

@@ -8,6 +8,7 @@
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { GroundingParser, pageGrounding, type GroundedRegion, type GroundingOptions } from '../../../shared/grounding.js';
+import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { DecodeStats, PageFlag } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { groundedContent } from '../grounded-content.js';
@@ -126,7 +127,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     return {
       width: size.width,
       height: size.height,
-      markdown,
+      markdown: safeModelMarkdown(markdown),
       blocks,
       images,
       device,
