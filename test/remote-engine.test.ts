@@ -232,8 +232,11 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     expect(result.done.map((page) => page.page)).toEqual([2, 3]);
     for (const page of result.done) {
       expect(page.markdown.startsWith(`# Page ${page.page}\n`)).toBe(true);
-      expect(page.markdown.length).toBe(PAGE_TEXT_LIMIT);
-      expect(result.deltas.get(page.page)!.join('')).toBe(page.markdown);
+      const streamed = result.deltas.get(page.page)!.join('');
+      expect(streamed.length).toBe(PAGE_TEXT_LIMIT);
+      // the page's Markdown is what streamed, its one endless paragraph cut into paragraphs
+      expect(page.markdown.replace(/\n/g, '')).toBe(streamed.replace(/\n/g, ''));
+      expect(page.markdown.length).toBeLessThan(PAGE_TEXT_LIMIT * 1.01);
       expect(page.stats.flags).toEqual(['truncated']);
       expect(page.stats.reason).toContain(`stopped at ${PAGE_TEXT_LIMIT} characters`);
     }
