@@ -31,6 +31,7 @@ describe('safeModelMarkdown', () => {
       'A <b>b</b> &lt;svg onload=y()&gt; &lt;iframe src=&quot;https://e.org&quot;&gt;',
     );
     expect(safeModelMarkdown('Say `<b>` in code')).toBe('Say `<b>` in code');
+    expect(safeModelMarkdown('<center>Figure 1: <font color="red">Results</font></center>')).toBe('Figure 1: Results');
   });
 
   it('drops scripted link and image addresses however they are spelt, keeping the text', () => {

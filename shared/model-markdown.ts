@@ -2,7 +2,8 @@
  * A model's (or a remote server's) Markdown made safe to write as the page's `.md`. Models write
  * HTML for tables, and a hostile page or server can make them write anything. What the HTML export
  * would keep (its sanitise schema, html-sanitize-schema.ts) stays, rewritten canonically with only
- * table spans, alignment, link and image attributes; every other tag is written as text (`&lt;`),
+ * table spans, alignment, link and image attributes; presentational wrappers (`<center>`) are
+ * dropped with their content kept, as the export drops them; every other tag is written as text (`&lt;`),
  * links and images to other than web, mail or Folio's own image addresses become their text, table
  * spans are bounded by the table's real size, and nesting is bounded so no page can make a Markdown
  * or HTML parser recurse without end. Everything else in the Markdown is left byte for byte.
@@ -30,6 +31,11 @@ const parser = unified().use(remarkParse).use(remarkGfm).use(remarkMath).freeze(
 /** Models write these on their own; `input` (task boxes), `picture` and `source` (remote image sets) they have no use for. */
 const ALLOWED_TAGS = new Set((exportSanitizeSchema.tagNames ?? []).filter((tag) => !['input', 'picture', 'source'].includes(tag)));
 const VOID_TAGS = new Set(['br', 'hr', 'img', 'wbr']);
+/**
+ * Presentational wrappers models write (DeepSeek-OCR centres captions) that the export unwraps,
+ * keeping their content: dropped here too, rather than shown as tags on every such page.
+ */
+const UNWRAPPED_TAGS = new Set(['center', 'font', 'u', 'big', 'small', 'mark', 'figure', 'figcaption', 'caption']);
 const KEPT_ATTRIBUTES: Record<string, readonly string[]> = {
   td: ['colspan', 'rowspan', 'align'],
   th: ['colspan', 'rowspan', 'align'],
@@ -228,6 +234,8 @@ interface TagToken {
   attributes: Map<string, string>;
   /** Written as text: not allowed, too deep, or closing nothing open. */
   asText: boolean;
+  /** Left out, its content kept (UNWRAPPED_TAGS). */
+  unwrapped: boolean;
   source: string;
 }
 
@@ -245,7 +253,7 @@ function safeHtml(pieces: readonly string[]): string[] {
   const tables: TableShape[] = [];
   const currentTable = () => [...open].reverse().find((element) => element.table)?.table;
   for (const token of tokenised.flat()) {
-    if (token.kind !== 'tag' || token.asText) continue;
+    if (token.kind !== 'tag' || token.asText || token.unwrapped) continue;
     if (token.closing) {
       const at = open.map((element) => element.name).lastIndexOf(token.name);
       if (at === -1) token.asText = true;
@@ -302,7 +310,8 @@ function tokenise(html: string): Token[] {
     if (text) tokens.push({ kind: 'text', text });
     text = '';
     const name = tag[2]!.toLowerCase();
-    tokens.push({ kind: 'tag', name, closing: tag[1] === '/', attributes: attributesOf(tag[3] ?? ''), asText: !ALLOWED_TAGS.has(name), source: tag[0] });
+    const unwrapped = UNWRAPPED_TAGS.has(name);
+    tokens.push({ kind: 'tag', name, closing: tag[1] === '/', attributes: attributesOf(tag[3] ?? ''), asText: !unwrapped && !ALLOWED_TAGS.has(name), unwrapped, source: tag[0] });
     at += tag[0].length;
   }
   if (text) tokens.push({ kind: 'text', text });
@@ -374,6 +383,7 @@ function bound(cell: TagToken, name: string, most: number): void {
 
 function written(token: Token): string {
   if (token.kind === 'text') return token.text;
+  if (token.unwrapped) return '';
   if (token.asText) return escapeHtml(token.source);
   if (token.closing) return `</${token.name}>`;
   const kept = (KEPT_ATTRIBUTES[token.name] ?? [])
