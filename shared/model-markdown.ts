@@ -64,8 +64,8 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const CONTAINER_MARKER = /^[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ \t]?/;
 /** Indentation past this many columns adds nothing a page needs, only depth (a list item per two spaces). */
 const MAX_INDENT = 2 * MAX_MARKDOWN_NESTING;
-/** A longer paragraph is cut into paragraphs; a page's real paragraphs are a few hundred characters. */
-export const MAX_PARAGRAPH = 2000;
+/** A longer paragraph is cut into paragraphs; a whole page of prose is about 3,500 characters. */
+export const MAX_PARAGRAPH = 4000;
 /** Emphasis needs at most three markers in a row; a longer run is text. */
 const LONG_DELIMITER_RUN = /(?<!\\)(?:\*{4,}|_{4,})/g;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
