@@ -186,3 +186,14 @@ describe('readBoxes', () => {
     expect(readBoxes('[[1, 2, 3')).toEqual([]);
   });
 });
+
+describe('an endless box list', () => {
+  it('is read a character at a time without keeping more than a region needs, and the text after it still comes', () => {
+    const coordinates = '[10, 20, 500, 60], '.repeat(2000);
+    const { parser } = parse(['<|ref|>text<|/ref|><|det|>[', ...coordinates, '\nWords after.']);
+    expect(parser.markdown).toBe('Words after.');
+    expect(parser.regions).toHaveLength(1);
+    expect(parser.regions[0]!.boxes.length).toBeGreaterThan(0);
+    expect(parser.regions[0]!.boxes.length).toBeLessThan(300);
+  });
+});

@@ -37,6 +37,8 @@ type Marker = (typeof MARKERS)[number];
 const MAX_LABEL = 40;
 /** Anything else inside `<|det|>` means the coordinates ended without their closing tag. */
 const COORDINATE_CHARS = /[^\d\s,.[\]-]/;
+/** A region has a box or a few; past this many characters of coordinates the rest are not kept. */
+const MAX_COORDINATES = 4096;
 const BOX = /\[\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*\]/g;
 
 const KIND_OF_LABEL: Record<string, BlockKind> = {
@@ -206,14 +208,16 @@ export class GroundingParser {
         return this.content(text.trimStart());
       }
       case 'coordinates': {
-        this.coordinates += text;
-        const end = this.coordinates.search(COORDINATE_CHARS);
-        if (end === -1) return;
+        // only the new text is searched: searching all the coordinates on every delta made an endless box list quadratic
+        const end = text.search(COORDINATE_CHARS);
+        if (end === -1) {
+          if (this.coordinates.length < MAX_COORDINATES) this.coordinates += text;
+          return;
+        }
         // the closing `<|/det|>` never came: keep the boxes that were whole, then go on with the content
-        const rest = this.coordinates.slice(end);
-        this.coordinates = this.coordinates.slice(0, end);
+        if (this.coordinates.length < MAX_COORDINATES) this.coordinates += text.slice(0, end);
         this.settleTag();
-        return this.content(rest);
+        return this.content(text.slice(end));
       }
     }
   }

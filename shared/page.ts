@@ -38,9 +38,10 @@ export interface PageImage {
 
 /**
  * Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`,
- * judged blank and not read; `empty`, read but nothing came out of it.
+ * judged blank and not read; `empty`, read but nothing came out of it; `truncated`, the answer
+ * reached a length limit (the token limit, or the most text Folio takes for a page) and was cut there.
  */
-export type PageFlag = 'repetition' | 'blank' | 'empty';
+export type PageFlag = 'repetition' | 'blank' | 'empty' | 'truncated';
 
 /** How a model decoded the page (the vlm engine). */
 export interface DecodeStats {

@@ -45,6 +45,21 @@ describe('tableMarkdown', () => {
     expect(tableMarkdown(grid)).toContain('<th>x &lt; y &amp; z &gt; w<br>a|b</th>');
   });
 
+  it('escapes markup in pipe cells so each reads as its own text', () => {
+    const grid: TableGrid = {
+      rows: [
+        [cell('Field'), cell('Value')],
+        [cell('<script>alert(1)</script>'), cell('<img src=x onerror=alert(2)>')],
+        [cell('[pay](javascript:alert(3))'), cell('*bold* `code` $1 and $2 &amp;')],
+      ],
+      headerRows: 1,
+    };
+    expect(tableMarkdown(grid).split('\n').slice(2)).toEqual([
+      '| \\<script>alert(1)\\</script> | \\<img src=x onerror=alert(2)> |',
+      '| [pay\\](javascript:alert(3)) | \\*bold\\* \\`code\\` \\$1 and \\$2 &amp;amp; |',
+    ]);
+  });
+
   it('treats rows of unequal width as not simple', () => {
     expect(isSimpleGrid({ rows: [[cell('a'), cell('b')], [cell('c')]], headerRows: 1 })).toBe(false);
   });

@@ -1,8 +1,12 @@
 /**
  * A table's cells and their Markdown: a GFM pipe table when the grid is simple, an HTML table when
  * cells span or hold several lines (GFM cannot express either). Every engine that rebuilds tables
- * renders them here, so the same table reads the same whichever engine found it.
+ * renders them here, so the same table reads the same whichever engine found it. A cell's text is
+ * the document's text: it is escaped here, as Markdown in a pipe table and as HTML in an HTML
+ * table, so it reads as the same characters in every output.
  */
+
+import { escapeDollarPairs, escapeHtml, escapeMarkdownText } from './markdown-escape.js';
 
 export interface TableCell {
   /** The cell's lines of plain text, top to bottom; empty for an empty cell. */
@@ -46,8 +50,9 @@ function pipeTable(grid: TableGrid): string {
   return [line(header), rule, ...body.map(line)].join('\n');
 }
 
+/** GFM splits a row at every unescaped `|` before it reads the cells, so `|` is escaped after the rest. */
 function pipeCellText(cell: TableCell): string {
-  return cell.lines.join(' ').replace(/\s+/g, ' ').trim().replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+  return escapeDollarPairs(escapeMarkdownText(cell.lines.join(' ').replace(/\s+/g, ' ').trim())).replace(/\|/g, '\\|');
 }
 
 function htmlTable(grid: TableGrid): string {
@@ -69,6 +74,3 @@ function htmlCellText(cell: TableCell): string {
   return cell.lines.map((line) => escapeHtml(line.replace(/\s+/g, ' ').trim())).join('<br>');
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}

@@ -12,7 +12,9 @@ import { EngineRouter } from '../electron/engine/router.js';
 import type { PageResult } from '../shared/page.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
 import { documentHtml } from '../shared/export/html.js';
+import { documentJson } from '../shared/export/json.js';
 import { documentMarkdown } from '../shared/export/markdown.js';
+import { renderMarkdown } from '../renderer/markdown/render-markdown.js';
 import { launchPdfPrinter } from './fixtures/print-pdf.js';
 
 const HOSTILE_PAGE = `<!doctype html>
@@ -28,38 +30,43 @@ const HOSTILE_PAGE = `<!doctype html>
 <p>Thank you for your business.</p>
 </body></html>`;
 
+/** Prints the HTML to `pdfFile` with Chromium and converts its first page with the text engine. */
+async function convertPrinted(html: string, pdfFile: string): Promise<PageResult[]> {
+  const printer = await launchPdfPrinter();
+  try {
+    await printer.printHtml(html, pdfFile);
+  } finally {
+    await printer.close();
+  }
+  const session = await DocumentSession.open(new EngineRouter(), pdfFile);
+  const pages: PageResult[] = [];
+  try {
+    await session.convert(
+      [1],
+      DEFAULT_CONVERT_OPTIONS,
+      {
+        started: () => undefined,
+        delta: () => undefined,
+        done: (result) => pages.push(result),
+        failed: (page, failure) => {
+          throw new Error(`page ${page} of ${pdfFile} failed: ${failure.message}`);
+        },
+      },
+      new AbortController().signal,
+    );
+  } finally {
+    await session.close();
+  }
+  return pages;
+}
+
 describe('HTML export of a PDF whose text holds markup', () => {
   let dir: string;
   let pages: PageResult[];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'folio-hostile-'));
-    const pdfFile = join(dir, 'invoice.pdf');
-    const printer = await launchPdfPrinter();
-    try {
-      await printer.printHtml(HOSTILE_PAGE, pdfFile);
-    } finally {
-      await printer.close();
-    }
-    const session = await DocumentSession.open(new EngineRouter(), pdfFile);
-    pages = [];
-    try {
-      await session.convert(
-        [1],
-        DEFAULT_CONVERT_OPTIONS,
-        {
-          started: () => undefined,
-          delta: () => undefined,
-          done: (result) => pages.push(result),
-          failed: (page, failure) => {
-            throw new Error(`page ${page} of the hostile invoice failed: ${failure.message}`);
-          },
-        },
-        new AbortController().signal,
-      );
-    } finally {
-      await session.close();
-    }
+    pages = await convertPrinted(HOSTILE_PAGE, join(dir, 'invoice.pdf'));
   });
 
   afterAll(async () => {
@@ -78,5 +85,76 @@ describe('HTML export of a PDF whose text holds markup', () => {
     expect(body).toContain('Thank you for your business.');
     // The markup is still there as words a reader can see.
     expect(body).toMatch(/(?:&#x3C;|&lt;)script>alert\(document\.cookie\)/);
+  });
+});
+
+/** What each cell shows on the printed page, row by row: the hostile ones are words a reader sees. */
+const HOSTILE_CELLS = [
+  ['Field', 'Value', 'Qty'],
+  ['Title', "<script>document.title='X'</script>", '12'],
+  ['Logo', '<img src=x onerror=alert(1)>', '7'],
+  ['Pay', '<a href="javascript:alert(2)">pay here</a>', '31'],
+  ['Badge', '<svg onload=alert(3)>', '4'],
+  ['Heading', '<h1>Not a heading</h1> | x', '250'],
+];
+
+function hostileTablePage(ruled: boolean): string {
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const border = ruled ? 'border: 1px solid black;' : '';
+  const rows = HOSTILE_CELLS.map((row) => `<tr>${row.map((cell) => `<td style="${border} padding: 4pt 10pt">${escape(cell)}</td>`).join('')}</tr>`);
+  return `<!doctype html>
+<html><body style="font: 12pt sans-serif">
+<p>Order details follow.</p>
+<table style="border-collapse: collapse">${rows.join('\n')}</table>
+<p>End of order.</p>
+</body></html>`;
+}
+
+/** The table's cells as the HTML shows them: each row's cells' text, entities decoded. */
+function tableCells(html: string): string[][] {
+  const table = /<table>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
+  const decode = (text: string) => text.replace(/&#x3C;|&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => decode(cell[1]!.trim())));
+}
+
+describe.each([
+  ['ruled', true],
+  ['borderless', false],
+])('a %s table whose cells hold markup, through every output', (_name, ruled) => {
+  let dir: string;
+  let pages: PageResult[];
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'folio-hostile-table-'));
+    pages = await convertPrinted(hostileTablePage(ruled), join(dir, 'order.pdf'));
+  });
+
+  afterAll(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('writes the cells into the .md as escaped text, with no live tag', () => {
+    const markdown = documentMarkdown(pages, { resolveImage: () => undefined });
+    // every `<` before a tag name is escaped, as a Markdown escape or an entity
+    expect(markdown).not.toMatch(/(?<!\\)<(?:script|img|a|svg|h1)\b/i);
+    expect(markdown).toContain('Order details follow.');
+    expect(markdown).toContain('End of order.');
+  });
+
+  it('shows every cell as its text in the HTML export and the preview, in a table of the same shape', () => {
+    const markdown = documentMarkdown(pages, { resolveImage: () => undefined });
+    for (const html of [documentHtml(markdown, { title: 'order', mathCss: '' }), renderMarkdown(markdown)]) {
+      const body = html.slice(html.indexOf('<body>') + 1);
+      expect(tableCells(body)).toEqual(HOSTILE_CELLS);
+      expect(body).not.toMatch(/<(?:script|img|svg|h1)\b/i);
+      expect(body).not.toMatch(/<a\b/i);
+    }
+  });
+
+  it('keeps the cells as text in the JSON export', () => {
+    const json = JSON.parse(documentJson({ file: 'order.pdf', info: { pageCount: 1 } }, pages, [])) as { pages: { markdown: string; blocks: { kind: string; markdown: string }[] }[] };
+    const table = json.pages[0]!.blocks.find((block) => block.kind === 'table');
+    expect(table?.markdown).toContain('\\<script>');
+    expect(json.pages[0]!.markdown).not.toMatch(/(?<!\\)<(?:script|img|a|svg|h1)\b/i);
   });
 });

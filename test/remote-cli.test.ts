@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
+import { PAGE_TEXT_LIMIT } from '../electron/engine/page-text-limit.js';
 import { runFolio } from './folio-process.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -79,6 +80,18 @@ describe('folio convert --engine remote and folio serve-check', () => {
     expect(run.stderr).toContain('401');
     expect(run.stderr).toContain('[API key]');
     expect(run.stdout + run.stderr).not.toContain(API_KEY);
+  });
+
+  it('stops a server that never stops answering, keeps the page and asks for its end to be reviewed', async () => {
+    server = await startTestServer({ models: ['deepseek-ai/DeepSeek-OCR'], answer: () => 'Start of page.\n\n', endless: 'and on '.repeat(20) });
+    const out = path.join(folder, 'out-endless');
+    const run = await runFolio(['convert', pdf, '-o', out, ...remoteArgs(), '--pages', '1']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain('coded.pdf: page 1: review: the answer reached its length limit and was cut there; check its end.');
+    const markdown = await readFile(path.join(out, 'coded.md'), 'utf8');
+    expect(markdown.startsWith('Start of page.\n\nand on and on')).toBe(true);
+    expect(markdown.length).toBeLessThan(PAGE_TEXT_LIMIT * 1.01);
+    expect(markdown.length).toBeGreaterThan(PAGE_TEXT_LIMIT * 0.99);
   });
 
   it('tells whether a server answers, which models it serves, and how long one small page takes', async () => {

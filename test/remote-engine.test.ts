@@ -10,6 +10,10 @@ import { DocumentSession } from '../electron/engine/document-session.js';
 import { encodeCanvas } from '../electron/engine/raster/canvas-encoding.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
+import { PAGE_TEXT_LIMIT } from '../electron/engine/page-text-limit.js';
+import { documentHtml } from '../shared/export/html.js';
+import { documentMarkdown } from '../shared/export/markdown.js';
+import { MAX_HTML_NESTING } from '../shared/model-markdown.js';
 import { renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
 
 const LONG_SIDE = 320;
@@ -219,6 +223,65 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     const refused = await convert(remoteOptions(), [1], { apiKey });
     expect(refused.failed[0]!.failure.message).toContain('401');
     expect(JSON.stringify(refused)).not.toContain(apiKey);
+  });
+
+  it('stops a server that streams without end at the page text limit, keeps what came and flags the page', async () => {
+    server = await startTestServer({ answer: answerNamingPage, endless: 'on and on '.repeat(10) });
+    const result = await convert(remoteOptions({ concurrency: 1 }), [2, 3]);
+    expect(result.failed).toEqual([]);
+    expect(result.done.map((page) => page.page)).toEqual([2, 3]);
+    for (const page of result.done) {
+      expect(page.markdown.startsWith(`# Page ${page.page}\n`)).toBe(true);
+      const streamed = result.deltas.get(page.page)!.join('');
+      expect(streamed.length).toBe(PAGE_TEXT_LIMIT);
+      // the page's Markdown is what streamed, its one endless paragraph cut into paragraphs
+      expect(page.markdown.replace(/\n/g, '')).toBe(streamed.replace(/\n/g, ''));
+      expect(page.markdown.length).toBeLessThan(PAGE_TEXT_LIMIT * 1.01);
+      expect(page.stats.flags).toEqual(['truncated']);
+      expect(page.stats.reason).toContain(`stopped at ${PAGE_TEXT_LIMIT} characters`);
+    }
+    // the client hung up on both endless answers
+    await until(() => server!.stats.inFlight === 0);
+    expect(server.stats.abandoned).toBe(2);
+  });
+
+  it('writes a hostile answer into the .md reduced to the HTML the export keeps, the rest as text, spans bounded', async () => {
+    const hostile = [
+      '# Invoice',
+      '<script>alert(1)</script>',
+      'Pay <a href="javascript:alert(2)">here</a> or [there](javascript:alert(3)) <img src=x onerror=alert(4)> <svg onload=alert(5)>',
+      '',
+      '<table>',
+      '<tr><th colspan="999999999">Item</th><th>Price</th></tr>',
+      '<tr><td rowspan="65534" onclick="alert(6)">Tea<br>green</td><td>3</td></tr>',
+      '<tr><td>4</td></tr>',
+      '</table>',
+      '',
+      `${'<div>'.repeat(5000)}deep`,
+      '',
+    ].join('\n');
+    server = await startTestServer({ answer: () => hostile });
+    const result = await convert(remoteOptions(), [1]);
+    const markdown = documentMarkdown(result.done, { resolveImage: () => undefined });
+    const tags = [...markdown.matchAll(/<\/?([a-z][a-z0-9]*)([^>]*)>/gi)];
+    expect(new Set(tags.map((tag) => tag[1]!.toLowerCase()))).toEqual(new Set(['a', 'img', 'table', 'tr', 'th', 'td', 'br', 'div']));
+    expect(tags.map((tag) => tag[2]).filter((attributes) => /\bon\w+=|javascript:/i.test(attributes!))).toEqual([]);
+    expect(markdown).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(markdown).toContain('&lt;svg onload=alert(5)&gt;');
+    expect(markdown).toContain('<th colspan="2">Item</th>');
+    expect(markdown).toContain('<td rowspan="2">Tea<br>green</td>');
+    expect(markdown).not.toContain('(javascript:');
+    expect(markdown.match(/<div>/g)).toHaveLength(MAX_HTML_NESTING);
+    // the export renders what the .md holds, however deep the model nested
+    const html = documentHtml(markdown, { title: 'invoice', mathCss: '' });
+    expect(html).toContain('<th colspan="2">Item</th>');
+    expect(html).toContain('deep');
+  });
+
+  it('flags a page the server cut at the token limit', async () => {
+    server = await startTestServer({ answer: answerNamingPage, finishReason: 'length' });
+    const result = await convert(remoteOptions({ maxTokens: 24 }), [1]);
+    expect(result.done[0]!.stats).toMatchObject({ flags: ['truncated'], reason: expect.stringContaining('stopped at 24 tokens (--max-tokens)') });
   });
 });
 

@@ -36,7 +36,7 @@ describe('vlm engine', () => {
     const greedy = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 40 }).convertImage(page(false), undefined, (text) => deltas.push(text));
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(greedy.markdown);
-    expect(greedy.stats).toMatchObject({ newTokens: 40, steps: 40, model: 'folio-tiny', mode: 'gundam', device: pkg.provider.device, specK: 0, stepsAtK: [39], stopped: 'limit', flags: [] });
+    expect(greedy.stats).toMatchObject({ newTokens: 40, steps: 40, model: 'folio-tiny', mode: 'gundam', device: pkg.provider.device, specK: 0, stepsAtK: [39], stopped: 'limit', flags: ['truncated'] });
     const speculative = await new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40 }).convertImage(page(false), undefined, () => {});
     expect(speculative.markdown).toBe(greedy.markdown);
     expect(speculative.stats.acceptance).toHaveLength(3);

@@ -54,6 +54,7 @@ const REVIEW_REASONS: Record<PageFlag, string> = {
   repetition: 'the model began repeating itself, so the page was stopped there; check its end',
   blank: 'looked blank, so it was not read; check that nothing is on it',
   empty: 'no text came out of it; check that nothing is on it',
+  truncated: 'the answer reached its length limit and was cut there; check its end',
 };
 
 /** `file: page N: review: reason` for a converted page that is flagged for review, else null. */

@@ -17,7 +17,11 @@ export interface PageJob {
   render(longSide: number): Promise<RgbImage>;
   /** An image file's page as stored (upright), unresampled; one pixel is one point. Absent for PDF pages. */
   storedImage?(): Promise<RgbImage>;
-  /** Streams Markdown as it is produced; the concatenation of all deltas equals the final Markdown. */
+  /**
+   * Streams Markdown as it is produced, for the live view. The concatenation of all deltas equals the
+   * final Markdown, except that a model's final Markdown is made safe (shared/model-markdown.ts):
+   * where the model wrote markup the export would not keep, the final text has it as text.
+   */
   emitDelta(text: string): void;
   /** Whether the same conversion also converts `page`: an engine may read such a page ahead and keep the reading. */
   alsoConverts(page: number): boolean;

@@ -1,9 +1,11 @@
 /**
  * What a grounded page adds to its Markdown: blocks with page coordinates, and the figures it links,
- * cut from the page's pixels as PNG when the job extracts images.
+ * cut from the page's pixels as PNG when the job extracts images. A block's Markdown is the model's,
+ * made safe as the page's is (shared/model-markdown.ts).
  */
 
 import { groundedBlocks, groundedImages, type GroundedRegion } from '../../shared/grounding.js';
+import { safeModelMarkdown } from '../../shared/model-markdown.js';
 import type { BBox, Block, PageImage } from '../../shared/page.js';
 import type { RgbImage } from './raster/rgb-image.js';
 import { crop } from './raster/rgb-image.js';
@@ -21,7 +23,7 @@ export async function groundedContent(
   extractImages: boolean,
   raster: () => Promise<RgbImage>,
 ): Promise<GroundedContent> {
-  const blocks = groundedBlocks(regions, page);
+  const blocks = groundedBlocks(regions, page).map((block) => ({ ...block, markdown: safeModelMarkdown(block.markdown) }));
   const images = groundedImages(regions, page);
   if (!extractImages || images.length === 0) return { blocks, images };
   const pixels = await raster();

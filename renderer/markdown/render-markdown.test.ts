@@ -10,9 +10,15 @@ describe('renderMarkdown', () => {
   });
 
   it('keeps a model HTML table with its spans', () => {
-    const html = renderMarkdown('<table><tr><th colspan="2">Q1</th></tr><tr><td rowspan="2">a</td><td>b</td></tr></table>');
+    const html = renderMarkdown('<table><tr><th colspan="2">Q1</th></tr><tr><td rowspan="2">a</td><td>b</td></tr><tr><td>c</td></tr></table>');
     expect(html).toMatch(/<th colspan="2">Q1<\/th>/);
     expect(html).toMatch(/<td rowspan="2">a<\/td>/);
+  });
+
+  it('bounds spans by the table: colspan by its columns, rowspan by the rows left', () => {
+    const html = renderMarkdown('<table><tr><th colspan="999999999">Q1</th><th>Q2</th></tr><tr><td rowspan="65534">a</td><td>b</td></tr></table>');
+    expect(html).toMatch(/<th colspan="2">Q1<\/th>/);
+    expect(html).toMatch(/<td>a<\/td>/);
   });
 
   it('renders inline and display LaTeX with KaTeX', () => {
@@ -54,10 +60,12 @@ describe('renderMarkdown', () => {
     expect(html).toContain('raw');
   });
 
-  it('keeps ordinary links and lists', () => {
-    const html = renderMarkdown('- one\n- [two](https://example.com)\n');
+  it('keeps lists, and shows a link to the web as its text and address, not clickable', () => {
+    const html = renderMarkdown('- one\n- [two](https://example.com)\n- [#](#top)\n');
     expect(html).toContain('<li>one</li>');
-    expect(html).toContain('href="https://example.com"');
+    expect(html).toContain('<span class="remote-link">two (https://example.com)</span>');
+    expect(html).not.toContain('href="https://example.com"');
+    expect(html).toContain('<a href="#top">#</a>');
   });
 
   it('renders nothing for an empty page', () => {

@@ -11,6 +11,8 @@ body {
 h1, h2, h3, h4, h5, h6 { line-height: 1.25; margin: 1.6em 0 0.6em; }
 p, ul, ol, table, pre, blockquote { margin: 0 0 1em; }
 a { color: #0b62c4; }
+.remote-image, .remote-link { color: inherit; }
+.remote-image { font-style: italic; opacity: 0.8; }
 img { max-width: 100%; height: auto; }
 blockquote { margin-left: 0; padding-left: 1em; border-left: 3px solid #8884; color: inherit; }
 code, pre { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.9em; }

@@ -75,6 +75,30 @@ describe('documentHtml sanitising', () => {
   });
 });
 
+describe('documentHtml and what lies outside the file', () => {
+  it('does not load a remote image but shows a placeholder naming it', () => {
+    const body = bodyOf(exportHtml('![Chart](https://tracker.example/pixel.png) and <img src="//cdn.example/a.png">'));
+    expect(body).not.toMatch(/<img/);
+    expect(body).toContain('<span class="remote-image">[image not loaded: Chart, https://tracker.example/pixel.png]</span>');
+    expect(body).toContain('[image not loaded: //cdn.example/a.png]');
+  });
+
+  it('shows a link to another site or a mail address as its text and address, not clickable', () => {
+    const body = bodyOf(exportHtml('[your bank](https://phish.example/login), <https://example.org> and [mail](mailto:a@example.org) and [up](#top)'));
+    expect(body).not.toMatch(/href="(?:https|mailto):/);
+    expect(body).toContain('<span class="remote-link">your bank (https://phish.example/login)</span>');
+    expect(body).toContain('<span class="remote-link">https://example.org</span>');
+    expect(body).toContain('<span class="remote-link">mail (a@example.org)</span>');
+    expect(body).toContain('<a href="#top">up</a>');
+  });
+
+  it('bounds table spans by the table\'s real size', () => {
+    const body = bodyOf(exportHtml('<table><tr><th colspan="999999999">A</th><th>B</th></tr><tr><td rowspan="65534">1</td><td>2</td></tr></table>'));
+    expect(body).toContain('<th colspan="2">A</th>');
+    expect(body).toContain('<td>1</td>');
+  });
+});
+
 describe('documentHtml rendering', () => {
   it('renders inline and display math as KaTeX HTML with MathML and includes the math stylesheet', () => {
     const html = exportHtml('Energy $x^2$ grows.\n\n$$\n\\int_0^1 f\n$$\n');

@@ -39,6 +39,10 @@ export interface TestServerConfig {
   dropAfter?: (request: SeenRequest) => number | undefined;
   /** Every request gets its headers, then nothing more. */
   hang?: boolean;
+  /** The finish_reason of a complete answer; default `stop` (`length`: as if max_tokens cut it). */
+  finishReason?: string;
+  /** After the answer, this text over and over until the client hangs up: a server that ignores max_tokens. */
+  endless?: string;
   /** Requests must carry `Authorization: Bearer <apiKey>`; a wrong one is refused, echoing what came. */
   apiKey?: string;
 }
@@ -138,7 +142,8 @@ export async function startTestServer(config: TestServerConfig = {}): Promise<Te
       if (response.destroyed) return;
       response.write(chunk([{ index: 0, delta: { content: token }, logprobs: null, finish_reason: null }]));
     }
-    response.write(chunk([{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: 'stop', stop_reason: null }]));
+    if (config.endless !== undefined) return streamForever(config.endless, (content) => chunk([{ index: 0, delta: { content }, logprobs: null, finish_reason: null }]), response);
+    response.write(chunk([{ index: 0, delta: { content: '' }, logprobs: null, finish_reason: config.finishReason ?? 'stop', stop_reason: null }]));
     const promptTokens = 300;
     if ((seen.fields.stream_options as { include_usage?: boolean } | undefined)?.include_usage) {
       response.write(chunk([], { usage: { prompt_tokens: promptTokens, total_tokens: promptTokens + tokens.length, completion_tokens: tokens.length } }));
@@ -223,6 +228,14 @@ function readBody(request: IncomingMessage): Promise<string> {
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });
+}
+
+/** Writes the same chunk as fast as the client reads it, until the connection closes. */
+async function streamForever(text: string, chunk: (content: string) => string, response: ServerResponse): Promise<void> {
+  const closed = new Promise<void>((resolve) => response.once('close', resolve));
+  while (!response.destroyed) {
+    if (!response.write(chunk(text))) await Promise.race([new Promise((resolve) => response.once('drain', resolve)), closed]);
+  }
 }
 
 function pause(ms: number): Promise<void> {

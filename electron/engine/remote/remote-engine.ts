@@ -7,10 +7,12 @@
  */
 
 import { GroundingParser, pageGrounding } from '../../../shared/grounding.js';
+import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { RemoteOptions } from '../../../shared/protocol.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
 import { groundedContent } from '../grounded-content.js';
+import { PAGE_TEXT_LIMIT, PageTextLimit } from '../page-text-limit.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { isNearBlank } from '../vlm/vlm-engine.js';
 import { AttemptError } from './attempt-error.js';
@@ -56,13 +58,16 @@ export class RemoteEngine implements PageEngine {
     const emit = (clean: string): void => {
       if (clean) job.emitDelta(clean);
     };
-    const text = new ResumedText((delta) => emit(parser.push(delta)));
-    const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal));
+    // a server that ignores max_tokens is stopped here, and the page flagged as the token limit flags it
+    const enough = new AbortController();
+    const limit = new PageTextLimit(PAGE_TEXT_LIMIT, () => enough.abort());
+    const text = new ResumedText((delta) => emit(parser.push(limit.take(delta))));
+    const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal, enough.signal));
     emit(parser.finish());
-    const reason = end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
+    const reason = limit.reached ? `stopped at ${PAGE_TEXT_LIMIT} characters, the most Folio takes for one page` : end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
     // the page's pixels were let go before the request; a figure to cut renders them again
     const { blocks, images } = await groundedContent(parser.regions, { width, height }, job.options.extractImages, async () => (await pageImage(job, this.options.imageLongSide)).image);
-    return { width, height, markdown: parser.markdown, blocks, images, device, model, reason, tokens: end.completionTokens };
+    return { width, height, markdown: safeModelMarkdown(parser.markdown), blocks, images, device, model, reason, tokens: end.completionTokens, flags: reason ? ['truncated'] : undefined };
   }
 
   /** The request for the page, or none when it is blank; its pixels are let go before the page waits for a request slot. */
@@ -77,15 +82,17 @@ export class RemoteEngine implements PageEngine {
     // nothing is kept per document
   }
 
-  private async requestWithRetries(body: Record<string, unknown>, text: ResumedText, signal: AbortSignal): Promise<CompletionEnd> {
+  /** `enough`: the page has all the text it will take; the stream is closed and what came is the answer. */
+  private async requestWithRetries(body: Record<string, unknown>, text: ResumedText, signal: AbortSignal, enough: AbortSignal): Promise<CompletionEnd> {
     for (let retry = 0; ; retry++) {
       text.newAttempt();
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
       try {
-        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout]) };
+        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout, enough]) };
         return await streamCompletion(request, (delta) => text.push(delta));
       } catch (error) {
         if (signal.aborted) throw signal.reason;
+        if (enough.aborted) return { finishReason: 'length' };
         if (timeout.aborted) throw new FailureError('timeout', `${this.server} did not finish the page within ${seconds(this.options.timeoutMs)}; raise --timeout or lower --concurrency.`);
         if (!(error instanceof AttemptError)) throw error;
         const message = this.redacted(error.message);

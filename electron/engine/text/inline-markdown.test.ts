@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeBlockStart, escapeText, renderInline } from './inline-markdown.js';
+import { escapeMarkdownText as escapeText } from '../../../shared/markdown-escape.js';
+import { escapeBlockStart, renderInline } from './inline-markdown.js';
 import { makeLine } from './lines.js';
 import { lineOf, textRun } from './text-run-fixtures.js';
 

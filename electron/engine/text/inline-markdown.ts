@@ -4,6 +4,7 @@
  * escaped where they would otherwise change the meaning.
  */
 
+import { escapeDollarPairs, escapeMarkdownText } from '../../../shared/markdown-escape.js';
 import type { TextRun } from './geometry.js';
 import type { Line } from './lines.js';
 
@@ -134,17 +135,6 @@ function mergePieces(pieces: readonly Piece[]): Piece[] {
   return merged;
 }
 
-/** Escapes characters that would start emphasis, code, links, HTML, math or entities. */
-export function escapeText(text: string): string {
-  return text
-    .replace(/[\\`*]/g, (c) => `\\${c}`)
-    .replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (m) => m.replace('_', '\\_'))
-    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
-    .replace(/\](?=[([])/g, '\\]')
-    .replace(/&(?=#?\w+;)/g, '&amp;')
-    .replace(/~~/g, '\\~\\~');
-}
-
 /** Escapes what would make the start of a block something else (a heading, quote, list or rule). */
 export function escapeBlockStart(markdown: string): string {
   return markdown
@@ -169,10 +159,10 @@ function styled(piece: Piece): string {
   const trail = text.slice(text.indexOf(core) + core.length);
   let inner: string;
   if (piece.code) inner = codeSpan(core);
-  else if (/^[\p{P}\p{S}\s]+$/u.test(core) || (!piece.bold && !piece.italic)) inner = escapeText(core);
+  else if (/^[\p{P}\p{S}\s]+$/u.test(core) || (!piece.bold && !piece.italic)) inner = escapeMarkdownText(core);
   else {
     const marker = piece.bold && piece.italic ? '***' : piece.bold ? '**' : '*';
-    inner = `${marker}${escapeText(core)}${marker}`;
+    inner = `${marker}${escapeMarkdownText(core)}${marker}`;
   }
   return `${lead}${inner}${trail}`;
 }
@@ -200,7 +190,5 @@ function renderPieces(pieces: readonly Piece[]): string {
 /** Markdown for a paragraph, heading or list item made of these lines. */
 export function renderInline(lines: readonly Line[], options: InlineOptions = PROSE): string {
   const pieces = mergePieces(joinLines(lines, options));
-  const markdown = renderPieces(pieces).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim();
-  // Two dollar signs could open and close inline math in renderers with math support.
-  return (markdown.match(/(?<!\\)\$/g)?.length ?? 0) >= 2 ? markdown.replace(/(?<!\\)\$/g, '\\$') : markdown;
+  return escapeDollarPairs(renderPieces(pieces).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim());
 }

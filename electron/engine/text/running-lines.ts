@@ -5,7 +5,8 @@
  * blocks, whose Markdown is empty unless they are kept, so the UI still sees where they were.
  */
 
-import { escapeBlockStart, escapeText, lineText } from './inline-markdown.js';
+import { escapeMarkdownText } from '../../../shared/markdown-escape.js';
+import { escapeBlockStart, lineText } from './inline-markdown.js';
 import { dominantFontSize, type Line } from './lines.js';
 import type { DraftBlock } from './page-layout.js';
 import { bandOf, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine, type CandidateFacts } from './running-text.js';
@@ -88,7 +89,7 @@ export function runningBlocks(running: ReadonlyMap<Line, Band>, band: Band, keep
   return inRows(lines).map((line) => ({
     kind: band === 'top' ? ('header' as const) : ('footer' as const),
     box: line,
-    markdown: keep ? escapeBlockStart(escapeText(lineText(line))) : '',
+    markdown: keep ? escapeBlockStart(escapeMarkdownText(lineText(line))) : '',
   }));
 }
 

@@ -8,6 +8,7 @@
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { GroundingParser, pageGrounding, type GroundedRegion, type GroundingOptions } from '../../../shared/grounding.js';
+import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { DecodeStats, PageFlag } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { groundedContent } from '../grounded-content.js';
@@ -133,7 +134,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       regions: parser.regions,
       stats: {
         ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, cacheBytes),
-        hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: result.stopped === 'repetition' ? ['repetition'] : [],
+        hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(result.stopped),
       },
     };
   }
@@ -147,7 +148,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     return {
       width: size.width,
       height: size.height,
-      markdown,
+      markdown: safeModelMarkdown(markdown),
       blocks,
       images,
       device,
@@ -199,4 +200,10 @@ function decodeFigures(result: DecodeResult, visualTokens: number, promptTokens:
     cacheBytes,
     stopped: result.stopped,
   };
+}
+
+/** A page the model looped on, or that ran into the token limit, is cut short: a person should look at its end. */
+function pageFlags(stopped: DecodeResult['stopped']): PageFlag[] {
+  if (stopped === 'repetition') return ['repetition'];
+  return stopped === 'limit' ? ['truncated'] : [];
 }

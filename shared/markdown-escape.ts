@@ -1,0 +1,26 @@
+/**
+ * Text from a PDF written into Markdown so that it reads as the same characters and nothing else:
+ * no emphasis, code, link, raw HTML, math or entity. Paragraphs, running lines and table cells of
+ * every engine that lays out text escape here, so a cell cannot carry what a paragraph may not.
+ */
+
+/** Escapes characters that would start emphasis, code, links, HTML, math or entities. */
+export function escapeMarkdownText(text: string): string {
+  return text
+    .replace(/[\\`*]/g, (c) => `\\${c}`)
+    .replace(/(^|[^\p{L}\p{N}])_|_(?=[^\p{L}\p{N}]|$)/gu, (m) => m.replace('_', '\\_'))
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/\](?=[([])/g, '\\]')
+    .replace(/&(?=#?\w+;)/g, '&amp;')
+    .replace(/~~/g, '\\~\\~');
+}
+
+/** Two dollar signs in one paragraph or cell could open and close inline math in renderers with math support. */
+export function escapeDollarPairs(markdown: string): string {
+  return (markdown.match(/(?<!\\)\$/g)?.length ?? 0) >= 2 ? markdown.replace(/(?<!\\)\$/g, '\\$') : markdown;
+}
+
+/** Text for an HTML element's content or a quoted attribute value. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
