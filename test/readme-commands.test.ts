@@ -8,7 +8,7 @@
  */
 
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,6 +82,25 @@ describe('README examples', () => {
       { command: 'node bin/folio.js convert a.pdf -o out/', writes: ['out/a.md', 'out/b.md'] },
       { command: 'npm run folio -- --help', writes: [] },
     ]);
+  });
+});
+
+describe('README and docs links', () => {
+  it('point at files inside the repository that exist, and name no path outside it', async () => {
+    const pages = ['README.md', ...readdirSync(path.join(repoRoot, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = await readFile(path.join(repoRoot, page), 'utf8');
+      for (const link of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = (link[1] ?? '').split('#')[0] ?? '';
+        if (target === '' || /^[a-z]+:/i.test(target)) continue; // an anchor on the page, or a web address
+        const resolved = path.resolve(repoRoot, path.dirname(page), target);
+        if (path.relative(repoRoot, resolved).startsWith('..') || !existsSync(resolved)) broken.push(`${page}: ${link[1]}`);
+      }
+      // a path in code spans that leaves the clone (`../shared/...`) is no link but misleads as much
+      for (const outside of text.matchAll(/`\.\.\/[^`]*`/g)) broken.push(`${page}: ${outside[0]}`);
+    }
+    expect(broken).toEqual([]);
   });
 });
 
