@@ -27,7 +27,7 @@ import { exportTrainingPairs, HostPageRenderer, pairSettings } from './training-
 import { WorkspaceStore } from './workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
-export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
+export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
   /** A folder the shell's picker returned: checked, and saved as the model folder when usable. */
   useModelFolder(folder: string): Promise<ModelFolderCheck>;
 };
