@@ -106,6 +106,7 @@ export const IPC_CHANNELS = {
   getSettings: 'folio:get-settings',
   setSettings: 'folio:set-settings',
   chooseExportFolder: 'folio:choose-export-folder',
+  defaultExportFolder: 'folio:default-export-folder',
   exportDocument: 'folio:export-document',
   exportTrainingPairs: 'folio:export-training-pairs',
   hasApiKey: 'folio:has-api-key',
@@ -151,6 +152,8 @@ export interface FolioApi {
   setSettings(patch: Partial<Settings>): Promise<Settings>;
   /** A folder picked by the user (a native dialog in the app), or `null` when they cancel. */
   chooseExportFolder(): Promise<string | null>;
+  /** Where a document's export goes unless another folder is chosen: beside it in the app, the bridge's export folder in browser mode. */
+  defaultExportFolder(docId: string): Promise<string | null>;
   exportDocument(request: ExportRequest): Promise<ExportOutcome>;
   /** Writes `train.jsonl`, `validation.jsonl`, `images/` and `manifest.json`; never replaces files unasked. */
   exportTrainingPairs(request: TrainingPairsRequest): Promise<TrainingPairsOutcome>;

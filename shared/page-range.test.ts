@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PageRangeError, parsePageRanges, resolvePageRanges } from './page-range.js';
+import { PageRangeError, pageListText, pagesWithin, parsePageRanges, resolvePageRanges } from './page-range.js';
 
 const pages = (text: string, count: number) => resolvePageRanges(parsePageRanges(text), count);
 
@@ -41,5 +41,17 @@ describe('page ranges', () => {
     expect(() => pages('4-6', 5)).toThrow(/4-6.*5 pages/);
     expect(() => pages('6-', 5)).toThrow(/6-.*5 pages/);
     expect(() => pages('2', 1)).toThrow(/has 1 page\./);
+  });
+
+  it('keeps the pages a shorter document has and names the selection that went past its end', () => {
+    expect(pagesWithin(parsePageRanges('1-3'), 2)).toEqual({ pages: [1, 2], pastEnd: '1-3' });
+    expect(pagesWithin(parsePageRanges('1,4-6,9'), 5)).toEqual({ pages: [1, 4, 5], pastEnd: '4-6,9' });
+    expect(pagesWithin(parsePageRanges('6-'), 5)).toEqual({ pages: [], pastEnd: '6-' });
+    expect(pagesWithin(parsePageRanges('2-,1'), 5)).toEqual({ pages: [2, 3, 4, 5, 1] });
+  });
+
+  it('writes a page list with consecutive pages as one range', () => {
+    expect(pageListText([1, 2, 3, 7, 9, 10])).toBe('1-3,7,9-10');
+    expect(pageListText([4])).toBe('4');
   });
 });

@@ -35,18 +35,51 @@ function parsePart(part: string): PageRange {
   return { first, last };
 }
 
-/** The pages the ranges select, in the order given, each once. */
+/** The pages the ranges select, in the order given, each once; a page past the end is an error. */
 export function resolvePageRanges(ranges: readonly PageRange[], pageCount: number): number[] {
+  const { pages, pastEnd } = pagesWithin(ranges, pageCount);
+  if (pastEnd) throw new PageRangeError(`pages ${pastEnd} asked for, but the document has ${pageCountText(pageCount)}.`);
+  return pages;
+}
+
+/**
+ * The pages the ranges select that the document has, in the order given, each once, for a batch of
+ * documents of different lengths; `pastEnd` writes the selection that went past the last page
+ * (`4-6`, `9`), or is undefined when every page asked for exists.
+ */
+export function pagesWithin(ranges: readonly PageRange[], pageCount: number): { pages: number[]; pastEnd?: string } {
   const pages = new Set<number>();
+  const pastEnd: string[] = [];
   for (const range of ranges) {
-    const last = range.last ?? pageCount;
-    if (range.first > pageCount || last > pageCount) {
-      const asked = range.last === undefined ? `${range.first}-` : range.first === last ? `${last}` : `${range.first}-${last}`;
-      throw new PageRangeError(`pages ${asked} asked for, but the document has ${pageCount} page${pageCount === 1 ? '' : 's'}.`);
-    }
+    const last = Math.min(range.last ?? pageCount, pageCount);
+    if (range.first > pageCount || (range.last ?? 0) > pageCount) pastEnd.push(rangeText(range));
     for (let page = range.first; page <= last; page++) pages.add(page);
   }
-  return [...pages];
+  return pastEnd.length ? { pages: [...pages], pastEnd: pastEnd.join(',') } : { pages: [...pages] };
+}
+
+/** `1-3`, `5-`, `7`, as people type them. */
+export function rangeText(range: PageRange): string {
+  if (range.last === undefined) return `${range.first}-`;
+  return range.first === range.last ? `${range.first}` : `${range.first}-${range.last}`;
+}
+
+/** `1-3,7` for pages 1, 2, 3, 7: consecutive pages as one range. */
+export function pageListText(pages: readonly number[]): string {
+  const parts: string[] = [];
+  let start = 0;
+  for (let index = 1; index <= pages.length; index++) {
+    if (index < pages.length && pages[index] === pages[index - 1]! + 1) continue;
+    const first = pages[start]!;
+    const last = pages[index - 1]!;
+    parts.push(first === last ? `${first}` : `${first}-${last}`);
+    start = index;
+  }
+  return parts.join(',');
+}
+
+export function pageCountText(pageCount: number): string {
+  return `${pageCount} page${pageCount === 1 ? '' : 's'}`;
 }
 
 export function allPages(pageCount: number): number[] {

@@ -81,7 +81,9 @@ export type HostRequest =
   | { type: 'cancel'; docId: string }
   | { type: 'close'; docId: string }
   /** The page on white, its longer side `longSide` pixels, as PNG (training pairs' images). */
-  | { type: 'render'; docId: string; page: number; longSide: number };
+  | { type: 'render'; docId: string; page: number; longSide: number }
+  /** Which execution provider ONNX Runtime gets here: asked of the host, so its callers never load ONNX Runtime. */
+  | { type: 'probe-device' };
 
 export type HostEvent =
   | { type: 'ready' }
@@ -94,5 +96,7 @@ export type HostEvent =
   | { type: 'convert-done'; docId: string; cancelled: boolean }
   /** The answer to `render`; a page that cannot be rendered answers `page-failed`. */
   | { type: 'page-image'; docId: string; page: number; width: number; height: number; png: Uint8Array }
+  /** The answer to `probe-device`: e.g. `cpu` and why (CUDA libraries not installed...). */
+  | { type: 'device'; device: string; reason: string; runtimeVersion: string }
   /** A request the host could not act on (malformed, unknown document, conversion already running). */
   | { type: 'request-rejected'; docId?: string; message: string };

@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AES_PASSWORD, LOCKED_PASSWORD, writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
 
@@ -114,7 +115,7 @@ describe('folio command line', () => {
     expect(run.stderr).toContain(`${docs.locked}: the password given does not open it.`);
   });
 
-  it('converts only the pages asked for with --pages, and fails a file that has fewer', async () => {
+  it('converts only the pages asked for with --pages; of a shorter file, the pages it has, and says so', async () => {
     const out = freshOut();
     const run = await folio(['convert', docs.report, '--pages', '2-3', '-o', out]);
     expect(run.code).toBe(0);
@@ -123,9 +124,30 @@ describe('folio command line', () => {
     expect(markdown).toContain('Chapter three');
     expect(markdown).not.toContain('Chapter one');
     expect(markdown).not.toContain('Chapter four');
-    const short = await folio(['convert', docs.notes, docs.report, '--pages', '4-', '-o', freshOut()]);
-    expect(short.code).toBe(1);
-    expect(short.stderr).toContain(`${docs.notes}: --pages asks for more than the file holds: pages 4- asked for, but the document has 1 page.`);
+    const mixedOut = freshOut();
+    const mixed = await folio(['convert', docs.notes, docs.report, '--pages', '1-3', '-o', mixedOut]);
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stderr).toContain(`${docs.notes}: warning: has 1 page, so --pages 1-3 went past its end; converted pages 1.`);
+    expect(await read(path.join(mixedOut, 'notes.md'))).toContain('Chapter alone');
+    expect(await read(path.join(mixedOut, 'report.md'))).toContain('Chapter three');
+    const none = await folio(['convert', docs.notes, docs.report, '--pages', '4-', '-o', freshOut()]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`${docs.notes}: has 1 page, so --pages 4- selects none of them; nothing was written.`);
+  });
+
+  it('says on stderr which pages came out with no text', async () => {
+    const pdf = await PDFDocument.create();
+    pdf.addPage([612, 792]);
+    pdf.addPage([612, 792]).drawText('Words on the second page', { x: 72, y: 700, size: 18 });
+    const file = path.join(folder, 'first-blank.pdf');
+    await writeFile(file, await pdf.save());
+    const out = freshOut();
+    const run = await folio(['convert', file, '-o', out]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stderr.split('\n');
+    expect(lines).toContain(`${file}: page 1: no text found on this page; its Markdown is empty.`);
+    expect(lines.filter((line) => line.includes('page 2'))).toEqual([]);
+    expect(await read(path.join(out, 'first-blank.md'))).toContain('Words on the second page');
   });
 
   it('writes <stem>_pg<N> files per page with --split-pages, HTML too when asked', async () => {

@@ -109,6 +109,11 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
       await mkdir(exportDir, { recursive: true });
       return exportDir;
     },
+    // never beside the document: that is the upload folder, not where the user's file is
+    defaultExportFolder: async () => {
+      await mkdir(exportDir, { recursive: true });
+      return exportDir;
+    },
     pickModelFolder: async () => options.modelFolder ?? null,
     documentsOpened: () => undefined,
   });

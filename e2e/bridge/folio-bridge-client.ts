@@ -109,6 +109,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     getSettings: () => call('getSettings'),
     setSettings: (patch) => call('setSettings', patch),
     chooseExportFolder: () => call('chooseExportFolder'),
+    defaultExportFolder: (docId) => call('defaultExportFolder', docId),
     exportDocument: (exportRequest) => call('exportDocument', exportRequest),
     exportTrainingPairs: (pairsRequest) => call('exportTrainingPairs', pairsRequest),
     hasApiKey: () => call('hasApiKey'),

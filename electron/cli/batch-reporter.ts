@@ -1,6 +1,5 @@
 /** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
 
-import type { ExportWarning } from '../../shared/export/export-warning.js';
 import type { Failure, FailureCode } from '../../shared/failure.js';
 import type { PageFlag, PageResult } from '../../shared/page.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
@@ -8,6 +7,12 @@ import type { DocumentInfo } from '../../shared/protocol.js';
 /** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
 export interface FileFailure {
   code: FailureCode | 'page-range';
+  message: string;
+}
+
+/** Something a written document's reader should know: what an export could not carry over (by page), or pages --pages asked for that the document lacks. */
+export interface DocumentWarning {
+  page?: number;
   message: string;
 }
 
@@ -25,8 +30,8 @@ export interface BatchReporter {
   pageStarted(file: string, page: number): void;
   pageDone(file: string, result: PageResult): void;
   pageFailed(file: string, page: number, failure: Failure): void;
-  /** `warnings`: what an export could not carry over as it was, by page; the files were still written. */
-  documentDone(file: string, outputs: readonly string[], warnings?: readonly ExportWarning[]): void;
+  /** `warnings`: what the reader should know of a document that was still written. */
+  documentDone(file: string, outputs: readonly string[], warnings?: readonly DocumentWarning[]): void;
   documentFailed(file: string, failure: FileFailure): void;
   summary(summary: BatchSummary): void;
 }
@@ -57,10 +62,14 @@ const REVIEW_REASONS: Record<PageFlag, string> = {
   truncated: 'the answer reached its length limit and was cut there; check its end',
 };
 
-/** `file: page N: review: reason` for a converted page that is flagged for review, else null. */
+/**
+ * `file: page N: review: reason` for a converted page that is flagged for review, `file: page N: no
+ * text...` for one that came out empty (as the app says "This page has no text"), else null.
+ */
 export function reviewLine(file: string, result: PageResult): string | null {
   const flags = result.stats.flags ?? [];
-  return flags.length ? `${file}: page ${result.page}: review: ${flags.map((flag) => REVIEW_REASONS[flag]).join('; ')}.` : null;
+  if (flags.length) return `${file}: page ${result.page}: review: ${flags.map((flag) => REVIEW_REASONS[flag]).join('; ')}.`;
+  return result.markdown.trim() === '' ? `${file}: page ${result.page}: no text found on this page; its Markdown is empty.` : null;
 }
 
 /** `file: N pages -> a.md, a.html and 12 more`: per-page files (`_pgN`) come last and are counted, not listed. */

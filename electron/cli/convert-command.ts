@@ -12,7 +12,7 @@ import type { Writable } from 'node:stream';
 import type { WriteStream } from 'node:tty';
 import type { FailureCode, PageFailure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
-import { PageRangeError, allPages, resolvePageRanges } from '../../shared/page-range.js';
+import { allPages, pageCountText, pageListText, pagesWithin } from '../../shared/page-range.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
@@ -22,9 +22,10 @@ import { pagesInFlightFor } from '../engine/remote/remote-engine.js';
 import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
 import type { SpawnHost } from '../engine/host-process.js';
 import { WriteError, checkWritable, keptAfter, writeAllOrNothing, writeDurably, type WriteDurably } from './all-or-nothing-write.js';
-import { allOf, type BatchReporter, type FileFailure } from './batch-reporter.js';
+import { allOf, type BatchReporter, type DocumentWarning, type FileFailure } from './batch-reporter.js';
 import type { ConvertRequest } from './cli-args.js';
 import { DocumentPipeline, reporterAfter, type DocumentSlot } from './document-pipeline.js';
+import { inputFailure } from './input-check.js';
 import { jsonEvents } from './json-events.js';
 import { logLines } from './log-lines.js';
 import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } from './output-files.js';
@@ -146,6 +147,12 @@ class Batch {
   }
 
   private async convertFile(file: string, index: number, place: DocumentPlace): Promise<void> {
+    // checked here, not in the host: a batch of missing files never starts one
+    const unopenable = await inputFailure(file);
+    if (unopenable) {
+      place.slot?.converted();
+      return this.fileFailed(place.reporter, file, unopenable);
+    }
     let doc: OpenedDocument;
     try {
       doc = await this.client.open(file, this.request.password, this.signal);
@@ -164,14 +171,18 @@ class Batch {
   private async convertOpened(doc: OpenedDocument, index: number, place: DocumentPlace): Promise<void> {
     const { reporter, slot } = place;
     const { file, info } = doc;
-    let pages: number[];
-    try {
-      pages = this.request.pages ? resolvePageRanges(this.request.pages, info.pageCount) : allPages(info.pageCount);
-    } catch (error) {
+    const { pages, pastEnd } = this.request.pages ? pagesWithin(this.request.pages, info.pageCount) : { pages: allPages(info.pageCount) };
+    if (pages.length === 0) {
       slot?.converted();
-      if (!(error instanceof PageRangeError)) throw error;
-      return this.fileFailed(reporter, file, { code: 'page-range', message: `--pages asks for more than the file holds: ${error.message}` });
+      return this.fileFailed(reporter, file, {
+        code: 'page-range',
+        message: `has ${pageCountText(info.pageCount)}, so --pages ${pastEnd} selects none of them; nothing was written.`,
+      });
     }
+    // pages past the end of a shorter document in the batch are left out, and said so once it is written
+    const notes: DocumentWarning[] = pastEnd
+      ? [{ message: `has ${pageCountText(info.pageCount)}, so --pages ${pastEnd} went past its end; converted pages ${pageListText(pages)}.` }]
+      : [];
     slot?.pages(pages.length);
     reporter.documentOpened(file, info, pages, index, this.request.files.length);
     const results: PageResult[] = [];
@@ -216,10 +227,10 @@ class Batch {
     }
     // output names are claimed in input order, as one document at a time would claim them
     await place.turn;
-    await this.write(reporter, { file, info, pages: results, failures }, pages);
+    await this.write(reporter, { file, info, pages: results, failures }, pages, notes);
   }
 
-  private async write(reporter: BatchReporter, doc: ConvertedDocument, pages: readonly number[]): Promise<void> {
+  private async write(reporter: BatchReporter, doc: ConvertedDocument, pages: readonly number[], notes: readonly DocumentWarning[]): Promise<void> {
     const stem = this.names.claim(doc.file, (candidate) => outputNames(candidate, pages, this.plan));
     const mathCss = this.plan.formats.includes('html') ? await loadMathCss() : '';
     const { files: outputs, warnings } = await outputFiles(stem, doc, this.plan, mathCss);
@@ -234,7 +245,7 @@ class Batch {
         message: `cannot write ${error.file} (${error.code}${causeOf(error.code)}); ${keptAfter(error)}. ${writeRemedy(error.code)}`,
       });
     }
-    reporter.documentDone(doc.file, files.map((file) => file.path), warnings);
+    reporter.documentDone(doc.file, files.map((file) => file.path), [...notes, ...warnings]);
   }
 
   private fileFailed(reporter: BatchReporter, file: string, failure: FileFailure): void {

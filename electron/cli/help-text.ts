@@ -21,7 +21,8 @@ Usage:
 
 Convert options:
   -o, --out DIR           output folder (created if missing)
-  --pages 1-3,7,10-       pages to convert, 1-based (default: all)
+  --pages 1-3,7,10-       pages to convert, 1-based (default: all); a shorter
+                          file converts the pages it has, with a warning
   --format md,html,json,docx,tex
                           what to write (default: md); docx: Word with real tables and
                           equations; tex: a LaTeX document pdflatex compiles
@@ -52,6 +53,8 @@ Convert options:
   --extra-body JSON       remote request fields replacing the model's sampling extras (see README)
   --keep-headers          keep running headers, footers and page numbers
   --images                extract images into <stem>_assets/ and link them
+                          (without it, each image is a note in the text:
+                          "(image on page 5, not exported: Chart)")
   --password P            password of encrypted PDFs
   --page-timeout S        time limit per page and for opening a file, in seconds (default 60
                           with --engine text, 180 with auto or lite, which may OCR a page;

@@ -55,7 +55,7 @@ export class DocumentSession {
 
   private async pagesInFlight(options: ConvertOptions): Promise<number> {
     try {
-      return (await this.router.route(options)).engine.pagesInFlight ?? 1;
+      return (await this.router.route(options, undefined, this)).engine.pagesInFlight ?? 1;
     } catch {
       // an engine that cannot be had fails each page with its reason, one at a time
       return 1;
@@ -65,7 +65,7 @@ export class DocumentSession {
   private async convertPage(page: number, converting: ReadonlySet<number>, options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<PageResult> {
     const started = performance.now();
     const { source } = this;
-    const { engine, reason } = await this.router.route(options, { pdf: source.pdf, page });
+    const { engine, reason } = await this.router.route(options, { pdf: source.pdf, page }, this);
     const storedImage = source.storedImage?.bind(source);
     const content = await engine.convertPage({
       pdf: source.pdf,
@@ -108,7 +108,7 @@ export class DocumentSession {
   }
 
   async close(): Promise<void> {
-    if (this.source.pdf) this.router.forgetDocument(this.source.pdf);
+    this.router.documentClosed(this, this.source.pdf);
     await this.source.close();
   }
 }

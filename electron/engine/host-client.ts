@@ -64,6 +64,12 @@ export interface RenderedPage {
   png: Uint8Array;
 }
 
+export interface DeviceProbe {
+  device: string;
+  reason: string;
+  runtimeVersion: string;
+}
+
 export class HostClient {
   private host: LiveHost | undefined;
   private starting: Promise<LiveHost> | undefined;
@@ -144,6 +150,23 @@ export class HostClient {
         throw new FailureError('timeout', `could not be rendered within ${seconds(this.pageTimeoutMs)}, so its engine was stopped.`);
       }
     });
+  }
+
+  /** Which execution provider ONNX Runtime gets, as the host finds it: its callers never load ONNX Runtime themselves. */
+  async probeDevice(signal?: AbortSignal): Promise<DeviceProbe> {
+    const host = await this.liveHost(signal);
+    host.process.send({ type: 'probe-device' });
+    const deadline = Date.now() + this.openTimeoutMs;
+    for (;;) {
+      const taken = await host.events.host.take(deadline, signal);
+      if (taken.kind === 'event') {
+        if (taken.event.type === 'device') return { device: taken.event.device, reason: taken.event.reason, runtimeVersion: taken.event.runtimeVersion };
+        continue;
+      }
+      if (taken.kind === 'aborted') throw signal?.reason;
+      if (taken.kind === 'exit') throw new FailureError('engine-crashed', `The engine host exited while finding the device (${taken.description}).`);
+      throw new FailureError('timeout', `The engine host did not find the device within ${seconds(this.openTimeoutMs)}.`);
+    }
   }
 
   /** Tells the host to let go of the document; a host that has since been replaced never had it. */

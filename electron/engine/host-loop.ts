@@ -46,6 +46,19 @@ export class EngineHost {
         return void this.close(request.docId);
       case 'render':
         return void this.render(request.docId, request.page, request.longSide);
+      case 'probe-device':
+        return void this.probeDevice();
+    }
+  }
+
+  /** Loaded on demand: ONNX Runtime's native library is slow to load and only the vlm engine needs it otherwise. */
+  private async probeDevice(): Promise<void> {
+    try {
+      const { chooseExecutionProvider } = await import('./onnx/execution-provider.js');
+      const choice = await chooseExecutionProvider();
+      this.transport.send({ type: 'device', device: choice.device, reason: choice.reason, runtimeVersion: choice.runtimeVersion });
+    } catch (error) {
+      this.transport.send({ type: 'device', device: 'unknown', reason: `ONNX Runtime did not load: ${toFailure(error).message}`, runtimeVersion: 'unknown' });
     }
   }
 

@@ -41,7 +41,8 @@ export class EngineRouter {
     this.remote = new RemoteEngineCache(credentials.remoteApiKey);
   }
 
-  async route(options: ConvertOptions, page?: PageRef): Promise<Route> {
+  /** `document`: the open document asking (its session), which holds a model package until it closes. */
+  async route(options: ConvertOptions, page?: PageRef, document?: object): Promise<Route> {
     if (options.engine === 'text') return { engine: this.text, reason: 'text engine requested' };
     if (options.engine === 'lite') return { engine: this.lite, reason: 'lite engine requested' };
     if (options.engine === 'remote' || (options.engine === 'auto' && options.remote)) {
@@ -49,7 +50,7 @@ export class EngineRouter {
       return { engine: this.remote.engine(options.remote), reason: options.engine === 'remote' ? 'remote engine requested' : 'remote server configured' };
     }
     if (options.vlm) {
-      const engine = await this.vlm.engine(options.vlm);
+      const engine = await this.vlm.engine(options.vlm, document);
       return { engine, reason: options.engine === 'vlm' ? 'vlm engine requested' : 'model package configured' };
     }
     if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package; give its folder with --model <dir>.');
@@ -58,9 +59,13 @@ export class EngineRouter {
     return { engine: decision.engine === 'lite' ? this.lite : this.text, reason: decision.reason };
   }
 
-  forgetDocument(...args: Parameters<PageEngine['forgetDocument']>): void {
-    this.text.forgetDocument(...args);
-    this.lite.forgetDocument(...args);
+  /** The document closed: what only it used (running headers, a model package's sessions) is let go. */
+  documentClosed(document: object, pdf: PDFDocumentProxy | undefined): void {
+    if (pdf) {
+      this.text.forgetDocument(pdf);
+      this.lite.forgetDocument(pdf);
+    }
+    this.vlm.letGo(document);
   }
 }
 

@@ -52,6 +52,7 @@ describe('dispatch', () => {
   let pickedModelFolder: string | null = '/models/nano';
   const handlers = apiHandlers(recordingService(calls), {
     chooseExportFolder: async () => '/exports',
+    defaultExportFolder: async (docId) => `/beside/${docId}`,
     pickModelFolder: async () => pickedModelFolder,
     documentsOpened: (paths) => opened.push(paths),
   });
@@ -65,6 +66,7 @@ describe('dispatch', () => {
       ['setEdit', 'doc', 2, null],
     ]);
     expect(await dispatch(handlers, 'chooseExportFolder', [])).toBe('/exports');
+    expect(await dispatch(handlers, 'defaultExportFolder', ['doc'])).toBe('/beside/doc');
   });
 
   it('tells the shell which documents the page opened', async () => {

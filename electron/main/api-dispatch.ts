@@ -9,7 +9,7 @@ import type { AppServiceApi } from './app-service.js';
 import { checkedArguments, isInvokedMethod, type InvokedMethod } from './request-schemas.js';
 
 /** What only a shell can do. */
-export interface ShellApi extends Pick<FolioApi, 'chooseExportFolder'> {
+export interface ShellApi extends Pick<FolioApi, 'chooseExportFolder' | 'defaultExportFolder'> {
   /** A folder for the model package (a native dialog in the app), or `null` when the user cancels. */
   pickModelFolder(): Promise<string | null>;
   /** Told of documents the page opened (drop, Open…), e.g. for Open Recent. */
@@ -37,6 +37,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     getSettings: () => service.getSettings(),
     setSettings: (patch) => service.setSettings(patch),
     chooseExportFolder: () => shell.chooseExportFolder(),
+    defaultExportFolder: (docId) => shell.defaultExportFolder(docId),
     exportDocument: (request) => service.exportDocument(request),
     exportTrainingPairs: (request) => service.exportTrainingPairs(request),
     hasApiKey: () => service.hasApiKey(),

@@ -28,7 +28,7 @@ import { exportTrainingPairs, HostPageRenderer, pairSettings } from './training-
 import { WorkspaceStore } from './workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
-export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
+export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
   /** A folder the shell's picker returned: checked, and saved as the model folder when usable. */
   useModelFolder(folder: string): Promise<ModelFolderCheck>;
 };
@@ -43,7 +43,7 @@ export interface AppServiceOptions {
   version: string;
   /** How long one page may take before its host is stopped and the page fails; default: by engine. */
   pageTimeoutMs?: number;
-  /** The ONNX Runtime device probe; tests pass a fixed answer. */
+  /** The ONNX Runtime device probe; default: asked of an engine host. Tests pass a fixed answer. */
   probeDevice?: () => Promise<DeviceChoice>;
 }
 
@@ -113,9 +113,18 @@ export class AppService implements AppServiceApi {
   }
 
   async appInfo(): Promise<AppInfo> {
-    this.device ??= (this.options.probeDevice ?? probeExecutionProvider)();
+    this.device ??= this.options.probeDevice ? this.options.probeDevice() : this.probeDeviceInHost();
     const choice = await this.device;
     return { version: this.options.version, device: choice.device, deviceReason: choice.reason };
+  }
+
+  /** Asked of an engine host: ONNX Runtime's native library stays out of this process (Electron main, the bridge). */
+  private async probeDeviceInHost(): Promise<DeviceChoice> {
+    try {
+      return await this.inspector.probeDevice();
+    } catch (error) {
+      return { device: 'unknown', reason: toFailure(error).message };
+    }
   }
 
   async getWorkspace(): Promise<Workspace> {
@@ -331,11 +340,6 @@ export class AppService implements AppServiceApi {
 }
 
 /** Loaded when first asked: ONNX Runtime's native library has no business in a process that only shows windows until then. */
-async function probeExecutionProvider(): Promise<DeviceChoice> {
-  const { chooseExecutionProvider } = await import('../engine/onnx/execution-provider.js');
-  return chooseExecutionProvider();
-}
-
 function reportSaveError(error: unknown): void {
   console.error(`Folio could not save the workspace: ${(error as Error).message}`);
 }

@@ -89,7 +89,7 @@ describe('exportDocument', () => {
     const folder = await tempFolder();
     await exportDocument(report, request(folder, { formats: ['md'], pages: [2], assets: false }), sources);
     expect(await readdir(folder)).toEqual(['Quarterly report.md']);
-    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe('Corrected text with a figure:\n\n![chart (page 2, not exported)](#)\n');
+    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe('Corrected text with a figure:\n\n(image on page 2, not exported: chart)\n');
   });
 
   it('marks a page that failed where it belongs, in the Markdown and the HTML, unless the user wrote it themselves', async () => {
@@ -191,7 +191,7 @@ describe('exportDocument', () => {
     expect(outcome.kind === 'written' && outcome.warnings).toEqual([
       'page 2: the figure page-2-image-1.png could not be read from the workspace (ENOENT: no such file); a placeholder stands in its place. Convert the page again to get it back.',
     ]);
-    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toContain('![chart (page 2, not exported)](#)');
+    expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toContain('(image on page 2, not exported: chart)');
   });
 
   it('says so when the chosen pages have no text yet', async () => {

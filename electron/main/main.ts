@@ -105,6 +105,11 @@ async function start(): Promise<(paths: string[]) => void> {
   registerIpcRoutes(
     apiHandlers(service, {
       chooseExportFolder: () => chooseFolder('Export to folder', true),
+      // beside the document, as the command line writes next to where it is told
+      defaultExportFolder: async (docId) => {
+        const document = (await service.getWorkspace()).documents.find((candidate) => candidate.id === docId);
+        return document ? path.dirname(document.path) : null;
+      },
       pickModelFolder: () => chooseFolder('Model package folder', false),
       // documents the renderer opens (drop, dialog) join Open Recent too
       documentsOpened: remember,

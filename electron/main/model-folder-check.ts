@@ -7,14 +7,13 @@
 import path from 'node:path';
 import type { ModelFolderCheck } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
+import { checkModelPackage } from '../engine/vlm/package-files.js';
 import { currentDemoModelSearch, demoModelAt, demoModelPackage, demoModelPlaces, DemoModelNotInstalledError, type DemoModelSearch } from '../engine/vlm/demo-model-location.js';
 
 export async function checkModelFolder(folder: string, search: DemoModelSearch = currentDemoModelSearch()): Promise<ModelFolderCheck> {
   const dir = path.resolve(folder);
   const demo = demoModelAt(dir, search);
   const label = demo ? { demoLabel: demo.label } : {};
-  // loaded when first asked: the loader brings ONNX Runtime's native library with it
-  const { checkModelPackage } = await import('../engine/vlm/model-package.js');
   try {
     await checkModelPackage(dir);
     return { folder: dir, problem: null, ...label };

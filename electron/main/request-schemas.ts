@@ -32,6 +32,7 @@ const ARGUMENTS = {
   // invalid fields fall back to their defaults in parseSettings, as in a hand-edited settings file
   setSettings: z.tuple([z.record(z.string(), z.unknown())]),
   chooseExportFolder: z.tuple([]),
+  defaultExportFolder: z.tuple([docId]),
   exportDocument: z.tuple([
     z.object({
       docId,

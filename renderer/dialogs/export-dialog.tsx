@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { ExportFormat, ExportOutcome, ExportRequest } from '../../shared/app-api.js';
 import { PageRangeError, parsePageRanges, resolvePageRanges } from '../../shared/page-range.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
@@ -25,6 +25,16 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
   const close = () => openDialog(null);
+  // Export is ready at once with the default folder; "Choose folder…" is for another one
+  useEffect(() => {
+    let current = true;
+    void api.defaultExportFolder(document.id).then((fallback) => {
+      if (current && fallback) setFolder((chosen) => chosen ?? fallback);
+    });
+    return () => {
+      current = false;
+    };
+  }, [api, document.id]);
 
   let pages: number[] | undefined;
   let pageError: string | null = null;
@@ -95,7 +105,7 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
         <legend>Pages</legend>
         <label className="check">
           <input type="radio" name="export-pages" checked={whole} onChange={() => setWhole(true)} />
-          Whole document ({document.pages.length} pages)
+          Whole document ({document.pages.length} {document.pages.length === 1 ? 'page' : 'pages'})
         </label>
         <label className="check">
           <input type="radio" name="export-pages" checked={!whole} onChange={() => setWhole(false)} />

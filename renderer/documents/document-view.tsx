@@ -39,7 +39,6 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         ) : (
           <p role="alert">{failureSentence(document.failure.message, document.path)}</p>
         )}
-        <p className="muted">{document.path}</p>
         <button type="button" onClick={() => void removeDocument(document.id)}>
           Remove from the list
         </button>
@@ -58,7 +57,10 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
   return (
     <section className="document-view" aria-label={document.name}>
       <div className="document-head">
-        <h2 className="document-title">{document.info.title || document.name}</h2>
+        {/* the file name, as in the list: a PDF's metadata title is often a tool's leftover ("example", "Untitled") */}
+        <h2 className="document-title" title={document.info.title ? `Title in the PDF: ${document.info.title}` : undefined}>
+          {document.name}
+        </h2>
         <ConversionBar document={document} />
       </div>
       <PageToolbar pageCount={document.pages.length} fitScale={fitScale} />

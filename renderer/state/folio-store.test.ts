@@ -72,6 +72,9 @@ class FakeMain implements FolioApi {
   async chooseExportFolder() {
     return null;
   }
+  async defaultExportFolder() {
+    return null;
+  }
   async exportDocument(): Promise<never> {
     throw new Error('not used');
   }

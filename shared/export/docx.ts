@@ -325,10 +325,9 @@ class DocxWriter {
   private imageRun(element: Element, style: RunStyle): ParagraphChild[] {
     const src = String(element.properties['src'] ?? '');
     const alt = String(element.properties['alt'] ?? '');
-    const image = src === '' || src === '#' ? undefined : this.image(src);
+    const image = src === '' ? undefined : this.image(src);
     if (image) return [new ImageRun({ type: 'png', data: image.data, transformation: displaySize(image), altText: { name: image.path, description: alt, title: alt } })];
-    // `#` is export's placeholder for a figure not written; its alt text already says so
-    if (src !== '' && src !== '#') this.warn(`the image ${quote(src)} is not among the exported figures; its description is written instead.`);
+    if (src !== '') this.warn(`the image ${quote(src)} is not among the exported figures; its description is written instead.`);
     return alt === '' ? [] : [textRun(`[${alt}]`, { ...style, italics: true })];
   }
 }

@@ -20,19 +20,22 @@ describe('rewriteImageLinks', () => {
     );
   });
 
-  it('turns an image that was not written into a placeholder naming its page', () => {
-    expect(rewriteImageLinks('![](folio-image:page-5-image-3.png)', 5, resolve)).toBe(
-      '![image (page 5, not exported)](#)',
-    );
-    expect(rewriteImageLinks('![Chart](folio-image:page-5-image-3.png)', 5, resolve)).toBe(
-      '![Chart (page 5, not exported)](#)',
+  it('turns an image that was not written into a plain-text note naming its page, not a link', () => {
+    expect(rewriteImageLinks('![](folio-image:page-5-image-3.png)', 5, resolve)).toBe('(image on page 5, not exported)');
+    expect(rewriteImageLinks('See ![Chart](folio-image:page-5-image-3.png) here', 5, resolve)).toBe(
+      'See (image on page 5, not exported: Chart) here',
     );
   });
 
-  it('rewrites images inside HTML table cells too', () => {
-    const cell = '<td><img src="folio-image:page-2-image-1.png" alt="logo"></td><td><img src="folio-image:gone.png"></td>';
+  it('keeps markup in a not-written image description as text', () => {
+    const note = rewriteImageLinks('![*bold* (x) <b> _y_](folio-image:gone.png)', 3, resolve);
+    expect(note).toBe(String.raw`(image on page 3, not exported: \*bold\* \(x\) \<b\> \_y\_)`);
+  });
+
+  it('rewrites images inside HTML table cells too, a not-written one as a note', () => {
+    const cell = '<td><img src="folio-image:page-2-image-1.png" alt="logo"></td><td><img alt="a &lt;b&gt; seal" src="folio-image:gone.png"></td>';
     expect(rewriteImageLinks(cell, 2, resolve)).toBe(
-      '<td><img src="report_assets/page-2-image-1.png" alt="logo"></td><td><img src="#"></td>',
+      '<td><img src="report_assets/page-2-image-1.png" alt="logo"></td><td>(image on page 2, not exported: a &lt;b&gt; seal)</td>',
     );
   });
 

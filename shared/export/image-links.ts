@@ -1,6 +1,7 @@
 /**
  * Engines link images as `folio-image:<name>` because only export knows where (or whether) the
- * image files will be written; this module swaps those links for real paths or placeholders.
+ * image files will be written; this module swaps those links for real paths, or for a note in
+ * plain text where an image was not written.
  */
 
 import { IMAGE_LINK_PREFIX } from '../page.js';
@@ -10,26 +11,32 @@ export type ImageResolver = (name: string) => string | undefined;
 
 const MARKDOWN_IMAGE = new RegExp(String.raw`!\[([^\]]*)\]\(${IMAGE_LINK_PREFIX}([^)\s]+)\)`, 'g');
 /** Engines may put images inside HTML table cells. */
-const HTML_IMAGE_SRC = new RegExp(String.raw`(<img\b[^>]*?\bsrc=)(["'])${IMAGE_LINK_PREFIX}([^"']+)\2`, 'gi');
+const HTML_IMAGE = new RegExp(String.raw`<img\b[^>]*?\bsrc=(["'])${IMAGE_LINK_PREFIX}([^"']+)\1[^>]*>`, 'gi');
+const HTML_ALT = /\balt=(["'])(.*?)\1/i;
+const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()<>#+!|~&$]/g;
 
-/** Rewrites every `folio-image:` link in one page's Markdown. */
+/**
+ * Rewrites every `folio-image:` link in one page's Markdown. An image that was not written becomes
+ * `(image on page 5, not exported: Chart)`, plain text that keeps its place and description, rather
+ * than a link to nowhere.
+ */
 export function rewriteImageLinks(markdown: string, page: number, resolveImage: ImageResolver): string {
   return markdown
     .replace(MARKDOWN_IMAGE, (_match, alt: string, name: string) => {
       const path = resolveImage(name);
-      return path === undefined
-        ? `![${placeholderAlt(alt, page)}](#)`
-        : `![${alt}](${markdownDestination(path)})`;
+      return path === undefined ? notExportedNote(alt.replace(MARKDOWN_PUNCTUATION, '\\$&'), page) : `![${alt}](${markdownDestination(path)})`;
     })
-    .replace(HTML_IMAGE_SRC, (_match, start: string, quote: string, name: string) => {
+    .replace(HTML_IMAGE, (tag: string, _quote: string, name: string) => {
       const path = resolveImage(name);
-      return `${start}${quote}${path === undefined ? '#' : escapeAttribute(path)}${quote}`;
+      if (path !== undefined) return tag.replace(`${IMAGE_LINK_PREFIX}${name}`, escapeAttribute(path));
+      return notExportedNote(escapeHtmlText(decodeAttribute(HTML_ALT.exec(tag)?.[2] ?? '')), page);
     });
 }
 
-function placeholderAlt(alt: string, page: number): string {
-  const description = alt.trim() === '' ? 'image' : alt.trim();
-  return `${description} (page ${page}, not exported)`;
+/** `alt` is untrusted text (from the PDF or a model) already escaped, so every character stays a character. */
+function notExportedNote(alt: string, page: number): string {
+  const description = alt.trim();
+  return `(image on page ${page}, not exported${description === '' ? '' : `: ${description}`})`;
 }
 
 /** Paths with spaces or parentheses would end a bare Markdown link early; `<...>` keeps them whole. */
@@ -39,4 +46,14 @@ function markdownDestination(path: string): string {
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+function escapeHtmlText(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
+
+function decodeAttribute(value: string): string {
+  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ENTITIES[name] ?? '');
 }

@@ -30,7 +30,7 @@ describe('documentMarkdown', () => {
 
   it('rewrites image links with the page each image came from', () => {
     const pages = [page(1, 'Text.'), page(4, '![](folio-image:page-4-image-1.png)')];
-    expect(documentMarkdown(pages, noImages)).toBe('Text.\n\n![image (page 4, not exported)](#)\n');
+    expect(documentMarkdown(pages, noImages)).toBe('Text.\n\n(image on page 4, not exported)\n');
     expect(documentMarkdown(pages, { resolveImage: (name) => `assets/${name}` })).toBe(
       'Text.\n\n![](assets/page-4-image-1.png)\n',
     );

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
+import { emptyInput, unreadableInput } from '../../../shared/input-failure.js';
 import { FailureError } from '../failure-error.js';
 import { passwordlessView } from './passwordless-view.js';
 import './pdfjs-worker.js';
@@ -69,12 +70,10 @@ async function readPdfBytes(file: string): Promise<Uint8Array> {
   try {
     bytes = await readFile(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new FailureError('not-found', `${file}: no such file.`);
-    if (code === 'EISDIR') throw new FailureError('not-pdf', `${file}: is a folder, not a PDF.`);
-    throw new FailureError('io', `${file}: cannot be read (${code ?? String(error)}).`);
+    const unreadable = unreadableInput(file, (error as NodeJS.ErrnoException).code ?? String(error));
+    throw new FailureError(unreadable.code, unreadable.message);
   }
-  if (bytes.length === 0) throw new FailureError('not-pdf', `${file}: the file is empty.`);
+  if (bytes.length === 0) throw new FailureError(emptyInput(file).code, emptyInput(file).message);
   if (!looksLikePdf(bytes)) {
     throw new FailureError('not-pdf', `${file}: not a PDF (no %PDF header).`);
   }

@@ -4,8 +4,6 @@
  * that each graph takes the inputs the manifest declares. A package is opened once and reused.
  */
 
-import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
@@ -13,15 +11,8 @@ import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
 import type { CacheDtype } from './kv-cache.js';
-import { bannedIds, MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
-
-/** A package that cannot be used, with a message naming the file, the fault and the remedy. */
-export class ModelPackageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ModelPackageError';
-  }
-}
+import { bannedIds, type Manifest } from './manifest.js';
+import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from './package-files.js';
 
 export interface ModelPackage {
   dir: string;
@@ -78,62 +69,6 @@ async function graphBytes(file: string): Promise<number> {
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
-const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
-
-async function readManifest(dir: string): Promise<Manifest> {
-  const file = path.join(dir, 'manifest.json');
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch {
-    throw new ModelPackageError(`${file}: no manifest.json here; choose a model package folder written by tools/model`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new ModelPackageError(`${file}: not valid JSON (${(error as Error).message}); ${REMEDY}`);
-  }
-  const version = (json as { format_version?: unknown } | null)?.format_version;
-  if (typeof version === 'number' && version !== MANIFEST_FORMAT_VERSION) {
-    throw new ModelPackageError(
-      `${file}: format version ${version}, but this Folio reads version ${MANIFEST_FORMAT_VERSION}; ` +
-        (version > MANIFEST_FORMAT_VERSION ? 'update Folio' : REMEDY),
-    );
-  }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.join('.') || '(top level)';
-    throw new ModelPackageError(`${file}: ${where}: ${issue?.message ?? 'invalid'}; ${REMEDY}`);
-  }
-  return parsed.data;
-}
-
-async function sha256(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
-async function checkFiles(dir: string, manifest: Manifest, hash: boolean): Promise<void> {
-  const needed = new Set([...Object.values(manifest.graphs).map((graph) => graph.file), 'tokenizer.json']);
-  for (const file of needed) {
-    if (!(file in manifest.files)) throw new ModelPackageError(`${path.join(dir, 'manifest.json')}: no checksum listed for ${file}; ${REMEDY}`);
-  }
-  for (const [file, digest] of Object.entries(manifest.files)) {
-    const full = path.join(dir, file);
-    try {
-      await stat(full);
-    } catch {
-      throw new ModelPackageError(`${full}: file missing from the model package; copy the whole package folder again`);
-    }
-    if (hash && (await sha256(full)) !== digest) {
-      throw new ModelPackageError(`${full}: checksum mismatch (the file is damaged or was changed); copy the package again`);
-    }
-  }
-}
-
 function checkInputs(dir: string, manifest: Manifest, name: string, session: ort.InferenceSession): void {
   const graph = manifest.graphs[name];
   if (!graph) return;
@@ -155,27 +90,6 @@ function checkInputs(dir: string, manifest: Manifest, name: string, session: ort
       throw new ModelPackageError(`${path.join(dir, graph.file)}: cache input ${meta.name} is ${dtype} in a ${manifest.dtype} package; ${REMEDY}`);
     }
   }
-}
-
-function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): { names: string[]; decoder: string } {
-  const graphs = Object.keys(manifest.graphs);
-  for (const name of ['embedding', 'decoder']) {
-    if (!graphs.includes(name)) throw new ModelPackageError(`manifest.json: the package has no ${name} graph; ${REMEDY}`);
-  }
-  const decoder = preferContribMoe && graphs.includes('decoder_contrib_moe') ? 'decoder_contrib_moe' : 'decoder';
-  const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
-  return { names, decoder };
-}
-
-/**
- * What opening would refuse before any graph loads: the manifest, its graphs and every listed file
- * present. Cheap (no hashing, no ONNX Runtime sessions), for checking a folder as the user picks it.
- */
-export async function checkModelPackage(dir: string): Promise<Manifest> {
-  const manifest = await readManifest(dir);
-  requiredGraphs(manifest, false);
-  await checkFiles(dir, manifest, false);
-  return manifest;
 }
 
 export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {

@@ -1,6 +1,9 @@
 /**
  * VLM engines by model package and settings. Opening a package (hashing graphs, creating sessions)
- * is the slow part, so each folder is opened once per engine host and every page reuses it.
+ * is the slow part, so each folder is opened once per engine host and every page reuses it while a
+ * document uses it. Its sessions (gigabytes for a real model) are released once no open document
+ * uses it: after a grace period, since the app closes a document after each conversion and a re-run
+ * of a page soon after should not reopen the package; at once when another package is opened.
  */
 
 import { parseDeviceRequest } from '../../../shared/device.js';
@@ -10,39 +13,88 @@ import { openModelPackage, type ModelPackage } from './model-package.js';
 import { resolutionMode } from './page-input.js';
 import { VlmEngine, type VlmSettings } from './vlm-engine.js';
 
-export class VlmEngineCache {
-  private readonly packages = new Map<string, Promise<ModelPackage>>();
-  private readonly engines = new Map<string, VlmEngine>();
+/** How long a package no document uses keeps its sessions. */
+export const IDLE_RELEASE_MS = 120_000;
 
-  async engine(options: VlmOptions): Promise<VlmEngine> {
-    const pkg = await this.open(options.modelDir, options.device ?? 'auto');
+/** Opens a package; tests pass a counting one. */
+export type OpenPackage = (dir: string, device: string) => Promise<ModelPackage>;
+
+interface OpenedPackage {
+  opening: Promise<ModelPackage>;
+  engines: Map<string, VlmEngine>;
+  /** The documents (their sessions) that used it and are still open. */
+  users: Set<object>;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+export class VlmEngineCache {
+  private readonly packages = new Map<string, OpenedPackage>();
+
+  constructor(
+    private readonly openPackage: OpenPackage = openWithDevice,
+    private readonly idleReleaseMs = IDLE_RELEASE_MS,
+  ) {}
+
+  /** The engine for these options; `user` (an open document) holds the package until it lets go. */
+  async engine(options: VlmOptions, user?: object): Promise<VlmEngine> {
+    const opened = this.open(options.modelDir, options.device ?? 'auto');
+    if (user) {
+      opened.users.add(user);
+      clearTimeout(opened.idleTimer);
+    }
+    const pkg = await opened.opening;
     const settings: VlmSettings = {
       mode: options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '',
       specK: options.specK,
       maxNewTokens: options.maxNewTokens,
     };
-    const key = JSON.stringify([options.modelDir, options.device ?? 'auto', settings.mode, settings.specK, settings.maxNewTokens]);
-    let engine = this.engines.get(key);
+    const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens]);
+    let engine = opened.engines.get(key);
     if (!engine) {
       engine = createEngine(pkg, settings);
-      this.engines.set(key, engine);
+      opened.engines.set(key, engine);
     }
     return engine;
   }
 
-  /** A package that failed to open stays failed: every page gets the loader's message without retrying. */
-  private open(dir: string, device: string): Promise<ModelPackage> {
-    const key = JSON.stringify([dir, device]);
-    let opening = this.packages.get(key);
-    if (!opening) {
-      const request = parseDeviceRequest(device) ?? { kind: 'auto' as const };
-      opening = openModelPackage(dir, { device: request }).catch((error: unknown) => {
-        throw new FailureError('model-package', (error as Error).message);
-      });
-      this.packages.set(key, opening);
+  /** The document closed: each package no open document uses any more is released after the grace period. */
+  letGo(user: object): void {
+    for (const [key, opened] of this.packages) {
+      if (!opened.users.delete(user) || opened.users.size > 0) continue;
+      clearTimeout(opened.idleTimer);
+      opened.idleTimer = setTimeout(() => this.release(key), this.idleReleaseMs);
+      // an idle package must not keep the engine host alive
+      opened.idleTimer.unref?.();
     }
-    return opening;
   }
+
+  /** A package that failed to open stays failed: every page gets the loader's message without retrying. */
+  private open(dir: string, device: string): OpenedPackage {
+    const key = JSON.stringify([dir, device]);
+    const known = this.packages.get(key);
+    if (known) return known;
+    // one idle package at a time: a model switched in the settings frees the last one's memory now
+    for (const [otherKey, other] of this.packages) if (other.users.size === 0 && other.idleTimer) this.release(otherKey);
+    const opening = this.openPackage(dir, device).catch((error: unknown) => {
+      throw new FailureError('model-package', (error as Error).message);
+    });
+    const opened: OpenedPackage = { opening, engines: new Map(), users: new Set() };
+    this.packages.set(key, opened);
+    return opened;
+  }
+
+  private release(key: string): void {
+    const opened = this.packages.get(key);
+    if (!opened || opened.users.size > 0) return;
+    clearTimeout(opened.idleTimer);
+    this.packages.delete(key);
+    // nothing waits for a release; a session that fails to let go has nothing more to report
+    void opened.opening.then((pkg) => pkg.release()).catch(() => undefined);
+  }
+}
+
+function openWithDevice(dir: string, device: string): Promise<ModelPackage> {
+  return openModelPackage(dir, { device: parseDeviceRequest(device) ?? { kind: 'auto' } });
 }
 
 function createEngine(pkg: ModelPackage, settings: VlmSettings): VlmEngine {

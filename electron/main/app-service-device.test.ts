@@ -1,0 +1,55 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const built = (file: string) => path.join(root, 'dist', file);
+const nanoPackage = path.join(root, 'tools/model/fixtures/nano');
+
+let dataDir: string;
+
+beforeAll(async () => {
+  if (!existsSync(built('electron/main/app-service.js'))) throw new Error('The app service is not built; run "npm run build" before these tests.');
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-device-'));
+});
+
+afterAll(async () => {
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * The app service as Electron main and the bridge run it, in a process of its own: what it answers,
+ * and whether ONNX Runtime's native library was mapped into that process (Linux's /proc/self/maps).
+ */
+const SCRIPT = `
+import { readFileSync } from 'node:fs';
+const [dataDir, serviceModule, forkModule, modelFolder] = process.argv.slice(1);
+const { AppService } = await import(serviceModule);
+const { forkHost } = await import(forkModule);
+const service = await AppService.start({ dataDir, version: '0.0.0', spawnHost: (env) => forkHost({ env: { ...process.env, ...env } }) });
+const info = await service.appInfo();
+const check = await service.checkModelFolder(modelFolder);
+await service.close();
+const onnxRuntimeLoaded = readFileSync('/proc/self/maps', 'utf8').includes('onnxruntime');
+console.log(JSON.stringify({ info, check, onnxRuntimeLoaded }));
+`;
+
+describe.runIf(process.platform === 'linux')('the app service and ONNX Runtime', () => {
+  it('asks an engine host which device ONNX Runtime gets and checks a model folder, never loading ONNX Runtime itself', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--input-type=module', '-e', SCRIPT, dataDir, built('electron/main/app-service.js'), built('electron/engine/fork-host.js'), nanoPackage],
+      { cwd: root },
+    );
+    const answer = JSON.parse(stdout) as { info: { device: string; deviceReason: string }; check: { problem: string | null }; onnxRuntimeLoaded: boolean };
+    // the CPU always answers; a machine with CUDA set up answers cuda:0
+    expect(answer.info.device).toMatch(/^(cpu|cuda:\d+)$/);
+    expect(answer.info.deviceReason).not.toBe('');
+    expect(answer.check.problem).toBeNull();
+    expect(answer.onnxRuntimeLoaded).toBe(false);
+  });
+});
