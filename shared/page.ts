@@ -36,8 +36,12 @@ export interface PageImage {
   data?: Uint8Array;
 }
 
-/** Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`, judged blank and not read. */
-export type PageFlag = 'repetition' | 'blank';
+/**
+ * Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`,
+ * judged blank and not read; `low-confidence`, OCR read much of it by guesses (handwriting, a poor
+ * photo), so its text may be wrong and no line of it was made a heading.
+ */
+export type PageFlag = 'repetition' | 'blank' | 'low-confidence';
 
 /** How a model decoded the page (the vlm engine). */
 export interface DecodeStats {
@@ -92,6 +96,8 @@ export interface PageStats {
   steps?: number;
   tokensPerStep?: number;
   decode?: DecodeStats;
+  /** OCR engines: the mean probability the recogniser gave the characters it read, 0-1. */
+  confidence?: number;
   /** Present when the page should be reviewed. */
   flags?: PageFlag[];
 }

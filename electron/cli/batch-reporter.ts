@@ -2,7 +2,8 @@
 
 import type { ExportWarning } from '../../shared/export/export-warning.js';
 import type { Failure, FailureCode } from '../../shared/failure.js';
-import type { PageFlag, PageResult } from '../../shared/page.js';
+import type { PageResult } from '../../shared/page.js';
+import { reviewReasons } from '../../shared/page-review.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 
 /** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
@@ -50,15 +51,10 @@ export function failureLine(file: string, message: string, page?: number): strin
   return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
 }
 
-const REVIEW_REASONS: Record<PageFlag, string> = {
-  repetition: 'the model began repeating itself, so the page was stopped there; check its end',
-  blank: 'looked blank, so it was not read; check that nothing is on it',
-};
-
 /** `file: page N: review: reason` for a converted page that is flagged for review, else null. */
 export function reviewLine(file: string, result: PageResult): string | null {
-  const flags = result.stats.flags ?? [];
-  return flags.length ? `${file}: page ${result.page}: review: ${flags.map((flag) => REVIEW_REASONS[flag]).join('; ')}.` : null;
+  const reasons = reviewReasons(result.stats);
+  return reasons.length ? `${file}: page ${result.page}: review: ${reasons.join('; ')}.` : null;
 }
 
 /** `file: N pages -> a.md, a.html and 12 more`: per-page files (`_pgN`) come last and are counted, not listed. */

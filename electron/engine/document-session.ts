@@ -95,6 +95,7 @@ export class DocumentSession {
         steps: content.steps,
         tokensPerStep: content.tokens && content.steps ? content.tokens / content.steps : undefined,
         decode: content.decode,
+        confidence: content.confidence,
         flags: content.flags?.length ? content.flags : undefined,
       },
     };

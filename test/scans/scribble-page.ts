@@ -44,32 +44,38 @@ export async function buildScribblePage(seed: number, style: ScribbleStyle = 'cu
   context.strokeStyle = '#1d2a5a';
   context.lineCap = 'round';
   context.lineJoin = 'round';
-  for (let baseline = 130; baseline < HEIGHT - 80; baseline += 70 + 20 * random()) {
+  let baseline = 130;
+  while (baseline < HEIGHT - 80) {
+    // cursive: now and then a short row written larger, as a greeting or a date often is
+    const large = style === 'cursive' && random() < 0.25;
+    const scale = large ? 1.5 + 0.4 * random() : 1;
+    if (large) baseline += 30;
     let x = 70 + 40 * random();
-    const end = WIDTH - 60 - 200 * random();
-    while (x < end) x = scribbleWord(context, random, style, x, baseline + 6 * (random() - 0.5)) + 25 + 30 * random();
+    const end = large ? x + 250 + 200 * random() : WIDTH - 60 - 200 * random();
+    while (x < end) x = scribbleWord(context, random, style, scale, x, baseline + 6 * (random() - 0.5)) + 25 + 30 * random();
+    baseline += (large ? 100 : 70) + 20 * random();
   }
   await writeFile(out, await encodeCanvas(canvas, 'png'));
   return out;
 }
 
 /**
- * One "word": a run of joined loops like letters (x-height about 18 px; cursive ones sometimes
- * loop up to ascender height or down below the line), with a shaky pen. Returns where it ends.
+ * One "word": a run of joined loops like letters (x-height about 18 px times `scale`; cursive ones
+ * sometimes loop up to ascender height or down below the line), with a shaky pen. Returns where it ends.
  */
-function scribbleWord(context: SKRSContext2D, random: () => number, style: ScribbleStyle, start: number, baseline: number): number {
+function scribbleWord(context: SKRSContext2D, random: () => number, style: ScribbleStyle, scale: number, start: number, baseline: number): number {
   const letters = 3 + Math.floor(7 * random());
   const slant = style === 'cursive' ? 0.25 + 0.15 * random() : 0;
-  context.lineWidth = 2 + 1.5 * random();
+  context.lineWidth = (2 + 1.5 * random()) * scale;
   context.beginPath();
   context.moveTo(start, baseline);
   let x = start;
   for (let k = 0; k < letters; k++) {
-    const width = 12 + 12 * random();
+    const width = (12 + 12 * random()) * scale;
     const pick = random();
     const cursive = pick < 0.2 ? 40 + 15 * random() : pick < 0.3 ? -30 - 10 * random() : 14 + 8 * random();
     // even: a loop about the line's middle, as often up as down
-    const height = style === 'cursive' ? cursive : (pick < 0.5 ? 1 : -1) * (10 + 20 * random());
+    const height = style === 'cursive' ? cursive * scale : (pick < 0.5 ? 1 : -1) * (10 + 20 * random());
     const top = baseline - height;
     const pen = (px: number, py: number): [number, number] => [px + slant * (baseline - py) + 1.5 * (random() - 0.5), py + 1.5 * (random() - 0.5)];
     context.bezierCurveTo(...pen(x + width * 0.6, baseline), ...pen(x + width * 0.9, top), ...pen(x + width * 0.4, top));

@@ -13,6 +13,7 @@ import { bandLinesOf, runningBlocks, runningLines } from '../text/running-lines.
 import type { BandLine } from '../text/running-text.js';
 import { detectTables } from '../text/tables.js';
 import { ocrWords } from './ocr-words.js';
+import { isSureLine, isUnsure, readingConfidence } from './reading-confidence.js';
 import type { RecognisedLine } from './text-recognition.js';
 
 export interface OcrPage {
@@ -73,7 +74,10 @@ export function pageSkew(lines: readonly RecognisedLine[]): number {
  * line sit a line apart.
  */
 export function ocrRuns(page: OcrPage, skew = 0): TextRun[] {
-  const sizes = snapSizes(page.lines.map((line) => (line.box.thickness * page.scale) / THICKNESS_PER_EM));
+  // Size makes headings only where the reading is sure: a guessed line's height is a scrawl's, not type's.
+  const unsurePage = isUnsure(readingConfidence(page.lines));
+  const mayBeLarger = page.lines.map((line) => !unsurePage && isSureLine(line));
+  const sizes = snapSizes(page.lines.map((line) => (line.box.thickness * page.scale) / THICKNESS_PER_EM), mayBeLarger);
   const upright = turn(-skew, page.width / 2, page.height / 2);
   const runs: TextRun[] = [];
   page.lines.forEach((line, i) => {
@@ -117,9 +121,10 @@ function turn(angle: number, ox: number, oy: number): (x: number, y: number) => 
  * Sizes snapped: everything near the page's median (body text) takes the median, and larger sizes
  * cluster among themselves (sorted, split where one is SAME_SIZE larger than its cluster's first),
  * each cluster taking its median. A line's box grows with ascenders and descenders, so raw sizes
- * jitter by a fifth; only clearly larger type becomes a heading.
+ * jitter by a fifth; only clearly larger type becomes a heading, and only a line `mayBeLarger`
+ * allows (read surely) is set larger than the body at all.
  */
-function snapSizes(sizes: readonly number[]): number[] {
+function snapSizes(sizes: readonly number[], mayBeLarger: readonly boolean[]): number[] {
   const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
   const body = sizes[order[Math.floor(order.length / 2)]!] ?? 0;
   const out = new Array<number>(sizes.length);
@@ -130,7 +135,7 @@ function snapSizes(sizes: readonly number[]): number[] {
     group = [];
   };
   for (const i of order) {
-    if (sizes[i]! <= body * SAME_SIZE) {
+    if (sizes[i]! <= body * SAME_SIZE || !mayBeLarger[i]) {
       out[i] = sizeKey(body);
       continue;
     }
