@@ -70,6 +70,14 @@ describe('OCR headings', () => {
     expect(blocks.map((b) => b.markdown).join('\n')).not.toContain('#');
   });
 
+  it('makes no headings where line heights scatter as handwriting does, however surely read', () => {
+    const page = titled(0.98);
+    // body lines of 0.7x to 1.9x the first's height: no size is the body's
+    const scattered = page.lines.map((l, i) => (i === 0 ? l : { ...l, box: { ...l.box, thickness: l.box.thickness * [0.7, 1.9, 1.4][i - 1]! } }));
+    const blocks = ocrBlocks({ ...page, lines: [...scattered, line('Divers came back before noon.', 50, 260, 3.5)] });
+    expect(blocks.filter((b) => b.kind === 'heading')).toEqual([]);
+  });
+
   it('makes no headings on a page read mostly by guesses, however sure its large line', () => {
     const blocks = ocrBlocks(titled(0.98, 0.6));
     expect(blocks.filter((b) => b.kind === 'heading')).toEqual([]);
