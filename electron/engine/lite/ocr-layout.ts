@@ -128,7 +128,7 @@ function turn(angle: number, ox: number, oy: number): (x: number, y: number) => 
  * cluster among themselves (sorted, split where one is SAME_SIZE larger than its cluster's first),
  * each cluster taking its median. A line's box grows with ascenders and descenders, so raw sizes
  * jitter by a fifth; only clearly larger type becomes a heading, and only a line `mayBeLarger`
- * allows (read surely) is set larger than the body at all.
+ * allows (read surely, on a page of steady type) is set larger than the body at all.
  */
 function snapSizes(sizes: readonly number[], mayBeLarger: readonly boolean[]): number[] {
   const order = sizes.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
