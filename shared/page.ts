@@ -39,9 +39,11 @@ export interface PageImage {
 /**
  * Why a page wants a person's look: `repetition`, the model looped and was stopped there; `blank`,
  * judged blank and not read; `empty`, read but nothing came out of it; `truncated`, the answer
- * reached a length limit (the token limit, or the most text Folio takes for a page) and was cut there.
+ * reached a length limit (the token limit, or the most text Folio takes for a page) and was cut there;
+ * `low-confidence`, OCR read much of it by guesses (handwriting, a poor photo), so its text may be
+ * wrong and no line of it was made a heading.
  */
-export type PageFlag = 'repetition' | 'blank' | 'empty' | 'truncated';
+export type PageFlag = 'repetition' | 'blank' | 'empty' | 'truncated' | 'low-confidence';
 
 /** How a model decoded the page (the vlm engine). */
 export interface DecodeStats {
@@ -96,6 +98,8 @@ export interface PageStats {
   steps?: number;
   tokensPerStep?: number;
   decode?: DecodeStats;
+  /** OCR engines: the mean probability the recogniser gave the characters it read, 0-1. */
+  confidence?: number;
   /** Present when the page should be reviewed. */
   flags?: PageFlag[];
 }

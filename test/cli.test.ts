@@ -68,7 +68,7 @@ describe('folio command line', () => {
       [['convert', docs.notes], /-o <dir>/],
       [['convert', docs.notes, '-o', freshOut(), '--pages', '3-1'], /backwards/],
       [['convert', docs.notes, '-o', freshOut(), '--pages', '0'], /numbered from 1/],
-      [['convert', docs.notes, '-o', freshOut(), '--format', 'docx'], /--format "docx"/],
+      [['convert', docs.notes, '-o', freshOut(), '--format', 'odt'], /--format "odt"/],
       [['convert', docs.notes, '-o', freshOut(), '--frobnicate'], /frobnicate/],
       [['transmogrify'], /unknown command/],
     ] as const) {
@@ -145,7 +145,7 @@ describe('folio command line', () => {
     const run = await folio(['convert', file, '-o', out]);
     expect(run.code, run.stderr).toBe(0);
     const lines = run.stderr.split('\n');
-    expect(lines).toContain(`${file}: page 1: no text found on this page; its Markdown is empty.`);
+    expect(lines).toContain(`${file}: page 1: review: no text came out of it; check that nothing is on it.`);
     expect(lines.filter((line) => line.includes('page 2'))).toEqual([]);
     expect(await read(path.join(out, 'first-blank.md'))).toContain('Words on the second page');
   });

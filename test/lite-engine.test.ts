@@ -48,6 +48,9 @@ describe('lite engine on scans', () => {
       // Upright scans are read as they lie (turned ones: test/lite-orientation.test.ts).
       expect(page.stats.reason).not.toMatch(/scan lies/);
       expect(cer).toBeLessThan(MAX_CER[name]);
+      // Read surely: no review flag (a page of guesses: test/lite-review.test.ts).
+      expect(page.stats.flags).toBeUndefined();
+      expect(page.stats.confidence).toBeGreaterThan(0.95);
       expect(page.blocks.length).toBeGreaterThan(0);
       for (const block of page.blocks) {
         const [x0, y0, x1, y1] = block.bbox;

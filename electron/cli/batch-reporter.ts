@@ -1,7 +1,8 @@
 /** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
 
 import type { Failure, FailureCode } from '../../shared/failure.js';
-import type { PageFlag, PageResult } from '../../shared/page.js';
+import type { PageResult } from '../../shared/page.js';
+import { reviewReasons } from '../../shared/page-review.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 
 /** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
@@ -55,20 +56,13 @@ export function failureLine(file: string, message: string, page?: number): strin
   return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
 }
 
-const REVIEW_REASONS: Record<PageFlag, string> = {
-  repetition: 'the model began repeating itself, so the page was stopped there; check its end',
-  blank: 'looked blank, so it was not read; check that nothing is on it',
-  empty: 'no text came out of it; check that nothing is on it',
-  truncated: 'the answer reached its length limit and was cut there; check its end',
-};
-
 /**
  * `file: page N: review: reason` for a converted page that is flagged for review, `file: page N: no
- * text...` for one that came out empty (as the app says "This page has no text"), else null.
+ * text...` for one that came out empty unflagged (as the app says "This page has no text"), else null.
  */
 export function reviewLine(file: string, result: PageResult): string | null {
-  const flags = result.stats.flags ?? [];
-  if (flags.length) return `${file}: page ${result.page}: review: ${flags.map((flag) => REVIEW_REASONS[flag]).join('; ')}.`;
+  const reasons = reviewReasons(result.stats);
+  if (reasons.length) return `${file}: page ${result.page}: review: ${reasons.join('; ')}.`;
   return result.markdown.trim() === '' ? `${file}: page ${result.page}: no text found on this page; its Markdown is empty.` : null;
 }
 

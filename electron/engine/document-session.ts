@@ -102,6 +102,7 @@ export class DocumentSession {
         steps: content.steps,
         tokensPerStep: content.tokens && content.steps ? content.tokens / content.steps : undefined,
         decode: content.decode,
+        confidence: content.confidence,
         flags: flags?.length ? [...flags] : undefined,
       },
     };

@@ -40,6 +40,8 @@ export interface PageContent {
   tokens?: number;
   steps?: number;
   decode?: DecodeStats;
+  /** OCR engines: the mean probability of the characters read, 0-1. */
+  confidence?: number;
   flags?: PageFlag[];
 }
 

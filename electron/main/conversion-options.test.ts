@@ -56,8 +56,8 @@ describe('conversionOptions', () => {
       const options = await conversionOptions(settings, { engine: 'vlm', mode: 'large' });
       expect(options.engine).toBe('vlm');
       // a folder without an MTP head in its manifest decodes plain greedy
-      expect(options.vlm).toEqual({ modelDir, specK: 0, mode: 'large', maxNewTokens: 2048 });
-      expect((await conversionOptions({ ...settings, specK: 2 }, {})).vlm).toEqual({ modelDir, specK: 2, mode: 'base', maxNewTokens: 2048 });
+      expect(options.vlm).toEqual({ modelDir, specK: 0, mode: 'large', maxNewTokens: 2048, device: 'auto' });
+      expect((await conversionOptions({ ...settings, specK: 2 }, {})).vlm).toEqual({ modelDir, specK: 2, mode: 'base', maxNewTokens: 2048, device: 'auto' });
     } finally {
       await rm(modelDir, { recursive: true, force: true });
     }

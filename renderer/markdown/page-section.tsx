@@ -1,5 +1,6 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { failureSentence } from '../../shared/failure.js';
+import { reviewReasons } from '../../shared/page-review.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
@@ -41,6 +42,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
 
   const edited = page.editedMarkdown !== undefined;
   const titleId = `page-${pageNumber}-title`;
+  const toReview = page.state === 'done' && page.result && !page.reviewed ? reviewReasons(page.result.stats) : [];
   const showEditor = view === 'source' || editing;
 
   return (
@@ -88,6 +90,11 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
       {page.state === 'failed' && page.failure && (
         <p className="page-failure" role="alert">
           {failureSentence(page.failure.message)}
+        </p>
+      )}
+      {toReview.length > 0 && (
+        <p className="page-review" role="note">
+          Check this page: {toReview.join('; ')}.
         </p>
       )}
       {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}

@@ -1,9 +1,10 @@
 import type { WorkspacePage } from '../../shared/workspace.js';
 
-/** A page's state in words, as the list, thumbnails and headers show it. */
+/** A page's state in words, as the list, thumbnails and headers show it; a flagged page not yet reviewed "needs review". */
 export function pageStateLabel(page: WorkspacePage): string {
   const edited = page.editedMarkdown !== undefined ? ', edited' : '';
-  const reviewed = page.reviewed ? ', reviewed' : '';
+  const flagged = page.state === 'done' && (page.result?.stats.flags?.length ?? 0) > 0;
+  const reviewed = page.reviewed ? ', reviewed' : flagged ? ', needs review' : '';
   switch (page.state) {
     case 'pending':
       return `not converted${edited}${reviewed}`;

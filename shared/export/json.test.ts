@@ -100,7 +100,7 @@ describe('documentJson', () => {
 });
 
 describe('documentJson for a model-read page', () => {
-  it('carries the decoding record and the review flags', () => {
+  it('carries the decoding record, the OCR confidence and the review flags', () => {
     const decode = {
       model: 'jina-ocr-v1', mode: 'gundam', visualTokens: 273, promptTokens: 290, newTokens: 812, steps: 301, tokensPerStep: 2.7,
       specKSetting: 'auto' as const, specK: 3, stepsAtK: [0, 0, 0, 300, 0], acceptance: [0.9, 0.8, 0.7], prefillMs: 120.4, decodeMs: 8100.6,
@@ -110,6 +110,9 @@ describe('documentJson for a model-read page', () => {
     const read: PageResult = { ...closingPage, stats: { engine: 'vlm', device: 'cuda:0', timeMs: 8300, chars: 14, decode, flags: ['repetition'] } };
     const stats = (JSON.parse(documentJson(doc, [read], [])) as { pages: { stats: Record<string, unknown> }[] }).pages[0]?.stats;
     expect(stats?.flags).toEqual(['repetition']);
+    const unsure: PageResult = { ...closingPage, stats: { engine: 'lite', device: 'cpu', timeMs: 900, chars: 14, confidence: 0.673, flags: ['low-confidence'] } };
+    const unsureStats = (JSON.parse(documentJson(doc, [unsure], [])) as { pages: { stats: Record<string, unknown> }[] }).pages[0]?.stats;
+    expect(unsureStats).toMatchObject({ confidence: 0.673, flags: ['low-confidence'] });
     expect(stats?.decode).toEqual({ ...decode, prefillMs: 120, decodeMs: 8101, tokensPerSecond: 100.2 });
   });
 });

@@ -56,6 +56,7 @@ function statsJson(stats: PageStats) {
     steps: stats.steps,
     tokensPerStep: stats.tokensPerStep,
     decode: stats.decode && decodeJson(stats.decode),
+    confidence: stats.confidence,
     flags: stats.flags,
   };
 }

@@ -15,6 +15,7 @@ import type { BandLine } from '../text/running-text.js';
 import { ocrBandLines, ocrBlocks, type OcrPage } from './ocr-layout.js';
 import { OcrNeighbours } from './ocr-neighbours.js';
 import { readPage, type PageReading } from './page-reading.js';
+import { isUnsure, readingConfidence } from './reading-confidence.js';
 import { unturnedBox } from './quarter-turns.js';
 
 /**
@@ -127,10 +128,13 @@ function contentOf(read: PageRead, job: PageJob, neighbours: { bands: BandLine[]
     job.emitDelta(delta);
   }
   const { timings } = reading;
+  const confidence = readingConfidence(reading.lines);
   const turned = turns === 0 ? '' : `scan lies ${LYING[turns]}, read turned upright; `;
+  const sure = `mean character confidence ${confidence.mean.toFixed(2)}, ${percent(confidence.guessed)} of characters guessed`;
   const ahead = neighbours.readAhead ? `; page ${neighbours.readAhead} read ahead for running headers` : '';
-  const reason = `${reading.reader}: ${turned}${reading.lines.length} lines; detection ${ms(timings.detectionMs)}, orientation ${ms(timings.orientationMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}${ahead}`;
-  return { width, height, markdown, blocks, images: [], device: 'cpu', reason };
+  const reason = `${reading.reader}: ${turned}${reading.lines.length} lines, ${sure}; detection ${ms(timings.detectionMs)}, orientation ${ms(timings.orientationMs)}, recognition ${ms(timings.recognitionMs)}, layout ${ms(layoutMs)}${ahead}`;
+  const measured = confidence.characters > 0 ? { confidence: Math.round(confidence.mean * 1000) / 1000 } : {};
+  return { width, height, markdown, blocks, images: [], device: 'cpu', reason, ...measured, flags: isUnsure(confidence) ? ['low-confidence'] : [] };
 }
 
 /** How the scan lies, by the clockwise quarter turns that set it upright. */
@@ -138,4 +142,8 @@ const LYING = ['', 'turned 90 degrees anticlockwise', 'upside down', 'turned 90 
 
 function ms(value: number): string {
   return `${Math.round(value)} ms`;
+}
+
+function percent(share: number): string {
+  return `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { liesSideways, readDownwards, upsideDownVotes, votingLines, votingWindows } from './page-orientation.js';
+import { clearlyUpsideDown, liesSideways, readDownwards, upsideDownMargin, votingLines, votingWindows } from './page-orientation.js';
 import type { TextLineBox } from './text-detection.js';
 
 /** A box as detection gives one: its axis near level, `length` along it and `thickness` across. */
@@ -23,6 +23,11 @@ describe('liesSideways', () => {
 
   it('keeps a page of prose upright despite a long stamp up its margin', () => {
     expect(liesSideways([standing(1600), box(1000, 30), box(1000, 30), box(900, 30)])).toBe(false);
+  });
+
+  it('leaves a page upright when standing fragments only match its lying words (loops and strokes of handwriting)', () => {
+    expect(liesSideways([standing(300), standing(250), box(200, 30), box(220, 30), box(100, 30)])).toBe(false);
+    expect(liesSideways([standing(600), standing(500), box(200, 30), box(220, 30), box(100, 30)])).toBe(true);
   });
 
   it('leaves a page of only short words and digits upright', () => {
@@ -57,10 +62,26 @@ describe('votingWindows', () => {
   });
 });
 
-describe('upsideDownVotes', () => {
-  it('counts the windows that read upside down more likely than upright', () => {
-    expect(upsideDownVotes([0.1, 0.9, 0.2, 0.8, 0.7, 0.3], 3)).toBe(2);
-    expect(upsideDownVotes([0.9, 0.1, 0.6, 0.4], 2)).toBe(0);
+describe('upsideDownMargin', () => {
+  it('is the mean of P(upside down) - P(upright) over the windows', () => {
+    expect(upsideDownMargin([0.1, 0.9, 0.2, 0.8, 0.7, 0.3], 3)).toBeCloseTo((0.8 + 0.6 - 0.4) / 3);
+    expect(upsideDownMargin([0.9, 0.1, 0.6, 0.4], 2)).toBeCloseTo(-0.5);
+    expect(upsideDownMargin([], 0)).toBe(0);
+  });
+});
+
+describe('clearlyUpsideDown', () => {
+  it('turns a page over when nearly every window is sure it is upside down', () => {
+    expect(clearlyUpsideDown(upsideDownMargin([0.02, 0.98, 0.05, 0.95, 0.01, 0.99], 3))).toBe(true);
+  });
+
+  it('keeps a page as it lies when most windows lean upside down only weakly', () => {
+    // 4 of 5 windows vote upside down, as a majority vote would have turned the page
+    expect(clearlyUpsideDown(upsideDownMargin([0.4, 0.6, 0.35, 0.65, 0.3, 0.7, 0.45, 0.55, 0.9, 0.1], 5))).toBe(false);
+  });
+
+  it('keeps a page as it lies when windows are split, however sure each is', () => {
+    expect(clearlyUpsideDown(upsideDownMargin([0.01, 0.99, 0.01, 0.99, 0.99, 0.01, 0.02, 0.98], 4))).toBe(false);
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Which way up a scan lies, decided cheaply from what detection already found: lines standing on
  * end mean the page lies sideways (a quarter turn, either way); PP-OCR's text direction classifier
- * tells which way round (or upright from upside down), by a majority of windows cut from the longest
- * lines.
+ * tells which way round (or upright from upside down), by its mean confidence over windows cut from
+ * the longest lines. A page is turned only on a clear signal: handwriting, drawings and noise give
+ * the classifier (trained on print) no real direction, and such a page is read as it lies.
  */
 
 import ort from 'onnxruntime-node';
@@ -16,16 +17,33 @@ const CLASSIFIER_WIDTH = 192;
 /** Boxes this many times longer than thick are lines (or long words): short ones say little about direction. */
 const LINE_ASPECT = 3;
 /**
- * Lines the classifier votes on, and windows cut from each when one each does not agree: fifteen
- * votes outvote the odd misread (0-3 of 15 on the upright scans here), and most pages need only five.
+ * Lines the classifier judges, and windows cut from each when one each does not settle it: fifteen
+ * windows outweigh the odd misread (0-3 of 15 on the upright scans here), and most pages need only five.
  */
 const VOTING_LINES = 5;
 const WINDOWS_PER_LINE = 3;
 
 /**
- * Whether the page's text stands on end: the long boxes' total length standing beats that lying
- * down. Detection sets a box's axis near level, so a vertical line shows as a box much thicker than long.
- * Weighting by length keeps a margin stamp or a vertical table heading from turning a page of prose.
+ * Standing text must outweigh lying text this many times to turn a page a quarter: on a page read
+ * sideways nearly every line stands (the letter scan: none lies), while handwriting's loops and
+ * tall strokes box as a few standing fragments among lying words.
+ */
+const CLEAR_SIDEWAYS = 2;
+/**
+ * The classifier's mean confidence margin, P(upside down) - P(upright) over the windows, at which
+ * a page is turned over. Measured: printed scans and handwriting-like italics upside down 0.99-1.00
+ * (upright -0.95 to -1.00); upright scribbles that look alike either way up -0.37 to 0.64, which
+ * a majority of windows had turned over on 7 pages of 10.
+ */
+const CLEAR_UPSIDE_DOWN = 0.75;
+/** One window a line settles the question when their margin is at least this clear either way. */
+const SETTLED = 0.9;
+
+/**
+ * Whether the page's text stands on end: the long boxes' total length standing clearly beats that
+ * lying down. Detection sets a box's axis near level, so a vertical line shows as a box much thicker
+ * than long. Weighting by length keeps a margin stamp or a vertical table heading from turning a
+ * page of prose.
  */
 export function liesSideways(boxes: readonly TextLineBox[]): boolean {
   let standing = 0;
@@ -34,7 +52,7 @@ export function liesSideways(boxes: readonly TextLineBox[]): boolean {
     if (box.length >= LINE_ASPECT * box.thickness) lying += box.length;
     else if (box.thickness >= LINE_ASPECT * box.length) standing += box.thickness;
   }
-  return standing > lying;
+  return standing > 0 && standing >= CLEAR_SIDEWAYS * lying;
 }
 
 /** The longest lying lines, at most `count`, for the classifier: long lines carry the most letters. */
@@ -61,11 +79,19 @@ export function votingWindows(boxes: readonly TextLineBox[], count = VOTING_LINE
   });
 }
 
-/** How many windows read upside down; `probabilities` is the classifier's [n, 2] (0 and 180 degrees). */
-export function upsideDownVotes(probabilities: ArrayLike<number>, windows: number): number {
-  let votes = 0;
-  for (let i = 0; i < windows; i++) if (probabilities[2 * i + 1]! > probabilities[2 * i]!) votes++;
-  return votes;
+/**
+ * The mean over windows of P(upside down) - P(upright), from -1 (all surely upright) to 1 (all
+ * surely upside down); `probabilities` is the classifier's [n, 2] (0 and 180 degrees).
+ */
+export function upsideDownMargin(probabilities: ArrayLike<number>, windows: number): number {
+  let sum = 0;
+  for (let i = 0; i < windows; i++) sum += probabilities[2 * i + 1]! - probabilities[2 * i]!;
+  return windows > 0 ? sum / windows : 0;
+}
+
+/** Upside down only on a clear margin: a weak or split signal leaves the page as it lies. */
+export function clearlyUpsideDown(margin: number): boolean {
+  return margin >= CLEAR_UPSIDE_DOWN;
 }
 
 /**
@@ -75,8 +101,9 @@ export function upsideDownVotes(probabilities: ArrayLike<number>, windows: numbe
  * turned anticlockwise (one more quarter).
  */
 export async function pageTurns(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<QuarterTurns> {
-  if (liesSideways(boxes)) return (await upsideDown(classifier, image, boxes.map(readDownwards))) ? 1 : 3;
-  return (await upsideDown(classifier, image, boxes)) ? 2 : 0;
+  // Sideways either way needs turning, so there the likelier way round wins; upright needs a clear case against it.
+  if (liesSideways(boxes)) return (await upsideDownMarginOf(classifier, image, boxes.map(readDownwards))) > 0 ? 1 : 3;
+  return clearlyUpsideDown(await upsideDownMarginOf(classifier, image, boxes)) ? 2 : 0;
 }
 
 /**
@@ -87,19 +114,18 @@ export function readDownwards(box: TextLineBox): TextLineBox {
   return { ...box, angle: box.angle + Math.PI / 2, length: box.thickness, thickness: box.length };
 }
 
-/** By a majority of the windows; one window a line first, and three a line only when those disagree. */
-async function upsideDown(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<boolean> {
+/** One window a line first, and three a line when those do not settle it; 0 with no line to judge by. */
+export async function upsideDownMarginOf(classifier: ort.InferenceSession, image: RgbImage, boxes: readonly TextLineBox[]): Promise<number> {
   const first = votingWindows(boxes, VOTING_LINES, 1);
-  if (first.length === 0) return false;
-  const votes = await classify(classifier, image, first);
-  if (votes === 0 || votes === first.length) return votes > 0;
-  const all = votingWindows(boxes);
-  return (await classify(classifier, image, all)) * 2 > all.length;
+  if (first.length === 0) return 0;
+  const margin = await classify(classifier, image, first);
+  if (Math.abs(margin) >= SETTLED) return margin;
+  return classify(classifier, image, votingWindows(boxes));
 }
 
 async function classify(classifier: ort.InferenceSession, image: RgbImage, windows: readonly TextLineBox[]): Promise<number> {
   const output = await classifier.run({ [classifier.inputNames[0]!]: classifierInput(image, windows) });
-  return upsideDownVotes(output[classifier.outputNames[0]!]!.data as Float32Array, windows.length);
+  return upsideDownMargin(output[classifier.outputNames[0]!]!.data as Float32Array, windows.length);
 }
 
 /** Each window cut out 48 px high at its own aspect (up to 192 px), padded with 0 (mid grey) to 192. */
