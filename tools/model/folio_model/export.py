@@ -30,7 +30,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="fp32: exact, the CPU reference; fp16: fp16 weights and arithmetic, for CUDA; "
                              "int4: 4-bit weights (MatMulNBits, QMoE), for CPUs, WebGPU and small GPUs")
     parser.add_argument("--block-size", type=int, default=32, choices=(16, 32, 64, 128),
-                        help="int4 quantisation block along the input dimension")
+                        help="int4 quantisation block along the input dimension, for every matrix but the routed experts")
+    parser.add_argument("--expert-block-size", type=int, default=0, choices=(0, 16, 32, 64, 128),
+                        help="int4 block of the routed experts; 0 (the default): one scale per output column, the only "
+                             "layout ONNX Runtime's CPU QMoE runs fast")
     parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
     parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
                         help="no-repeat n-gram rule recorded in the manifest")
@@ -63,7 +66,7 @@ def export_options(args: argparse.Namespace) -> ExportOptions | str:
         licence=licence,
         name=args.name or args.checkpoint.resolve().name,
     )
-    precision = replace(PRECISIONS[args.precision], block_size=args.block_size)
+    precision = replace(PRECISIONS[args.precision], block_size=args.block_size, expert_block_size=args.expert_block_size)
     return ExportOptions(package, precision, without_draft_head=args.without_draft_head,
                          allow_unknown_config=args.allow_unknown_config)
 
