@@ -2,7 +2,7 @@
 
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { DemoModel } from '../../shared/demo-models.js';
 import { deviceRequestText, parseDeviceRequest } from '../../shared/device.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
@@ -133,6 +133,8 @@ const ENGINE_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+type EngineValues = { [flag in keyof typeof ENGINE_OPTIONS]?: (typeof ENGINE_OPTIONS)[flag]['type'] extends 'boolean' ? boolean : string };
+
 const CONVERT_OPTIONS = {
   out: { type: 'string', short: 'o' },
   pages: { type: 'string' },
@@ -179,20 +181,37 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
-function parseConvert(args: string[]): CliCommand {
-  let parsed;
+/** A subcommand's options and positionals, or a UsageError in parseArgs' words. */
+function parseOptions<const O extends NonNullable<ParseArgsConfig['options']>>(args: string[], options: O) {
   try {
-    parsed = parseArgs({ args, options: CONVERT_OPTIONS, allowPositionals: true, strict: true });
+    return parseArgs({ args, options, allowPositionals: true, strict: true });
   } catch (error) {
     throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
   }
-  const { values, positionals } = parsed;
-  if (values.help) return { kind: 'help' };
-  if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
-  if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
+}
+
+/** What convert and bench both take: the engine and its settings. */
+function engineSettings(values: EngineValues) {
   const engine = parseEngine(values.engine ?? 'auto');
   const remote = parseRemote(engine, values);
   const vlm = remote ? undefined : parseVlm(engine, values);
+  return {
+    engine,
+    keepHeaders: values['keep-headers'] ?? false,
+    password: values.password,
+    pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
+    json: values.json ?? false,
+    vlm,
+    remote,
+    lang: values.lang === undefined ? undefined : parseLang(values.lang),
+  };
+}
+
+function parseConvert(args: string[]): CliCommand {
+  const { values, positionals } = parseOptions(args, CONVERT_OPTIONS);
+  if (values.help) return { kind: 'help' };
+  if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
+  if (values.out === undefined) throw new UsageError('no output folder; add -o <dir>.');
   return {
     kind: 'convert',
     request: {
@@ -201,47 +220,17 @@ function parseConvert(args: string[]): CliCommand {
       pages: values.pages === undefined ? undefined : parsePages(values.pages),
       formats: parseFormats(values.format ?? 'md'),
       splitPages: values['split-pages'] ?? false,
-      engine,
-      keepHeaders: values['keep-headers'] ?? false,
       images: values.images ?? false,
-      password: values.password,
-      pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
-      json: values.json ?? false,
-      vlm,
-      remote,
-      lang: values.lang === undefined ? undefined : parseLang(values.lang),
+      ...engineSettings(values),
     },
   };
 }
 
 function parseBench(args: string[]): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: BENCH_OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(args, BENCH_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (positionals.length !== 1) throw new UsageError('bench takes one benchmark folder (*.jsonl test files and pdfs/): folio bench <dir>.');
-  const engine = parseEngine(values.engine ?? 'auto');
-  const remote = parseRemote(engine, values);
-  const vlm = remote ? undefined : parseVlm(engine, values);
-  return {
-    kind: 'bench',
-    request: {
-      dir: positionals[0]!,
-      engine,
-      keepHeaders: values['keep-headers'] ?? false,
-      password: values.password,
-      pageTimeoutMs: values['page-timeout'] === undefined ? defaultPageTimeLimitMs(engine, vlm) : parsePageTimeout(values['page-timeout']) * 1000,
-      json: values.json ?? false,
-      vlm,
-      remote,
-      lang: values.lang === undefined ? undefined : parseLang(values.lang),
-      outDir: values.out,
-    },
-  };
+  return { kind: 'bench', request: { dir: positionals[0]!, outDir: values.out, ...engineSettings(values) } };
 }
 
 function parseVlm(
@@ -311,13 +300,7 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
 }
 
 function parseExportPairs(args: string[]): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: EXPORT_PAIRS_OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(args, EXPORT_PAIRS_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (values.out === undefined) throw new UsageError('no output folder; add -o <dir> (train.jsonl, validation.jsonl, images/ and manifest.json go there).');
   const format = values.format === undefined ? undefined : PAIR_FORMATS.find((choice) => choice === values.format);
@@ -348,13 +331,7 @@ function parseShare(text: string): number {
 }
 
 function parseServeCheck(args: string[]): CliCommand {
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: SERVE_CHECK_OPTIONS, allowPositionals: true, strict: true });
-  } catch (error) {
-    throw new UsageError(`${error instanceof Error ? error.message : String(error)}; see "folio --help".`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseOptions(args, SERVE_CHECK_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (positionals.length !== 1) throw new UsageError('serve-check takes one server address: folio serve-check http://gpu-box:8000.');
   return {

@@ -217,8 +217,10 @@ class Batch {
       slot?.converted();
     }
     if (results.length === 0) return this.fileFailed(reporter, file, { code: sharedCode(failures), message: 'no page could be converted, so nothing was written.' });
-    // a document that came out empty is a problem to report, not a conversion to count
-    if (results.every((result) => result.markdown.trim() === '' && result.images.length === 0)) {
+    // a document that came out empty is a problem to report, not a conversion to count, unless
+    // every page was looked at and judged blank (then the empty file is the true result)
+    const empty = results.every((result) => result.markdown.trim() === '' && result.images.length === 0);
+    if (empty && !results.every((result) => result.stats.flags?.includes('blank'))) {
       const which = pages.length === 1 ? `page ${pages[0]}` : `any of the ${pages.length} pages read`;
       return this.fileFailed(reporter, file, {
         code: 'no-text-layer',
