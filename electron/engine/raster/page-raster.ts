@@ -1,7 +1,8 @@
 /** Decodes a page image file (PNG, JPEG, WebP, GIF, via @napi-rs/canvas) or a pdf.js page into RGB. */
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { pageToRender } from '../pdf/open-pdf.js';
 import { rgbFromRgba, type RgbImage } from './rgb-image.js';
 
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
@@ -12,7 +13,12 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
   return rgbFromRgba(image.width, image.height, context.getImageData(0, 0, image.width, image.height).data);
 }
 
-/** Renders a PDF page on white so that its longer side is `longSide` pixels. */
+/** Renders page `pageNumber` of `pdf` (its renderable twin: see openPdf) so that its longer side is `longSide` pixels. */
+export async function renderPdfPage(pdf: PDFDocumentProxy, pageNumber: number, longSide: number): Promise<RgbImage> {
+  return renderPage(await pageToRender(pdf, pageNumber), longSide);
+}
+
+/** Renders a PDF page on white so that its longer side is `longSide` pixels; the page must come from a document opened with glyph outlines. */
 export async function renderPage(page: PDFPageProxy, longSide: number): Promise<RgbImage> {
   const base = page.getViewport({ scale: 1 });
   const viewport = page.getViewport({ scale: longSide / Math.max(base.width, base.height) });
