@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
-import { renderPage } from '../electron/engine/raster/page-raster.js';
+import { renderPdfPage } from '../electron/engine/raster/page-raster.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { VlmEngine } from '../electron/engine/vlm/vlm-engine.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
@@ -85,14 +85,14 @@ describe('vlm engine', () => {
 
 describe('vlm engine on a printed PDF', () => {
   it('renders the page with pdf.js and streams its text', async () => {
-    const { openPdf } = await import('../electron/engine/pdf/open-pdf.js');
+    const { closePdf, openPdf } = await import('../electron/engine/pdf/open-pdf.js');
     const { pdf } = await openPdf(path.resolve(import.meta.dirname, 'fixtures/out/clauses.pdf'));
     try {
       const deltas: string[] = [];
       const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 12 });
       const content = await engine.convertPage({
         pdf, page: 1, options: DEFAULT_CONVERT_OPTIONS, signal: new AbortController().signal, alsoConverts: () => false,
-        render: async (longSide) => renderPage(await pdf.getPage(1), longSide),
+        render: (longSide) => renderPdfPage(pdf, 1, longSide),
         emitDelta: (text) => deltas.push(text),
       });
       expect(content.tokens).toBe(12);
@@ -102,7 +102,7 @@ describe('vlm engine on a printed PDF', () => {
       expect(content.device).toBe(pkg.provider.device);
       expect(content.decode).toMatchObject({ model: 'folio-tiny', newTokens: 12, specK: 2, specKSetting: 2, stopped: 'limit' });
     } finally {
-      await pdf.destroy();
+      await closePdf(pdf);
     }
   });
 });

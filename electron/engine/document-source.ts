@@ -8,8 +8,8 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { DocumentInfo } from '../../shared/protocol.js';
 import { imageFormatOf } from './image/image-format.js';
 import { openImageDocument } from './image/image-document.js';
-import { openPdf } from './pdf/open-pdf.js';
-import { renderPage } from './raster/page-raster.js';
+import { closePdf, openPdf } from './pdf/open-pdf.js';
+import { renderPdfPage } from './raster/page-raster.js';
 import type { RgbImage } from './raster/rgb-image.js';
 
 export interface DocumentSource {
@@ -34,7 +34,7 @@ export async function openDocumentSource(file: string, password?: string): Promi
   return {
     info,
     pdf,
-    render: async (page, longSide) => renderPage(await pdf.getPage(page), longSide),
+    render: (page, longSide) => renderPdfPage(pdf, page, longSide),
     contentError: async (page) => {
       strict ??= strictCopy();
       try {
@@ -45,7 +45,7 @@ export async function openDocumentSource(file: string, password?: string): Promi
       }
     },
     close: async () => {
-      await pdf.destroy();
+      await closePdf(pdf);
       await strict?.then((copy) => copy.destroy()).catch(() => undefined);
     },
   };

@@ -20,15 +20,18 @@ export interface ForkHostOptions {
 }
 
 export function forkHost(options: ForkHostOptions = {}): HostProcess {
+  const env = options.env ?? process.env;
+  // FOLIO_HOST_CPU_PROF=DIR: the host writes a V8 CPU profile into DIR as it exits (Node refuses --cpu-prof in NODE_OPTIONS).
+  const profile = env.FOLIO_HOST_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.FOLIO_HOST_CPU_PROF}`] : [];
   const child = fork(options.modulePath ?? HOST_MODULE, [], {
     // Uint8Array image data in page results must arrive as bytes, not as a JSON object of indices.
     serialization: 'advanced',
     // pdf.js can balloon on a hostile page faster than the page time limit runs out; a capped heap
     // turns that into a crash of this host (that page fails) instead of the machine swapping.
-    execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`],
+    execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`, ...profile],
     // The host's output must never mix into the caller's stdout (the CLI's --json stream).
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    env: options.env ?? process.env,
+    env,
   });
   let stderrTail = '';
   child.stderr?.setEncoding('utf8');
@@ -42,16 +45,18 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
     exitDescription = description;
     for (const listener of exitListeners) listener(description);
   };
-  // A host stuck in a hostile page never reads the disconnect, so the caller's exit takes it along.
+  // A host stuck in a hostile page never reads the disconnect, so the caller's exit takes it along;
+  // a profiled host is left to exit on the disconnect, so that it writes its profile.
   const killOnExit = () => child.kill('SIGKILL');
-  process.once('exit', killOnExit);
-  // 'close' rather than 'exit': it comes after stderr has drained, so the crash reason is complete.
-  child.once('close', (code, signal) => {
+  if (profile.length === 0) process.once('exit', killOnExit);
+  const ended = (code: number | null, signal: NodeJS.Signals | null) => {
     process.removeListener('exit', killOnExit);
     const how = signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`;
     const lastLine = stderrTail.trim().split('\n').at(-1);
     exited(lastLine ? `${how}: ${lastLine}` : how);
-  });
+  };
+  // 'close' rather than 'exit': it comes after stderr has drained, so the crash reason is complete.
+  child.once('close', ended);
   child.on('error', (error) => exited(`could not run ${options.modulePath ?? HOST_MODULE}: ${error.message}`));
   return {
     send: (request) => {
@@ -64,7 +69,14 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
       else exitListeners.push(listener);
     },
     kill: () => {
-      child.kill('SIGKILL');
+      if (profile.length === 0 || !child.connected) {
+        child.kill('SIGKILL');
+        return;
+      }
+      // A profiled host is asked to exit (it does on the disconnect) so that it writes its profile;
+      // after a disconnect made here Node emits 'exit' but never 'close'.
+      child.once('exit', ended);
+      child.disconnect();
     },
   };
 }

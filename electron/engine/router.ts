@@ -55,7 +55,7 @@ export class EngineRouter {
     }
     if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package; give its folder with --model <dir>.');
     if (!page) return { engine: this.text, reason: 'no model package configured; reading the text layer' };
-    const decision = decidePageRoute(page.pdf ? await textLayerFacts(page.pdf, page.page) : undefined);
+    const decision = decidePageRoute(page.pdf ? await this.textLayerFacts(page.pdf, page.page) : undefined);
     return { engine: decision.engine === 'lite' ? this.lite : this.text, reason: decision.reason };
   }
 
@@ -67,13 +67,16 @@ export class EngineRouter {
     }
     this.vlm.letGo(document);
   }
-}
 
-/** A page pdf.js cannot read goes to the text engine, which says it is damaged. */
-async function textLayerFacts(pdf: PDFDocumentProxy, page: number): Promise<TextLayerFacts> {
-  try {
-    return await probeTextLayer(await pdf.getPage(page));
-  } catch {
-    return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1, imageShare: 0, pathPaints: 0, annotations: 0 };
+  /**
+   * A page pdf.js cannot read goes to the text engine, which says it is damaged. The page's text
+   * content comes from, and stays with, the text engine: converting the page reads it once.
+   */
+  private async textLayerFacts(pdf: PDFDocumentProxy, page: number): Promise<TextLayerFacts> {
+    try {
+      return await probeTextLayer(await pdf.getPage(page), () => this.text.textContent(pdf, page));
+    } catch {
+      return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1, imageShare: 0, pathPaints: 0, annotations: 0 };
+    }
   }
 }

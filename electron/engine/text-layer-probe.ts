@@ -7,6 +7,7 @@
 
 import { AnnotationMode, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { readDrawing } from './text/drawing.js';
+import type { TextContentLike } from './text/text-runs.js';
 
 export interface TextLayerFacts {
   /** Non-space characters in the text layer. */
@@ -37,7 +38,11 @@ const PATH_PAINTS = new Set<number>([OPS.fill, OPS.eoFill, OPS.stroke, OPS.close
 const INVISIBLE_MODES = new Set([3, 7]);
 const UNMAPPED = /[\u0000-\u0008\u000e-\u001f\ufffd\ue000-\uf8ff]/gu;
 
-export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts> {
+/** `readTextContent`: where the page's text content comes from (the text engine keeps what it read). */
+export async function probeTextLayer(
+  page: PDFPageProxy,
+  readTextContent: () => Promise<TextContentLike> = async () => (await page.getTextContent()) as TextContentLike,
+): Promise<TextLayerFacts> {
   // The same parameters as the text engine's read, so pdf.js serves that one from its cache.
   const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   let mode = 0;
@@ -54,7 +59,7 @@ export async function probeTextLayer(page: PDFPageProxy): Promise<TextLayerFacts
       if (INVISIBLE_MODES.has(mode)) invisible++;
     }
   });
-  const content = await page.getTextContent();
+  const content = await readTextContent();
   const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
   const viewport = page.getViewport({ scale: 1 });
   const area = viewport.width * viewport.height;

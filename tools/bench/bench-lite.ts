@@ -20,8 +20,8 @@ import { detectTextLines } from '../../electron/engine/lite/text-detection.js';
 import { recogniseLines } from '../../electron/engine/lite/text-recognition.js';
 import { readPage } from '../../electron/engine/lite/page-reading.js';
 import { closeTesseractWorkers } from '../../electron/engine/lite/tesseract-reader.js';
-import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
-import { renderPage } from '../../electron/engine/raster/page-raster.js';
+import { closePdf, openPdf } from '../../electron/engine/pdf/open-pdf.js';
+import { renderPdfPage } from '../../electron/engine/raster/page-raster.js';
 import { EngineRouter } from '../../electron/engine/router.js';
 import { characterErrorRate } from '../../test/scans/character-error-rate.js';
 import { FIXTURE_PDF_DIR, REPO_ROOT } from './bench-set.js';
@@ -106,7 +106,7 @@ async function compareRecognisers(file: string): Promise<void> {
   const { pdf } = await openPdf(file);
   try {
     const page = await pdf.getPage(1);
-    const image = await pdfPageImage(page, () => renderPage(page, LITE_LONG_SIDE));
+    const image = await pdfPageImage(page, () => renderPdfPage(pdf, 1, LITE_LONG_SIDE));
     const models = await loadPpOcrModels();
     const recogniserPath = path.join(ppOcrAssetsDir(), RECOGNISER_FILE);
     const shipped = await ort.InferenceSession.create(recogniserPath, PPOCR_SESSION_OPTIONS);
@@ -133,7 +133,7 @@ async function compareRecognisers(file: string): Promise<void> {
     console.log(`  graph, one session here, CPU s: shipped ${s(cpuMs.shipped)}, fused ${s(cpuMs.fused)} (${(cpuMs.shipped / cpuMs.fused).toFixed(2)}x); same text: ${texts.shipped === texts.fused}`);
     console.log(`  threads, wall s: one session with ${PPOCR_SESSION_OPTIONS.intraOpNumThreads ?? 'default'} intra-op threads ${s(wallMs.fused)}, ${WORKER_COUNT} worker sessions of one thread ${s(wallMs.workers)} (${(wallMs.workers / wallMs.fused).toFixed(2)}x); same text: ${texts.fused === texts.workers}`);
   } finally {
-    await pdf.destroy();
+    await closePdf(pdf);
   }
 }
 
@@ -144,7 +144,7 @@ async function measure(reader: OcrReader, file: string, knownText: string, cjk: 
     const viewport = page.getViewport({ scale: 1 });
     const cpu = process.cpuUsage();
     const started = performance.now();
-    const image = await pdfPageImage(page, () => renderPage(page, LITE_LONG_SIDE));
+    const image = await pdfPageImage(page, () => renderPdfPage(pdf, 1, LITE_LONG_SIDE));
     const renderMs = performance.now() - started;
     const reading = await readPage(image, reader, new AbortController().signal);
     const laidOut = performance.now();
@@ -156,7 +156,7 @@ async function measure(reader: OcrReader, file: string, knownText: string, cjk: 
     const used = process.cpuUsage(cpu);
     return { cpuMs: (used.user + used.system) / 1000, renderMs, ...reading.timings, layoutMs, cer: knownText ? characterErrorRate(markdown, knownText, { ignoreSpaces: cjk }) : 0 };
   } finally {
-    await pdf.destroy();
+    await closePdf(pdf);
   }
 }
 

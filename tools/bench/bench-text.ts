@@ -1,7 +1,8 @@
 /**
  * `npm run bench:text`: Folio's text engine against `pdftotext -layout` on the same documents in
- * one run (pages/s, time per page, ratio; target: Folio within 3x of pdftotext per page), peak
- * memory, then memory over a 1,000-page document. A benchmark prints; it asserts nothing.
+ * one run (pages/s, wall and CPU time per page, ratios; target: Folio within 3x of pdftotext per
+ * page), peak memory, then memory over a 2,000-page document. A benchmark prints; it asserts nothing.
+ * Folio runs in this process (no engine-host start-up); pdftotext is one process per document.
  */
 
 import path from 'node:path';
@@ -9,11 +10,11 @@ import { EngineRouter } from '../../electron/engine/router.js';
 import { fixturePdfs, GENERATED_KIND, resolveBenchSet } from './bench-set.js';
 import { convertWithFolio, type RunTotals } from './folio-run.js';
 import { runLongDocument } from './memory-run.js';
-import { convertWithPdftotext, pdftotextAvailable } from './pdftotext-run.js';
+import { convertWithPdftotext, pdftotextAvailable, pdftotextCpuMs } from './pdftotext-run.js';
 
 /** Timed passes over the set after one untimed warm-up pass (JIT, font data, file cache). */
 const ROUNDS = 3;
-const LONG_DOCUMENT_PAGES = 1000;
+const LONG_DOCUMENT_PAGES = 2000;
 const TARGET_RATIO = 3;
 
 async function main(): Promise<void> {
@@ -28,6 +29,13 @@ async function main(): Promise<void> {
   const router = new EngineRouter();
   const folio = await timeRounds(set.files, (file) => convertWithFolio(router, file));
   const poppler = await timeRounds(set.files, convertWithPdftotext);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const file of set.files) {
+      const cpuMs = await pdftotextCpuMs(file);
+      poppler.cpuMs += cpuMs;
+      poppler.cpuByFile.set(file, (poppler.cpuByFile.get(file) ?? 0) + cpuMs);
+    }
+  }
   const slowest = set.files
     .map((file) => ({ file, folioMs: folio.byFile.get(file)!, popplerMs: poppler.byFile.get(file)! }))
     .sort((a, b) => b.folioMs / b.popplerMs - a.folioMs / a.popplerMs)
@@ -36,25 +44,25 @@ async function main(): Promise<void> {
   const popplerMsPerPage = poppler.ms / poppler.pages;
   const ratio = folioMsPerPage / popplerMsPerPage;
 
-  console.log(row('engine', 'pages', 'time (s)', 'pages/s', 'ms/page'));
-  console.log(row('folio text', String(folio.pages), (folio.ms / 1000).toFixed(2), (folio.pages / (folio.ms / 1000)).toFixed(1), folioMsPerPage.toFixed(2)));
-  console.log(row('pdftotext -layout', String(poppler.pages), (poppler.ms / 1000).toFixed(2), (poppler.pages / (poppler.ms / 1000)).toFixed(1), popplerMsPerPage.toFixed(2)));
+  console.log(row('engine', 'pages', 'time (s)', 'pages/s', 'ms/page', 'CPU ms/page'));
+  console.log(row('folio text', String(folio.pages), (folio.ms / 1000).toFixed(2), (folio.pages / (folio.ms / 1000)).toFixed(1), folioMsPerPage.toFixed(2), (folio.cpuMs / folio.pages).toFixed(2)));
+  console.log(row('pdftotext -layout', String(poppler.pages), (poppler.ms / 1000).toFixed(2), (poppler.pages / (poppler.ms / 1000)).toFixed(1), popplerMsPerPage.toFixed(2), (poppler.cpuMs / poppler.pages).toFixed(2)));
   if (folio.failedPages) console.log(`folio failed pages: ${folio.failedPages}`);
-  console.log(`\nratio (folio / pdftotext time per page): ${ratio.toFixed(2)}x, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
-  console.log('\nby document kind:');
-  console.log(row('kind', 'docs', 'pages', 'folio ms/p', 'pdftotext', 'ratio'));
-  for (const kind of kinds) {
-    const files = set.files.filter((f) => set.kinds.get(f) === kind);
-    const sum = (totals: RoundTotals, what: 'ms' | 'pages') => files.reduce((n, f) => n + (what === 'ms' ? totals.byFile.get(f)! : totals.pagesByFile.get(f)!), 0);
-    const folioPerPage = sum(folio, 'ms') / sum(folio, 'pages');
-    const popplerPerPage = sum(poppler, 'ms') / sum(poppler, 'pages');
-    console.log(row(kind, String(files.length), String(sum(folio, 'pages') / ROUNDS), folioPerPage.toFixed(2), popplerPerPage.toFixed(2), `${(folioPerPage / popplerPerPage).toFixed(2)}x`));
-  }
+  const cpuRatio = folio.cpuMs / folio.pages / (poppler.cpuMs / poppler.pages);
+  console.log(`\nratio (folio / pdftotext per page): time ${ratio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x; target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log('\nby document kind (ms per page; ratio = folio / pdftotext):');
+  console.log(row('kind', 'docs', 'pages', 'folio', 'pdftotext', 'ratio', 'folio CPU', 'pdftotext', 'CPU ratio'));
+  const perPage = (totals: RoundTotals, files: readonly string[], what: 'byFile' | 'cpuByFile') =>
+    files.reduce((n, f) => n + totals[what].get(f)!, 0) / files.reduce((n, f) => n + totals.pagesByFile.get(f)!, 0);
+  const kindRow = (kind: string, files: readonly string[]) => {
+    const [time, popplerTime] = [perPage(folio, files, 'byFile'), perPage(poppler, files, 'byFile')];
+    const [cpu, popplerCpu] = [perPage(folio, files, 'cpuByFile'), perPage(poppler, files, 'cpuByFile')];
+    const pages = files.reduce((n, f) => n + folio.pagesByFile.get(f)!, 0) / ROUNDS;
+    return row(kind, String(files.length), String(pages), time.toFixed(2), popplerTime.toFixed(2), `${(time / popplerTime).toFixed(2)}x`, cpu.toFixed(2), popplerCpu.toFixed(2), `${(cpu / popplerCpu).toFixed(2)}x`);
+  };
+  for (const kind of kinds) console.log(kindRow(kind, set.files.filter((f) => set.kinds.get(f) === kind)));
   const real = set.files.filter((f) => set.kinds.get(f) !== GENERATED_KIND);
-  if (real.length) {
-    const perPage = (totals: RoundTotals) => real.reduce((n, f) => n + totals.byFile.get(f)!, 0) / real.reduce((n, f) => n + totals.pagesByFile.get(f)!, 0);
-    console.log(`real-world documents only: ${(perPage(folio) / perPage(poppler)).toFixed(2)}x pdftotext's time per page`);
-  }
+  if (real.length) console.log(kindRow('real-world, all', real));
   console.log(`furthest behind: ${slowest.map((d) => `${path.basename(d.file)} ${(d.folioMs / d.popplerMs).toFixed(1)}x`).join(', ')}`);
   console.log(`peak RSS so far: ${peakRssMiB().toFixed(0)} MiB\n`);
 
@@ -75,6 +83,8 @@ async function main(): Promise<void> {
 interface RoundTotals extends RunTotals {
   /** Time per document over all rounds. */
   byFile: Map<string, number>;
+  /** CPU time per document over all rounds. */
+  cpuByFile: Map<string, number>;
   /** Pages per document over all rounds. */
   pagesByFile: Map<string, number>;
 }
@@ -85,7 +95,7 @@ async function timeRounds(files: readonly string[], convert: (file: string) => P
       throw new Error(`${path.basename(file)}: ${error instanceof Error ? error.message : String(error)}`);
     });
   for (const file of files) await named(file);
-  const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, byFile: new Map(), pagesByFile: new Map() };
+  const sum: RoundTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, cpuMs: 0, byFile: new Map(), cpuByFile: new Map(), pagesByFile: new Map() };
   for (let round = 0; round < ROUNDS; round++) {
     for (const file of files) {
       const t = await named(file);
@@ -93,7 +103,9 @@ async function timeRounds(files: readonly string[], convert: (file: string) => P
       sum.failedPages += t.failedPages;
       sum.chars += t.chars;
       sum.ms += t.ms;
+      sum.cpuMs += t.cpuMs;
       sum.byFile.set(file, (sum.byFile.get(file) ?? 0) + t.ms);
+      sum.cpuByFile.set(file, (sum.cpuByFile.get(file) ?? 0) + t.cpuMs);
       sum.pagesByFile.set(file, (sum.pagesByFile.get(file) ?? 0) + t.pages);
     }
   }
@@ -106,7 +118,7 @@ function peakRssMiB(): number {
 }
 
 function row(...cells: string[]): string {
-  return cells.map((c, i) => (i === 0 ? c.padEnd(22) : c.padStart(10))).join(' ');
+  return cells.map((c, i) => (i === 0 ? c.padEnd(34) : c.padStart(10))).join(' ');
 }
 
 main().catch((error: unknown) => {

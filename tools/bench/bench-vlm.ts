@@ -13,8 +13,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
-import { decodeImage, renderPage } from '../../electron/engine/raster/page-raster.js';
+import { closePdf, openPdf } from '../../electron/engine/pdf/open-pdf.js';
+import { decodeImage, renderPdfPage } from '../../electron/engine/raster/page-raster.js';
 import type { RgbImage } from '../../electron/engine/raster/rgb-image.js';
 import { openModelPackage, type ModelPackage } from '../../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../../electron/engine/vlm/model-runner.js';
@@ -107,10 +107,10 @@ async function benchPages(pdfs: readonly string[], count: number, longSide: numb
     if (pages.length >= count) break;
     const { pdf } = await openPdf(file);
     try {
-      const pixels = await renderPage(await pdf.getPage(1), longSide);
+      const pixels = await renderPdfPage(pdf, 1, longSide);
       if (!isNearBlank(pixels)) pages.push({ name: path.basename(file, '.pdf'), pixels });
     } finally {
-      await pdf.destroy();
+      await closePdf(pdf);
     }
   }
   if (pages.length === 0) {

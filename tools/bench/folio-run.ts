@@ -9,12 +9,15 @@ export interface RunTotals {
   failedPages: number;
   chars: number;
   ms: number;
+  /** CPU time of this process (all its threads) over the run. */
+  cpuMs: number;
 }
 
 /** Converts every page of `file`; `onPage` sees each page as it finishes (for memory sampling). */
 export async function convertWithFolio(router: EngineRouter, file: string, onPage?: (pagesDone: number) => void): Promise<RunTotals> {
   const started = performance.now();
-  const totals: RunTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0 };
+  const cpu = process.cpuUsage();
+  const totals: RunTotals = { pages: 0, failedPages: 0, chars: 0, ms: 0, cpuMs: 0 };
   const session = await DocumentSession.open(router, file);
   try {
     const pages = Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
@@ -36,5 +39,7 @@ export async function convertWithFolio(router: EngineRouter, file: string, onPag
     await session.close();
   }
   totals.ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  totals.cpuMs = (used.user + used.system) / 1000;
   return totals;
 }

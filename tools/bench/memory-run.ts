@@ -1,5 +1,5 @@
 /**
- * Memory over a long document: fixture pages repeated (`pdfunite`) into 1,000 pages and converted
+ * Memory over a long document: fixture pages repeated (`pdfunite`) into a long document (2,000 pages for bench:text) and converted
  * in one session, with the resident set sampled every 100 pages. Flat means the engine keeps no
  * per-page state beyond what it needs.
  */
@@ -33,7 +33,7 @@ export interface MemoryRun {
   flat: boolean;
 }
 
-/** Heap growth beyond this over 800 pages means memory follows page count rather than levelling off. */
+/** Heap growth beyond this from the second sample to the last means memory follows page count rather than levelling off. */
 const FLAT_LIMIT_MIB = 32;
 
 /** A full garbage collection on demand, without asking the user to start node with --expose-gc. */

@@ -8,7 +8,7 @@ import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf
 import { OCR_LANGUAGE_INFO, type OcrLanguage, type OcrReader } from '../../../shared/ocr-languages.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import type { RgbImage } from '../raster/rgb-image.js';
-import { renderPage } from '../raster/page-raster.js';
+import { renderPdfPage } from '../raster/page-raster.js';
 import { scannedImage } from '../raster/scan-image.js';
 import { DocumentBandLines } from '../text/document-band-lines.js';
 import type { BandLine } from '../text/running-text.js';
@@ -71,7 +71,7 @@ async function readJob(job: PageJob, reader: OcrReader): Promise<PageRead> {
 /** Another page of the document, to be read ahead as a neighbour: rendered as the session renders pages. */
 function neighbourJob(job: PageJob, pdf: PDFDocumentProxy, page: number): PageJob {
   return {
-    pdf, page, options: job.options, signal: job.signal, render: async (longSide) => renderPage(await pdf.getPage(page), longSide), emitDelta: () => {},
+    pdf, page, options: job.options, signal: job.signal, render: (longSide) => renderPdfPage(pdf, page, longSide), emitDelta: () => {},
     alsoConverts: job.alsoConverts,
   };
 }

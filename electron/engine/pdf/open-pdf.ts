@@ -1,9 +1,17 @@
-/** Opens a PDF with pdf.js in Node, turning pdf.js's exceptions into failures a person can act on. */
+/**
+ * Opens a PDF with pdf.js in Node, turning pdf.js's exceptions into failures a person can act on.
+ *
+ * The document engines read is opened without glyph outlines: with `disableFontFace` (pdf.js's
+ * default in Node) its worker compiles every glyph drawn into a path and posts it to this thread,
+ * work only a canvas renderer uses; it was a sixth of the text engine's CPU time on real papers
+ * (docs/text-engine-speed.md). Pages to render come from a twin opened with outlines on first use
+ * (`pageToRender`), from the same bytes.
+ */
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { emptyInput, unreadableInput } from '../../../shared/input-failure.js';
@@ -23,12 +31,24 @@ export interface OpenedPdf {
   strictCopy(): Promise<PDFDocumentProxy>;
 }
 
+/**
+ * What pdf.js's font loader needs of a document when glyph outlines are off: somewhere to put a
+ * `@font-face` rule. Nothing here renders with those rules; they are dropped.
+ */
+const NO_FONT_FACES = {
+  createElement: () => ({ sheet: { cssRules: [], insertRule: () => 0 }, remove: () => undefined }),
+  documentElement: { getElementsByTagName: () => [{ append: () => undefined }] },
+} as unknown as Document;
+
+/** Per document read without outlines: the password that opened it and, once asked for, its renderable twin. */
+const renderTwins = new WeakMap<PDFDocumentProxy, { password: string | undefined; twin?: Promise<PDFDocumentProxy> }>();
+
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
   const data = await readPdfBytes(file);
   // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
   let opensWith: string | undefined;
   const load = async (bytes: Uint8Array, candidate: string | undefined) => {
-    const loaded = await loadPdf(bytes, candidate);
+    const loaded = await loadDocument(bytes, candidate, false);
     opensWith = candidate;
     return loaded;
   };
@@ -41,10 +61,30 @@ export async function openPdf(file: string, password?: string): Promise<OpenedPd
       throw describeOpenError(retryError, file, password);
     });
   });
-  return { pdf, info: await readInfo(pdf), strictCopy: async () => loadPdf(await pdf.getData(), opensWith, true) };
+  renderTwins.set(pdf, { password: opensWith });
+  return { pdf, info: await readInfo(pdf), strictCopy: async () => loadDocument(await pdf.getData(), opensWith, false, true) };
 }
 
-async function loadPdf(data: Uint8Array, password: string | undefined, stopAtErrors = false): Promise<PDFDocumentProxy> {
+/**
+ * Page `pageNumber` of `pdf` as a canvas renders it, with glyph outlines: from a twin of `pdf`
+ * opened from its bytes the first time a page is rendered, or from `pdf` itself when it was not
+ * opened by `openPdf`.
+ */
+export async function pageToRender(pdf: PDFDocumentProxy, pageNumber: number): Promise<PDFPageProxy> {
+  const entry = renderTwins.get(pdf);
+  if (!entry) return pdf.getPage(pageNumber);
+  entry.twin ??= pdf.getData().then((bytes) => loadDocument(bytes, entry.password, true));
+  return (await entry.twin).getPage(pageNumber);
+}
+
+/** Destroys `pdf` and its renderable twin, if one was opened. */
+export async function closePdf(pdf: PDFDocumentProxy): Promise<void> {
+  const twin = renderTwins.get(pdf)?.twin;
+  renderTwins.delete(pdf);
+  await Promise.all([pdf.destroy(), twin?.then((document) => document.destroy(), () => undefined)]);
+}
+
+async function loadDocument(data: Uint8Array, password: string | undefined, glyphOutlines: boolean, stopAtErrors = false): Promise<PDFDocumentProxy> {
   const task = getDocument({
     data,
     password,
@@ -55,6 +95,8 @@ async function loadPdf(data: Uint8Array, password: string | undefined, stopAtErr
     wasmUrl: path.join(pdfjsRoot, 'wasm') + path.sep,
     isEvalSupported: false,
     useSystemFonts: false,
+    disableFontFace: glyphOutlines,
+    ...(glyphOutlines ? {} : { ownerDocument: NO_FONT_FACES }),
     verbosity: 0,
   });
   try {

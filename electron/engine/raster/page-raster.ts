@@ -1,9 +1,10 @@
 /** Decodes a page image file (PNG, JPEG, WebP, GIF, via @napi-rs/canvas) or a pdf.js page into RGB. */
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { FailureError } from '../failure-error.js';
 import { MAX_MEGAPIXELS } from '../image/image-pages.js';
+import { pageToRender } from '../pdf/open-pdf.js';
 import { rgbFromRgba, type RgbImage } from './rgb-image.js';
 
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
@@ -14,10 +15,16 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
   return rgbFromRgba(image.width, image.height, context.getImageData(0, 0, image.width, image.height).data);
 }
 
+/** Renders page `pageNumber` of `pdf` (its renderable twin: see openPdf) so that its longer side is `longSide` pixels. */
+export async function renderPdfPage(pdf: PDFDocumentProxy, pageNumber: number, longSide: number): Promise<RgbImage> {
+  return renderPage(await pageToRender(pdf, pageNumber), longSide);
+}
+
 /**
- * Renders a PDF page on white so that its longer side is `longSide` pixels. A page that paints an
- * image larger than an image file may be is refused first, as such a file is: pdf.js would draw it
- * through a canvas of its full size, which fails ("Create skia surface failed") or exhausts memory.
+ * Renders a PDF page on white so that its longer side is `longSide` pixels; the page must come from
+ * a document opened with glyph outlines. A page that paints an image larger than an image file may
+ * be is refused first, as such a file is: pdf.js would draw it through a canvas of its full size,
+ * which fails ("Create skia surface failed") or exhausts memory.
  */
 export async function renderPage(page: PDFPageProxy, longSide: number): Promise<RgbImage> {
   // the same operator list the render below uses (pdf.js keeps it), so this costs no second parse

@@ -52,6 +52,11 @@ export class DocumentMemory {
     return this.pagesSinceCleanup === 0;
   }
 
+  /** The kept text content of `page`, left kept. */
+  keptContent(page: number): TextContentLike | undefined {
+    return this.readAhead.get(page);
+  }
+
   takeContent(page: number): TextContentLike | undefined {
     const content = this.readAhead.get(page);
     this.readAhead.delete(page);

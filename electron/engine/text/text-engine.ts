@@ -33,8 +33,16 @@ type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
 const MIN_IMAGE_SIDE = 24;
 
+export interface TextEngine extends PageEngine {
+  /**
+   * A page's text content for another reader (the router's probe): the one this engine already
+   * read ahead, or read now and kept, so that converting the page next does not read it again.
+   */
+  textContent(pdf: PDFDocumentProxy, page: number): Promise<TextContentLike>;
+}
+
 /** `bandLines`: the running-text signatures of pages other engines read (OCR), for pages beside them. */
-export function createTextEngine(bandLines = new DocumentBandLines()): PageEngine {
+export function createTextEngine(bandLines = new DocumentBandLines()): TextEngine {
   const memories = new WeakMap<PDFDocumentProxy, DocumentMemory>();
   const memoryOf = (pdf: PDFDocumentProxy) => {
     let memory = memories.get(pdf);
@@ -55,6 +63,15 @@ export function createTextEngine(bandLines = new DocumentBandLines()): PageEngin
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
         if (memory.pageConverted()) await pdf.cleanup(true).catch(() => undefined);
       }
+    },
+    async textContent(pdf, pageNumber) {
+      const memory = memoryOf(pdf);
+      const kept = memory.keptContent(pageNumber);
+      if (kept) return kept;
+      const page = await pdf.getPage(pageNumber);
+      const content = (await page.getTextContent()) as TextContentLike;
+      memory.keepContent(pageNumber, content);
+      return content;
     },
     forgetDocument(pdf) {
       memories.delete(pdf);

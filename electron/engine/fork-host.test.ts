@@ -1,0 +1,27 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forkHost } from './fork-host.js';
+
+const builtHost = path.resolve(import.meta.dirname, '../../dist/electron/engine/host.js');
+let folder: string;
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(os.tmpdir(), 'folio-fork-host-'));
+});
+
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe('a forked engine host', () => {
+  it('writes a CPU profile into FOLIO_HOST_CPU_PROF when it is stopped', async () => {
+    const host = forkHost({ modulePath: builtHost, env: { ...process.env, FOLIO_HOST_CPU_PROF: folder } });
+    await new Promise<void>((resolve) => host.onEvent((event) => event.type === 'ready' && resolve()));
+    const exited = new Promise<string>((resolve) => host.onExit(resolve));
+    host.kill();
+    expect(await exited).toBe('exit code 0');
+    expect((await readdir(folder)).filter((name) => name.endsWith('.cpuprofile'))).toHaveLength(1);
+  });
+});

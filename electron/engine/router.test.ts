@@ -1,0 +1,58 @@
+import { describe, expect, it, vi } from 'vitest';
+import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions } from '../../shared/protocol.js';
+import { fixturePdfPath } from '../../test/fixtures/build-fixtures.js';
+import { DocumentSession } from './document-session.js';
+import { closePdf, openPdf } from './pdf/open-pdf.js';
+import { EngineRouter } from './router.js';
+
+type Reader = { getTextContent: (...args: unknown[]) => Promise<unknown> };
+
+/** pdf.js's page class, whose text-content reads are counted. */
+async function pageClass(file: string): Promise<Reader> {
+  const { pdf } = await openPdf(file);
+  try {
+    return Object.getPrototypeOf(await pdf.getPage(1)) as Reader;
+  } finally {
+    await closePdf(pdf);
+  }
+}
+
+/** Converts every page, counting the text-content reads pdf.js is asked for. */
+async function convertCountingReads(file: string, options: Partial<ConvertOptions>) {
+  const prototype = await pageClass(file);
+  const read = prototype.getTextContent;
+  let reads = 0;
+  const spy = vi.spyOn(prototype, 'getTextContent').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    reads++;
+    return read.apply(this, args);
+  });
+  const session = await DocumentSession.open(new EngineRouter(), file);
+  const pages: { markdown: string; reason: string | undefined }[] = [];
+  try {
+    const all = Array.from({ length: session.info.pageCount }, (_, i) => i + 1);
+    await session.convert(all, { ...DEFAULT_CONVERT_OPTIONS, ...options }, {
+      started() {},
+      delta() {},
+      done: (result) => pages.push({ markdown: result.markdown, reason: result.stats.reason }),
+      failed: (page, failure) => {
+        throw new Error(`page ${page} failed: ${failure.message}`);
+      },
+    }, new AbortController().signal);
+  } finally {
+    spy.mockRestore();
+    await session.close();
+  }
+  return { pages, reads };
+}
+
+describe('auto routing of text pages', () => {
+  it("reads each page's text layer once, routing and converting it, and converts it as the text engine does", async () => {
+    const file = fixturePdfPath('running-headers');
+    const auto = await convertCountingReads(file, { engine: 'auto' });
+    expect(auto.pages).toHaveLength(4);
+    expect(auto.pages.every((page) => page.reason?.includes('text'))).toBe(true);
+    expect(auto.reads).toBe(4);
+    const text = await convertCountingReads(file, { engine: 'text' });
+    expect(auto.pages.map((page) => page.markdown)).toEqual(text.pages.map((page) => page.markdown));
+  });
+});
