@@ -6,6 +6,9 @@ export default defineConfig({
   // `npm run test:e2e` on its own still finds the fixture PDFs
   globalSetup: './global-setup.ts',
   timeout: 60_000,
+  // Every check waits on the app's own state; 5 s (Playwright's default) was too short for a page
+  // image on a 2-core machine busy with something else, so each check may wait up to 30 s.
+  expect: { timeout: 30_000 },
   workers: 1,
   reporter: [['list']],
   use: {
