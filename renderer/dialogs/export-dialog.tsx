@@ -3,6 +3,7 @@ import type { ExportFormat, ExportOutcome, ExportRequest } from '../../shared/ap
 import { PageRangeError, parsePageRanges, resolvePageRanges } from '../../shared/page-range.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { useActions, useApi } from '../state/store-context.js';
+import { FileList, FolderField } from './export-folder.js';
 import { Modal } from './modal.js';
 
 const FORMAT_LABELS: readonly [ExportFormat, string][] = [
@@ -127,24 +128,13 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
         <input type="checkbox" checked={assets} onChange={(event) => setAssets(event.target.checked)} />
         Figures to an assets folder
       </label>
-      <div className="field folder-field">
-        <span>Folder</span>
-        <div className="folder-row">
-          <code className="folder-path">{folder ?? 'none chosen'}</code>
-          <button
-            type="button"
-            onClick={async () => {
-              const chosen = await api.chooseExportFolder();
-              if (chosen) {
-                setFolder(chosen);
-                setOutcome(null);
-              }
-            }}
-          >
-            Choose folder…
-          </button>
-        </div>
-      </div>
+      <FolderField
+        folder={folder}
+        onChosen={(chosen) => {
+          setFolder(chosen);
+          setOutcome(null);
+        }}
+      />
       {outcome && <ExportResult outcome={outcome} />}
     </Modal>
   );
@@ -183,16 +173,4 @@ function ExportResult({ outcome }: { outcome: ExportOutcome }) {
         </p>
       );
   }
-}
-
-function FileList({ files }: { files: string[] }) {
-  return (
-    <ul className="file-list">
-      {files.map((file) => (
-        <li key={file}>
-          <code>{file}</code>
-        </li>
-      ))}
-    </ul>
-  );
 }

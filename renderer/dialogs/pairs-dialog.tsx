@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { TrainingPairsOutcome } from '../../shared/app-api.js';
 import { DEFAULT_VALIDATION_SHARE, PAIR_FORMATS, vouchedPages, type PairFormat } from '../../shared/export/training-pairs.js';
 import { useActions, useApi, useFolio } from '../state/store-context.js';
+import { FileList, FolderField } from './export-folder.js';
 import { Modal } from './modal.js';
 
 const FORMAT_LABELS: Readonly<Record<PairFormat, string>> = {
@@ -106,24 +107,13 @@ export function PairsDialog() {
         <input type="text" inputMode="decimal" value={splitText} onChange={(event) => setSplitText(event.target.value)} aria-invalid={splitError !== null} />
         {splitError && <span className="field-error">{splitError}</span>}
       </label>
-      <div className="field folder-field">
-        <span>Folder</span>
-        <div className="folder-row">
-          <code className="folder-path">{folder ?? 'none chosen'}</code>
-          <button
-            type="button"
-            onClick={async () => {
-              const chosen = await api.chooseExportFolder();
-              if (chosen) {
-                setFolder(chosen);
-                setOutcome(null);
-              }
-            }}
-          >
-            Choose folder…
-          </button>
-        </div>
-      </div>
+      <FolderField
+        folder={folder}
+        onChosen={(chosen) => {
+          setFolder(chosen);
+          setOutcome(null);
+        }}
+      />
       {outcome && <PairsResult outcome={outcome} />}
     </Modal>
   );
@@ -150,13 +140,7 @@ function PairsResult({ outcome }: { outcome: TrainingPairsOutcome }) {
       return (
         <div className="export-result warning" role="alert">
           <p>These files already exist. Replace them?</p>
-          <ul className="file-list">
-            {outcome.files.map((file) => (
-              <li key={file}>
-                <code>{file}</code>
-              </li>
-            ))}
-          </ul>
+          <FileList files={outcome.files} />
         </div>
       );
     case 'failed':

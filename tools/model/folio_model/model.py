@@ -13,15 +13,21 @@ from .sam import ImageEncoderViT
 from .vision import MlpProjector, encode_views
 
 
+def add_deep_encoder(module: nn.Module, cfg: ModelConfig) -> None:
+    """The DeepEncoder's parts under their checkpoint names (below `model.`): SAM, CLIP, the
+    projector and the two layout embeddings."""
+    hidden = cfg.decoder.hidden_size
+    module.sam_model = ImageEncoderViT(cfg.sam)
+    module.vision_model = VitModel(cfg.clip)
+    module.projector = MlpProjector(cfg.projector_input_dim, hidden)
+    module.image_newline = nn.Parameter(torch.zeros(hidden))
+    module.view_seperator = nn.Parameter(torch.zeros(hidden))
+
+
 class DeepseekOCRModel(DeepseekV2Model):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__(cfg.decoder)
-        hidden = cfg.decoder.hidden_size
-        self.sam_model = ImageEncoderViT(cfg.sam)
-        self.vision_model = VitModel(cfg.clip)
-        self.projector = MlpProjector(cfg.projector_input_dim, hidden)
-        self.image_newline = nn.Parameter(torch.zeros(hidden))
-        self.view_seperator = nn.Parameter(torch.zeros(hidden))
+        add_deep_encoder(self, cfg)
 
     def encode_views(self, pixels: torch.Tensor) -> torch.Tensor:
         return encode_views(self.sam_model, self.vision_model, self.projector, pixels)

@@ -10,11 +10,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
+import numpy as np
+
 from .checkpoint import DERIVED_KEYS, expected_tensors, read_config
 from .checkpoint_reader import CheckpointReader
 from .config import ModelConfig
-from .graph_writer import ExternalData
 from .decoder_builder import PROVIDERS, BuiltGraph, Precision, build_decoder, build_embedding, build_mtp
+from .graph_writer import ExternalData
 from .package import PackageOptions, special_token_ids, view_sizes, write_manifest
 from .vision_export import export_vision
 
@@ -117,7 +119,7 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
     out.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(tokenizer_path, out / "tokenizer.json")
     precision = options.precision
-    half = precision.weight_dtype.__name__ == "float16"
+    half = precision.weight_dtype == np.float16
     graphs: dict[str, dict] = {}
     # one weights file for every view size: the graphs differ only in their resized position tables
     vision_weights = ExternalData(out / "vision.onnx.data", dedupe=True)

@@ -8,13 +8,11 @@ import torch
 from torch import nn
 
 from .checkpoint_reader import CheckpointReader
-from .clip import VitModel
 from .config import ModelConfig
 from .graph_writer import ExternalData
 from .graphs import VisionGraph
+from .model import add_deep_encoder
 from .onnx_export import TensorSpec, export_graph_streamed
-from .sam import ImageEncoderViT
-from .vision import MlpProjector
 
 # what the reference registers as buffers rather than reads from the checkpoint
 _DERIVED = ("vision_model.embeddings.position_ids",)
@@ -23,12 +21,7 @@ _DERIVED = ("vision_model.embeddings.position_ids",)
 class _VisionParts(nn.Module):
     def __init__(self, cfg: ModelConfig) -> None:
         super().__init__()
-        hidden = cfg.decoder.hidden_size
-        self.sam_model = ImageEncoderViT(cfg.sam)
-        self.vision_model = VitModel(cfg.clip)
-        self.projector = MlpProjector(cfg.projector_input_dim, hidden)
-        self.image_newline = nn.Parameter(torch.zeros(hidden))
-        self.view_seperator = nn.Parameter(torch.zeros(hidden))
+        add_deep_encoder(self, cfg)
 
 
 class VisionModel(nn.Module):

@@ -1,0 +1,35 @@
+import { useApi } from '../state/store-context.js';
+
+/** The folder an export writes to, with the button that asks the system for another. */
+export function FolderField({ folder, onChosen }: { folder: string | null; onChosen: (folder: string) => void }) {
+  const api = useApi();
+  return (
+    <div className="field folder-field">
+      <span>Folder</span>
+      <div className="folder-row">
+        <code className="folder-path">{folder ?? 'none chosen'}</code>
+        <button
+          type="button"
+          onClick={async () => {
+            const chosen = await api.chooseExportFolder();
+            if (chosen) onChosen(chosen);
+          }}
+        >
+          Choose folder…
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function FileList({ files }: { files: readonly string[] }) {
+  return (
+    <ul className="file-list">
+      {files.map((file) => (
+        <li key={file}>
+          <code>{file}</code>
+        </li>
+      ))}
+    </ul>
+  );
+}
