@@ -45,7 +45,7 @@ export interface RemoteOptions {
   imageLongSide: number;
   imageFormat: RemoteImageFormat;
   maxTokens: number;
-  /** The instruction sent with the image; undefined: the model's own (see electron/engine/remote/model-presets.ts). */
+  /** The instruction sent with the image; undefined: the model's own (see electron/core/remote-server/model-presets.ts). */
   prompt?: string;
   /** Fields merged into the request body (sampling extras such as `vllm_xargs`); undefined: the model's own. */
   extraBody?: Record<string, unknown>;

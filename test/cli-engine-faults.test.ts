@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../electron/cli/cli-args.js';
 import { runConvert } from '../electron/cli/convert-command.js';
-import { forkHost } from '../electron/engine/fork-host.js';
+import { forkHost } from '../electron/core/engine-client/fork-host.js';
 import { repoRoot } from './folio-process.js';
 import { writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
 

@@ -10,10 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDurably, type WriteDurably } from '../electron/cli/all-or-nothing-write.js';
+import { writeDurably, type WriteDurably } from '../electron/core/output/all-or-nothing-write.js';
 import { parseCommandLine } from '../electron/cli/cli-args.js';
 import { runConvert } from '../electron/cli/convert-command.js';
-import { forkHost } from '../electron/engine/fork-host.js';
+import { forkHost } from '../electron/core/engine-client/fork-host.js';
 import { repoRoot } from './folio-process.js';
 import { writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
 

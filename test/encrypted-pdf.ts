@@ -5,7 +5,7 @@
  */
 
 import { createCipheriv, createHash } from 'node:crypto';
-import { passwordHash } from '../electron/engine/pdf/passwordless-view.js';
+import { passwordHash } from '../electron/core/passwordless-view.js';
 import { assemblePdf, pdfStream } from './hand-built-pdf.js';
 
 const PASSWORD_PAD = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createCanvas } from '@napi-rs/canvas';
 import { chromium, type Browser } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadMathCss } from '../electron/engine/export/math-css.js';
+import { loadMathCss } from '../electron/core/output/math-css.js';
 import { documentHtml } from '../shared/export/html.js';
 import { documentMarkdown } from '../shared/export/markdown.js';
 import type { PageResult } from '../shared/page.js';

@@ -7,7 +7,7 @@ import type { Failure } from '../shared/failure.js';
 import type { PageResult } from '../shared/page.js';
 import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions, type RemoteOptions } from '../shared/protocol.js';
 import { DocumentSession } from '../electron/engine/document-session.js';
-import { encodeCanvas } from '../electron/engine/raster/canvas-encoding.js';
+import { encodeCanvas } from '../electron/core/canvas-encoding.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import { startTestServer, tokenise, type TestServer, type TestServerConfig } from '../tools/bench/openai-test-server.js';
 import { PAGE_TEXT_LIMIT } from '../electron/engine/page-text-limit.js';

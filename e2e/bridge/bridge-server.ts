@@ -19,7 +19,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy.js';
 import { commandForKey, shortcutKeys } from '../../shared/menu-accelerators.js';
 import type { Settings } from '../../shared/settings.js';
-import { forkHost } from '../../electron/engine/fork-host.js';
+import { forkHost } from '../../electron/core/engine-client/fork-host.js';
 import { apiHandlers, dispatch, type ApiHandlers } from '../../electron/main/api-dispatch.js';
 import { AppService } from '../../electron/main/app-service.js';
 import { installFolioBridge, type BridgeClientConfig } from './folio-bridge-client.js';

@@ -13,14 +13,14 @@ import { documentMarkdown } from '../../shared/export/markdown.js';
 import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
 import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
-import { toFailure } from '../engine/failure-error.js';
-import { forkHost } from '../engine/fork-host.js';
-import { HostClient } from '../engine/host-client.js';
-import type { SpawnHost } from '../engine/host-process.js';
-import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { toFailure } from '../core/failure-error.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
+import { HostClient } from '../core/engine-client/host-client.js';
+import type { SpawnHost } from '../core/engine-client/host-process.js';
+import { supervisorPageLimitMs } from '../core/page-time-limit.js';
+import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
-import { vlmOptions } from './vlm-options.js';
+import { vlmOptions } from '../core/model/vlm-options.js';
 
 export interface BenchIo {
   stdout: Writable;

@@ -9,12 +9,11 @@ import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { DEFAULT_VALIDATION_SHARE, PAIR_FORMATS, type PairFormat } from '../../shared/export/training-pairs.js';
 import { OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import { PageRangeError, parsePageRanges, type PageRange } from '../../shared/page-range.js';
-import { defaultPageTimeLimitMs } from '../engine/page-time-limit.js';
-import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../engine/vlm/demo-model-location.js';
+import { defaultPageTimeLimitMs } from '../core/page-time-limit.js';
+import type { VlmRequest } from '../core/model/vlm-options.js';
+import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/output-files.js';
+import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../core/model/demo-model-location.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
-
-export const OUTPUT_FORMATS = ['md', 'html', 'json', 'docx', 'tex'] as const;
-export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface ConvertRequest {
   files: string[];
@@ -56,18 +55,6 @@ export interface ServeCheckRequest {
   /** Undefined: the first model the server lists. */
   model?: string;
   timeoutMs: number;
-}
-
-/** The VLM flags as given; an unset `specK` is decided by the package (see vlm-options.ts). */
-export interface VlmRequest {
-  modelDir: string;
-  specK?: number | 'auto';
-  mode?: string;
-  maxNewTokens: number;
-  /** --device as given (checked): `auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`; undefined: auto. */
-  device?: string;
-  /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
-  demo?: DemoModel;
 }
 
 /** `folio export-pairs`: fine-tuning pairs from the app's workspace. */

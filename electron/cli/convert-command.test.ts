@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forkHost } from '../engine/fork-host.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
 import { parseCommandLine } from './cli-args.js';
 import { runConvert } from './convert-command.js';
 

@@ -8,11 +8,11 @@ import { access } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
-import { forkHost } from '../engine/fork-host.js';
-import { HostClient } from '../engine/host-client.js';
-import type { SpawnHost } from '../engine/host-process.js';
-import { exportTrainingPairs, HostPageRenderer, pairSettings, type PairSettings } from '../main/training-pairs-export.js';
-import { readSavedWorkspace } from '../main/workspace-store.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
+import { HostClient } from '../core/engine-client/host-client.js';
+import type { SpawnHost } from '../core/engine-client/host-process.js';
+import { exportTrainingPairs, HostPageRenderer, pairSettings, type PairSettings } from '../core/training-pairs-export.js';
+import { readSavedWorkspace } from '../core/workspace-store.js';
 import { appDataFolder } from './app-data-folder.js';
 import type { ExportPairsRequest } from './cli-args.js';
 

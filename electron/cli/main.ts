@@ -1,6 +1,8 @@
 /** The `folio` command: parses the command line and runs it; bin/folio.js calls `main`. */
 
 import { readFile } from 'node:fs/promises';
+import { forkHost } from '../core/engine-client/fork-host.js';
+import { HostClient } from '../core/engine-client/host-client.js';
 import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
 import { runBench } from './bench-command.js';
@@ -64,10 +66,16 @@ async function packageVersion(): Promise<string> {
   return manifest.version;
 }
 
-/** Loaded on demand: ONNX Runtime's native library is slow to load and `convert` does not need it yet. */
+/** The engine host answers: the CLI process never loads ONNX Runtime itself. */
 async function runDoctor(): Promise<number> {
-  const { chooseExecutionProvider } = await import('../engine/onnx/execution-provider.js');
-  const choice = await chooseExecutionProvider();
-  process.stdout.write(`execution provider: ${choice.provider} (${choice.device})\nreason: ${choice.reason}\nONNX Runtime: ${choice.runtimeVersion}\n`);
-  return 0;
+  const client = new HostClient({ spawnHost: () => forkHost() });
+  try {
+    const probe = await client.probeDevice();
+    // devices are named `cuda:0`, `webgpu`, `cpu`: the provider is the name before the index
+    const provider = probe.device.split(':')[0];
+    process.stdout.write(`execution provider: ${provider} (${probe.device})\nreason: ${probe.reason}\nONNX Runtime: ${probe.runtimeVersion}\n`);
+    return 0;
+  } finally {
+    client.dispose();
+  }
 }

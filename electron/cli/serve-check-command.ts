@@ -5,14 +5,13 @@
 
 import { createCanvas } from '@napi-rs/canvas';
 import type { Writable } from 'node:stream';
-import { AttemptError } from '../engine/remote/attempt-error.js';
-import { chatRequestBody } from '../engine/remote/chat-request.js';
-import { encodeCanvas } from '../engine/raster/canvas-encoding.js';
-import { streamCompletion } from '../engine/remote/completion-stream.js';
-import { imageDataUrl } from '../engine/remote/page-image.js';
-import { messageOfBody } from '../engine/remote/server-message.js';
-import { apiBase, endpoint, shownServer } from '../engine/remote/server-url.js';
-import { FailureError } from '../engine/failure-error.js';
+import { AttemptError } from '../core/remote-server/attempt-error.js';
+import { chatRequestBody, imageDataUrl } from '../core/remote-server/chat-request.js';
+import { encodeCanvas } from '../core/canvas-encoding.js';
+import { streamCompletion } from '../core/remote-server/completion-stream.js';
+import { messageOfBody } from '../core/remote-server/server-message.js';
+import { apiBase, endpoint, shownServer } from '../core/remote-server/server-url.js';
+import { FailureError } from '../core/failure-error.js';
 import type { ServeCheckRequest } from './cli-args.js';
 
 export interface ServeCheckIo {

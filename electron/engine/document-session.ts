@@ -6,8 +6,9 @@
 import type { Failure } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
-import { openDocumentSource, type DocumentSource } from './document-source.js';
-import { FailureError, toFailure } from './failure-error.js';
+import type { DocumentSource } from './document-source.js';
+import { openDocumentSource } from './open-document.js';
+import { FailureError, toFailure } from '../core/failure-error.js';
 import { convertInPageOrder } from './page-order.js';
 import type { RgbImage } from './raster/rgb-image.js';
 import type { EngineRouter } from './router.js';

@@ -1,15 +1,11 @@
 /**
  * What a document is to the engines: a PDF, or an image file whose pages are its images. Both can
- * render each page to pixels; only a PDF has a text layer.
+ * render each page to pixels; only a PDF has a text layer. Apart from the opener so that the
+ * image document can implement it without importing the opener that imports it.
  */
 
-import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { DocumentInfo } from '../../shared/protocol.js';
-import { imageFormatOf } from './image/image-format.js';
-import { openImageDocument } from './image/image-document.js';
-import { closePdf, openPdf } from './pdf/open-pdf.js';
-import { renderPdfPage } from './raster/page-raster.js';
 import type { RgbImage } from './raster/rgb-image.js';
 
 export interface DocumentSource {
@@ -23,46 +19,4 @@ export interface DocumentSource {
   /** Why pdf.js could not parse the page's content, where it gave up on it silently; undefined when it read it all. */
   contentError?(page: number): Promise<string | undefined>;
   close(): Promise<void>;
-}
-
-export async function openDocumentSource(file: string, password?: string): Promise<DocumentSource> {
-  const format = imageFormatOf(await readHead(file));
-  if (format) return openImageDocument(file, format);
-  const { pdf, info, strictCopy } = await openPdf(file, password);
-  // opened on the first page that comes out empty, kept for the next ones
-  let strict: Promise<PDFDocumentProxy> | undefined;
-  return {
-    info,
-    pdf,
-    render: (page, longSide) => renderPdfPage(pdf, page, longSide),
-    contentError: async (page) => {
-      strict ??= strictCopy();
-      try {
-        await (await (await strict).getPage(page)).getTextContent();
-        return undefined;
-      } catch (error) {
-        return error instanceof Error ? error.message : String(error);
-      }
-    },
-    close: async () => {
-      await closePdf(pdf);
-      await strict?.then((copy) => copy.destroy()).catch(() => undefined);
-    },
-  };
-}
-
-/** The first bytes, or none when the file cannot be read: then opening it as a PDF says why. */
-async function readHead(file: string): Promise<Uint8Array> {
-  try {
-    const handle = await open(file, 'r');
-    try {
-      const head = new Uint8Array(16);
-      const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      return head.subarray(0, bytesRead);
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    return new Uint8Array(0);
-  }
 }

@@ -6,7 +6,7 @@
 import { parseHostRequest } from '../../shared/protocol-schema.js';
 import type { ConvertOptions, HostRequest } from '../../shared/protocol.js';
 import { DocumentSession } from './document-session.js';
-import { toFailure } from './failure-error.js';
+import { toFailure } from '../core/failure-error.js';
 import { encodePageImage } from './remote/page-image.js';
 import type { HostTransport } from './host-transport.js';
 import type { EngineRouter } from './router.js';

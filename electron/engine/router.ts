@@ -7,7 +7,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { PageEngine } from './engine.js';
-import { FailureError } from './failure-error.js';
+import { FailureError } from '../core/failure-error.js';
 import { createLiteEngine } from './lite/lite-engine.js';
 import { decidePageRoute } from './page-route.js';
 import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';

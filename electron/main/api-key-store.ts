@@ -7,7 +7,7 @@
 
 import { readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../cli/atomic-write.js';
+import { writeFileAtomic } from '../core/output/atomic-write.js';
 
 /** What `safeStorage` offers. */
 export interface KeyCipher {

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { findDemoModel } from '../../shared/demo-models.js';
-import { forkHost } from '../engine/fork-host.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
 import { AppService } from './app-service.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -42,7 +42,7 @@ describe.runIf(process.platform === 'linux')('the app service and ONNX Runtime',
   it('asks an engine host which device ONNX Runtime gets and checks a model folder, never loading ONNX Runtime itself', async () => {
     const { stdout } = await promisify(execFile)(
       process.execPath,
-      ['--input-type=module', '-e', SCRIPT, dataDir, built('electron/main/app-service.js'), built('electron/engine/fork-host.js'), nanoPackage],
+      ['--input-type=module', '-e', SCRIPT, dataDir, built('electron/main/app-service.js'), built('electron/core/engine-client/fork-host.js'), nanoPackage],
       { cwd: root },
     );
     const answer = JSON.parse(stdout) as { info: { device: string; deviceReason: string }; check: { problem: string | null }; onnxRuntimeLoaded: boolean };

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
 import { startTestServer, type TestServer } from '../../tools/bench/openai-test-server.js';
-import { forkHost } from '../engine/fork-host.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
 import { MemoryApiKeyStore } from './api-key-store.js';
 import { AppService } from './app-service.js';
 

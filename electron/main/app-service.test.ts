@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { aes256Pdf, encryptedPdf } from '../../test/encrypted-pdf.js';
-import { forkHost } from '../engine/fork-host.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
 import { AppService } from './app-service.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

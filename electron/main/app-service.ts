@@ -11,12 +11,12 @@ import path from 'node:path';
 import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
-import { loadMathCss } from '../engine/export/math-css.js';
-import { passwordlessView } from '../engine/pdf/passwordless-view.js';
-import { toFailure } from '../engine/failure-error.js';
-import { HostClient } from '../engine/host-client.js';
-import type { HostProcess } from '../engine/host-process.js';
-import { supervisorPageLimitMs } from '../engine/page-time-limit.js';
+import { loadMathCss } from '../core/output/math-css.js';
+import { passwordlessView } from '../core/passwordless-view.js';
+import { toFailure } from '../core/failure-error.js';
+import { HostClient } from '../core/engine-client/host-client.js';
+import type { HostProcess } from '../core/engine-client/host-process.js';
+import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { MemoryApiKeyStore, type ApiKeyVault } from './api-key-store.js';
 import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
@@ -24,8 +24,8 @@ import { exportDocument } from './document-export.js';
 import { sniffFile } from './document-kind.js';
 import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
-import { exportTrainingPairs, HostPageRenderer, pairSettings } from './training-pairs-export.js';
-import { WorkspaceStore } from './workspace-store.js';
+import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/training-pairs-export.js';
+import { WorkspaceStore } from '../core/workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
 export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {

@@ -3,7 +3,7 @@
 import type { ConvertRequest } from '../../shared/app-api.js';
 import type { ConvertOptions, RemoteOptions } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
-import { vlmOptions } from '../cli/vlm-options.js';
+import { vlmOptions } from '../core/model/vlm-options.js';
 
 /** As the CLI's --retries default: a 429, a 5xx or a dropped connection is tried again this often. */
 const REMOTE_RETRIES = 3;

@@ -6,8 +6,8 @@
 
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
-import { toFailure } from '../engine/failure-error.js';
-import type { HostClient, OpenedDocument } from '../engine/host-client.js';
+import { toFailure } from '../core/failure-error.js';
+import type { HostClient, OpenedDocument } from '../core/engine-client/host-client.js';
 
 const DEFAULT_CANCEL_GRACE_MS = 3000;
 

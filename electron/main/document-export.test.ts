@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportRequest } from '../../shared/app-api.js';
 import type { PageResult } from '../../shared/page.js';
 import type { WorkspaceDocument, WorkspacePage } from '../../shared/workspace.js';
-import { writeDurably } from '../cli/all-or-nothing-write.js';
+import { writeDurably } from '../core/output/all-or-nothing-write.js';
 import { exportDocument, type ExportSources } from './document-export.js';
 
 const folders: string[] = [];

@@ -15,9 +15,9 @@ import { documentLatex } from '../../shared/export/latex.js';
 import { documentMarkdown } from '../../shared/export/markdown.js';
 import type { PageFailure } from '../../shared/failure.js';
 import { pageMarkdown, type WorkspaceDocument, type WorkspacePage } from '../../shared/workspace.js';
-import { assetsFolder } from '../cli/output-files.js';
-import { stemOf } from '../cli/output-names.js';
-import { WriteError, keptAfter, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from '../cli/all-or-nothing-write.js';
+import { assetsFolder } from '../core/output/output-files.js';
+import { stemOf } from '../core/output/output-names.js';
+import { WriteError, keptAfter, writeAllOrNothing, writeDurably, type PlannedFile, type WriteDurably } from '../core/output/all-or-nothing-write.js';
 
 export interface ExportSources {
   readImage(name: string): Promise<Uint8Array>;

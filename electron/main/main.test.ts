@@ -13,7 +13,7 @@ import type { MessagePort } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS } from '../../shared/app-api.js';
 import type { Workspace } from '../../shared/workspace.js';
-import type { PortMessage } from './workspace-port.js';
+import type { PortMessage } from '../../shared/workspace-port.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtHost = path.join(root, 'dist/electron/engine/host.js');

@@ -18,7 +18,8 @@ import { registerIpcRoutes } from './ipc-routes.js';
 import { documentPathsFromArgv } from './launch-paths.js';
 import { loadRecent, saveRecent, withRecent } from './recent-documents.js';
 import { spawnUtilityHost } from './utility-host.js';
-import { serveWorkspacePort, type PortRequest } from './workspace-port.js';
+import type { PortRequest } from '../../shared/workspace-port.js';
+import { serveWorkspacePort } from './workspace-port.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 

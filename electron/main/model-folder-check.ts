@@ -7,8 +7,8 @@
 import path from 'node:path';
 import type { ModelFolderCheck } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
-import { checkModelPackage } from '../engine/vlm/package-files.js';
-import { currentDemoModelSearch, demoModelAt, demoModelPackage, demoModelPlaces, DemoModelNotInstalledError, type DemoModelSearch } from '../engine/vlm/demo-model-location.js';
+import { checkModelPackage } from '../core/model/package-files.js';
+import { currentDemoModelSearch, demoModelAt, demoModelPackage, demoModelPlaces, DemoModelNotInstalledError, type DemoModelSearch } from '../core/model/demo-model-location.js';
 
 export async function checkModelFolder(folder: string, search: DemoModelSearch = currentDemoModelSearch()): Promise<ModelFolderCheck> {
   const dir = path.resolve(folder);

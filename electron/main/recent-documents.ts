@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../cli/atomic-write.js';
+import { writeFileAtomic } from '../core/output/atomic-write.js';
 
 export const RECENT_LIMIT = 10;
 const RECENT_FILE = 'recent-documents.json';

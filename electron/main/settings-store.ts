@@ -2,7 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../cli/atomic-write.js';
+import { writeFileAtomic } from '../core/output/atomic-write.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 
 const SETTINGS_FILE = 'settings.json';

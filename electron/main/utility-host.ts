@@ -2,8 +2,8 @@
 
 import { utilityProcess } from 'electron';
 import type { HostEvent } from '../../shared/protocol.js';
-import { HOST_MODULE } from '../engine/fork-host.js';
-import type { HostProcess } from '../engine/host-process.js';
+import { HOST_MODULE } from '../core/engine-client/fork-host.js';
+import type { HostProcess } from '../core/engine-client/host-process.js';
 
 const STDERR_TAIL_CHARS = 2000;
 /** As for the CLI's host: a hostile page that balloons pdf.js crashes this host, not the machine. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Workspace, WorkspaceEvent } from '../../shared/workspace.js';
-import { serveWorkspacePort, type PortMessage, type PortRequest } from './workspace-port.js';
+import type { PortMessage, PortRequest } from '../../shared/workspace-port.js';
+import { serveWorkspacePort } from './workspace-port.js';
 
 describe('serveWorkspacePort', () => {
   it('posts events and snapshots in the order they happened, and stops when unsubscribed', async () => {

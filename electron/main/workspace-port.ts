@@ -5,12 +5,7 @@
  */
 
 import type { Workspace, WorkspaceEvent } from '../../shared/workspace.js';
-
-/** renderer -> main */
-export type PortRequest = { type: 'get-workspace'; id: number };
-
-/** main -> renderer */
-export type PortMessage = { type: 'event'; event: WorkspaceEvent } | { type: 'workspace'; id: number; workspace: Workspace };
+import type { PortMessage, PortRequest } from '../../shared/workspace-port.js';
 
 /** Main's end of the port, whatever carries it. */
 export interface PortEnd {

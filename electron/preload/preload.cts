@@ -3,7 +3,7 @@
 import electron = require('electron');
 import type { FolioApi, IPC_CHANNELS as SharedChannels, MenuCommand } from '../../shared/app-api.js';
 import type { Workspace, WorkspaceEvent } from '../../shared/workspace.js';
-import type { PortMessage, PortRequest } from '../main/workspace-port.js';
+import type { PortMessage, PortRequest } from '../../shared/workspace-port.js';
 
 // Sandboxed preloads cannot require project files, so the channel names are repeated here; the
 // `satisfies` keeps them in step with shared/app-api.ts.

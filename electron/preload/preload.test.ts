@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { IPC_CHANNELS, type FolioApi, type MenuCommand } from '../../shared/app-api.js';
 import type { Workspace, WorkspaceEvent } from '../../shared/workspace.js';
-import type { PortMessage, PortRequest } from '../main/workspace-port.js';
+import type { PortMessage, PortRequest } from '../../shared/workspace-port.js';
 import type { PreloadApi } from './preload.cjs';
 
 const builtPreload = path.resolve(import.meta.dirname, '../../dist/electron/preload/preload.cjs');

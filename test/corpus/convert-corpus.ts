@@ -7,9 +7,9 @@
 import path from 'node:path';
 import type { FailureCode } from '../../shared/failure.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
-import { toFailure } from '../../electron/engine/failure-error.js';
-import { HostClient } from '../../electron/engine/host-client.js';
-import type { SpawnHost } from '../../electron/engine/host-process.js';
+import { toFailure } from '../../electron/core/failure-error.js';
+import { HostClient } from '../../electron/core/engine-client/host-client.js';
+import type { SpawnHost } from '../../electron/core/engine-client/host-process.js';
 
 export interface CorpusLimits {
   pageTimeoutMs: number;

@@ -10,7 +10,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { forkHost } from '../../electron/engine/fork-host.js';
+import { forkHost } from '../../electron/core/engine-client/fork-host.js';
 import { convertCorpus, type CorpusLimits } from './convert-corpus.js';
 import { formatCorpusSummary, summariseCorpus } from './corpus-summary.js';
 import { corpusMode, readCorpusPasswords, selectCorpusFiles } from './corpus-selection.js';

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { PDFDocument, setTextRenderingMode, StandardFonts, TextRenderingMode } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
+import { encodeCanvas } from '../../electron/core/canvas-encoding.js';
 import { renderPage } from '../../electron/engine/raster/page-raster.js';
 import { fixturePdfPath } from '../fixtures/build-fixtures.js';
 import { launchPdfPrinter } from '../fixtures/print-pdf.js';

@@ -9,7 +9,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
-import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
+import { encodeCanvas } from '../../electron/core/canvas-encoding.js';
 import { SCAN_DIR } from './scan-fixtures.js';
 
 /** An A5-ish note at about 150 dpi. */

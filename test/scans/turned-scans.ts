@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { degrees, PDFDocument } from 'pdf-lib';
-import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
+import { encodeCanvas } from '../../electron/core/canvas-encoding.js';
 import { SCAN_DIR, SCAN_JPEG, scanPath } from './scan-fixtures.js';
 
 export const TURNS = [90, 180, 270] as const;

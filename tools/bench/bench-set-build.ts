@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
 import { PDFDocument } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { encodeCanvas } from '../../electron/engine/raster/canvas-encoding.js';
+import { encodeCanvas } from '../../electron/core/canvas-encoding.js';
 import { renderPage } from '../../electron/engine/raster/page-raster.js';
 import { launchPdfPrinter, type PdfPrinter } from '../../test/fixtures/print-pdf.js';
 import { degrade, type GreyImage, type ScanDefects } from '../../test/scans/degrade.js';

@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { PageResult } from '../../shared/page.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
-import { writeFileAtomic } from '../../electron/cli/atomic-write.js';
-import { WorkspaceStore } from '../../electron/main/workspace-store.js';
+import { writeFileAtomic } from '../../electron/core/output/atomic-write.js';
+import { WorkspaceStore } from '../../electron/core/workspace-store.js';
 
 const PAGES = 2000;
 const ROUNDS = 20;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RED, jpegPage, pngPage, tiffPages } from '../../../test/page-images.js';
-import { openDocumentSource } from '../document-source.js';
+import { openDocumentSource } from '../open-document.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 
 let folder: string;

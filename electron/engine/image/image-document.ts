@@ -3,7 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import type { DocumentSource } from '../document-source.js';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { resizeBicubic } from '../raster/pil-resize.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import type { ImageFormat } from './image-format.js';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { fusePpOcrGraph } from './ppocr-graph-fusion.js';
 import { WorkerSessions } from './worker-sessions.js';
 

@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
 import type { RgbImage } from '../raster/rgb-image.js';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import type { RecognisedLine } from './text-recognition.js';
 
 const workers = new Map<string, Promise<Worker>>();

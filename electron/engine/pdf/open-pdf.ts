@@ -15,8 +15,8 @@ import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dis
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { emptyInput, unreadableInput } from '../../../shared/input-failure.js';
-import { FailureError } from '../failure-error.js';
-import { passwordlessView } from './passwordless-view.js';
+import { FailureError } from '../../core/failure-error.js';
+import { passwordlessView } from '../../core/passwordless-view.js';
 import './pdfjs-worker.js';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));

@@ -2,7 +2,7 @@
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { MAX_MEGAPIXELS } from '../image/image-pages.js';
 import { pageToRender } from '../pdf/open-pdf.js';
 import { rgbFromRgba, type RgbImage } from './rgb-image.js';

@@ -1,10 +1,10 @@
-/** A rendered page as the image a server receives: PNG or JPEG, as a data URL. */
+/** A rendered page as the image a server receives: PNG or JPEG bytes. */
 
 import { createCanvas } from '@napi-rs/canvas';
 import { promisify } from 'node:util';
 import { crc32, deflate } from 'node:zlib';
 import type { RemoteImageFormat } from '../../../shared/protocol.js';
-import { encodeCanvas } from '../raster/canvas-encoding.js';
+import { encodeCanvas } from '../../core/canvas-encoding.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 
 /** Text stays legible to the model at this quality while the upload is a fraction of PNG's. */
@@ -56,8 +56,4 @@ async function encodeJpeg(image: RgbImage): Promise<Uint8Array> {
   }
   context.putImageData(pixels, 0, 0);
   return encodeCanvas(canvas, 'jpeg', JPEG_QUALITY);
-}
-
-export function imageDataUrl(bytes: Uint8Array, format: RemoteImageFormat): string {
-  return `data:image/${format};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
 }

@@ -10,24 +10,20 @@ import { GroundingParser, pageGrounding } from '../../../shared/grounding.js';
 import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { RemoteOptions } from '../../../shared/protocol.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { groundedContent } from '../grounded-content.js';
 import { PAGE_TEXT_LIMIT, PageTextLimit } from '../page-text-limit.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { isNearBlank } from '../vlm/vlm-engine.js';
-import { AttemptError } from './attempt-error.js';
-import { chatRequestBody } from './chat-request.js';
-import { streamCompletion, type CompletionEnd } from './completion-stream.js';
-import { encodePageImage, imageDataUrl } from './page-image.js';
+import { AttemptError } from '../../core/remote-server/attempt-error.js';
+import { chatRequestBody, imageDataUrl } from '../../core/remote-server/chat-request.js';
+import { streamCompletion, type CompletionEnd } from '../../core/remote-server/completion-stream.js';
+import { encodePageImage } from './page-image.js';
 import { RequestSlots } from './request-slots.js';
 import { ResumedText } from './resumed-text.js';
-import { retryDelayMs, sleep } from './retry-delay.js';
-import { apiBase, endpoint, shownServer } from './server-url.js';
-
-/** Pages rendered ahead of the requests, so a freed request slot never waits for pdf.js. */
-export function pagesInFlightFor(concurrency: number): number {
-  return concurrency + Math.max(2, Math.ceil(concurrency / 4));
-}
+import { retryDelayMs, sleep } from '../../core/remote-server/retry-delay.js';
+import { pagesInFlightFor } from '../../core/remote-server/pages-in-flight.js';
+import { apiBase, endpoint, shownServer } from '../../core/remote-server/server-url.js';
 
 export class RemoteEngine implements PageEngine {
   readonly name = 'remote';

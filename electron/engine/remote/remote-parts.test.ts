@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isRetryableStatus, retryAfterMs } from './attempt-error.js';
-import { chatRequestBody } from './chat-request.js';
+import { isRetryableStatus, retryAfterMs } from '../../core/remote-server/attempt-error.js';
+import { chatRequestBody } from '../../core/remote-server/chat-request.js';
 import { ResumedText } from './resumed-text.js';
-import { longestPageMs, retryDelayMs } from './retry-delay.js';
-import { messageOfBody } from './server-message.js';
-import { apiBase, shownServer } from './server-url.js';
+import { longestPageMs, retryDelayMs } from '../../core/remote-server/retry-delay.js';
+import { messageOfBody } from '../../core/remote-server/server-message.js';
+import { apiBase, shownServer } from '../../core/remote-server/server-url.js';
 
 const options = { server: 'http://gpu:8000', concurrency: 4, timeoutMs: 1000, retries: 2, imageLongSide: 1024, imageFormat: 'png' as const, maxTokens: 4096 };
 

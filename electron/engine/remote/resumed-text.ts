@@ -5,7 +5,7 @@
  * fails rather than show text that no longer adds up.
  */
 
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 
 export class ResumedText {
   private shown = '';

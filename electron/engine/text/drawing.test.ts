@@ -2,7 +2,7 @@ import { createCanvas } from '@napi-rs/canvas';
 import { OPS, type PageViewport, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
-import { encodeCanvas } from '../raster/canvas-encoding.js';
+import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { readDrawing, type OperatorList } from './drawing.js';
 import type { Rule } from './geometry.js';
 

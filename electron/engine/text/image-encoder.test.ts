@@ -2,7 +2,7 @@ import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { ImageKind, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
-import { encodeCanvas } from '../raster/canvas-encoding.js';
+import { encodeCanvas } from '../../core/canvas-encoding.js';
 import type { ImagePlacement } from './geometry.js';
 import { encodeImage } from './image-encoder.js';
 

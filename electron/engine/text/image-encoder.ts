@@ -6,7 +6,7 @@
 
 import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
 import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { encodeCanvas } from '../raster/canvas-encoding.js';
+import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
 import type { ImagePlacement } from './geometry.js';
 

@@ -8,7 +8,7 @@ import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-
 import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { DocumentBandLines } from './document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';

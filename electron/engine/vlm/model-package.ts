@@ -11,8 +11,8 @@ import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
 import type { CacheDtype } from './kv-cache.js';
-import { bannedIds, type Manifest } from './manifest.js';
-import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from './package-files.js';
+import { bannedIds, type Manifest } from '../../core/model/manifest.js';
+import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from '../../core/model/package-files.js';
 
 export interface ModelPackage {
   dir: string;

@@ -1,7 +1,7 @@
 /** A page image to the decoder's prompt: views, vision features, the laid-out visual run, the prompt ids and their embeddings. */
 
 import type { Tokenizer } from '@huggingface/tokenizers';
-import type { Manifest, ResolutionMode } from './manifest.js';
+import type { Manifest, ResolutionMode } from '../../core/model/manifest.js';
 import type { ModelRunner } from './model-runner.js';
 import { promptIds } from './prompt.js';
 import type { RgbImage } from '../raster/rgb-image.js';

@@ -6,7 +6,7 @@
 
 import { Template } from '@huggingface/jinja';
 import { Tokenizer } from '@huggingface/tokenizers';
-import type { Manifest } from './manifest.js';
+import type { Manifest } from '../../core/model/manifest.js';
 
 const IMAGE = '<image>';
 /** jina-ocr-v1's instruction, used with a chat template (see shared/MODEL-NOTES.md). */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { manifestSchema } from './manifest.js';
+import { manifestSchema } from '../../core/model/manifest.js';
 import { decodeImage } from '../raster/page-raster.js';
 import { chooseGrid, prepareViews } from './views.js';
 

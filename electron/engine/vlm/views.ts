@@ -5,7 +5,7 @@
  * chosen grid.
  */
 
-import type { ResolutionMode } from './manifest.js';
+import type { ResolutionMode } from '../../core/model/manifest.js';
 import { resizeBicubic } from '../raster/pil-resize.js';
 import { crop, filledImage, paste, type RgbImage } from '../raster/rgb-image.js';
 

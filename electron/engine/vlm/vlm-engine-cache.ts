@@ -8,7 +8,7 @@
 
 import { parseDeviceRequest } from '../../../shared/device.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
-import { FailureError } from '../failure-error.js';
+import { FailureError } from '../../core/failure-error.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
 import { resolutionMode } from './page-input.js';
 import { VlmEngine, type VlmSettings } from './vlm-engine.js';

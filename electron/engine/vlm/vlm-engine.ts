@@ -17,7 +17,7 @@ import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
 import { AutoDraftLength, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { decodeGreedy } from './greedy.js';
-import { bannedIds, packagePrecision } from './manifest.js';
+import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode } from './page-input.js';

@@ -3,9 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Failure } from '../../shared/failure.js';
-import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
-import { writeSampleDocuments, type SampleDocuments } from '../../test/sample-documents.js';
+import type { Failure } from '../../../shared/failure.js';
+import { DEFAULT_CONVERT_OPTIONS } from '../../../shared/protocol.js';
+import { writeSampleDocuments, type SampleDocuments } from '../../../test/sample-documents.js';
 import { forkHost } from './fork-host.js';
 import { HostClient } from './host-client.js';
 

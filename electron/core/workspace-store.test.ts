@@ -10,7 +10,7 @@ import type { WorkspaceDocument, WorkspaceEvent } from '../../shared/workspace.j
 import { WorkspaceStore } from './workspace-store.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const builtStore = path.join(root, 'dist/electron/main/workspace-store.js');
+const builtStore = path.join(root, 'dist/electron/core/workspace-store.js');
 
 const folders: string[] = [];
 afterEach(async () => {

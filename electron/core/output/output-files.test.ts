@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageResult } from '../../shared/page.js';
+import type { PageResult } from '../../../shared/page.js';
 import { outputFiles, outputNames, type OutputPlan } from './output-files.js';
 import { OutputNames, stemOf } from './output-names.js';
 

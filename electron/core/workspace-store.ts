@@ -14,7 +14,7 @@ import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PageResult } from '../../shared/page.js';
 import { applyWorkspaceEvent, settleInterrupted, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
-import { writeFileAtomic } from '../cli/atomic-write.js';
+import { writeFileAtomic } from './output/atomic-write.js';
 import { CoalescedWrite } from './coalesced-write.js';
 
 const ORDER_FILE = 'workspace.json';

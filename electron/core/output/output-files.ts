@@ -1,16 +1,18 @@
 /** What one converted document becomes on disk: names and contents, decided before anything is written. */
 
-import { documentDocx } from '../../shared/export/docx.js';
-import type { ExportWarning } from '../../shared/export/export-warning.js';
-import type { ExportedImage } from '../../shared/export/exported-image.js';
-import { documentHtml } from '../../shared/export/html.js';
-import { documentJson } from '../../shared/export/json.js';
-import { documentLatex } from '../../shared/export/latex.js';
-import { documentMarkdown } from '../../shared/export/markdown.js';
-import type { PageFailure } from '../../shared/failure.js';
-import type { PageResult } from '../../shared/page.js';
-import type { DocumentInfo } from '../../shared/protocol.js';
-import type { OutputFormat } from './cli-args.js';
+import { documentDocx } from '../../../shared/export/docx.js';
+import type { ExportWarning } from '../../../shared/export/export-warning.js';
+import type { ExportedImage } from '../../../shared/export/exported-image.js';
+import { documentHtml } from '../../../shared/export/html.js';
+import { documentJson } from '../../../shared/export/json.js';
+import { documentLatex } from '../../../shared/export/latex.js';
+import { documentMarkdown } from '../../../shared/export/markdown.js';
+import type { PageFailure } from '../../../shared/failure.js';
+import type { PageResult } from '../../../shared/page.js';
+import type { DocumentInfo } from '../../../shared/protocol.js';
+
+export const OUTPUT_FORMATS = ['md', 'html', 'json', 'docx', 'tex'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputPlan {
   formats: readonly OutputFormat[];

@@ -4,7 +4,7 @@
  * the host's exit reaches every queue.
  */
 
-import type { HostEvent } from '../../shared/protocol.js';
+import type { HostEvent } from '../../../shared/protocol.js';
 import { HostEventQueue } from './host-event-queue.js';
 import type { HostProcess } from './host-process.js';
 

@@ -6,8 +6,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAIR_PROMPTS, splitOf, type PairsManifest } from '../../shared/export/training-pairs.js';
 import type { WorkspaceDocument, WorkspaceEvent } from '../../shared/workspace.js';
 import { runFolio } from '../../test/folio-process.js';
-import { forkHost } from '../engine/fork-host.js';
-import { AppService } from './app-service.js';
+import { forkHost } from './engine-client/fork-host.js';
+import { AppService } from '../main/app-service.js';
 import { exportTrainingPairs, type PageRenderer } from './training-pairs-export.js';
 
 const root = path.resolve(import.meta.dirname, '../..');

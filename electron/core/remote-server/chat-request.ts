@@ -1,6 +1,6 @@
-/** The body of one streaming `/v1/chat/completions` request for one page image. */
+/** The body of one streaming `/v1/chat/completions` request for one page image, sent as a data URL. */
 
-import type { RemoteOptions } from '../../../shared/protocol.js';
+import type { RemoteImageFormat, RemoteOptions } from '../../../shared/protocol.js';
 import { modelPreset } from './model-presets.js';
 
 export function chatRequestBody(options: RemoteOptions, imageUrl: string): Record<string, unknown> {
@@ -23,4 +23,9 @@ export function chatRequestBody(options: RemoteOptions, imageUrl: string): Recor
     temperature: 0,
     ...(options.extraBody ?? preset.extraBody),
   };
+}
+
+/** The page image inline in the request, as servers that cannot fetch a URL expect. */
+export function imageDataUrl(bytes: Uint8Array, format: RemoteImageFormat): string {
+  return `data:image/${format};base64,${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')}`;
 }

@@ -24,10 +24,10 @@ import {
   type PairRecord,
 } from '../../shared/export/training-pairs.js';
 import { pageMarkdown, type WorkspaceDocument } from '../../shared/workspace.js';
-import { toFailure } from '../engine/failure-error.js';
-import { manifestSchema, type Manifest } from '../engine/vlm/manifest.js';
-import type { HostClient, OpenedDocument, RenderedPage } from '../engine/host-client.js';
-import { writeDurably, type WriteDurably } from '../cli/all-or-nothing-write.js';
+import { toFailure } from './failure-error.js';
+import { manifestSchema, type Manifest } from './model/manifest.js';
+import type { HostClient, OpenedDocument, RenderedPage } from './engine-client/host-client.js';
+import { writeDurably, type WriteDurably } from './output/all-or-nothing-write.js';
 
 export interface TrainingPairsOptions {
   folder: string;

@@ -2,11 +2,11 @@
 
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { HostEvent } from '../../shared/protocol.js';
+import type { HostEvent } from '../../../shared/protocol.js';
 import type { HostProcess } from './host-process.js';
 
-/** The built host entry beside this module (`dist/electron/engine/host.js`). */
-export const HOST_MODULE = fileURLToPath(new URL('./host.js', import.meta.url));
+/** The built host entry (`dist/electron/engine/host.js`), which runs the engines. */
+export const HOST_MODULE = fileURLToPath(new URL('../../engine/host.js', import.meta.url));
 
 /** Enough of the host's stderr to explain a crash without holding a hostile file's warnings forever. */
 const STDERR_TAIL_CHARS = 2000;

@@ -63,7 +63,7 @@ describe('locateDemoModel', () => {
   it('prefers the packaged app’s resources/models over the repository’s fixtures', async () => {
     const app = await fakeTree('app', 'resources/models/nano');
     const checkout = await fakeTree('checkout', 'tools/model/fixtures/nano');
-    const search = { resourcesPath: path.join(app, 'resources'), moduleDir: path.join(checkout, 'electron/engine/vlm') };
+    const search = { resourcesPath: path.join(app, 'resources'), moduleDir: path.join(checkout, 'electron/core/model') };
     expect(locateDemoModel('nano-demo', search)?.dir).toBe(path.join(app, 'resources/models/nano'));
   });
 
@@ -71,7 +71,7 @@ describe('locateDemoModel', () => {
     const checkout = await fakeTree('checkout-only', 'tools/model/fixtures/nano');
     const expected = path.join(checkout, 'tools/model/fixtures/nano');
     const emptyResources = path.join(scratch, 'app-without-models');
-    for (const moduleDir of ['electron/engine/vlm', 'dist/electron/engine/vlm']) {
+    for (const moduleDir of ['electron/core/model', 'dist/electron/core/model']) {
       expect(locateDemoModel('nano-demo', { resourcesPath: emptyResources, moduleDir: path.join(checkout, moduleDir) })?.dir).toBe(expected);
     }
   });

@@ -2,9 +2,21 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { VlmOptions } from '../../shared/protocol.js';
-import { manifestSchema } from '../engine/vlm/manifest.js';
-import type { VlmRequest } from './cli-args.js';
+import type { DemoModel } from '../../../shared/demo-models.js';
+import type { VlmOptions } from '../../../shared/protocol.js';
+import { manifestSchema } from './manifest.js';
+
+/** The VLM settings as the user gave them (the CLI's flags, the app's settings); an unset `specK` is decided by the package. */
+export interface VlmRequest {
+  modelDir: string;
+  specK?: number | 'auto';
+  mode?: string;
+  maxNewTokens: number;
+  /** --device or the setting as given (checked): `auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`; undefined: auto. */
+  device?: string;
+  /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
+  demo?: DemoModel;
+}
 
 /** With an MTP head the engine measures and picks K; without one only plain greedy decoding exists. */
 export async function vlmOptions(request: VlmRequest): Promise<VlmOptions> {

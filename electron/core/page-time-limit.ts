@@ -6,7 +6,7 @@
 
 import type { EngineChoice } from '../../shared/engine-name.js';
 import type { RemoteOptions } from '../../shared/protocol.js';
-import { longestPageMs } from './remote/retry-delay.js';
+import { longestPageMs } from './remote-server/retry-delay.js';
 
 export const TEXT_PAGE_TIME_LIMIT_MS = 60_000;
 /**

@@ -6,10 +6,10 @@
  * may convert on one host at once (the remote engine's batch), one operation per document.
  */
 
-import type { Failure } from '../../shared/failure.js';
-import type { PageResult } from '../../shared/page.js';
-import type { ConvertOptions, DocumentInfo } from '../../shared/protocol.js';
-import { FailureError } from './failure-error.js';
+import type { Failure } from '../../../shared/failure.js';
+import type { PageResult } from '../../../shared/page.js';
+import type { ConvertOptions, DocumentInfo } from '../../../shared/protocol.js';
+import { FailureError } from '../failure-error.js';
 import type { HostEventQueue } from './host-event-queue.js';
 import { HostEventRoutes } from './host-event-routes.js';
 import type { HostProcess, SpawnHost } from './host-process.js';

@@ -3,7 +3,7 @@
  * deadline, without missing any that arrive between two takes.
  */
 
-import type { HostEvent } from '../../shared/protocol.js';
+import type { HostEvent } from '../../../shared/protocol.js';
 import type { HostProcess } from './host-process.js';
 
 export type Taken =

@@ -3,7 +3,7 @@
  * `child_process.fork` (see fork-host.ts) or, in the desktop app, Electron's `utilityProcess.fork`.
  */
 
-import type { HostEvent, HostRequest } from '../../shared/protocol.js';
+import type { HostEvent, HostRequest } from '../../../shared/protocol.js';
 
 export interface HostProcess {
   send(request: HostRequest): void;
