@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkHost } from './fork-host.js';
 
-const builtHost = path.resolve(import.meta.dirname, '../../dist/electron/engine/host.js');
+const builtHost = path.resolve(import.meta.dirname, '../../../dist/electron/engine/host.js');
 let folder: string;
 
 beforeAll(async () => {

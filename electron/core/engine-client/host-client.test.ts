@@ -9,7 +9,7 @@ import { writeSampleDocuments, type SampleDocuments } from '../../../test/sample
 import { forkHost } from './fork-host.js';
 import { HostClient } from './host-client.js';
 
-const root = path.resolve(import.meta.dirname, '../..');
+const root = path.resolve(import.meta.dirname, '../../..');
 const builtHost = path.join(root, 'dist/electron/engine/host.js');
 const faultyHost = path.join(root, 'test/fake-hosts/faulty-host.mjs');
 /** Short enough to keep the tests quick, long enough for a page of a printed test document on a busy machine. */
