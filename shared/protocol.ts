@@ -7,7 +7,7 @@
 import type { EngineChoice } from './engine-name.js';
 import type { Failure } from './failure.js';
 import type { OcrLanguage } from './ocr-languages.js';
-import type { PageResult } from './page.js';
+import type { ConversionEvent } from './page-event.js';
 
 export interface ConvertOptions {
   engine: EngineChoice;
@@ -89,11 +89,7 @@ export type HostEvent =
   | { type: 'ready' }
   | { type: 'opened'; docId: string; info: DocumentInfo }
   | { type: 'open-failed'; docId: string; failure: Failure }
-  | { type: 'page-started'; docId: string; page: number }
-  | { type: 'page-delta'; docId: string; page: number; text: string }
-  | { type: 'page-done'; docId: string; result: PageResult }
-  | { type: 'page-failed'; docId: string; page: number; failure: Failure }
-  | { type: 'convert-done'; docId: string; cancelled: boolean }
+  | ConversionEvent
   /** The answer to `render`; a page that cannot be rendered answers `page-failed`. */
   | { type: 'page-image'; docId: string; page: number; width: number; height: number; png: Uint8Array }
   /** The answer to `probe-device`: e.g. `cpu` and why (CUDA libraries not installed...). */

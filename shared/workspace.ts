@@ -6,6 +6,7 @@
 
 import type { Failure } from './failure.js';
 import type { PageResult } from './page.js';
+import type { ConversionEvent } from './page-event.js';
 import type { DocumentInfo } from './protocol.js';
 
 /** `pending`: not asked for yet, or put back by a cancel or a crash; resumable. */
@@ -55,11 +56,7 @@ export type WorkspaceEvent =
   | { type: 'document-opened'; docId: string; info: DocumentInfo }
   | { type: 'document-failed'; docId: string; failure: Failure }
   | { type: 'pages-queued'; docId: string; pages: number[] }
-  | { type: 'page-started'; docId: string; page: number }
-  | { type: 'page-delta'; docId: string; page: number; text: string }
-  | { type: 'page-done'; docId: string; result: PageResult }
-  | { type: 'page-failed'; docId: string; page: number; failure: Failure }
-  | { type: 'convert-done'; docId: string; cancelled: boolean }
+  | ConversionEvent
   | { type: 'page-edited'; docId: string; page: number; markdown: string | null }
   | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean };
 

@@ -1,0 +1,20 @@
+/**
+ * What happens to a document's pages while it converts, in one vocabulary: the engine host sends
+ * these (shared/protocol.ts), the workspace applies them (shared/workspace.ts, and through it the
+ * app's store), and the CLI's `--json` lines name theirs after them.
+ */
+
+import type { Failure } from './failure.js';
+import type { PageResult } from './page.js';
+
+export type PageEvent =
+  | { type: 'page-started'; docId: string; page: number }
+  /** Text as the engine produces it, before the page is done; the page's result replaces it. */
+  | { type: 'page-delta'; docId: string; page: number; text: string }
+  | { type: 'page-done'; docId: string; result: PageResult }
+  | { type: 'page-failed'; docId: string; page: number; failure: Failure };
+
+/** A page event, or the end of the conversion that sent them. */
+export type ConversionEvent = PageEvent | { type: 'convert-done'; docId: string; cancelled: boolean };
+
+export type PageEventType = PageEvent['type'];
