@@ -4,6 +4,7 @@
  * document so one host can serve several.
  */
 
+import { DEFAULT_ENGINE } from './conversion-defaults.js';
 import type { EngineChoice } from './engine-name.js';
 import type { Failure } from './failure.js';
 import type { OcrLanguage } from './ocr-languages.js';
@@ -63,7 +64,7 @@ export interface VlmOptions {
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {
-  engine: 'auto',
+  engine: DEFAULT_ENGINE,
   keepHeaders: false,
   extractImages: false,
 };

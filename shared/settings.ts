@@ -5,6 +5,7 @@
  */
 
 import { z } from 'zod';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K, REMOTE_DEFAULTS } from './conversion-defaults.js';
 import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
@@ -21,14 +22,14 @@ const serverAddress = z
   });
 
 const settingsSchema = z.object({
-  engine: z.enum(ENGINE_CHOICES).catch('auto'),
+  engine: z.enum(ENGINE_CHOICES).catch(DEFAULT_ENGINE),
   /** The model package folder for the `vlm` engine; null: none configured. */
   modelDir: z.string().min(1).nullable().catch(null),
   /** A resolution mode of the package; null: its first. */
   mode: z.string().min(1).nullable().catch(null),
   /** Draft tokens per decoding step, 0 (plain greedy) to 4, or measured on the device. */
-  specK: z.union([z.int().min(0).max(4), z.literal('auto')]).catch('auto'),
-  maxNewTokens: z.int().min(1).max(32768).catch(4096),
+  specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]).catch('auto'),
+  maxNewTokens: z.int().min(1).max(MAX_NEW_TOKENS_LIMIT).catch(DEFAULT_MAX_NEW_TOKENS),
   /** Where the `vlm` engine runs: `auto`, `cpu`, `webgpu`, `cuda` or `cuda:N` (shared/device.ts). */
   device: z.string().refine((text) => parseDeviceRequest(text) !== null).catch('auto'),
   keepHeaders: z.boolean().catch(false),
@@ -37,12 +38,12 @@ const settingsSchema = z.object({
   /** The model as the server names it (`/v1/models`). */
   remoteModel: z.string().trim().min(1).nullable().catch(null),
   /** Pages in flight at once on the server. */
-  remoteConcurrency: z.int().min(1).max(256).catch(16),
+  remoteConcurrency: z.int().min(1).max(256).catch(REMOTE_DEFAULTS.concurrency),
   /** Time limit of one request, in seconds. */
-  remoteTimeoutS: z.int().min(1).max(3600).catch(180),
+  remoteTimeoutS: z.int().min(1).max(3600).catch(REMOTE_DEFAULTS.timeoutS),
   /** The page image sent: its longer side in pixels, and its encoding. */
-  remoteImageSide: z.int().min(256).max(8192).catch(1920),
-  remoteImageFormat: z.enum(REMOTE_IMAGE_FORMATS).catch('png'),
+  remoteImageSide: z.int().min(256).max(8192).catch(REMOTE_DEFAULTS.imageLongSide),
+  remoteImageFormat: z.enum(REMOTE_IMAGE_FORMATS).catch(REMOTE_DEFAULTS.imageFormat),
   /** What the `lite` OCR engine reads pages as. */
   ocrLang: z.enum(OCR_LANGUAGES).catch('auto'),
   theme: z.enum(['system', 'light', 'dark']).catch('system'),

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_SPEC_K, REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
 import type { DemoModel } from '../../shared/demo-models.js';
 import { deviceRequestText, parseDeviceRequest } from '../../shared/device.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
@@ -87,13 +88,6 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-const DEFAULT_MAX_TOKENS = 4096;
-const MAX_SPEC_K = 4;
-const DEFAULT_CONCURRENCY = 16;
-const DEFAULT_REQUEST_TIMEOUT_S = 180;
-const DEFAULT_RETRIES = 3;
-/** As the vlm engine renders for DeepSeek-OCR's tiled mode: tiles need the page sharper than 1024. */
-const DEFAULT_IMAGE_SIDE = 1920;
 const REMOTE_FLAGS = ['concurrency', 'timeout', 'retries', 'image-size', 'image-format', 'prompt', 'extra-body'] as const;
 
 /** The engine settings convert and bench share. */
@@ -179,7 +173,7 @@ function parseOptions<const O extends NonNullable<ParseArgsConfig['options']>>(a
 
 /** What convert and bench both take: the engine and its settings. */
 function engineSettings(values: EngineValues) {
-  const engine = parseEngine(values.engine ?? 'auto');
+  const engine = parseEngine(values.engine ?? DEFAULT_ENGINE);
   const remote = parseRemote(engine, values);
   const vlm = remote ? undefined : parseVlm(engine, values);
   return {
@@ -236,7 +230,7 @@ function parseVlm(
     ...(demo && { demo: demo.model }),
     specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
     mode: values.mode,
-    maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_TOKENS : parseMaxTokens(values['max-tokens']),
+    maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_NEW_TOKENS : parseMaxTokens(values['max-tokens']),
     ...(values.device !== undefined && { device: parseDevice(values.device) }),
   };
 }
@@ -275,12 +269,12 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
   return {
     server: parseServer(values.server, '--server'),
     model: values.model,
-    concurrency: positiveInteger(values.concurrency, DEFAULT_CONCURRENCY, '--concurrency'),
-    timeoutMs: parseSeconds(values.timeout, DEFAULT_REQUEST_TIMEOUT_S, '--timeout') * 1000,
-    retries: values.retries === undefined ? DEFAULT_RETRIES : wholeNumber(values.retries, '--retries'),
-    imageLongSide: positiveInteger(values['image-size'], DEFAULT_IMAGE_SIDE, '--image-size'),
-    imageFormat: parseImageFormat(values['image-format'] ?? 'png'),
-    maxTokens: positiveInteger(values['max-tokens'], DEFAULT_MAX_TOKENS, '--max-tokens'),
+    concurrency: positiveInteger(values.concurrency, REMOTE_DEFAULTS.concurrency, '--concurrency'),
+    timeoutMs: parseSeconds(values.timeout, REMOTE_DEFAULTS.timeoutS, '--timeout') * 1000,
+    retries: values.retries === undefined ? REMOTE_DEFAULTS.retries : wholeNumber(values.retries, '--retries'),
+    imageLongSide: positiveInteger(values['image-size'], REMOTE_DEFAULTS.imageLongSide, '--image-size'),
+    imageFormat: parseImageFormat(values['image-format'] ?? REMOTE_DEFAULTS.imageFormat),
+    maxTokens: positiveInteger(values['max-tokens'], DEFAULT_MAX_NEW_TOKENS, '--max-tokens'),
     prompt: values.prompt,
     extraBody: values['extra-body'] === undefined ? undefined : parseExtraBody(values['extra-body']),
   };

@@ -1,12 +1,10 @@
 /** What the engine host is asked for: the settings, with one run's overrides (re-run a page with another engine or mode). */
 
 import type { ConvertRequest } from '../../shared/app-api.js';
+import { REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
 import type { ConvertOptions, RemoteOptions } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
 import { vlmOptions } from '../core/model/vlm-options.js';
-
-/** As the CLI's --retries default: a 429, a 5xx or a dropped connection is tried again this often. */
-const REMOTE_RETRIES = 3;
 
 export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>): Promise<ConvertOptions> {
   const mode = request.mode ?? settings.mode ?? undefined;
@@ -41,7 +39,7 @@ function remoteOptions(settings: Settings): RemoteOptions {
     model: settings.remoteModel,
     concurrency: settings.remoteConcurrency,
     timeoutMs: settings.remoteTimeoutS * 1000,
-    retries: REMOTE_RETRIES,
+    retries: REMOTE_DEFAULTS.retries,
     imageLongSide: settings.remoteImageSide,
     imageFormat: settings.remoteImageFormat,
     maxTokens: settings.maxNewTokens,

@@ -3,11 +3,7 @@
 import { utilityProcess } from 'electron';
 import type { HostEvent } from '../../shared/protocol.js';
 import { HOST_MODULE } from '../core/engine-client/fork-host.js';
-import type { HostProcess } from '../core/engine-client/host-process.js';
-
-const STDERR_TAIL_CHARS = 2000;
-/** As for the CLI's host: a hostile page that balloons pdf.js crashes this host, not the machine. */
-const HOST_HEAP_LIMIT_MB = 4096;
+import { HOST_HEAP_LIMIT_MB, STDERR_TAIL_CHARS, type HostProcess } from '../core/engine-client/host-process.js';
 
 /** `env` is added to main's environment, e.g. the remote engine's API key, which the host reads from FOLIO_API_KEY. */
 export function spawnUtilityHost(env: Record<string, string> = {}): HostProcess {

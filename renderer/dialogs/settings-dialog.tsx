@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K } from '../../shared/conversion-defaults.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { OCR_LANGUAGE_INFO, OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import type { Settings } from '../../shared/settings.js';
@@ -53,7 +54,7 @@ export function SettingsDialog() {
         Speculation (draft tokens per step)
         <select value={String(settings.specK)} onChange={(event) => change({ specK: event.target.value === 'auto' ? 'auto' : Number(event.target.value) })}>
           <option value="auto">Automatic (measured on this device)</option>
-          {[0, 1, 2, 3, 4].map((k) => (
+          {Array.from({ length: MAX_SPEC_K + 1 }, (_, k) => (
             <option key={k} value={k}>
               {k === 0 ? '0 (plain greedy)' : k}
             </option>
@@ -72,7 +73,7 @@ export function SettingsDialog() {
       </label>
       <label className="field">
         Token limit per page
-        <input type="number" min={1} max={32768} value={maxTokens} onChange={(event) => setMaxTokens(event.target.value)} />
+        <input type="number" min={1} max={MAX_NEW_TOKENS_LIMIT} value={maxTokens} onChange={(event) => setMaxTokens(event.target.value)} />
       </label>
       <RemoteServerFields draft={remote} onDraft={setRemote} imageFormat={settings.remoteImageFormat} onChange={change} />
       <label className="field">
@@ -103,5 +104,5 @@ export function SettingsDialog() {
 
 function tokenLimit(text: string, current: number): Partial<Settings> {
   const value = Number(text);
-  return Number.isInteger(value) && value >= 1 && value <= 32768 && value !== current ? { maxNewTokens: value } : {};
+  return Number.isInteger(value) && value >= 1 && value <= MAX_NEW_TOKENS_LIMIT && value !== current ? { maxNewTokens: value } : {};
 }

@@ -11,7 +11,7 @@ import type { ModelRunner } from '../../electron/engine/vlm/model-runner.js';
 import type { PageInput } from '../../electron/engine/vlm/page-input.js';
 import { DEFAULT_REPETITION_RULE } from '../../electron/engine/vlm/repetition.js';
 import { decodeSpeculative } from '../../electron/engine/vlm/speculative.js';
-import { MAX_SPEC_K } from '../../electron/engine/vlm/vlm-engine.js';
+import { MAX_SPEC_K } from '../../shared/conversion-defaults.js';
 
 export type RunName = 'greedy' | `K=${number}` | 'auto';
 

@@ -3,15 +3,10 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../../shared/protocol.js';
-import type { HostProcess } from './host-process.js';
+import { HOST_HEAP_LIMIT_MB, STDERR_TAIL_CHARS, type HostProcess } from './host-process.js';
 
 /** The built host entry (`dist/electron/engine/host.js`), which runs the engines. */
 export const HOST_MODULE = fileURLToPath(new URL('../../engine/host.js', import.meta.url));
-
-/** Enough of the host's stderr to explain a crash without holding a hostile file's warnings forever. */
-const STDERR_TAIL_CHARS = 2000;
-
-const HOST_HEAP_LIMIT_MB = 4096;
 
 export interface ForkHostOptions {
   /** The script to run; tests pass fake hosts that hang or crash. */

@@ -14,3 +14,9 @@ export interface HostProcess {
 }
 
 export type SpawnHost = () => HostProcess;
+
+/** Enough of the host's stderr to explain a crash without holding a hostile file's warnings forever. */
+export const STDERR_TAIL_CHARS = 2000;
+
+/** pdf.js can balloon on a hostile page faster than a page time limit runs out: capped, it crashes the host, not the machine. */
+export const HOST_HEAP_LIMIT_MB = 4096;

@@ -7,6 +7,7 @@
 
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { MAX_SPEC_K } from '../../../shared/conversion-defaults.js';
 import { GroundingParser, pageGrounding, type GroundedRegion, type GroundingOptions } from '../../../shared/grounding.js';
 import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { DecodeStats, PageFlag } from '../../../shared/page.js';
@@ -24,9 +25,6 @@ import { pageInput, resolutionMode } from './page-input.js';
 import { loadTokenizer } from './prompt.js';
 import { DEFAULT_REPETITION_RULE } from './repetition.js';
 import { decodeSpeculative } from './speculative.js';
-
-/** The largest K `auto` considers: past four drafts, FastMTP's acceptance is too low to pay. */
-export const MAX_SPEC_K = 4;
 
 export interface VlmSettings {
   mode: string;
