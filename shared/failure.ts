@@ -16,10 +16,20 @@ export type FailureCode =
   | 'io'
   | 'internal';
 
+/**
+ * What a person can do about a failure, as data: the CLI words it with its flags, the app with its
+ * controls (electron/cli/remedy-words.ts, renderer/remedy-words.ts), so the app never tells a
+ * user to type `--password`.
+ */
+export const REMEDIES = ['password', 'model-package', 'remote-server', 'remote-time', 'text-engine'] as const;
+export type Remedy = (typeof REMEDIES)[number];
+
 export interface Failure {
   code: FailureCode;
-  /** One sentence: what happened and, where there is one, what to do. */
+  /** One sentence: what happened and, where there is one and it needs no face's words, what to do. */
   message: string;
+  /** Where set, `message` is the clause before it (no full stop): see failureText. */
+  remedy?: Remedy;
 }
 
 /** A page of a document that could not be converted, and why. */
@@ -28,8 +38,13 @@ export interface PageFailure {
   failure: Failure;
 }
 
-export function failure(code: FailureCode, message: string): Failure {
-  return { code, message };
+export function failure(code: FailureCode, message: string, remedy?: Remedy): Failure {
+  return remedy ? { code, message, remedy } : { code, message };
+}
+
+/** A failure's message with its remedy in the words of the face that shows it. */
+export function failureText(failure: Pick<Failure, 'message' | 'remedy'>, words: Readonly<Record<Remedy, string>>): string {
+  return failure.remedy ? `${failure.message}; ${words[failure.remedy]}.` : failure.message;
 }
 
 /**

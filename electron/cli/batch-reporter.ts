@@ -1,6 +1,6 @@
 /** What the convert command tells its audience (a terminal, a log, a program reading --json) as a batch runs. */
 
-import type { Failure, FailureCode } from '../../shared/failure.js';
+import type { Failure, FailureCode, Remedy } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import { reviewReasons } from '../../shared/page-review.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
@@ -9,6 +9,7 @@ import type { DocumentInfo } from '../../shared/protocol.js';
 export interface FileFailure {
   code: FailureCode | 'page-range';
   message: string;
+  remedy?: Remedy;
 }
 
 /** Something a written document's reader should know: what an export could not carry over (by page), or pages --pages asked for that the document lacks. */

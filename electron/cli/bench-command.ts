@@ -14,6 +14,7 @@ import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
 import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { toFailure } from '../core/failure-error.js';
+import { inCliWords } from './remedy-words.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient } from '../core/engine-client/host-client.js';
 import type { SpawnHost } from '../core/engine-client/host-process.js';
@@ -115,7 +116,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
       try {
         doc = await client.open(file, request.password, io.signal);
       } catch (error) {
-        if (!io.signal.aborted) failAll(pdf, pageSet, toFailure(error).message);
+        if (!io.signal.aborted) failAll(pdf, pageSet, inCliWords(toFailure(error)).message);
         continue;
       }
       try {
@@ -129,14 +130,15 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
           {
             pageDone: (result) => outputs.set(pageKey(pdf, result.page), { markdown: documentMarkdown([result], { resolveImage: () => undefined }) }),
             pageFailed: (page, failure) => {
-              outputs.set(pageKey(pdf, page), { failure: failure.message });
-              io.stderr.write(`folio bench: ${pdf} page ${page}: ${failure.message}\n`);
+              const { message } = inCliWords(failure);
+              outputs.set(pageKey(pdf, page), { failure: message });
+              io.stderr.write(`folio bench: ${pdf} page ${page}: ${message}\n`);
             },
           },
           io.signal,
         );
       } catch (error) {
-        failAll(pdf, pageSet, toFailure(error).message);
+        failAll(pdf, pageSet, inCliWords(toFailure(error)).message);
       } finally {
         client.close(doc);
       }

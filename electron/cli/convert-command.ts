@@ -16,6 +16,7 @@ import { allPages, pageCountText, pageListText, pagesWithin } from '../../shared
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { loadMathCss } from '../core/output/math-css.js';
 import { toFailure } from '../core/failure-error.js';
+import { inCliWords } from './remedy-words.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient, type OpenedDocument } from '../core/engine-client/host-client.js';
 import { pagesInFlightFor } from '../core/remote-server/pages-in-flight.js';
@@ -200,7 +201,8 @@ class Batch {
             slot?.pageFinished();
             reporter.pageDone(file, result);
           },
-          pageFailed: (page, failure) => {
+          pageFailed: (page, engineFailure) => {
+            const failure = inCliWords(engineFailure);
             failures.push({ page, failure });
             this.counts.pagesFailed++;
             slot?.pageFinished();
@@ -252,7 +254,7 @@ class Batch {
 
   private fileFailed(reporter: BatchReporter, file: string, failure: FileFailure): void {
     this.counts.filesFailed++;
-    reporter.documentFailed(file, failure);
+    reporter.documentFailed(file, inCliWords(failure));
   }
 }
 

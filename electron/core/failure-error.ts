@@ -1,13 +1,14 @@
-import type { Failure, FailureCode } from '../../shared/failure.js';
+import { failure, type Failure, type FailureCode, type Remedy } from '../../shared/failure.js';
 
 /** An error that already knows how to tell the user what went wrong. */
 export class FailureError extends Error {
   readonly failure: Failure;
 
-  constructor(code: FailureCode, message: string) {
+  /** With a `remedy`, `message` says only what happened; each face words what to do. */
+  constructor(code: FailureCode, message: string, remedy?: Remedy) {
     super(message);
     this.name = 'FailureError';
-    this.failure = { code, message };
+    this.failure = failure(code, message, remedy);
   }
 }
 

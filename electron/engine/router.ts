@@ -46,14 +46,14 @@ export class EngineRouter {
     if (options.engine === 'text') return { engine: this.text, reason: 'text engine requested' };
     if (options.engine === 'lite') return { engine: this.lite, reason: 'lite engine requested' };
     if (options.engine === 'remote' || (options.engine === 'auto' && options.remote)) {
-      if (!options.remote) throw new FailureError('remote', 'The remote engine needs a server; give --server <url> and --model <name>.');
+      if (!options.remote) throw new FailureError('remote', 'The remote engine needs a server', 'remote-server');
       return { engine: this.remote.engine(options.remote), reason: options.engine === 'remote' ? 'remote engine requested' : 'remote server configured' };
     }
     if (options.vlm) {
       const engine = await this.vlm.engine(options.vlm, document);
       return { engine, reason: options.engine === 'vlm' ? 'vlm engine requested' : 'model package configured' };
     }
-    if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package; give its folder with --model <dir>.');
+    if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package', 'model-package');
     if (!page) return { engine: this.text, reason: 'no model package configured; reading the text layer' };
     const decision = decidePageRoute(page.pdf ? await this.textLayerFacts(page.pdf, page.page) : undefined);
     return { engine: decision.engine === 'lite' ? this.lite : this.text, reason: decision.reason };

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from 'react';
-import { failureSentence, needsPassword } from '../../shared/failure.js';
+import { failureSentence, failureText, needsPassword } from '../../shared/failure.js';
+import { APP_REMEDY_WORDS } from '../remedy-words.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { MarkdownPane } from '../markdown/markdown-pane.js';
 import { PagePane } from '../pages/page-pane.js';
@@ -37,7 +38,7 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         {locked ? (
           <PasswordForm docId={document.id} name={document.name} wrong={document.failure.code === 'wrong-password'} />
         ) : (
-          <p role="alert">{failureSentence(document.failure.message, document.path)}</p>
+          <p role="alert">{failureSentence(failureText(document.failure, APP_REMEDY_WORDS), document.path)}</p>
         )}
         <button type="button" onClick={() => void removeDocument(document.id)}>
           Remove from the list

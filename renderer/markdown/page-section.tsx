@@ -1,5 +1,6 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
-import { failureSentence } from '../../shared/failure.js';
+import { failureSentence, failureText } from '../../shared/failure.js';
+import { APP_REMEDY_WORDS } from '../remedy-words.js';
 import { reviewReasons } from '../../shared/page-review.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
@@ -89,7 +90,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
       </header>
       {page.state === 'failed' && page.failure && (
         <p className="page-failure" role="alert">
-          {failureSentence(page.failure.message)}
+          {failureSentence(failureText(page.failure, APP_REMEDY_WORDS))}
         </p>
       )}
       {toReview.length > 0 && (

@@ -131,7 +131,7 @@ function describeOpenError(error: unknown, file: string, password: string | unde
   const detail = error instanceof Error ? error.message : String(error);
   if (isPasswordError(error)) {
     return password === undefined
-      ? new FailureError('encrypted', `${file}: encrypted; give its password with --password.`)
+      ? new FailureError('encrypted', `${file}: encrypted`, 'password')
       : new FailureError('wrong-password', `${file}: the password given does not open it.`);
   }
   if ((error as { name?: unknown } | null)?.name === 'InvalidPDFException') {

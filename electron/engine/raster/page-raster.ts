@@ -33,7 +33,8 @@ export async function renderPage(page: PDFPageProxy, longSide: number): Promise<
     const megapixels = Math.round((largest.width * largest.height) / 1e6);
     throw new FailureError(
       'damaged',
-      `page ${page.pageNumber} holds a ${largest.width}x${largest.height} image (${megapixels} megapixels), more than the ${MAX_MEGAPIXELS} a page may have, so it cannot be drawn to be read; its text layer, if it has one, reads with --engine text.`,
+      `page ${page.pageNumber} holds a ${largest.width}x${largest.height} image (${megapixels} megapixels), more than the ${MAX_MEGAPIXELS} a page may have, so it cannot be drawn to be read`,
+      'text-engine',
     );
   }
   const base = page.getViewport({ scale: 1 });

@@ -89,7 +89,7 @@ export class RemoteEngine implements PageEngine {
       } catch (error) {
         if (signal.aborted) throw signal.reason;
         if (enough.aborted) return { finishReason: 'length' };
-        if (timeout.aborted) throw new FailureError('timeout', `${this.server} did not finish the page within ${seconds(this.options.timeoutMs)}; raise --timeout or lower --concurrency.`);
+        if (timeout.aborted) throw new FailureError('timeout', `${this.server} did not finish the page within ${seconds(this.options.timeoutMs)}`, 'remote-time');
         if (!(error instanceof AttemptError)) throw error;
         const message = this.redacted(error.message);
         if (!error.retryable) throw new FailureError('remote', `${this.server}: ${message}.`);
