@@ -140,7 +140,7 @@ export class HostClient {
         if (taken.kind === 'event') {
           const event = taken.event;
           if (event.type === 'page-image' && event.page === page) return { width: event.width, height: event.height, png: event.png };
-          if (event.type === 'page-failed' && event.page === page) throw new FailureError(event.failure.code, event.failure.message);
+          if (event.type === 'page-failed' && event.page === page) throw new FailureError(event.failure.code, event.failure.message, event.failure.remedy);
           if (event.type === 'request-rejected') throw new FailureError('internal', event.message);
           continue;
         }
@@ -284,7 +284,7 @@ export class HostClient {
           return { kind: 'opened', info: event.info };
         }
         if (event.type === 'open-failed' || event.type === 'request-rejected') host.events.forget(ref.docId);
-        if (event.type === 'open-failed') throw new FailureError(event.failure.code, event.failure.message);
+        if (event.type === 'open-failed') throw new FailureError(event.failure.code, event.failure.message, event.failure.remedy);
         if (event.type === 'request-rejected') throw new FailureError('internal', event.message);
         continue;
       }
