@@ -57,11 +57,11 @@ describe('engine host loop', () => {
     expect(events).toEqual([{ type: 'request-rejected', docId: 'nope', message: 'Document nope is not open; send "open" first.' }]);
   });
 
-  it('reports an encrypted document opened without its password as encrypted', async () => {
+  it('reports an encrypted document opened without its password as encrypted, the remedy as data for each face to word', async () => {
     const { host, events, until } = hostInMemory();
     host.handle({ type: 'open', docId: 'd1', path: locked });
     await until((event) => event.type === 'open-failed');
-    expect(events).toEqual([{ type: 'open-failed', docId: 'd1', failure: { code: 'encrypted', message: expect.stringMatching(/--password/) } }]);
+    expect(events).toEqual([{ type: 'open-failed', docId: 'd1', failure: { code: 'encrypted', message: `${locked}: encrypted`, remedy: 'password' } }]);
   });
 
   it('streams a page as started, deltas that add up to its Markdown, done, then convert-done', async () => {
