@@ -12,7 +12,6 @@ import type { Writable } from 'node:stream';
 import { documentMarkdown } from '../../shared/export/markdown.js';
 import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
 import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
-import type { ConvertOptions } from '../../shared/protocol.js';
 import { toFailure } from '../core/failure-error.js';
 import { inCliWords } from './remedy-words.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
@@ -21,7 +20,7 @@ import type { SpawnHost } from '../core/engine-client/host-process.js';
 import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
-import { vlmOptions } from '../core/model/vlm-options.js';
+import { convertOptions } from '../core/conversion-request.js';
 
 export interface BenchIo {
   stdout: Writable;
@@ -92,14 +91,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
     pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });
-  const options: ConvertOptions = {
-    engine: request.engine,
-    keepHeaders: request.keepHeaders,
-    extractImages: false,
-    vlm: request.vlm && (await vlmOptions(request.vlm)),
-    remote: request.remote,
-    lang: request.lang,
-  };
+  const options = await convertOptions(request, false);
   const failAll = (pdf: string, pages: Iterable<number>, why: string) => {
     for (const page of pages) outputs.set(pageKey(pdf, page), { failure: why });
     io.stderr.write(`folio bench: ${pdf}: ${why}\n`);

@@ -32,7 +32,7 @@ import { logLines } from './log-lines.js';
 import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } from '../core/output/output-files.js';
 import { OutputNames } from '../core/output/output-names.js';
 import { ttyProgress } from './tty-progress.js';
-import { vlmOptions } from '../core/model/vlm-options.js';
+import { convertOptions } from '../core/conversion-request.js';
 
 export interface ConvertIo {
   stdout: Writable;
@@ -69,14 +69,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });
-  const options: ConvertOptions = {
-    engine: request.engine,
-    keepHeaders: request.keepHeaders,
-    extractImages: request.images,
-    vlm: request.vlm && (await vlmOptions(request.vlm)),
-    remote: request.remote,
-    lang: request.lang,
-  };
+  const options = await convertOptions(request, request.images);
   const batch = new Batch(request, options, client, reporter, io.signal, write);
   const started = performance.now();
   try {

@@ -4,30 +4,24 @@ import type { ConvertRequest } from '../../shared/app-api.js';
 import { REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
 import type { ConvertOptions, RemoteOptions } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
-import { vlmOptions } from '../core/model/vlm-options.js';
+import { convertOptions, type EngineRequest } from '../core/conversion-request.js';
 
 export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>): Promise<ConvertOptions> {
   const mode = request.mode ?? settings.mode ?? undefined;
   const engine = request.engine ?? settings.engine;
-  return {
+  const engineRequest: EngineRequest = {
     engine,
     keepHeaders: settings.keepHeaders,
-    // always: the workspace keeps figures so that any later export can write them
-    extractImages: true,
     vlm:
       settings.modelDir === null
         ? undefined
-        : await vlmOptions({
-            modelDir: settings.modelDir,
-            specK: settings.specK === 'auto' ? undefined : settings.specK,
-            mode,
-            maxNewTokens: settings.maxNewTokens,
-            device: settings.device,
-          }),
+        : { modelDir: settings.modelDir, specK: settings.specK === 'auto' ? undefined : settings.specK, mode, maxNewTokens: settings.maxNewTokens, device: settings.device },
     // only when asked for by name: with a server in the options `auto` would send every page to it
     remote: engine === 'remote' ? remoteOptions(settings) : undefined,
     lang: settings.ocrLang,
   };
+  // always with figures: the workspace keeps them so that any later export can write them
+  return convertOptions(engineRequest, true);
 }
 
 function remoteOptions(settings: Settings): RemoteOptions {
