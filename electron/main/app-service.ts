@@ -14,7 +14,7 @@ import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEv
 import { loadMathCss } from '../core/output/math-css.js';
 import { passwordlessView } from '../core/passwordless-view.js';
 import { toFailure } from '../core/failure-error.js';
-import { HostClient } from '../core/engine-client/host-client.js';
+import { HostClient, type DeviceProbe } from '../core/engine-client/host-client.js';
 import type { HostProcess } from '../core/engine-client/host-process.js';
 import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { MemoryApiKeyStore, type ApiKeyVault } from './api-key-store.js';
@@ -47,10 +47,7 @@ export interface AppServiceOptions {
   probeDevice?: () => Promise<DeviceChoice>;
 }
 
-export interface DeviceChoice {
-  device: string;
-  reason: string;
-}
+export type DeviceChoice = Pick<DeviceProbe, 'device' | 'reason'>;
 
 export class AppService implements AppServiceApi {
   private readonly listeners = new Set<(event: WorkspaceEvent) => void>();

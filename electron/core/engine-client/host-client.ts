@@ -8,7 +8,7 @@
 
 import type { Failure } from '../../../shared/failure.js';
 import type { PageResult } from '../../../shared/page.js';
-import type { ConvertOptions, DocumentInfo } from '../../../shared/protocol.js';
+import type { ConvertOptions, DocumentInfo, HostEvent } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
 import type { HostEventQueue } from './host-event-queue.js';
 import { HostEventRoutes } from './host-event-routes.js';
@@ -64,11 +64,8 @@ export interface RenderedPage {
   png: Uint8Array;
 }
 
-export interface DeviceProbe {
-  device: string;
-  reason: string;
-  runtimeVersion: string;
-}
+/** The host's answer to `probe-device`, as the protocol carries it. */
+export type DeviceProbe = Omit<Extract<HostEvent, { type: 'device' }>, 'type'>;
 
 export class HostClient {
   private host: LiveHost | undefined;
