@@ -163,7 +163,9 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     server = await startTestServer({ hang: true });
     const result = await convert(remoteOptions({ timeoutMs: 400, retries: 2 }), [1]);
     expect(result.failed[0]!.failure.code).toBe('timeout');
-    expect(result.failed[0]!.failure.message).toContain('--timeout');
+    expect(result.failed[0]!.failure.message).toMatch(/did not finish the page within 0\.4 s$/);
+    // what to do is data: the CLI words it with --timeout, the app with its settings
+    expect(result.failed[0]!.failure.remedy).toBe('remote-time');
     expect(server.stats.requests).toBe(1);
   });
 
