@@ -24,6 +24,9 @@ import { ResumedText } from './resumed-text.js';
 import { retryDelayMs, sleep } from './retry-delay.js';
 import { apiBase, endpoint, shownServer } from './server-url.js';
 
+/** A stream silent this long once the answer began has stalled (vLLM sends a token every few ms to a few hundred). */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
 /** Pages rendered ahead of the requests, so a freed request slot never waits for pdf.js. */
 export function pagesInFlightFor(concurrency: number): number {
   return concurrency + Math.max(2, Math.ceil(concurrency / 4));
@@ -88,7 +91,8 @@ export class RemoteEngine implements PageEngine {
       text.newAttempt();
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
       try {
-        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout, enough]) };
+        const idleTimeoutMs = Math.min(this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.options.timeoutMs);
+        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout, enough]), idleTimeoutMs };
         return await streamCompletion(request, (delta) => text.push(delta));
       } catch (error) {
         if (signal.aborted) throw signal.reason;
