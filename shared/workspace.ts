@@ -61,7 +61,9 @@ export type WorkspaceEvent =
   | { type: 'page-failed'; docId: string; page: number; failure: Failure }
   | { type: 'convert-done'; docId: string; cancelled: boolean }
   | { type: 'page-edited'; docId: string; page: number; markdown: string | null }
-  | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean };
+  | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean }
+  /** Main could not save the workspace (a full disk): nothing changes in it, the user is told why. */
+  | { type: 'save-failed'; message: string };
 
 export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent): Workspace {
   switch (event.type) {
@@ -115,6 +117,8 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
       }));
     case 'page-reviewed':
       return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, reviewed: event.reviewed }));
+    case 'save-failed':
+      return workspace;
   }
 }
 
