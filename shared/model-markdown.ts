@@ -66,8 +66,8 @@ const CONTAINER_MARKER = /^[ \t]*(?:>|[-+*](?=[ \t]|$)|\d{1,9}[.)](?=[ \t]|$))[ 
 const MAX_INDENT = 2 * MAX_MARKDOWN_NESTING;
 /** A longer paragraph is cut into paragraphs; a whole page of prose is about 3,500 characters. */
 export const MAX_PARAGRAPH = 4000;
-/** Emphasis needs at most three markers in a row; a longer run is text. */
-const LONG_DELIMITER_RUN = /(?<!\\)(?:\*{4,}|_{4,})/g;
+/** Emphasis needs at most three markers in a row, a link one bracket; a longer run is text (a run of brackets parses in quadratic time). */
+const LONG_DELIMITER_RUN = /(?<!\\)(?:\*{4,}|_{4,}|\[{4,})/g;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** Lines of an HTML block (CommonMark's kind 6, which tables are) are raw HTML, never parsed inline. */
@@ -130,7 +130,7 @@ function boundedLine(line: string): string {
   }
   // past the bound, a further marker is text
   if (CONTAINER_MARKER.test(rest)) rest = rest.replace(/^([ \t]*)([>\-+*]|\d{1,9}[.)])/, (_m, space: string, mark: string) => `${space}${mark.replace(/^(\d*)(.)$/, '$1\\$2')}`);
-  if (!THEMATIC_BREAK.test(rest)) rest = rest.replace(LONG_DELIMITER_RUN, (run) => run.replace(/[*_]/g, '\\$&'));
+  if (!THEMATIC_BREAK.test(rest)) rest = rest.replace(LONG_DELIMITER_RUN, (run) => run.replace(/[*_[]/g, '\\$&'));
   const indent = /^[ \t]*/.exec(prefix + rest)![0];
   return indent.length > MAX_INDENT ? (prefix + rest).slice(indent.length - MAX_INDENT) : prefix + rest;
 }

@@ -40,6 +40,8 @@ export interface RemoteOptions {
   concurrency: number;
   /** Time limit of one request, in ms; a page may take `retries + 1` of them plus backoff. */
   timeoutMs: number;
+  /** How long a stream may go without a byte once the answer has begun, in ms; undefined: a minute (or `timeoutMs` if shorter). */
+  idleTimeoutMs?: number;
   /** Retries of a page after a 429, a 5xx, or a connection that failed or dropped. */
   retries: number;
   /** The page image sent: its longer side in pixels, and its encoding. */

@@ -58,7 +58,9 @@ export type WorkspaceEvent =
   | { type: 'pages-queued'; docId: string; pages: number[] }
   | ConversionEvent
   | { type: 'page-edited'; docId: string; page: number; markdown: string | null }
-  | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean };
+  | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean }
+  /** Main could not save the workspace (a full disk): nothing changes in it, the user is told why. */
+  | { type: 'save-failed'; message: string };
 
 export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent): Workspace {
   switch (event.type) {
@@ -112,6 +114,8 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
       }));
     case 'page-reviewed':
       return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, reviewed: event.reviewed }));
+    case 'save-failed':
+      return workspace;
   }
 }
 

@@ -169,6 +169,49 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
     expect(server.stats.requests).toBe(1);
   });
 
+  it('fails a page whose stream stalls mid-answer once the idle limit passes, retrying first, while the other pages go on', async () => {
+    server = await startTestServer({ answer: answerNamingPage, stallAfter: (request) => (pageOfWidth(request.width) === 1 ? 4 : undefined) });
+    const result = await convert(remoteOptions({ concurrency: 2, retries: 1, idleTimeoutMs: 300 }), [1, 2, 3]);
+    expect(result.failed.map((failed) => failed.page)).toEqual([1]);
+    expect(result.failed[0]!.failure).toEqual({ code: 'remote', message: expect.stringMatching(/sent nothing for 0\.3 s in the middle of the answer \(gave up after 2 attempts\)/) });
+    expect(result.done.map((page) => page.page)).toEqual([2, 3]);
+    // the stalled connections were closed, not left open
+    await until(() => server!.stats.inFlight === 0);
+  });
+
+  it('fails a page answered with an HTML error page, quoting it, without retrying', async () => {
+    const page = '<html><head><title>502</title></head><body><h1>502 Bad Gateway</h1><p>nginx</p></body></html>';
+    server = await startTestServer({ raw: () => ({ contentType: 'text/html; charset=utf-8', body: page }) });
+    const result = await convert(remoteOptions(), [1]);
+    expect(result.failed[0]!.failure.code).toBe('remote');
+    expect(result.failed[0]!.failure.message).toMatch(/answered with text\/html instead of a stream of events: ".*502 Bad Gateway nginx"/);
+    expect(server.stats.requests).toBe(1);
+  });
+
+  it('fails a page whose stream carries no events, or events that are not JSON, saying which', async () => {
+    server = await startTestServer({ raw: (request) => ({ contentType: 'text/event-stream', body: pageOfWidth(request.width) === 1 ? 'Internal error: worker died\n' : 'data: {"choices": [{"delta": {"content": "He\n\n' }) });
+    const result = await convert(remoteOptions({ concurrency: 1 }), [1, 2]);
+    const messages = new Map(result.failed.map(({ page, failure }) => [page, failure.message]));
+    expect(messages.get(1)).toContain('answer was not a stream of events (it began: "Internal error: worker died")');
+    expect(messages.get(2)).toContain('sent a chunk that is not JSON: {"choices": [{"delta": {"content": "He');
+    expect(result.done).toEqual([]);
+  });
+
+  it('takes a whole JSON completion from a server that ignored stream as the page', async () => {
+    const answer = { choices: [{ index: 0, message: { role: 'assistant', content: '# Whole\n\nText.' }, finish_reason: 'stop' }], usage: { completion_tokens: 5 } };
+    server = await startTestServer({ raw: () => ({ contentType: 'application/json', body: JSON.stringify(answer) }) });
+    const result = await convert(remoteOptions(), [1]);
+    expect(result.failed).toEqual([]);
+    expect(result.done[0]).toMatchObject({ markdown: '# Whole\n\nText.', stats: { tokens: 5 } });
+  });
+
+  it('never takes a stream closed before its end as the page: it is asked again, and failed when it keeps closing early', async () => {
+    server = await startTestServer({ answer: answerNamingPage, dropAfter: () => 5 });
+    const result = await convert(remoteOptions({ retries: 1 }), [1]);
+    expect(result.done).toEqual([]);
+    expect(result.failed[0]!.failure.message).toMatch(/(dropped mid-answer|closed before the answer was complete).*gave up after 2 attempts/);
+  });
+
   it('closes every in-flight connection when the conversion is cancelled', async () => {
     server = await startTestServer({ hang: true });
     const abort = new AbortController();

@@ -77,6 +77,18 @@ describe('vlm engine', () => {
     expect(result.stats.newTokens).toBeLessThan(10);
   });
 
+  it('stops a page at its text limit, as the remote engine does, and flags it cut short', async () => {
+    const unbounded = await new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 60 }).convertImage(page(false), undefined, () => {});
+    expect(unbounded.markdown.length).toBeGreaterThan(40);
+    const deltas: string[] = [];
+    const capped = await new VlmEngine(pkg, { mode: 'gundam', specK: 2, maxNewTokens: 60, textLimit: 40 }).convertImage(page(false), undefined, (text) => deltas.push(text));
+    expect(capped.markdown).toBe(unbounded.markdown.slice(0, 40));
+    expect(deltas.join('')).toBe(capped.markdown);
+    expect(capped.stats).toMatchObject({ stopped: 'limit', flags: ['truncated'] });
+    expect(capped.stats.reason).toContain('stopped at 40 characters, the most Folio takes for one page');
+    expect(capped.stats.newTokens).toBeLessThan(60);
+  });
+
   it('refuses an unknown resolution mode, naming those offered', async () => {
     const engine = new VlmEngine(pkg, { mode: 'large', specK: 0, maxNewTokens: 8 });
     await expect(engine.convertImage(page(false), undefined, () => {})).rejects.toThrow(/no resolution mode "large"; it offers gundam/);

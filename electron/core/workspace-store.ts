@@ -18,6 +18,8 @@ import { writeFileAtomic } from './output/atomic-write.js';
 import { CoalescedWrite } from './coalesced-write.js';
 
 const ORDER_FILE = 'workspace.json';
+/** The order file's key among unsaved documents (no document id is empty). */
+const ORDER_KEY = '';
 const STORE_VERSION = 2;
 
 interface OrderFile {
@@ -50,29 +52,54 @@ interface PendingFiles {
   images: Map<string, Uint8Array>;
 }
 
+export interface WorkspaceStoreOptions {
+  /** How a file is written whole; tests inject a full disk here. */
+  writeFile?: (file: string, data: string | Uint8Array) => Promise<void>;
+}
+
+/** A save that failed: what is on disk is the previous save, whole; what is in memory is kept for the next. */
+export class WorkspaceSaveError extends Error {
+  constructor(dir: string, error: unknown) {
+    const { code, message } = error as NodeJS.ErrnoException;
+    const cause =
+      code === 'ENOSPC' || code === 'EDQUOT'
+        ? `the disk holding ${dir} is full`
+        : code === 'EROFS' || code === 'EACCES' || code === 'EPERM'
+          ? `${dir} cannot be written (${code})`
+          : `writing into ${dir} failed (${message})`;
+    super(`Folio could not save the workspace: ${cause}. Nothing is lost: your edits and converted pages stay in this window and the last save on disk is intact; free some space (or make the folder writable) and they are saved with your next change.`);
+    this.name = 'WorkspaceSaveError';
+  }
+}
+
 export class WorkspaceStore {
   private state: Workspace;
   private readonly documentWrites = new Map<string, CoalescedWrite>();
   /** Results and images of finished pages, written before the document that refers to them. */
   private readonly pending = new Map<string, PendingFiles>();
   private readonly orderWrite: CoalescedWrite;
+  /** Documents (and the order, as '') whose last save failed: saved again with the next change. */
+  private readonly unsaved = new Set<string>();
+  private readonly writeFile: (file: string, data: string | Uint8Array) => Promise<void>;
 
   private constructor(
     readonly dir: string,
     restored: Workspace,
     /** Saved documents that could not be read back (whole or in part), with why. */
     readonly restoreProblems: readonly string[],
+    options: WorkspaceStoreOptions,
   ) {
     this.state = restored;
-    this.orderWrite = new CoalescedWrite(() => this.writeOrder());
+    this.writeFile = options.writeFile ?? writeFileAtomic;
+    this.orderWrite = new CoalescedWrite(() => this.saving(ORDER_KEY, () => this.writeOrder()));
   }
 
   /** Reads the saved workspace (an empty one on first start) and settles conversions a crash cut off. */
-  static async open(dir: string): Promise<WorkspaceStore> {
+  static async open(dir: string, options: WorkspaceStoreOptions = {}): Promise<WorkspaceStore> {
     await mkdir(path.join(dir, 'documents'), { recursive: true });
     await removeStaleTempFiles(dir);
     const { workspace, problems } = await readSavedWorkspace(dir);
-    return new WorkspaceStore(dir, workspace, problems);
+    return new WorkspaceStore(dir, workspace, problems, options);
   }
 
   get workspace(): Workspace {
@@ -86,10 +113,12 @@ export class WorkspaceStore {
   apply(event: WorkspaceEvent): { applied: WorkspaceEvent; saved: Promise<void> } {
     const applied = this.setFilesAside(event);
     this.state = applyWorkspaceEvent(this.state, applied);
-    if (!DURABLE_EVENTS.has(event.type)) return { applied, saved: Promise.resolve() };
+    if (event.type === 'save-failed' || !DURABLE_EVENTS.has(event.type)) return { applied, saved: Promise.resolve() };
     const docId = event.type === 'document-added' ? event.document.id : event.docId;
-    let saved = this.documentWrite(docId).request();
-    if (event.type === 'document-added' || event.type === 'document-removed') {
+    // what a failed save left unsaved is saved with this change (the disk may have room again)
+    const retried = [...this.unsaved].filter((id) => id !== docId && id !== ORDER_KEY).map((id) => this.documentWrite(id).request());
+    let saved: Promise<void> = Promise.all([this.documentWrite(docId).request(), ...retried]).then(() => undefined);
+    if (event.type === 'document-added' || event.type === 'document-removed' || this.unsaved.has(ORDER_KEY)) {
       // a listed document always has its file: the order is written after it
       saved = saved.then(() => this.orderWrite.request());
     }
@@ -127,10 +156,21 @@ export class WorkspaceStore {
     return pending;
   }
 
+  /** Runs one file's save; a failure is remembered for the next change and said in words the user can act on. */
+  private async saving(key: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+      this.unsaved.delete(key);
+    } catch (error) {
+      this.unsaved.add(key);
+      throw new WorkspaceSaveError(this.dir, error);
+    }
+  }
+
   private documentWrite(docId: string): CoalescedWrite {
     let write = this.documentWrites.get(docId);
     if (!write) {
-      write = new CoalescedWrite(() => this.writeDocument(docId));
+      write = new CoalescedWrite(() => this.saving(docId, () => this.writeDocument(docId)));
       this.documentWrites.set(docId, write);
     }
     return write;
@@ -140,23 +180,30 @@ export class WorkspaceStore {
     const folder = documentFolder(this.dir, docId);
     const document = this.state.documents.find((candidate) => candidate.id === docId);
     const pending = this.pending.get(docId);
-    this.pending.delete(docId);
     if (!document) {
+      this.pending.delete(docId);
       await rm(folder, { recursive: true, force: true });
       return;
     }
     await mkdir(path.join(folder, 'pages'), { recursive: true });
     if (pending) {
+      // each file leaves the pending set only once written: after a failed save the next one writes the rest
       if (pending.images.size > 0) await mkdir(path.join(folder, 'images'), { recursive: true });
-      for (const [name, data] of pending.images) await writeFileAtomic(path.join(folder, 'images', safeName(name)), data);
-      for (const [page, result] of pending.results) await writeFileAtomic(pageFile(folder, page), JSON.stringify(result));
+      for (const [name, data] of [...pending.images]) {
+        await this.writeFile(path.join(folder, 'images', safeName(name)), data);
+        pending.images.delete(name);
+      }
+      for (const [page, result] of [...pending.results]) {
+        await this.writeFile(pageFile(folder, page), JSON.stringify(result));
+        pending.results.delete(page);
+      }
     }
-    await writeFileAtomic(path.join(folder, 'document.json'), JSON.stringify(toStored(document)));
+    await this.writeFile(path.join(folder, 'document.json'), JSON.stringify(toStored(document)));
   }
 
   private async writeOrder(): Promise<void> {
     const order: OrderFile = { version: STORE_VERSION, documents: this.state.documents.map((document) => document.id) };
-    await writeFileAtomic(path.join(this.dir, ORDER_FILE), JSON.stringify(order));
+    await this.writeFile(path.join(this.dir, ORDER_FILE), JSON.stringify(order));
   }
 }
 

@@ -6,8 +6,11 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WorkspaceEvent } from '../../shared/workspace.js';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { aes256Pdf, encryptedPdf } from '../../test/encrypted-pdf.js';
+import { writeFileAtomic } from '../core/output/atomic-write.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
+import type { HostProcess } from '../core/engine-client/host-process.js';
 import { AppService } from './app-service.js';
+import { readSavedWorkspace } from '../core/workspace-store.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtHost = path.join(root, 'dist/electron/engine/host.js');
@@ -273,5 +276,96 @@ describe('AppService', () => {
     const service = await startService(await tempFolder());
     const [docId] = await service.openDocuments([fourPages]);
     await expect(service.setEdit(docId!, 9, 'text')).rejects.toThrow(/has no page 9/);
+  });
+});
+
+describe('AppService when things fail around an edit', () => {
+  it('keeps an edit made while the engine host is killed mid-page, through the crash and a restart', async () => {
+    const dataDir = await tempFolder();
+    const hosts: HostProcess[] = [];
+    const options = {
+      dataDir,
+      version: '0.0.0-test',
+      pageTimeoutMs: 60_000,
+      probeDevice: async () => ({ device: 'cpu', reason: 'test' }),
+    };
+    // page 3 spins in its host until the host is killed
+    const service = await AppService.start({
+      ...options,
+      spawnHost: () => {
+        const host = forkHost({ modulePath: faultyHost, env: { ...process.env, FOLIO_FAKE_HANG_PAGE: '3' } });
+        hosts.push(host);
+        return host;
+      },
+    });
+    const [docId] = await service.openDocuments([fourPages]);
+    const secondDone = nextEvent(service, (event) => event.type === 'page-done' && event.result.page === 2);
+    const done = nextEvent(service, convertDone);
+    await service.convert({ docId: docId! });
+    await secondDone;
+    const edit = service.setEdit(docId!, 1, '# Edited while the host died\n');
+    for (const host of hosts) host.kill();
+    await edit;
+    await done;
+    const pages = (await service.getWorkspace()).documents[0]!.pages;
+    expect(pages.map((page) => page.state)).toEqual(['done', 'done', 'failed', 'done']);
+    expect(pages[0]!.editedMarkdown).toBe('# Edited while the host died\n');
+    await service.close();
+
+    const again = await startService(dataDir);
+    const restored = (await again.getWorkspace()).documents[0]!.pages;
+    expect(restored[0]!.editedMarkdown).toBe('# Edited while the host died\n');
+    expect(restored.map((page) => page.state)).toEqual(['done', 'done', 'failed', 'done']);
+  });
+
+  it('loses nothing to a full disk and says so: the window is told, the last save stays whole, and the next change saves everything', async () => {
+    const dataDir = await tempFolder();
+    let full = false;
+    const service = await AppService.start({
+      dataDir,
+      version: '0.0.0-test',
+      pageTimeoutMs: 20_000,
+      spawnHost: () => forkHost({ modulePath: builtHost, env: process.env }),
+      probeDevice: async () => ({ device: 'cpu', reason: 'test' }),
+      writeWorkspaceFile: async (file, data) => {
+        if (full) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}'`), { code: 'ENOSPC' });
+        await writeFileAtomic(file, data);
+      },
+    });
+    services.push(service);
+    const [docId] = await service.openDocuments([fourPages]);
+    let done = nextEvent(service, convertDone);
+    await service.convert({ docId: docId!, pages: [1] });
+    await done;
+    // a change whose save is awaited: everything before it is on disk too
+    await service.setReviewed(docId!, 4, false);
+
+    full = true;
+    await expect(service.setEdit(docId!, 1, '# Mine\n')).rejects.toThrow(/the disk holding .* is full\. Nothing is lost/);
+    // the conversion's saves fail behind it: the window hears of it as an event
+    const told = nextEvent(service, (event) => event.type === 'save-failed');
+    done = nextEvent(service, convertDone);
+    await service.convert({ docId: docId!, pages: [2] });
+    await done;
+    const notice = await told;
+    expect(notice.type === 'save-failed' && notice.message).toMatch(/^Folio could not save the workspace: the disk holding .* is full\. Nothing is lost/);
+    const inWindow = (await service.getWorkspace()).documents[0]!.pages;
+    expect(inWindow[0]!.editedMarkdown).toBe('# Mine\n');
+    expect(inWindow[1]!.state).toBe('done');
+    // on disk: the last save, whole
+    const { workspace: onDisk, problems } = await readSavedWorkspace(dataDir);
+    expect(problems).toEqual([]);
+    expect(onDisk.documents[0]!.pages.map((page) => page.state)).toEqual(['done', 'pending', 'pending', 'pending']);
+    expect(onDisk.documents[0]!.pages[0]!.editedMarkdown).toBeUndefined();
+
+    full = false;
+    await service.setReviewed(docId!, 3, true);
+    const { workspace: saved, problems: none } = await readSavedWorkspace(dataDir);
+    expect(none).toEqual([]);
+    const pages = saved.documents[0]!.pages;
+    expect(pages.map((page) => page.state)).toEqual(['done', 'done', 'pending', 'pending']);
+    expect(pages[0]!.editedMarkdown).toBe('# Mine\n');
+    expect(pages[1]!.engineMarkdown).toBe(inWindow[1]!.engineMarkdown);
+    expect(pages[2]!.reviewed).toBe(true);
   });
 });

@@ -25,7 +25,7 @@ import { sniffFile } from './document-kind.js';
 import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/training-pairs-export.js';
-import { WorkspaceStore } from '../core/workspace-store.js';
+import { WorkspaceStore, type WorkspaceStoreOptions } from '../core/workspace-store.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
 export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
@@ -45,6 +45,8 @@ export interface AppServiceOptions {
   pageTimeoutMs?: number;
   /** The ONNX Runtime device probe; default: asked of an engine host. Tests pass a fixed answer. */
   probeDevice?: () => Promise<DeviceChoice>;
+  /** How the workspace's files are written; tests inject a full disk. */
+  writeWorkspaceFile?: WorkspaceStoreOptions['writeFile'];
 }
 
 export type DeviceChoice = Pick<DeviceProbe, 'device' | 'reason'>;
@@ -77,13 +79,13 @@ export class AppService implements AppServiceApi {
     this.converter = new HostClient(clientOptions);
     this.queue = new ConversionQueue(
       this.converter,
-      (event) => void this.emit(event).catch(reportSaveError),
+      (event) => void this.emit(event).catch((error: unknown) => this.saveFailed(error)),
       (convertOptions) => supervisorPageLimitMs(convertOptions, options.pageTimeoutMs),
     );
   }
 
   static async start(options: AppServiceOptions): Promise<AppService> {
-    const store = await WorkspaceStore.open(options.dataDir);
+    const store = await WorkspaceStore.open(options.dataDir, { writeFile: options.writeWorkspaceFile });
     for (const problem of store.restoreProblems) console.warn(`Folio: ${problem}`);
     const apiKeys = options.apiKeys ?? new MemoryApiKeyStore();
     const apiKey = await apiKeys.read().catch((error: unknown) => {
@@ -302,6 +304,13 @@ export class AppService implements AppServiceApi {
     }
   }
 
+  /** A save behind a conversion failed: the window is told (the edits' own saves tell it through their promises). */
+  private saveFailed(error: unknown): void {
+    const message = (error as Error).message;
+    console.error(message);
+    for (const listener of this.listeners) listener({ type: 'save-failed', message });
+  }
+
   /** Applies, saves and broadcasts one event; resolves once it is on disk. */
   private emit(event: WorkspaceEvent): Promise<void> {
     const { applied, saved } = this.store.apply(event);
@@ -337,6 +346,3 @@ export class AppService implements AppServiceApi {
 }
 
 /** Loaded when first asked: ONNX Runtime's native library has no business in a process that only shows windows until then. */
-function reportSaveError(error: unknown): void {
-  console.error(`Folio could not save the workspace: ${(error as Error).message}`);
-}

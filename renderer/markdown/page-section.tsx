@@ -5,7 +5,7 @@ import { reviewReasons } from '../../shared/page-review.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
-import { pageStateLabel } from '../pages/page-state-label.js';
+import { pageStateLabel, truncationNote } from '../pages/page-state-label.js';
 import { findPage } from '../state/folio-store.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { DiffView } from './diff-view.js';
@@ -43,7 +43,9 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
 
   const edited = page.editedMarkdown !== undefined;
   const titleId = `page-${pageNumber}-title`;
-  const toReview = page.state === 'done' && page.result && !page.reviewed ? reviewReasons(page.result.stats) : [];
+  const cutShort = truncationNote(page);
+  // a cut-short page says so on its own line, reviewed or not, so it is not said twice here
+  const toReview = page.state === 'done' && page.result && !page.reviewed ? reviewReasons({ ...page.result.stats, flags: page.result.stats.flags?.filter((flag) => flag !== 'truncated') }) : [];
   const showEditor = view === 'source' || editing;
 
   return (
@@ -91,6 +93,11 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
       {page.state === 'failed' && page.failure && (
         <p className="page-failure" role="alert">
           {failureSentence(failureText(page.failure, APP_REMEDY_WORDS))}
+        </p>
+      )}
+      {cutShort && (
+        <p className="page-review page-truncated" role="note">
+          {cutShort}
         </p>
       )}
       {toReview.length > 0 && (

@@ -1,8 +1,11 @@
 import type { WorkspacePage } from '../../shared/workspace.js';
 
-/** A page's state in words, as the list, thumbnails and headers show it; a flagged page not yet reviewed "needs review". */
+/**
+ * A page's state in words, as the list, thumbnails and headers show it; a flagged page not yet
+ * reviewed "needs review"; a page whose answer was cut at a length limit stays "cut short", reviewed or not.
+ */
 export function pageStateLabel(page: WorkspacePage): string {
-  const edited = page.editedMarkdown !== undefined ? ', edited' : '';
+  const edited = `${truncationNote(page) ? ', cut short' : ''}${page.editedMarkdown !== undefined ? ', edited' : ''}`;
   const flagged = page.state === 'done' && (page.result?.stats.flags?.length ?? 0) > 0;
   const reviewed = page.reviewed ? ', reviewed' : flagged ? ', needs review' : '';
   switch (page.state) {
@@ -17,4 +20,16 @@ export function pageStateLabel(page: WorkspacePage): string {
     case 'failed':
       return `failed${edited}${reviewed}`;
   }
+}
+
+/**
+ * Why a converted page's text ends early, for as long as the page shows it: the engine's own words
+ * for the limit ("stopped at 200000 characters, the most Folio takes for one page") where it gave them.
+ */
+export function truncationNote(page: WorkspacePage): string | null {
+  const stats = page.state === 'done' ? page.result?.stats : undefined;
+  if (!stats?.flags?.includes('truncated')) return null;
+  const limit = /stopped at [^;]+/.exec(stats.reason ?? '')?.[0];
+  const why = limit ? `the answer ${limit}` : 'the answer reached its length limit';
+  return `Cut short: ${why}, so the end of this page is missing from its text. Re-run the page (with a higher token limit if that was the limit), or add the rest by hand.`;
 }

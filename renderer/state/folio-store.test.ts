@@ -265,6 +265,17 @@ describe('the renderer store', () => {
     expect(store.getState().runs['d']).toEqual({ startedAt: 1000, finishedAt: [3000] });
   });
 
+  it('tells the person when main could not save the workspace, and keeps the page it was saving', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    const store = await connectedStore();
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'kept') });
+    main.emit({ type: 'save-failed', message: 'Folio could not save the workspace: the disk holding /data is full. Nothing is lost.' });
+    await settle();
+    expect(store.getState().notice).toBe('Folio could not save the workspace: the disk holding /data is full. Nothing is lost.');
+    expect(store.getState().workspace.documents[0]!.pages[0]!.engineMarkdown).toBe('kept');
+  });
+
   it('tells the person when main refuses an action', async () => {
     const store = await connectedStore();
     main.cancel = async () => {

@@ -143,6 +143,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
     /** An event from main: applied with the others that arrive within `batchMs`. */
     const enqueue = (event: WorkspaceEvent) => {
+      if (event.type === 'save-failed') set({ notice: event.message });
       queued.push(event);
       if (batchMs === 0) flushQueued();
       else flushTimer ??= setTimeout(flushQueued, batchMs);

@@ -39,6 +39,10 @@ export interface TestServerConfig {
   dropAfter?: (request: SeenRequest) => number | undefined;
   /** Every request gets its headers, then nothing more. */
   hang?: boolean;
+  /** After this many tokens of the answer nothing more is sent, the connection left open; undefined: no stall. */
+  stallAfter?: (request: SeenRequest) => number | undefined;
+  /** This body instead of a stream (an HTML error page, a broken stream, an answer that ignored `stream`); undefined: the stream. */
+  raw?: (request: SeenRequest) => { contentType: string; body: string } | undefined;
   /** The finish_reason of a complete answer; default `stop` (`length`: as if max_tokens cut it). */
   finishReason?: string;
   /** After the answer, this text over and over until the client hangs up: a server that ignores max_tokens. */
@@ -112,6 +116,12 @@ export async function startTestServer(config: TestServerConfig = {}): Promise<Te
   }
 
   async function stream(seen: SeenRequest, response: ServerResponse): Promise<void> {
+    const raw = config.raw?.(seen);
+    if (raw) {
+      response.writeHead(200, { 'content-type': raw.contentType });
+      response.end(raw.body);
+      return;
+    }
     stats.inFlight++;
     stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
     let finished = false;
@@ -133,11 +143,13 @@ export async function startTestServer(config: TestServerConfig = {}): Promise<Te
     if (response.destroyed) return;
     response.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }]));
     const dropAt = config.dropAfter?.(seen) ?? Infinity;
+    const stallAt = config.stallAfter?.(seen) ?? Infinity;
     for (const [n, token] of tokens.entries()) {
       if (n === dropAt) {
         response.socket?.destroy();
         return;
       }
+      if (n === stallAt) return;
       if (config.tokenDelayMs) await pause(config.tokenDelayMs);
       if (response.destroyed) return;
       response.write(chunk([{ index: 0, delta: { content: token }, logprobs: null, finish_reason: null }]));

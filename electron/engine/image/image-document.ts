@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import type { DocumentSource } from '../document-source.js';
 import { FailureError } from '../../core/failure-error.js';
-import { resizeBicubic } from '../raster/pil-resize.js';
+import { resizeLarge } from '../raster/box-reduce.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import type { ImageFormat } from './image-format.js';
 import { ImageTooLargeError, readImagePages, type ReadableFormat } from './image-pages.js';
@@ -37,7 +37,7 @@ export async function openImageDocument(file: string, format: ImageFormat): Prom
       const image = await decode(page);
       const scale = longSide / Math.max(image.width, image.height);
       if (scale === 1) return image;
-      return resizeBicubic(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
+      return resizeLarge(image, Math.max(1, Math.round(image.width * scale)), Math.max(1, Math.round(image.height * scale)));
     },
     close: async () => undefined,
   };

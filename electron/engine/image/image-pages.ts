@@ -82,15 +82,26 @@ function numberTag(ifd: UTIF.IFD, tag: string): number | undefined {
   return typeof first === 'number' ? first : undefined;
 }
 
-/** Drops alpha by compositing over white. */
-function rgbOnWhite(width: number, height: number, rgba: Uint8Array | Uint8ClampedArray): RgbImage {
-  const data = new Uint8Array(width * height * 3);
-  for (let i = 0, o = 0; o < data.length; i += 4, o += 3) {
+/**
+ * Drops alpha by compositing over white, in place: each pixel's three bytes are written over the
+ * RGBA it was read from, so a 148-megapixel page holds its 592 MB of RGBA and not 444 MB more.
+ */
+function rgbOnWhite(width: number, height: number, rgba: Uint8Array): RgbImage {
+  const length = width * height * 3;
+  for (let i = 0, o = 0; o < length; i += 4, o += 3) {
     const alpha = rgba[i + 3] ?? 255;
-    for (let c = 0; c < 3; c++) {
-      const value = rgba[i + c] ?? 0;
-      data[o + c] = alpha === 255 ? value : Math.round((value * alpha + 255 * (255 - alpha)) / 255);
+    const r = rgba[i] ?? 0;
+    const g = rgba[i + 1] ?? 0;
+    const b = rgba[i + 2] ?? 0;
+    if (alpha === 255) {
+      rgba[o] = r;
+      rgba[o + 1] = g;
+      rgba[o + 2] = b;
+    } else {
+      rgba[o] = Math.round((r * alpha + 255 * (255 - alpha)) / 255);
+      rgba[o + 1] = Math.round((g * alpha + 255 * (255 - alpha)) / 255);
+      rgba[o + 2] = Math.round((b * alpha + 255 * (255 - alpha)) / 255);
     }
   }
-  return { width, height, data };
+  return { width, height, data: rgba.subarray(0, length) };
 }

@@ -25,6 +25,9 @@ import { retryDelayMs, sleep } from '../../core/remote-server/retry-delay.js';
 import { pagesInFlightFor } from '../../core/remote-server/pages-in-flight.js';
 import { apiBase, endpoint, shownServer } from '../../core/remote-server/server-url.js';
 
+/** A stream silent this long once the answer began has stalled (vLLM sends a token every few ms to a few hundred). */
+const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
 export class RemoteEngine implements PageEngine {
   readonly name = 'remote';
   readonly pagesInFlight: number;
@@ -84,7 +87,8 @@ export class RemoteEngine implements PageEngine {
       text.newAttempt();
       const timeout = AbortSignal.timeout(this.options.timeoutMs);
       try {
-        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout, enough]) };
+        const idleTimeoutMs = Math.min(this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, this.options.timeoutMs);
+        const request = { url: this.url, body, apiKey: this.apiKey, signal: AbortSignal.any([signal, timeout, enough]), idleTimeoutMs };
         return await streamCompletion(request, (delta) => text.push(delta));
       } catch (error) {
         if (signal.aborted) throw signal.reason;

@@ -13,6 +13,7 @@ import { safeModelMarkdown } from '../../../shared/model-markdown.js';
 import type { DecodeStats, PageFlag } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { groundedContent } from '../grounded-content.js';
+import { PAGE_TEXT_LIMIT, PageTextLimit } from '../page-text-limit.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
@@ -31,6 +32,8 @@ export interface VlmSettings {
   /** Draft tokens per step; 0 decodes plain greedy; `auto` measures and chooses. */
   specK: number | 'auto';
   maxNewTokens: number;
+  /** The most characters taken for one page; the remote engine's limit unless a test sets a smaller one. */
+  textLimit?: number;
 }
 
 export interface VlmPageStats extends DecodeStats {
@@ -101,8 +104,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);
+    // a model that never stops within max tokens of short tokens (or emits long ones) is stopped at the page's text limit, as the remote engine is
+    const textLimit = this.settings.textLimit ?? PAGE_TEXT_LIMIT;
+    const enough = new AbortController();
+    const limit = new PageTextLimit(textLimit, () => enough.abort());
     const emit = (text: string): void => {
-      const clean = text && parser.push(text);
+      const clean = text && parser.push(limit.take(text));
       if (clean) emitDelta(clean);
     };
     const limits: DecodeLimits = {
@@ -111,7 +118,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       rule: { ...manifest.decoding.no_repeat_ngram, alwaysBanned: this.alwaysBanned },
       // table structure (`<td>`, `<tr>`) repeats in any table; it is no sign of a loop
       repetition: { ...DEFAULT_REPETITION_RULE, ignored: Object.values(manifest.tokens.special) },
-      signal,
+      signal: signal ? AbortSignal.any([signal, enough.signal]) : enough.signal,
       onTokens: (tokens: readonly number[]) => tokens.forEach((token) => emit(detokeniser.push(token))),
     };
     // what crosses per step, not the prompt's one-off upload
@@ -127,12 +134,15 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     if ('release' in start.decoderCache) start.decoderCache.release();
     const { uploaded, downloaded } = this.runner.traffic;
     const passes = Math.max(1, result.steps - 1);
+    // stopped by the text limit rather than a cancel: the page is cut short as at the token limit
+    const decoded: DecodeResult = limit.reached ? { ...result, stopped: 'limit' } : result;
     return {
       markdown: parser.markdown,
       regions: parser.regions,
       stats: {
-        ...base, ...decodeFigures(result, input.visualTokens, input.ids.length, cacheBytes),
-        hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(result.stopped),
+        ...base, reason: limit.reached ? `${base.reason}; stopped at ${textLimit} characters, the most Folio takes for one page` : base.reason,
+        ...decodeFigures(decoded, input.visualTokens, input.ids.length, cacheBytes),
+        hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(decoded.stopped),
       },
     };
   }

@@ -1,0 +1,48 @@
+// Long runs of Markdown punctuation, from a PDF's text or a model's answer, reach the HTML export
+// as the same characters. Unescaped, a run of brackets costs the CommonMark parser quadratic time
+// (50,000 took 6.7 s; the 200,000 here would take minutes and run past the test's time limit).
+import { describe, expect, it } from 'vitest';
+import { documentHtml } from './export/html.js';
+import { escapeMarkdownText } from './markdown-escape.js';
+import { safeModelMarkdown } from './model-markdown.js';
+
+const RUN = 200_000;
+
+/** The text a reader sees in the exported body: tags dropped, entities read. */
+function shownText(markdown: string): string {
+  const html = documentHtml(markdown, { title: 'Runs', mathCss: '' });
+  const body = html.slice(html.indexOf('<main>') + 6, html.indexOf('</main>'));
+  return body
+    .replace(/<[^>]*>/g, '')
+    .replace(/&#x([0-9a-f]+);/gi, (_m, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, '');
+}
+
+describe('long runs of Markdown punctuation', () => {
+  it('PDF text of 200,000 brackets is written as text and exports as the same brackets', () => {
+    const markdown = escapeMarkdownText('['.repeat(RUN));
+    expect(shownText(markdown)).toBe('['.repeat(RUN));
+  }, 180_000);
+
+  it('a model answer of 200,000 brackets is kept as text and exports as the same brackets', () => {
+    expect(shownText(safeModelMarkdown('['.repeat(RUN)))).toBe('['.repeat(RUN));
+  }, 180_000);
+
+  it('PDF text with runs of underscores, asterisks, backticks and angle brackets exports as the same characters', () => {
+    const text = ['_', '*', '`', '<a', '[x]('].map((unit) => `word ${unit.repeat(5_000)} word`).join(' ');
+    expect(shownText(escapeMarkdownText(text))).toBe(text.replace(/\s+/g, ''));
+  }, 180_000);
+
+  it('Markdown of 100,000 unclosed formula openers exports as text (the math delimiters are found in linear time)', () => {
+    expect(shownText('\\['.repeat(100_000))).toBe('['.repeat(100_000));
+    expect(shownText('\\('.repeat(100_000))).toBe('('.repeat(100_000));
+  }, 180_000);
+
+  it('escapes every underscore that could make emphasis, and none inside a word', () => {
+    expect(escapeMarkdownText('___init___ snake_case _x_')).toBe('\\_\\_\\_init\\_\\_\\_ snake_case \\_x\\_');
+  });
+});
