@@ -9,6 +9,7 @@ import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../failure-error.js';
+import { findDisplayFormulas } from './display-formulas.js';
 import { DocumentBandLines } from './document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
@@ -132,9 +133,12 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
   signal.throwIfAborted();
   const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
-  const tables = detectTables(bodyRuns, rules, frame);
+  const formulas = findDisplayFormulas(bodyRuns, rules);
+  const inFormula = new Set(formulas.flatMap((f) => f.runIndices));
+  const proseRuns = bodyRuns.filter((_, i) => !inFormula.has(i));
+  const tables = detectTables(proseRuns, rules, frame);
   const taken = new Set(tables.flatMap((t) => t.runIndices));
-  const freeRuns = bodyRuns.filter((_, i) => !taken.has(i));
+  const freeRuns = proseRuns.filter((_, i) => !taken.has(i));
 
   const images = drawing.images
     .map((image) => ({ ...image, ...transformBox(frame.fromPage, image) }))
@@ -143,6 +147,7 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
   const elements: PageElement[] = [
     ...buildFragments(freeRuns).map((line) => ({ ...line, kind: 'text' as const })),
     ...tables.map((t) => ({ ...t.box, kind: 'table' as const, markdown: t.markdown })),
+    ...formulas.map((f) => ({ ...f.box, kind: 'formula' as const, markdown: f.markdown })),
     ...images.map((image) => {
       const element = { x0: image.x0, y0: image.y0, x1: image.x1, y1: image.y1, kind: 'image' as const, markdown: '' };
       placements.set(element, image);

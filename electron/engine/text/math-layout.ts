@@ -1,0 +1,249 @@
+/**
+ * A formula's glyphs and rules, as TeX placed them, read back into LaTeX. Left to right: a rule
+ * with glyphs above and below is a fraction; a radical sign with a rule from its top is a square
+ * root over what lies under the rule; a big operator with glyphs above and below it has limits;
+ * smaller glyphs raised or lowered right after a glyph are its superscript and subscript; an
+ * accent glyph over a letter is that letter's accent. Each part is read the same way, recursively.
+ */
+
+import type { Box, Rule, TextRun } from './geometry.js';
+import { accentCommand, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+
+export interface MathGlyph extends Box {
+  text: string;
+  baseline: number;
+  size: number;
+  fontClass: MathFontClass;
+  role: GlyphRole;
+  /** Accent commands over the glyph, innermost first. */
+  accents: string[];
+}
+
+/** Scripts are set at 70% (first level) or 50% of the size; anything at 85% or less is one. */
+const SCRIPT_SIZE = 0.85;
+/** A baseline moved by more than this share of the size is a raised or lowered script. */
+const SCRIPT_SHIFT = 0.08;
+const MIN_SCRIPT_POINTS = 7;
+
+/** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
+export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
+  const fontClass = mathFontClass(run.fontName);
+  const chars = [...run.text];
+  const unit = (run.x1 - run.x0) / (chars.length || 1);
+  const pieces = fontClass === 'roman' ? run.text.match(/\p{L}{2,}|\S\p{M}*/gu) : run.text.match(/\S\p{M}*/gu);
+  const glyphs: MathGlyph[] = [];
+  let offset = 0;
+  for (const piece of pieces ?? []) {
+    const start = run.text.indexOf(piece, offset);
+    const before = [...run.text.slice(0, start)].length;
+    const length = [...piece].length;
+    offset = start + piece.length;
+    const x0 = run.x0 + before * unit;
+    glyphs.push({
+      text: piece,
+      x0,
+      x1: x0 + length * unit,
+      y0: run.y0,
+      y1: run.y1,
+      baseline: run.baseline,
+      size: run.fontSize,
+      fontClass,
+      role: glyphRole(piece, fontClass),
+      accents: [],
+    });
+  }
+  return glyphs;
+}
+
+/** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
+export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
+  return readRow(attachAccents(glyphs), rules.filter((r) => r.orientation === 'horizontal'));
+}
+
+/** Accent glyphs set over a letter become that letter's accent. */
+function attachAccents(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  const result = glyphs.map((g) => ({ ...g, accents: [...g.accents] }));
+  const accents = result.filter((g) => g.role === 'accent');
+  const dropped = new Set<MathGlyph>();
+  for (const accent of accents) {
+    const width = accent.x1 - accent.x0;
+    let best: MathGlyph | undefined;
+    let bestOverlap = 0.3 * width;
+    for (const base of result) {
+      if (base === accent || base.role === 'accent') continue;
+      const overlap = Math.min(base.x1, accent.x1) - Math.max(base.x0, accent.x0);
+      // TeX raises the accent glyph a little or not at all; it sits over the letter, never beside it.
+      const raised = base.baseline - accent.baseline;
+      if (overlap > bestOverlap && raised >= -0.1 * base.size && raised < 0.9 * base.size) {
+        best = base;
+        bestOverlap = overlap;
+      }
+    }
+    if (best) {
+      best.accents.push(accentCommand(accent.text)!);
+      dropped.add(accent);
+    }
+  }
+  return result.filter((g) => !dropped.has(g));
+}
+
+function centreX(box: Box): number {
+  return (box.x0 + box.x1) / 2;
+}
+
+/**
+ * Where a glyph's ink is centred vertically, about: half an x-height above its baseline, or, for
+ * radicals and the extension font's glyphs (hung from the baseline), below it.
+ */
+function inkY(glyph: MathGlyph): number {
+  if (glyph.role === 'radical' || glyph.fontClass === 'extension') return glyph.baseline + 0.5 * glyph.size;
+  return glyph.baseline - 0.3 * glyph.size;
+}
+
+function ruleY(rule: Rule): number {
+  return (rule.y0 + rule.y1) / 2;
+}
+
+function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
+  let left = [...glyphs].sort((a, b) => a.x0 - b.x0);
+  let leftRules = [...rules].sort((a, b) => a.x0 - b.x0);
+  const tokens: string[] = [];
+  const take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => {
+    const taken = { glyphs: left.filter(glyphTest), rules: leftRules.filter(ruleTest) };
+    left = left.filter((g) => !glyphTest(g));
+    leftRules = leftRules.filter((r) => !ruleTest(r));
+    return taken;
+  };
+  // Limits first: a limit row can start left of the operator, before the walk reaches it.
+  const limits = new Map<MathGlyph, { lower: string; upper: string }>();
+  for (const op of left.filter((g) => g.role === 'display-operator')) {
+    const found = operatorLimits(op, left.filter((g) => g !== op));
+    if (!found) continue;
+    const lower = take((x) => found.lower.has(x), () => false);
+    const upper = take((x) => found.upper.has(x), () => false);
+    limits.set(op, { lower: readRow(lower.glyphs, lower.rules), upper: readRow(upper.glyphs, upper.rules) });
+  }
+  let right = -Infinity;
+  while (left.length > 0 || leftRules.length > 0) {
+    const glyph = left[0];
+    const rule = leftRules[0];
+    if (rule && (!glyph || rule.x0 <= glyph.x0 + 0.5)) {
+      tokens.push(fraction(rule, take));
+      right = rule.x1;
+      continue;
+    }
+    const g = glyph!;
+    left = left.slice(1);
+    if (g.role === 'radical') {
+      tokens.push(radical(g, leftRules, take));
+      continue;
+    }
+    let nucleus = glyphLatex(g.text, g.fontClass);
+    // A bar with space on both sides is a relation ("given"), not the bracket of an absolute value.
+    if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
+    right = g.x1;
+    for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
+    const opLimits = limits.get(g);
+    if (opLimits) {
+      tokens.push(nucleus + scripts(opLimits.lower, opLimits.upper));
+      continue;
+    }
+    const group = scriptGroup(g, left, leftRules);
+    const taken = take((x) => group.glyphs.has(x), (r) => group.rules.has(r));
+    const isSup = (y: number) => y < g.baseline - SCRIPT_SHIFT * g.size;
+    const above = { glyphs: taken.glyphs.filter((x) => isSup(x.baseline)), rules: taken.rules.filter((r) => ruleY(r) < g.baseline - 0.3 * g.size) };
+    const below = {
+      glyphs: taken.glyphs.filter((x) => !above.glyphs.includes(x)),
+      rules: taken.rules.filter((r) => !above.rules.includes(r)),
+    };
+    tokens.push(nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules)));
+  }
+  return joinTokens(tokens);
+}
+
+type Take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => { glyphs: MathGlyph[]; rules: Rule[] };
+
+function fraction(rule: Rule, take: Take): string {
+  const within = (box: Box) => centreX(box) >= rule.x0 - 1 && centreX(box) <= rule.x1 + 1;
+  const y = ruleY(rule);
+  const above = take((g) => within(g) && inkY(g) < y, (r) => r !== rule && within(r) && ruleY(r) < y);
+  const below = take((g) => within(g) && inkY(g) >= y, (r) => r !== rule && within(r) && ruleY(r) > y);
+  take(() => false, (r) => r === rule);
+  return `\\frac{${readRow(above.glyphs, above.rules)}}{${readRow(below.glyphs, below.rules)}}`;
+}
+
+/** The radical's rule starts at its top right; what lies under the rule is the radicand. */
+function radical(sign: MathGlyph, rules: readonly Rule[], take: Take): string {
+  const bar = rules.find(
+    (r) => r.x0 >= sign.x0 && r.x0 <= sign.x1 + 0.3 * sign.size && Math.abs(ruleY(r) - sign.baseline) <= 0.4 * sign.size,
+  );
+  if (!bar) return '\\surd';
+  const under = (box: Box) => centreX(box) >= bar.x0 && centreX(box) <= bar.x1;
+  const y = ruleY(bar);
+  const inside = take((g) => under(g) && g.y1 > y, (r) => r !== bar && under(r) && ruleY(r) > y);
+  take(() => false, (r) => r === bar);
+  return `\\sqrt{${readRow(inside.glyphs, inside.rules)}}`;
+}
+
+/**
+ * A display operator's limits: the rows of glyphs over and under it (the extension font hangs the
+ * operator from its baseline, about 1.4 em deep), each row grown to the glyphs beside it.
+ */
+function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: Set<MathGlyph>; lower: Set<MathGlyph> } | undefined {
+  const top = op.baseline - 0.1 * op.size;
+  const bottom = op.baseline + 1.2 * op.size;
+  const overlaps = (g: MathGlyph) => g.x1 > op.x0 - 0.1 * op.size && g.x0 < op.x1 + 0.1 * op.size;
+  const grow = (seeds: MathGlyph[]) => {
+    const row = new Set(seeds);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const g of others) {
+        if (row.has(g)) continue;
+        const near = [...row].some((r) => Math.abs(r.baseline - g.baseline) < 0.3 * r.size && g.x0 < r.x1 + 0.4 * r.size && g.x1 > r.x0 - 0.4 * r.size);
+        if (near) {
+          row.add(g);
+          grew = true;
+        }
+      }
+    }
+    return row;
+  };
+  const upper = grow(others.filter((g) => overlaps(g) && g.baseline < top && g.size < op.size));
+  const lower = grow(others.filter((g) => overlaps(g) && g.baseline - g.size * 0.7 > bottom - 0.3 * op.size && g.size < op.size));
+  if (upper.size === 0 && lower.size === 0) return undefined;
+  return { upper, lower };
+}
+
+/**
+ * The glyphs (and rules) after a nucleus that are its scripts: from a smaller glyph set off its
+ * baseline right after it, up to the next glyph back on the baseline at full size.
+ */
+function scriptGroup(nucleus: MathGlyph, after: readonly MathGlyph[], rules: readonly Rule[]): { glyphs: Set<MathGlyph>; rules: Set<Rule> } {
+  const glyphs = new Set<MathGlyph>();
+  const first = after[0];
+  const offBaseline = (g: MathGlyph) => Math.abs(g.baseline - nucleus.baseline) > SCRIPT_SHIFT * nucleus.size;
+  // Below the smallest script size (about 7 points) TeX sets scripts no smaller, only shifted more.
+  const smallest = nucleus.size < MIN_SCRIPT_POINTS;
+  const belongs = (g: MathGlyph) =>
+    g.size <= SCRIPT_SIZE * nucleus.size || (smallest && g.size <= nucleus.size * 1.01 && Math.abs(g.baseline - nucleus.baseline) > 0.25 * nucleus.size);
+  if (!first || first.x0 > nucleus.x1 + 0.6 * nucleus.size || !offBaseline(first) || !belongs(first)) return { glyphs, rules: new Set() };
+  // A rule starting here is a fraction's: what is over and under it is its numerator and denominator.
+  if (rules.some((r) => r.x0 <= first.x0 + 0.5 && r.x1 > first.x0)) return { glyphs, rules: new Set() };
+  let end = first.x1;
+  for (const g of after) {
+    if (!belongs(g) || g.x0 > end + 0.6 * nucleus.size) break;
+    glyphs.add(g);
+    end = Math.max(end, g.x1);
+  }
+  return { glyphs, rules: new Set(rules.filter((r) => r.x0 >= nucleus.x1 - 1 && r.x1 <= end + 1)) };
+}
+
+function scripts(sub: string, sup: string): string {
+  return (sub ? `_{${sub}}` : '') + (sup ? `^{${sup}}` : '');
+}
+
+/** Spaced tokens: a command never runs into the letter after it. */
+function joinTokens(tokens: readonly string[]): string {
+  return tokens.join(' ');
+}
