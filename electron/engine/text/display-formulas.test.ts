@@ -37,17 +37,21 @@ The angular frequency of an oscillator is
 \end{equation*}
 and its amplitude decays as
 \begin{equation*}
-A = \sqrt{1 - \gamma^2}
+A = \sqrt{1 - \gamma^2}.
 \end{equation*}
-Body text after the formulas stays as it was written.
+and independent events have
+\begin{equation*}
+P(A \cap B) = P(A)\,P(B)
+\end{equation*}
+Body text after the formulas stays as it was written, even where it squares $z^2$ inline.
 \end{document}
 `;
 
-async function convertLatex(source: string): Promise<string> {
-  const tex = path.join(folder, 'formulas.tex');
+async function convertLatex(name: string, source: string): Promise<string> {
+  const tex = path.join(folder, `${name}.tex`);
   await writeFile(tex, source);
   await run(PDFLATEX, ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', folder, tex], { cwd: folder });
-  const { pdf } = await openPdf(path.join(folder, 'formulas.pdf'));
+  const { pdf } = await openPdf(path.join(folder, `${name}.pdf`));
   const engine = createTextEngine();
   try {
     const content = await engine.convertPage({
@@ -74,7 +78,7 @@ function rendersAs(reference: string): boolean {
 describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-formulas-'));
-    markdown = await convertLatex(DOCUMENT);
+    markdown = await convertLatex('formulas', DOCUMENT);
   }, 60_000);
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });
@@ -103,7 +107,20 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
 
   it('leaves body text and its inline math as text', () => {
     expect(markdown).toContain('The theorem of Pythagoras relates the sides of a right triangle with legs x and y:');
-    expect(markdown).toContain('Body text after the formulas stays as it was written.');
-    expect(markdown.match(/\$\$/g)).toHaveLength(10);
+    expect(markdown).toContain('Body text after the formulas stays as it was written, even where it squares z2 inline.');
+    expect(markdown.match(/\$\$/g)).toHaveLength(12);
+  });
+
+  it('leaves the sentence full stop out of the formula', () => {
+    expect(markdown).toContain('A = \\sqrt{1 - \\gamma^{2}}\n$$');
+  });
+
+  it('keeps a thin space the author put between two factors', () => {
+    expect(rendersAs('P(A)\\,P(B)')).toBe(true);
+  });
+
+  it('reads an inline script whose font holds one digit as text, not code', async () => {
+    const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
+    expect(await convertLatex('variance', source)).toBe('The variance σ2 of a sample.');
   });
 });

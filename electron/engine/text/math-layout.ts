@@ -17,6 +17,10 @@ export interface MathGlyph extends Box {
   role: GlyphRole;
   /** Accent commands over the glyph, innermost first. */
   accents: string[];
+  /** The text layer has a space right before it in the same run. */
+  spaceBefore: boolean;
+  opensRun: boolean;
+  closesRun: boolean;
 }
 
 /** Scripts are set at 70% (first level) or 50% of the size; anything at 85% or less is one. */
@@ -33,8 +37,9 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
   const pieces = fontClass === 'roman' ? run.text.match(/\p{L}{2,}|\S\p{M}*/gu) : run.text.match(/\S\p{M}*/gu);
   const glyphs: MathGlyph[] = [];
   let offset = 0;
-  for (const piece of pieces ?? []) {
+  for (const [index, piece] of (pieces ?? []).entries()) {
     const start = run.text.indexOf(piece, offset);
+    const spaceBefore = index > 0 && /\s/.test(run.text.slice(offset, start));
     const before = [...run.text.slice(0, start)].length;
     const length = [...piece].length;
     offset = start + piece.length;
@@ -50,6 +55,9 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
       fontClass,
       role: glyphRole(piece, fontClass),
       accents: [],
+      spaceBefore,
+      opensRun: index === 0,
+      closesRun: index === pieces!.length - 1,
     });
   }
   return glyphs;
@@ -57,7 +65,9 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  return readRow(attachAccents(glyphs), rules.filter((r) => r.orientation === 'horizontal'));
+  const latex = readRow(attachAccents(glyphs), rules.filter((r) => r.orientation === 'horizontal'));
+  // A display formula ends its sentence with a full stop or comma that belongs to the prose.
+  return latex.replace(/\s*[.,;]$/, '');
 }
 
 /** Accent glyphs set over a letter become that letter's accent. */
@@ -124,9 +134,12 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     limits.set(op, { lower: readRow(lower.glyphs, lower.rules), upper: readRow(upper.glyphs, upper.rules) });
   }
   let right = -Infinity;
+  let previous: MathGlyph | undefined;
   while (left.length > 0 || leftRules.length > 0) {
     const glyph = left[0];
     const rule = leftRules[0];
+    const before = previous;
+    previous = undefined;
     if (rule && (!glyph || rule.x0 <= glyph.x0 + 0.5)) {
       tokens.push(fraction(rule, take));
       right = rule.x1;
@@ -142,6 +155,8 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     // A bar with space on both sides is a relation ("given"), not the bracket of an absolute value.
     if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
     right = g.x1;
+    if (before && thinSpaceBetween(before, g)) tokens.push('\\,');
+    previous = g;
     for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
     const opLimits = limits.get(g);
     if (opLimits) {
@@ -159,6 +174,24 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     tokens.push(nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules)));
   }
   return joinTokens(tokens);
+}
+
+/** Glyphs TeX sets with no space between them unless the author asked for one. */
+const NOT_ORDINARY = /^[=<>+\-−±∓×·÷≤≥≈≠≡∼≃≅∝∈∉⊂⊃⊆⊇∪∩→←↔⇒⇐⇔↦,;:.!∗◦•⊕⊗∧∨∣]$/u;
+
+function isOrdinary(glyph: MathGlyph): boolean {
+  return glyph.role === 'ordinary' && !NOT_ORDINARY.test(glyph.text) && !(glyph.fontClass === 'roman' && /^\p{L}{2,}$/u.test(glyph.text));
+}
+
+/**
+ * An author's thin space (`\,`) between two ordinary glyphs, which TeX never spaces itself: a space
+ * the text layer put between them, or a gap of a sixth of an em between the ends of two runs.
+ */
+function thinSpaceBetween(left: MathGlyph, right: MathGlyph): boolean {
+  if (!isOrdinary(left) || !isOrdinary(right) || /^[([{⟨]$/u.test(left.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
+  if (right.spaceBefore) return true;
+  const gap = (right.x0 - left.x1) / right.size;
+  return left.closesRun && right.opensRun && gap > 0.15 && gap < 0.19;
 }
 
 type Take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => { glyphs: MathGlyph[]; rules: Rule[] };
