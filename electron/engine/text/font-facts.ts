@@ -25,7 +25,8 @@ const BOLD_NAME = /bold|black|heavy|semibold|demi|-medi|cmbx|cmb\d|\bbx\d|-sb$|-
 const ITALIC_NAME = /italic|oblique|ital|slant|cmti|cmsl|-it$|-i$|,i$/i;
 // TeX's symbol fonts carry the fixed-pitch flag, so pdf.js calls them monospace; they are not. Nor
 // are its text fonts, which pdf.js takes for monospace when a subset holds only digits (a script's `2`).
-const SYMBOL_NAME = /cmsy|cmmi|cmex|msam|msbm|symbol|dingbat|wasy|stmary|^cmr\d|^cmbx|^cmti|^cmsl|^cmss|^lmroman/i;
+// Tesseract's invisible text layer font (GlyphLessFont) has one width for every glyph, and no style.
+const SYMBOL_NAME = /cmsy|cmmi|cmex|msam|msbm|symbol|dingbat|wasy|stmary|^cmr\d|^cmbx|^cmti|^cmsl|^cmss|^lmroman|^glyphless/i;
 const MONOSPACE_NAME = /mono|courier|consol|menlo|typewriter|cmtt|lmtt|inconsolata|code|fixed|sfmono|lucidaconsole/i;
 
 /** Strips the six-letter subset tag (`ABCDEF+Times-Bold` -> `Times-Bold`). */
