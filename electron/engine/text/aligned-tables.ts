@@ -36,8 +36,19 @@ const MAX_WRAPPED_HEADER_LINES = 3;
 export interface AlignedTable {
   layout: TableLayout;
   box: Box;
+  /** The runs the table takes: its cells' and its amounts' separate currency signs. */
   runIndices: number[];
+  /** The runs written into its cells. */
+  cellRunIndices: number[];
 }
+
+/**
+ * A currency sign set apart from its amount, flush in a column of its own (financial statements
+ * print it on a column's first and total rows only), marks the amounts; as a column it would
+ * break the table's rows into mostly empty cells, so it is taken with the table but not written.
+ */
+const CURRENCY_SIGN = /^[$€£¥₹]$/u;
+const AMOUNT_START = /^[(\-−]?[\d.,]/u;
 
 interface Segment extends Box {
   runIndices: number[];
@@ -46,6 +57,8 @@ interface Segment extends Box {
 
 interface Line extends Box {
   segments: Segment[];
+  /** Currency signs set apart before an amount on the line. */
+  signIndices: number[];
 }
 
 interface Column {
@@ -113,9 +126,16 @@ function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[]
 function lineOf(runs: readonly TextRun[], group: number[]): Line {
   group.sort((a, b) => runs[a]!.x0 - runs[b]!.x0);
   const segments: Segment[] = [];
+  const signIndices: number[] = [];
   let segment: Segment | undefined;
-  for (const index of group) {
+  for (const [position, index] of group.entries()) {
     const run = runs[index]!;
+    const next = runs[group[position + 1] ?? -1];
+    if (CURRENCY_SIGN.test(run.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - run.x1 > CELL_GAP * run.fontSize) {
+      signIndices.push(index);
+      segment = undefined;
+      continue;
+    }
     if (segment && run.x0 - segment.x1 <= CELL_GAP * run.fontSize) {
       segment.x1 = Math.max(segment.x1, run.x1);
       segment.y0 = Math.min(segment.y0, run.y0);
@@ -129,6 +149,7 @@ function lineOf(runs: readonly TextRun[], group: number[]): Line {
   }
   return {
     segments,
+    signIndices,
     x0: Math.min(...segments.map((s) => s.x0)),
     x1: Math.max(...segments.map((s) => s.x1)),
     y0: Math.min(...segments.map((s) => s.y0)),
@@ -379,7 +400,8 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
   return {
     layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
-    runIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
+    runIndices: rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])),
+    cellRunIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
   };
 }
 
