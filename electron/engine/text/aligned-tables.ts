@@ -28,6 +28,8 @@ const MIN_PROSE_LOWERCASE_SHARE = 0.3;
 const MIN_FILLED_SHARE = 0.6;
 /** Dot leaders mark a table of contents, which reads better as text. */
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
+/** A label over a group of rows is a short phrase, not a line of prose. */
+const MAX_GROUP_LABEL_CHARS = 40;
 /** At most this many header lines with cells spanning columns are taken above a table body. */
 const MAX_HEADER_LINES = 2;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
@@ -178,12 +180,18 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     if (!line || hasLeaderDots(line) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
     return mergeColumns(current, line);
   };
+  // A group label ("Large models") over the rows below it may reach across the columns beside it.
+  const label = (index: number, current: readonly Column[]) => {
+    const line = lines[index];
+    if (!line || !isGroupLabel(line, current) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
+    return [...current];
+  };
   let end = start + 1;
   while (end < lines.length) {
     const line = lines[end]!;
     let merged = line.segments.length >= 2 ? fits(end, columns) : undefined;
     if (line.segments.length === 1) {
-      const within = fits(end, columns);
+      const within = fits(end, columns) ?? label(end, columns);
       const next = within && (lines[end + 1]?.segments.length ?? 0) >= 2 ? fits(end + 1, within) : undefined;
       if (next) {
         merged = next;
@@ -195,6 +203,16 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     end++;
   }
   return { start, end, columns };
+}
+
+/**
+ * One short segment starting in the first column, however far it reaches: a label over the group
+ * of rows below it (growBlock takes it only when a row that fits the columns follows).
+ */
+function isGroupLabel(line: Line, columns: readonly Column[]): boolean {
+  const first = columns[0];
+  const segment = line.segments[0];
+  return line.segments.length === 1 && !!first && !!segment && !hasLeaderDots(line) && segment.x0 < first.x1 && segment.text.trim().length <= MAX_GROUP_LABEL_CHARS;
 }
 
 /** Rows of one table: near each other, or further apart with a rule between them (booktabs). */
@@ -396,7 +414,13 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
   const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
   const ys = [top(rows[0]!), ...rows.slice(1).map((row, i) => (bottom(rows[i]!) + top(row)) / 2), bottom(rows[rows.length - 1]!)];
   const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
-  const bodyCells = plainCells(rows.length - headers.length, columns.length).map((cell) => ({ ...cell, row: cell.row + headers.length }));
+  // A group label reaching past the first column's edge spans the row, so that it is not cut in two.
+  const spansRow = (row: readonly Line[]) => row.length === 1 && row[0]!.segments.length === 1 && row[0]!.segments[0]!.x1 > xs[1]!;
+  const bodyCells = rows.slice(headers.length).flatMap((row, i) => {
+    const at = i + headers.length;
+    if (spansRow(row)) return [{ row: at, col: 0, rowSpan: 1, colSpan: columns.length }];
+    return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
+  });
   return {
     layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
