@@ -36,6 +36,16 @@ describe('running lines', () => {
     expect([...running.values()].sort()).toEqual(['bottom', 'top', 'top']);
   });
 
+  it('takes the running title and folio of a book page printed well inside a larger sheet, on the page alone', () => {
+    const body = Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the chapter, set in the body size and spacing.`, 140, 200 + i * 15, 11));
+    const runs = [run('THE LONG WINTER', 250, 160), ...body, run('47', 290, 520, 9)];
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
+    expect([...running].map(([line, band]) => [line.runs.map((r) => r.text).join(''), band])).toEqual([
+      ['THE LONG WINTER', 'top'],
+      ['47', 'bottom'],
+    ]);
+  });
+
   it('keeps a body-size line at the top that no neighbour repeats, and takes only the page number', () => {
     const runs = page(2).map((r) => (r.y0 < 100 ? run(r.text, r.x0, r.y0, 11) : r));
     const running = runningLines(buildFragments(runs), [], HEIGHT);
