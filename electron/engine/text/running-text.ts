@@ -49,14 +49,16 @@ export function bandKey(text: string): string {
 
 /**
  * The band a line is in: the page's top or bottom 15%, or, on a page whose text sits well inside
- * the sheet (a book page printed on a larger sheet), the first or last 8% of the page's height
- * measured from the text's own top and bottom (`content`: the extent of all the page's lines).
+ * the sheet (a book page printed on a larger sheet), the topmost or bottommost line of the text
+ * (`content`: the extent of all the page's lines) within 8% of the page's height of its edge.
  */
 export function bandOf(box: Box, pageHeight: number, content?: { y0: number; y1: number }): Band | undefined {
-  const top = Math.max(pageHeight * BAND, content ? content.y0 + pageHeight * CONTENT_BAND : 0);
-  const bottom = Math.min(pageHeight * (1 - BAND), content ? content.y1 - pageHeight * CONTENT_BAND : pageHeight);
-  if (box.y1 <= top) return 'top';
-  if (box.y0 >= bottom) return 'bottom';
+  if (box.y1 <= pageHeight * BAND) return 'top';
+  if (box.y0 >= pageHeight * (1 - BAND)) return 'bottom';
+  if (!content) return undefined;
+  const outermost = 0.5 * (box.y1 - box.y0);
+  if (box.y0 - content.y0 < outermost && box.y1 <= content.y0 + pageHeight * CONTENT_BAND) return 'top';
+  if (content.y1 - box.y1 < outermost && box.y0 >= content.y1 - pageHeight * CONTENT_BAND) return 'bottom';
   return undefined;
 }
 
