@@ -43,6 +43,14 @@ and independent events have
 \begin{equation*}
 P(A \cap B) = P(A)\,P(B)
 \end{equation*}
+A numbered equation keeps its number as a tag:
+\begin{equation}
+\mathcal{L} = \int_0^1 x^2 \, dx
+\end{equation}
+and a norm is a root over a sum:
+\begin{equation*}
+\|x\| = \sqrt{\sum_{j=1}^{d} x_j^2}
+\end{equation*}
 Body text after the formulas stays as it was written, even where it squares $z^2$ inline.
 \end{document}
 `;
@@ -108,7 +116,20 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
   it('leaves body text and its inline math as text', () => {
     expect(markdown).toContain('The theorem of Pythagoras relates the sides of a right triangle with legs x and y:');
     expect(markdown).toContain('Body text after the formulas stays as it was written, even where it squares z2 inline.');
-    expect(markdown.match(/\$\$/g)).toHaveLength(12);
+    expect(markdown.match(/\$\$/g)).toHaveLength(16);
+  });
+
+  it('sets the limits of an integral beside it and writes the symbol font capitals as calligraphic', () => {
+    expect(rendersAs('\\mathcal{L} = \\int_0^1 x^2 \\, dx')).toBe(true);
+  });
+
+  it('writes the equation number at the margin as the tag of the formula', () => {
+    expect(markdown).toMatch(/d x \\tag\{1\}\n\$\$/);
+    expect(markdown).not.toContain('(1)');
+  });
+
+  it('reads a tall radical over a sum with its limits', () => {
+    expect(rendersAs('\\|x\\| = \\sqrt{\\sum_{j=1}^{d} x_j^2}')).toBe(true);
   });
 
   it('leaves the sentence full stop out of the formula', () => {

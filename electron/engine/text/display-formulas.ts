@@ -6,7 +6,7 @@
  */
 
 import { unionBox, type Box, type Rule, type TextRun } from './geometry.js';
-import { isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
+import { extensionDepth, isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
 import { formulaLatex, glyphsOf } from './math-layout.js';
 
 export interface DisplayFormula {
@@ -18,6 +18,8 @@ export interface DisplayFormula {
 
 /** Runs closer than this many ems side by side on overlapping rows belong to one cluster. */
 const CLUSTER_GAP_EM = 1.5;
+/** An equation number at the margin: `(3)`, `(2a)`, `(A.1)`. */
+const EQUATION_NUMBER = /^\((?:[A-Z]\.)?\d{1,3}[a-z]?\)$/;
 /** A cluster with fewer visible characters is a stray symbol, not a formula. */
 const MIN_FORMULA_CHARS = 3;
 
@@ -32,14 +34,24 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   // Most pages have no math fonts at all: nothing to cluster.
   if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
   const formulas: DisplayFormula[] = [];
-  for (const cluster of clusters(runs, candidates, rules)) {
+  const all = clusters(runs, candidates, rules);
+  const numbers = all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')));
+  for (const cluster of all) {
     const members = cluster.map((i) => runs[i] as PlacedRun);
     if (!isFormula(members)) continue;
     const box = unionBox(members);
     const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
     const latex = formulaLatex(members.flatMap(glyphsOf), inside);
     if (!latex) continue;
-    formulas.push({ box: unionBox([box, ...inside]), runIndices: cluster, markdown: `$$\n${latex}\n$$` });
+    // The equation's number, set at the margin on the formula's row, is its tag.
+    const number = numbers.find((n) => {
+      const numberBox = unionBox(n.map((i) => runs[i]!));
+      const y = (numberBox.y0 + numberBox.y1) / 2;
+      return numberBox.x0 > box.x1 && y > box.y0 && y < box.y1;
+    });
+    const tag = number ? ` \\tag{${number.map((i) => runs[i]!.text).join('').replace(/[\s()]/g, '')}}` : '';
+    const taken = number ? [...cluster, ...number] : cluster;
+    formulas.push({ box: unionBox([box, ...inside, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}${tag}\n$$` });
   }
   return formulas;
 }
@@ -92,12 +104,10 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
  */
 function inkBox(run: PlacedRun): Box & { fontSize: number } {
   if (mathFontClass(run.fontName) !== 'extension') return run;
-  const depth = EXTENSION_DEPTH[run.text.trim()] ?? 1.8;
+  const depth = extensionDepth(run.text.trim());
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 
-/** Depths in ems of the extension font's radicals (big to biggest) and text-size operators. */
-const EXTENSION_DEPTH: Readonly<Record<string, number>> = { p: 1.2, q: 1.8, r: 2.4, s: 3, P: 1, Q: 1, R: 1.1 };
 
 function isFormula(runs: readonly PlacedRun[]): boolean {
   let mathGlyphs = 0;

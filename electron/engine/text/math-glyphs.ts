@@ -59,9 +59,18 @@ const EXTENSION: Readonly<Record<string, string>> = {
   '*': '\\langle', '+': '\\rangle', '0': '(', '1': ')', '2': '[', '3': ']', '8': '\\{', '9': '\\}',
 };
 
-/** Big operators set with their limits above and below (the display slots) rather than beside. */
-const DISPLAY_OPERATOR_SLOTS = new Set(['X', 'Y', 'Z', '[', '\\', 'I', 'a', '^', '_', 'O', 'M', 'K']);
-const RADICAL_SLOTS = new Set(['p', 'q', 'r', 's', 't', 'u', 'v']);
+/** Big operators set with their limits above and below (the display slots); integrals keep theirs beside. */
+const DISPLAY_OPERATOR_SLOTS = new Set(['X', 'Y', '[', '\\', 'a', '^', '_', 'O', 'M', 'K']);
+/** Radicals, big to biggest, and the top of one built from pieces; its bottom and middle pieces add nothing. */
+const RADICAL_SLOTS = new Set(['p', 'q', 'r', 's', 'v']);
+const RADICAL_PIECES = new Set(['t', 'u']);
+
+/** How deep (ems) the extension font's glyphs hang below their baseline: radicals, text and display operators. */
+const EXTENSION_DEPTH: Readonly<Record<string, number>> = { p: 1.2, q: 1.8, r: 2.4, s: 3, P: 1, Q: 1, R: 1.1, X: 1.5, Y: 1.5, Z: 2.2 };
+
+export function extensionDepth(text: string): number {
+  return EXTENSION_DEPTH[text] ?? 1.8;
+}
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap', '\\coprod', '\\bigwedge', '\\bigvee', '\\bigotimes', '\\bigoplus', '\\bigodot']);
 
 /** Spacing accents (as TeX sets them, a glyph of their own above the letter) and their commands. */
@@ -86,11 +95,12 @@ export function isOperatorName(word: string): boolean {
   return OPERATOR_NAMES.has(word);
 }
 
-export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent';
+export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent' | 'piece';
 
 export function glyphRole(text: string, fontClass: MathFontClass): GlyphRole {
   if (fontClass === 'extension') {
     if (RADICAL_SLOTS.has(text)) return 'radical';
+    if (RADICAL_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
     return 'ordinary';
@@ -112,6 +122,8 @@ export function glyphLatex(text: string, fontClass: MathFontClass): string {
   const [base = '', ...marks] = [...text.normalize('NFD')];
   let latex = GREEK[base] ?? SYMBOLS[base] ?? base;
   if (fontClass === 'blackboard' && /^[A-Z]$/.test(base)) latex = `\\mathbb{${base}}`;
+  // The symbol font's capitals are TeX's calligraphic alphabet.
+  if (fontClass === 'symbol' && /^[A-Z]$/.test(base)) latex = `\\mathcal{${base}}`;
   for (const mark of marks) {
     const command = COMBINING_ACCENTS[mark];
     if (command) latex = `${command}{${latex}}`;

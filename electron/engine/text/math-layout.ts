@@ -7,7 +7,7 @@
  */
 
 import type { Box, Rule, TextRun } from './geometry.js';
-import { accentCommand, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+import { accentCommand, extensionDepth, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
 
 export interface MathGlyph extends Box {
   text: string;
@@ -21,6 +21,8 @@ export interface MathGlyph extends Box {
   spaceBefore: boolean;
   opensRun: boolean;
   closesRun: boolean;
+  /** A display operator's limits, set over and under it. */
+  limits?: { lower: MathGlyph[]; upper: MathGlyph[] };
 }
 
 /** Scripts are set at 70% (first level) or 50% of the size; anything at 85% or less is one. */
@@ -65,9 +67,24 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  const latex = readRow(attachAccents(glyphs), rules.filter((r) => r.orientation === 'horizontal'));
+  const latex = readRow(attachLimits(attachAccents(glyphs).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
   // A display formula ends its sentence with a full stop or comma that belongs to the prose.
   return latex.replace(/\s*[.,;]$/, '');
+}
+
+/**
+ * Display operators take their limits before anything else is read: a limit row can start left of
+ * its operator, and the operator may sit under a radical or in a fraction read later.
+ */
+function attachLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  let rest = [...glyphs];
+  for (const op of glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0)) {
+    const found = operatorLimits(op, rest.filter((g) => g !== op));
+    if (!found) continue;
+    op.limits = { lower: [...found.lower], upper: [...found.upper] };
+    rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
+  }
+  return rest;
 }
 
 /** Accent glyphs set over a letter become that letter's accent. */
@@ -124,17 +141,8 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     leftRules = leftRules.filter((r) => !ruleTest(r));
     return taken;
   };
-  // Limits first: a limit row can start left of the operator, before the walk reaches it.
-  const limits = new Map<MathGlyph, { lower: string; upper: string }>();
-  for (const op of left.filter((g) => g.role === 'display-operator')) {
-    const found = operatorLimits(op, left.filter((g) => g !== op));
-    if (!found) continue;
-    const lower = take((x) => found.lower.has(x), () => false);
-    const upper = take((x) => found.upper.has(x), () => false);
-    limits.set(op, { lower: readRow(lower.glyphs, lower.rules), upper: readRow(upper.glyphs, upper.rules) });
-  }
   let right = -Infinity;
-  let previous: MathGlyph | undefined;
+  let previous: Edge | undefined;
   while (left.length > 0 || leftRules.length > 0) {
     const glyph = left[0];
     const rule = leftRules[0];
@@ -156,17 +164,19 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
     right = g.x1;
     if (before && thinSpaceBetween(before, g)) tokens.push('\\,');
-    previous = g;
+    previous = { glyph: g, x1: g.x1, closesRun: g.closesRun };
     for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
-    const opLimits = limits.get(g);
-    if (opLimits) {
-      tokens.push(nucleus + scripts(opLimits.lower, opLimits.upper));
+    if (g.limits) {
+      tokens.push(nucleus + scripts(readRow(g.limits.lower, []), readRow(g.limits.upper, [])));
       continue;
     }
     const group = scriptGroup(g, left, leftRules);
     const taken = take((x) => group.glyphs.has(x), (r) => group.rules.has(r));
-    const isSup = (y: number) => y < g.baseline - SCRIPT_SHIFT * g.size;
-    const above = { glyphs: taken.glyphs.filter((x) => isSup(x.baseline)), rules: taken.rules.filter((r) => ruleY(r) < g.baseline - 0.3 * g.size) };
+    const last = taken.glyphs.reduce<MathGlyph | undefined>((a, x) => (!a || x.x1 > a.x1 ? x : a), undefined);
+    if (last && last.x1 > g.x1) previous = { glyph: g, x1: last.x1, closesRun: last.closesRun };
+    const base = scriptBaseline(g);
+    const isSup = (y: number) => y < base - SCRIPT_SHIFT * g.size;
+    const above = { glyphs: taken.glyphs.filter((x) => isSup(x.baseline)), rules: taken.rules.filter((r) => ruleY(r) < base - 0.3 * g.size) };
     const below = {
       glyphs: taken.glyphs.filter((x) => !above.glyphs.includes(x)),
       rules: taken.rules.filter((r) => !above.rules.includes(r)),
@@ -185,13 +195,25 @@ function isOrdinary(glyph: MathGlyph): boolean {
 
 /**
  * An author's thin space (`\,`) between two ordinary glyphs, which TeX never spaces itself: a space
- * the text layer put between them, or a gap of a sixth of an em between the ends of two runs.
+ * the text layer put between them, or a gap of about a sixth of an em between the ends of two runs
+ * (after the left glyph's scripts).
  */
-function thinSpaceBetween(left: MathGlyph, right: MathGlyph): boolean {
-  if (!isOrdinary(left) || !isOrdinary(right) || /^[([{⟨]$/u.test(left.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
-  if (right.spaceBefore) return true;
+function thinSpaceBetween(left: Edge, right: MathGlyph): boolean {
+  const glyph = left.glyph;
+  if (!isOrdinary(glyph) || !isOrdinary(right) || /^[([{⟨]$/u.test(glyph.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
+  if (right.spaceBefore && left.x1 === glyph.x1) return true;
   const gap = (right.x0 - left.x1) / right.size;
-  return left.closesRun && right.opensRun && gap > 0.15 && gap < 0.19;
+  return left.closesRun && right.opensRun && gap > THIN_SPACE_EM.min && gap < THIN_SPACE_EM.max;
+}
+
+/** A sixth of an em, give or take what glyph widths in the text layer put around it. */
+const THIN_SPACE_EM = { min: 0.15, max: 0.24 };
+
+/** Where the last token of a row ends: its glyph, and the right edge of the glyph with its scripts. */
+interface Edge {
+  glyph: MathGlyph;
+  x1: number;
+  closesRun: boolean;
 }
 
 type Take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => { glyphs: MathGlyph[]; rules: Rule[] };
@@ -255,11 +277,12 @@ function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: S
 function scriptGroup(nucleus: MathGlyph, after: readonly MathGlyph[], rules: readonly Rule[]): { glyphs: Set<MathGlyph>; rules: Set<Rule> } {
   const glyphs = new Set<MathGlyph>();
   const first = after[0];
-  const offBaseline = (g: MathGlyph) => Math.abs(g.baseline - nucleus.baseline) > SCRIPT_SHIFT * nucleus.size;
+  const base = scriptBaseline(nucleus);
+  const offBaseline = (g: MathGlyph) => Math.abs(g.baseline - base) > SCRIPT_SHIFT * nucleus.size;
   // Below the smallest script size (about 7 points) TeX sets scripts no smaller, only shifted more.
   const smallest = nucleus.size < MIN_SCRIPT_POINTS;
   const belongs = (g: MathGlyph) =>
-    g.size <= SCRIPT_SIZE * nucleus.size || (smallest && g.size <= nucleus.size * 1.01 && Math.abs(g.baseline - nucleus.baseline) > 0.25 * nucleus.size);
+    g.size <= SCRIPT_SIZE * nucleus.size || (smallest && g.size <= nucleus.size * 1.01 && Math.abs(g.baseline - base) > 0.25 * nucleus.size);
   if (!first || first.x0 > nucleus.x1 + 0.6 * nucleus.size || !offBaseline(first) || !belongs(first)) return { glyphs, rules: new Set() };
   // A rule starting here is a fraction's: what is over and under it is its numerator and denominator.
   if (rules.some((r) => r.x0 <= first.x0 + 0.5 && r.x1 > first.x0)) return { glyphs, rules: new Set() };
@@ -270,6 +293,15 @@ function scriptGroup(nucleus: MathGlyph, after: readonly MathGlyph[], rules: rea
     end = Math.max(end, g.x1);
   }
   return { glyphs, rules: new Set(rules.filter((r) => r.x0 >= nucleus.x1 - 1 && r.x1 <= end + 1)) };
+}
+
+/**
+ * The baseline a glyph's scripts are raised and lowered from: its own, or, for the extension
+ * font's glyphs (hung from their baseline, centred on the math axis), the row's it sits on.
+ */
+function scriptBaseline(glyph: MathGlyph): number {
+  if (glyph.fontClass !== 'extension') return glyph.baseline;
+  return glyph.baseline + (extensionDepth(glyph.text) / 2 + 0.25) * glyph.size;
 }
 
 function scripts(sub: string, sup: string): string {
