@@ -51,6 +51,15 @@ and a norm is a root over a sum:
 \begin{equation*}
 \|x\| = \sqrt{\sum_{j=1}^{d} x_j^2}
 \end{equation*}
+The scores with their spread are in a table:
+
+\begin{tabular}{lrr}
+Model & Accuracy & Loss \\
+Base & 85.3 $\pm$ 0.2 & 0.41 $\pm$ 0.01 \\
+Large & 91.0 $\pm$ 0.1 & 0.33 $\pm$ 0.02 \\
+Huge & 93.2 $\pm$ 0.3 & 0.29 $\pm$ 0.01
+\end{tabular}
+
 Body text after the formulas stays as it was written, even where it squares $z^2$ inline.
 \end{document}
 `;
@@ -130,6 +139,10 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
 
   it('reads a tall radical over a sum with its limits', () => {
     expect(rendersAs('\\|x\\| = \\sqrt{\\sum_{j=1}^{d} x_j^2}')).toBe(true);
+  });
+
+  it('leaves figures with a spread in a table as table cells', () => {
+    expect(markdown).toContain('| Large | 91.0 ± 0.1 | 0.33 ± 0.02 |');
   });
 
   it('leaves the sentence full stop out of the formula', () => {

@@ -38,9 +38,9 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   const numbers = all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')));
   for (const cluster of all) {
     const members = cluster.map((i) => runs[i] as PlacedRun);
-    if (!isFormula(members)) continue;
     const box = unionBox(members);
     const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
+    if (!isFormula(members, inside.length > 0)) continue;
     const latex = formulaLatex(members.flatMap(glyphsOf), inside);
     if (!latex) continue;
     // The equation's number, set at the margin on the formula's row, is its tag.
@@ -108,8 +108,11 @@ function inkBox(run: PlacedRun): Box & { fontSize: number } {
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 
-
-function isFormula(runs: readonly PlacedRun[]): boolean {
+/**
+ * Math fonts and no prose, with a variable, a big operator or a fraction rule: a table cell such as
+ * `85.3 ± 0.2` has a symbol-font glyph too, but is a figure, not a formula.
+ */
+function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
   let mathGlyphs = 0;
   let chars = 0;
   for (const run of runs) {
@@ -117,11 +120,11 @@ function isFormula(runs: readonly PlacedRun[]): boolean {
     if (fontClass === 'other') return false;
     const visible = run.text.replace(/\s/g, '').length;
     chars += visible;
-    if (isMathOnlyFont(fontClass)) mathGlyphs += visible;
+    if (fontClass === 'italic' || fontClass === 'extension' || fontClass === 'blackboard') mathGlyphs += visible;
     // Words in a text font are prose, unless they are operator names (sin, log, max).
     if (fontClass === 'roman') for (const word of run.text.match(/\p{L}{2,}/gu) ?? []) if (!isOperatorName(word) && !isShortName(word)) return false;
   }
-  return mathGlyphs > 0 && chars >= MIN_FORMULA_CHARS;
+  return (mathGlyphs > 0 || hasRule) && chars >= MIN_FORMULA_CHARS;
 }
 
 /** `Var`, `Cov`, `diag`, `tr`: short upright names authors declare as operators. */
