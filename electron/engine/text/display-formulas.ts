@@ -33,27 +33,28 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   const candidates = runs.map((_, i) => i).filter((i) => isPlaced(runs[i]!));
   // Most pages have no math fonts at all: nothing to cluster.
   if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
-  const formulas: DisplayFormula[] = [];
   const all = clusters(runs, candidates, rules);
-  const numbers = all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')));
+  const found: { cluster: number[]; box: Box; latex: string; number?: number[] }[] = [];
   for (const cluster of all) {
     const members = cluster.map((i) => runs[i] as PlacedRun);
     const box = unionBox(members);
     const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
     if (!isFormula(members, inside.length > 0)) continue;
     const latex = formulaLatex(members.flatMap(glyphsOf), inside);
-    if (!latex) continue;
-    // The equation's number, set at the margin on the formula's row, is its tag.
-    const number = numbers.find((n) => {
-      const numberBox = unionBox(n.map((i) => runs[i]!));
-      const y = (numberBox.y0 + numberBox.y1) / 2;
-      return numberBox.x0 > box.x1 && y > box.y0 && y < box.y1;
-    });
+    if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex });
+  }
+  // An equation's number, set at the margin on its row, is the tag of the nearest formula to its left.
+  for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
+    const numberBox = unionBox(number.map((i) => runs[i]!));
+    const y = (numberBox.y0 + numberBox.y1) / 2;
+    const left = found.filter((f) => f.box.x1 < numberBox.x0 && y > f.box.y0 && y < f.box.y1).sort((a, b) => b.box.x1 - a.box.x1)[0];
+    if (left && !left.number) left.number = number;
+  }
+  return found.map(({ cluster, box, latex, number }) => {
     const tag = number ? ` \\tag{${number.map((i) => runs[i]!.text).join('').replace(/[\s()]/g, '')}}` : '';
     const taken = number ? [...cluster, ...number] : cluster;
-    formulas.push({ box: unionBox([box, ...inside, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}${tag}\n$$` });
-  }
-  return formulas;
+    return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}${tag}\n$$` };
+  });
 }
 
 /** Runs joined when their rows overlap and they are close side by side, or share a rule (union-find). */
