@@ -51,6 +51,8 @@ and a norm is a root over a sum:
 \begin{equation*}
 \|x\| = \sqrt{\sum_{j=1}^{d} x_j^2}
 \end{equation*}
+A rotation is written as a matrix:
+\[ R = \begin{pmatrix} \cos\phi & -\sin\phi \\ \sin\phi & \cos\phi \end{pmatrix} \]
 The scores with their spread are in a table:
 
 \begin{tabular}{lrr}
@@ -143,6 +145,11 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
 
   it('leaves figures with a spread in a table as table cells', () => {
     expect(markdown).toContain('| Large | 91.0 ± 0.1 | 0.33 ± 0.02 |');
+  });
+
+  it('leaves a matrix as text rather than interleave its columns', () => {
+    expect(markdown).not.toMatch(/\$\$\nR =/);
+    expect(markdown).toContain('sin ϕ cos ϕ');
   });
 
   it('leaves the sentence full stop out of the formula', () => {

@@ -7,7 +7,7 @@
 
 import { unionBox, type Box, type Rule, type TextRun } from './geometry.js';
 import { extensionDepth, isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
-import { formulaLatex, glyphsOf } from './math-layout.js';
+import { formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
 
 export interface DisplayFormula {
   box: Box;
@@ -40,7 +40,10 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
     const box = unionBox(members);
     const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
     if (!isFormula(members, inside.length > 0)) continue;
-    const latex = formulaLatex(members.flatMap(glyphsOf), inside);
+    const glyphs = members.flatMap(glyphsOf);
+    // A matrix or an aligned array stays text: read as one row its columns would interleave.
+    if (!isSingleRow(glyphs, inside)) continue;
+    const latex = formulaLatex(glyphs, inside);
     if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex });
   }
   // An equation's number, set at the margin on its row, is the tag of the nearest formula to its left.

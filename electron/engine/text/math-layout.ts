@@ -73,6 +73,27 @@ export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[
 }
 
 /**
+ * Whether the glyphs read as one row (with scripts, limits, fractions and roots): two glyphs at
+ * full size one over the other with no rule between them are rows of a matrix or an array, which
+ * this reader would interleave column by column.
+ */
+export function isSingleRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): boolean {
+  const largest = Math.max(...glyphs.map((g) => g.size));
+  const full = glyphs.filter((g) => g.role === 'ordinary' && g.size >= 0.95 * largest);
+  const horizontal = rules.filter((r) => r.orientation === 'horizontal');
+  const spans = (r: Rule, g: MathGlyph) => r.x0 <= centreX(g) && r.x1 >= centreX(g);
+  for (const upper of full) {
+    for (const lower of full) {
+      if (lower.baseline - upper.baseline < 0.9 * upper.size) continue;
+      if (Math.min(upper.x1, lower.x1) <= Math.max(upper.x0, lower.x0)) continue;
+      const between = horizontal.some((r) => ruleY(r) > upper.baseline - 0.2 * upper.size && ruleY(r) < lower.baseline && spans(r, upper) && spans(r, lower));
+      if (!between) return false;
+    }
+  }
+  return true;
+}
+
+/**
  * Display operators take their limits before anything else is read: a limit row can start left of
  * its operator, and the operator may sit under a radical or in a fraction read later.
  */
