@@ -6,6 +6,10 @@ describe('composeAccents', () => {
     expect(composeAccents('J´an Nov´ak, Dvoˇr´ak')).toBe('Ján Novák, Dvořák');
   });
 
+  it('accents a dotless i as TeX sets one under an accent', () => {
+    expect(composeAccents('Hoˇrejˇs´\u0131, Jiˇr´\u0131')).toBe('Hořejší, Jiří');
+  });
+
   it('normalises combining marks to NFC', () => {
     expect(composeAccents('cafe\u0301')).toBe('caf\u00e9');
   });

@@ -34,7 +34,9 @@ const ACCENT_AT_END = /([\u00B4\u02CA\u0060\u02CB\u02C7\u00A8\u02DC\u02C6\u02D8\
 
 /** One letter with one mark as a single character, or undefined when Unicode has none. */
 function composed(letter: string, mark: string): string | undefined {
-  const joined = (letter + mark).normalize('NFC');
+  // TeX accents i and j over their dotless forms (\'\i): the accented letter is the dotted one's.
+  const base = letter === '\u0131' ? 'i' : letter === '\u0237' ? 'j' : letter;
+  const joined = (base + mark).normalize('NFC');
   return [...joined].length === 1 ? joined : undefined;
 }
 

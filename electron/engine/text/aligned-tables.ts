@@ -28,6 +28,8 @@ const MIN_PROSE_LOWERCASE_SHARE = 0.3;
 const MIN_FILLED_SHARE = 0.6;
 /** Dot leaders mark a table of contents, which reads better as text. */
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
+/** A label over a group of rows is a short phrase, not a line of prose. */
+const MAX_GROUP_LABEL_CHARS = 40;
 /** At most this many header lines with cells spanning columns are taken above a table body. */
 const MAX_HEADER_LINES = 2;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
@@ -36,8 +38,19 @@ const MAX_WRAPPED_HEADER_LINES = 3;
 export interface AlignedTable {
   layout: TableLayout;
   box: Box;
+  /** The runs the table takes: its cells' and its amounts' separate currency signs. */
   runIndices: number[];
+  /** The runs written into its cells. */
+  cellRunIndices: number[];
 }
+
+/**
+ * A currency sign set apart from its amount, flush in a column of its own (financial statements
+ * print it on a column's first and total rows only), marks the amounts; as a column it would
+ * break the table's rows into mostly empty cells, so it is taken with the table but not written.
+ */
+const CURRENCY_SIGN = /^[$€£¥₹]$/u;
+const AMOUNT_START = /^[(\-−]?[\d.,]/u;
 
 interface Segment extends Box {
   runIndices: number[];
@@ -46,6 +59,8 @@ interface Segment extends Box {
 
 interface Line extends Box {
   segments: Segment[];
+  /** Currency signs set apart before an amount on the line. */
+  signIndices: number[];
 }
 
 interface Column {
@@ -113,9 +128,16 @@ function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[]
 function lineOf(runs: readonly TextRun[], group: number[]): Line {
   group.sort((a, b) => runs[a]!.x0 - runs[b]!.x0);
   const segments: Segment[] = [];
+  const signIndices: number[] = [];
   let segment: Segment | undefined;
-  for (const index of group) {
+  for (const [position, index] of group.entries()) {
     const run = runs[index]!;
+    const next = runs[group[position + 1] ?? -1];
+    if (CURRENCY_SIGN.test(run.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - run.x1 > CELL_GAP * run.fontSize) {
+      signIndices.push(index);
+      segment = undefined;
+      continue;
+    }
     if (segment && run.x0 - segment.x1 <= CELL_GAP * run.fontSize) {
       segment.x1 = Math.max(segment.x1, run.x1);
       segment.y0 = Math.min(segment.y0, run.y0);
@@ -129,6 +151,7 @@ function lineOf(runs: readonly TextRun[], group: number[]): Line {
   }
   return {
     segments,
+    signIndices,
     x0: Math.min(...segments.map((s) => s.x0)),
     x1: Math.max(...segments.map((s) => s.x1)),
     y0: Math.min(...segments.map((s) => s.y0)),
@@ -157,12 +180,18 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     if (!line || hasLeaderDots(line) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
     return mergeColumns(current, line);
   };
+  // A group label ("Large models") over the rows below it may reach across the columns beside it.
+  const label = (index: number, current: readonly Column[]) => {
+    const line = lines[index];
+    if (!line || !isGroupLabel(line, current) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
+    return [...current];
+  };
   let end = start + 1;
   while (end < lines.length) {
     const line = lines[end]!;
     let merged = line.segments.length >= 2 ? fits(end, columns) : undefined;
     if (line.segments.length === 1) {
-      const within = fits(end, columns);
+      const within = fits(end, columns) ?? label(end, columns);
       const next = within && (lines[end + 1]?.segments.length ?? 0) >= 2 ? fits(end + 1, within) : undefined;
       if (next) {
         merged = next;
@@ -174,6 +203,16 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     end++;
   }
   return { start, end, columns };
+}
+
+/**
+ * One short segment starting in the first column, however far it reaches: a label over the group
+ * of rows below it (growBlock takes it only when a row that fits the columns follows).
+ */
+function isGroupLabel(line: Line, columns: readonly Column[]): boolean {
+  const first = columns[0];
+  const segment = line.segments[0];
+  return line.segments.length === 1 && !!first && !!segment && !hasLeaderDots(line) && segment.x0 < first.x1 && segment.text.trim().length <= MAX_GROUP_LABEL_CHARS;
 }
 
 /** Rows of one table: near each other, or further apart with a rule between them (booktabs). */
@@ -375,11 +414,18 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
   const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
   const ys = [top(rows[0]!), ...rows.slice(1).map((row, i) => (bottom(rows[i]!) + top(row)) / 2), bottom(rows[rows.length - 1]!)];
   const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
-  const bodyCells = plainCells(rows.length - headers.length, columns.length).map((cell) => ({ ...cell, row: cell.row + headers.length }));
+  // A group label reaching past the first column's edge spans the row, so that it is not cut in two.
+  const spansRow = (row: readonly Line[]) => row.length === 1 && row[0]!.segments.length === 1 && row[0]!.segments[0]!.x1 > xs[1]!;
+  const bodyCells = rows.slice(headers.length).flatMap((row, i) => {
+    const at = i + headers.length;
+    if (spansRow(row)) return [{ row: at, col: 0, rowSpan: 1, colSpan: columns.length }];
+    return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
+  });
   return {
     layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
-    runIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
+    runIndices: rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])),
+    cellRunIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
   };
 }
 

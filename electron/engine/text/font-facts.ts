@@ -23,8 +23,10 @@ export interface LoadedFont {
 // `Medi` is how URW (Nimbus) names bold; CMBX / CMB are TeX's bold faces.
 const BOLD_NAME = /bold|black|heavy|semibold|demi|-medi|cmbx|cmb\d|\bbx\d|-sb$|-b$|,b$/i;
 const ITALIC_NAME = /italic|oblique|ital|slant|cmti|cmsl|-it$|-i$|,i$/i;
-// TeX's symbol fonts carry the fixed-pitch flag, so pdf.js calls them monospace; they are not.
-const SYMBOL_NAME = /cmsy|cmmi|cmex|msam|msbm|symbol|dingbat|wasy|stmary/i;
+// TeX's symbol fonts carry the fixed-pitch flag, so pdf.js calls them monospace; they are not. Nor
+// are its text fonts, which pdf.js takes for monospace when a subset holds only digits (a script's `2`).
+// Tesseract's invisible text layer font (GlyphLessFont) has one width for every glyph, and no style.
+const SYMBOL_NAME = /cmsy|cmmi|cmex|msam|msbm|symbol|dingbat|wasy|stmary|^cmr\d|^cmbx|^cmti|^cmsl|^cmss|^lmroman|^glyphless/i;
 const MONOSPACE_NAME = /mono|courier|consol|menlo|typewriter|cmtt|lmtt|inconsolata|code|fixed|sfmono|lucidaconsole/i;
 
 /** Strips the six-letter subset tag (`ABCDEF+Times-Bold` -> `Times-Bold`). */

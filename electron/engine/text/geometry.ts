@@ -23,6 +23,8 @@ export interface TextRun extends Box {
   monospace: boolean;
   /** URL of a link annotation covering the run, if any. */
   link?: string;
+  /** Frame y of the baseline, where the text layer gives it (not OCR): what places math scripts. */
+  baseline?: number;
 }
 
 /** A stroked line or a thin filled rectangle, horizontal or vertical: what tables are drawn with. */

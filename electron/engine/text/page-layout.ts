@@ -15,6 +15,7 @@ import { readingOrder } from './reading-order.js';
 export type PageElement =
   | (Line & { kind: 'text' })
   | (Box & { kind: 'table'; markdown: string })
+  | (Box & { kind: 'formula'; markdown: string })
   | (Box & { kind: 'image'; markdown: string });
 
 export interface DraftBlock {

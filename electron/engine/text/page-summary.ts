@@ -8,7 +8,7 @@ import type { TextRun } from './geometry.js';
 import { sizeKey } from './headings.js';
 import { lineText } from './inline-markdown.js';
 import type { Line } from './lines.js';
-import { bandOf, toBandLine, type BandLine } from './running-text.js';
+import { bandOf, contentExtent, toBandLine, type BandLine } from './running-text.js';
 
 export interface PageSummary {
   bandLines: BandLine[];
@@ -27,8 +27,9 @@ export function summarisePage(runs: readonly TextRun[], fragments: readonly Line
   }
   const bandLines: BandLine[] = [];
   const shortLineSizes = new Set<number>();
+  const content = contentExtent(fragments);
   for (const fragment of fragments) {
-    const band = bandOf(fragment, pageHeight);
+    const band = bandOf(fragment, pageHeight, content);
     const text = band || fragment.runs.length < 8 ? lineText(fragment) : '';
     if (band) bandLines.push(toBandLine(text, fragment, band));
     if (text && text.length <= SHORT_LINE_CHARS) shortLineSizes.add(sizeKey(fragment.fontSize));

@@ -36,6 +36,22 @@ describe('running lines', () => {
     expect([...running.values()].sort()).toEqual(['bottom', 'top', 'top']);
   });
 
+  it('takes the running title and folio of a book page printed well inside a larger sheet, on the page alone', () => {
+    const body = Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the chapter, set in the body size and spacing.`, 140, 200 + i * 15, 11));
+    const runs = [run('THE LONG WINTER', 250, 160), ...body, run('47', 290, 520, 9)];
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
+    expect([...running].map(([line, band]) => [line.runs.map((r) => r.text).join(''), band])).toEqual([
+      ['THE LONG WINTER', 'top'],
+      ['47', 'bottom'],
+    ]);
+  });
+
+  it('keeps a lone number near the foot of a short page when text lies below it (a fraction numerator)', () => {
+    const body = Array.from({ length: 6 }, (_, i) => run(`Line ${i + 1} of a short page, in the body size.`, 140, 100 + i * 15, 11));
+    const runs = [...body, run('1', 300, 200, 11), run('P(|X| > k) < k', 200, 206, 11), run('k', 300, 213, 11)];
+    expect(runningLines(buildFragments(runs), [], HEIGHT).size).toBe(0);
+  });
+
   it('keeps a body-size line at the top that no neighbour repeats, and takes only the page number', () => {
     const runs = page(2).map((r) => (r.y0 < 100 ? run(r.text, r.x0, r.y0, 11) : r));
     const running = runningLines(buildFragments(runs), [], HEIGHT);

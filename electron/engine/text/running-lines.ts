@@ -9,7 +9,7 @@ import { escapeMarkdownText } from '../../../shared/markdown-escape.js';
 import { escapeBlockStart, lineText } from './inline-markdown.js';
 import { dominantFontSize, type Line } from './lines.js';
 import type { DraftBlock } from './page-layout.js';
-import { bandOf, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine, type CandidateFacts } from './running-text.js';
+import { bandOf, contentExtent, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine, type CandidateFacts } from './running-text.js';
 
 /** How many pages on each side are compared for running headers and footers. */
 export const NEIGHBOUR_PAGES = 2;
@@ -17,8 +17,9 @@ export const NEIGHBOUR_PAGES = 2;
 /** The lines in the page's top and bottom bands, with their text. */
 export function bandCandidates(lines: readonly Line[], pageHeight: number): BandCandidate<Line>[] {
   const candidates: BandCandidate<Line>[] = [];
+  const content = contentExtent(lines);
   for (const line of lines) {
-    const band = bandOf(line, pageHeight);
+    const band = bandOf(line, pageHeight, content);
     if (band) candidates.push({ item: line, text: lineText(line), band });
   }
   return candidates;
@@ -52,6 +53,7 @@ export function runningLines(lines: readonly Line[], neighbours: readonly (reado
  */
 function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate: BandCandidate<Line>) => CandidateFacts {
   const bodySize = dominantFontSize(lines.flatMap((l) => l.runs));
+  const content = contentExtent(lines);
   const continues = new Map<Line, boolean>();
   const continuesBody = (line: Line, band: Band): boolean => {
     const known = continues.get(line);
@@ -62,7 +64,7 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
       inward !== undefined &&
       Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
       Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
-      (bandOf(inward, pageHeight) !== band || continuesBody(inward, band));
+      (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band));
     continues.set(line, result);
     return result;
   };

@@ -26,6 +26,8 @@ export interface BandCandidate<T extends Box> {
 const BAND = 0.15;
 /** How far (share of page height) a repeated line may move between pages. */
 const POSITION_TOLERANCE = 0.02;
+/** Share of the page height, from the text's own top and bottom, that counts as a band too. */
+const CONTENT_BAND = 0.08;
 
 const PAGE_NUMBER = [
   /^\d{1,4}$/,
@@ -45,10 +47,25 @@ export function bandKey(text: string): string {
   return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
 }
 
-export function bandOf(box: Box, pageHeight: number): Band | undefined {
+/**
+ * The band a line is in: the page's top or bottom 15%, or, on a page whose text sits well inside
+ * the sheet (a book page printed on a larger sheet), the topmost or bottommost line of the text
+ * (`content`: the extent of all the page's lines) within 8% of the page's height of its edge.
+ */
+export function bandOf(box: Box, pageHeight: number, content?: { y0: number; y1: number }): Band | undefined {
   if (box.y1 <= pageHeight * BAND) return 'top';
   if (box.y0 >= pageHeight * (1 - BAND)) return 'bottom';
+  if (!content) return undefined;
+  const outermost = 0.5 * (box.y1 - box.y0);
+  if (box.y0 - content.y0 < outermost && box.y1 <= content.y0 + pageHeight * CONTENT_BAND) return 'top';
+  if (content.y1 - box.y1 < outermost && box.y0 >= content.y1 - pageHeight * CONTENT_BAND) return 'bottom';
   return undefined;
+}
+
+/** The vertical extent of a page's lines, for bandOf. */
+export function contentExtent(boxes: readonly Box[]): { y0: number; y1: number } | undefined {
+  if (boxes.length === 0) return undefined;
+  return { y0: Math.min(...boxes.map((b) => b.y0)), y1: Math.max(...boxes.map((b) => b.y1)) };
 }
 
 export function toBandLine(text: string, box: Box, band: Band): BandLine {

@@ -104,6 +104,29 @@ const documents = {
     <div style="column-count: 3; column-gap: 14pt">
       ${Array.from({ length: 18 }, (_, i) => `<p>Section ${i + 1} continues the story in narrow columns where each line holds only a few words of the text.</p>`).join('')}
     </div>`),
+  statement: page(`
+    <p>(in thousands of dollars)</p>
+    <table style="font-size: 10pt">
+      <style>td, th { padding: 2pt 0 2pt 12pt; } .n { text-align: right; } td:first-child { padding-left: 0; padding-right: 60pt; }</style>
+      <tr><th></th><th></th><th class="n">2023</th><th></th><th class="n">2022</th></tr>
+      <tr><td>Net revenue</td><td>$</td><td class="n">1,284,310</td><td>$</td><td class="n">1,190,455</td></tr>
+      <tr><td>Cost of revenue</td><td></td><td class="n">(742,118)</td><td></td><td class="n">(701,932)</td></tr>
+      <tr><td>Operating income</td><td></td><td class="n">222,406</td><td></td><td class="n">190,456</td></tr>
+      <tr><td>Net income</td><td>$</td><td class="n">163,944</td><td>$</td><td class="n">137,738</td></tr>
+    </table>`),
+  groupedResults: page(`
+    <p>Table 3: Accuracy of instruction-tuned models.</p>
+    <table style="font-size: 10pt; border-top: 1.2pt solid #000; border-bottom: 1.2pt solid #000">
+      <style>td, th { padding: 1pt 14pt 1pt 0; } .n { text-align: right; } tr.group td { padding-top: 9pt; } thead th { border-bottom: 0.8pt solid #000; }</style>
+      <thead><tr><th>Model</th><th class="n">Size</th><th class="n">MMLU</th><th class="n">GSM8K</th></tr></thead>
+      <tr class="group"><td colspan="4"><i>Small models</i></td></tr>
+      <tr><td>Alpaca-7B</td><td class="n">7B</td><td class="n">41.2</td><td class="n">12.5</td></tr>
+      <tr><td>Mistral-7B</td><td class="n">7B</td><td class="n">60.1</td><td class="n">39.6</td></tr>
+      <tr class="group"><td colspan="4"><i>Medium-sized models</i></td></tr>
+      <tr><td>Llama-2-13B</td><td class="n">13B</td><td class="n">54.8</td><td class="n">28.7</td></tr>
+      <tr><td>Orca-13B</td><td class="n">13B</td><td class="n">57.3</td><td class="n">43.0</td></tr>
+    </table>
+    <p>Larger models are more accurate on every benchmark.</p>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -197,6 +220,33 @@ describe('detectTables on tables without vertical rules', () => {
         '| Carrow | 102.6 | 88.1 | 70.4 |',
       ].join('\n'),
     ]);
+  });
+
+  it('reads a financial statement whose currency signs stand apart from the amounts as one table', () => {
+    const tables = tablesOf('statement');
+    expect(tables.map((t) => t.markdown)).toEqual([
+      [
+        '|  | 2023 | 2022 |',
+        '| --- | --- | --- |',
+        '| Net revenue | 1,284,310 | 1,190,455 |',
+        '| Cost of revenue | (742,118) | (701,932) |',
+        '| Operating income | 222,406 | 190,456 |',
+        '| Net income | 163,944 | 137,738 |',
+      ].join('\n'),
+    ]);
+    const printed = pages.get('statement')!;
+    const signs = printed.runs.flatMap((run, i) => (run.text.trim() === '$' ? [i] : []));
+    expect(signs).toHaveLength(4);
+    expect(tables[0]!.runIndices).toEqual(expect.arrayContaining(signs));
+  });
+
+  it('keeps a results table whole across its group labels, one reaching across the columns beside it', () => {
+    const tables = tablesOf('groupedResults');
+    expect(tables).toHaveLength(1);
+    const markdown = tables[0]!.markdown;
+    expect(markdown).toContain('<tr><th>Model</th><th>Size</th><th>MMLU</th><th>GSM8K</th></tr>');
+    expect(markdown).toContain('<tr><td colspan="4">Medium-sized models</td></tr>');
+    expect(markdown).toContain('<tr><td>Orca-13B</td><td>13B</td><td>57.3</td><td>43.0</td></tr>');
   });
 
   it('keeps apart columns of figures in small type with narrow gaps', () => {

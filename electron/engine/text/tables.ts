@@ -37,7 +37,7 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const findAligned = (indices: number[]) => {
     for (const table of findAlignedTables(runs, indices, rules)) {
       // Without rules around cells there is no telling an author's line break from wrapping: join.
-      const grid = joinedCellLines(fillCells(table.layout, runs, table.runIndices));
+      const grid = joinedCellLines(fillCells(table.layout, runs, table.cellRunIndices));
       table.runIndices.forEach((i) => taken.add(i));
       tables.push({ box: table.box, runIndices: table.runIndices, markdown: tableMarkdown(grid) });
     }

@@ -9,6 +9,7 @@ import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../../core/failure-error.js';
+import { findDisplayFormulas } from './display-formulas.js';
 import { DocumentBandLines } from './document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
@@ -32,6 +33,8 @@ type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
 
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
 const MIN_IMAGE_SIDE = 24;
+/** An image over this share of the page, with this share of the text on it, is a scan under its text layer. */
+const SCAN_PAGE_SHARE = 0.6;
 
 export interface TextEngine extends PageEngine {
   /**
@@ -132,17 +135,22 @@ async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: Document
   signal.throwIfAborted();
   const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
-  const tables = detectTables(bodyRuns, rules, frame);
+  const formulas = findDisplayFormulas(bodyRuns, rules);
+  const inFormula = new Set(formulas.flatMap((f) => f.runIndices));
+  const proseRuns = bodyRuns.filter((_, i) => !inFormula.has(i));
+  const tables = detectTables(proseRuns, rules, frame);
   const taken = new Set(tables.flatMap((t) => t.runIndices));
-  const freeRuns = bodyRuns.filter((_, i) => !taken.has(i));
+  const freeRuns = proseRuns.filter((_, i) => !taken.has(i));
 
   const images = drawing.images
     .map((image) => ({ ...image, ...transformBox(frame.fromPage, image) }))
-    .filter((image) => image.x1 - image.x0 >= MIN_IMAGE_SIDE && image.y1 - image.y0 >= MIN_IMAGE_SIDE);
+    .filter((image) => image.x1 - image.x0 >= MIN_IMAGE_SIDE && image.y1 - image.y0 >= MIN_IMAGE_SIDE)
+    .filter((image) => !isScanUnderText(image, freeRuns, frame));
   const placements = new Map<Box, ImagePlacement>();
   const elements: PageElement[] = [
     ...buildFragments(freeRuns).map((line) => ({ ...line, kind: 'text' as const })),
     ...tables.map((t) => ({ ...t.box, kind: 'table' as const, markdown: t.markdown })),
+    ...formulas.map((f) => ({ ...f.box, kind: 'formula' as const, markdown: f.markdown })),
     ...images.map((image) => {
       const element = { x0: image.x0, y0: image.y0, x1: image.x1, y1: image.y1, kind: 'image' as const, markdown: '' };
       placements.set(element, image);
@@ -232,6 +240,21 @@ export async function readTextSummary(pdf: PDFDocumentProxy, pageNumber: number)
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * A scanned page under its OCR text layer: an image over most of the page with most of the text
+ * on it. It is the page itself, not a figure; laid out as one, it would span the columns.
+ */
+function isScanUnderText(image: Box, runs: readonly Box[], frame: PageFrame): boolean {
+  const area = (image.x1 - image.x0) * (image.y1 - image.y0);
+  if (area < SCAN_PAGE_SHARE * frame.width * frame.height || runs.length === 0) return false;
+  const on = runs.filter((r) => {
+    const x = (r.x0 + r.x1) / 2;
+    const y = (r.y0 + r.y1) / 2;
+    return x >= image.x0 && x <= image.x1 && y >= image.y0 && y <= image.y1;
+  }).length;
+  return on >= SCAN_PAGE_SHARE * runs.length;
 }
 
 /** Names images in reading order and gives their blocks the Markdown that links to them. */

@@ -118,6 +118,7 @@ export function readTextRuns(
       bold: facts.bold,
       italic: facts.italic,
       monospace: facts.monospace,
+      baseline: applyMatrix(fromUser, e, f)[1],
     });
   }
   return composeAccentsAcrossRuns(runs);

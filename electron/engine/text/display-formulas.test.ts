@@ -1,0 +1,167 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_CONVERT_OPTIONS } from '../../../shared/protocol.js';
+import { findFormula, renderedLayout } from '../../../shared/olmocr-bench/math.js';
+import { openPdf } from '../pdf/open-pdf.js';
+import { createTextEngine } from './text-engine.js';
+
+const PDFLATEX = '/usr/bin/pdflatex';
+const run = promisify(execFile);
+let folder: string;
+let markdown: string;
+
+const DOCUMENT = String.raw`\documentclass[11pt]{article}
+\usepackage{amsmath}
+\pagestyle{empty}
+\begin{document}
+The theorem of Pythagoras relates the sides of a right triangle with legs $x$ and $y$:
+\begin{equation*}
+x^2 + y^2 = z^2
+\end{equation*}
+A ratio of two lengths is written as a fraction,
+\begin{equation*}
+r = \frac{a}{b}
+\end{equation*}
+and the first $n$ terms of a sequence add up to
+\begin{equation*}
+S_n = \sum_{i=1}^{n} a_i
+\end{equation*}
+The angular frequency of an oscillator is
+\begin{equation*}
+\omega = 2\pi f + \alpha \beta
+\end{equation*}
+and its amplitude decays as
+\begin{equation*}
+A = \sqrt{1 - \gamma^2}.
+\end{equation*}
+and independent events have
+\begin{equation*}
+P(A \cap B) = P(A)\,P(B)
+\end{equation*}
+A numbered equation keeps its number as a tag:
+\begin{equation}
+\mathcal{L} = \int_0^1 x^2 \, dx
+\end{equation}
+and a norm is a root over a sum:
+\begin{equation*}
+\|x\| = \sqrt{\sum_{j=1}^{d} x_j^2}
+\end{equation*}
+A rotation is written as a matrix:
+\[ R = \begin{pmatrix} \cos\phi & -\sin\phi \\ \sin\phi & \cos\phi \end{pmatrix} \]
+The scores with their spread are in a table:
+
+\begin{tabular}{lrr}
+Model & Accuracy & Loss \\
+Base & 85.3 $\pm$ 0.2 & 0.41 $\pm$ 0.01 \\
+Large & 91.0 $\pm$ 0.1 & 0.33 $\pm$ 0.02 \\
+Huge & 93.2 $\pm$ 0.3 & 0.29 $\pm$ 0.01
+\end{tabular}
+
+Body text after the formulas stays as it was written, even where it squares $z^2$ inline.
+\end{document}
+`;
+
+async function convertLatex(name: string, source: string): Promise<string> {
+  const tex = path.join(folder, `${name}.tex`);
+  await writeFile(tex, source);
+  await run(PDFLATEX, ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', folder, tex], { cwd: folder });
+  const { pdf } = await openPdf(path.join(folder, `${name}.pdf`));
+  const engine = createTextEngine();
+  try {
+    const content = await engine.convertPage({
+      pdf,
+      page: 1,
+      alsoConverts: () => false,
+      options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' },
+      signal: new AbortController().signal,
+      render: () => Promise.reject(new Error('the text engine reads no pixels')),
+      emitDelta: () => undefined,
+    });
+    return content.markdown;
+  } finally {
+    engine.forgetDocument(pdf);
+    await pdf.destroy();
+  }
+}
+
+/** Whether the output has the formula as olmOCR-Bench's math check decides it (KaTeX layout). */
+function rendersAs(reference: string): boolean {
+  return findFormula(reference, renderedLayout(reference)!, markdown).passed;
+}
+
+describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', () => {
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-formulas-'));
+    markdown = await convertLatex('formulas', DOCUMENT);
+  }, 60_000);
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('rebuilds superscripts as LaTeX in a display block', () => {
+    expect(markdown).toContain('$$\nx^{2} + y^{2} = z^{2}\n$$');
+  });
+
+  it('rebuilds a fraction from its rule', () => {
+    expect(markdown).toContain('\\frac{a}{b}');
+    expect(rendersAs('r = \\frac{a}{b}')).toBe(true);
+  });
+
+  it('rebuilds a sum with its limits', () => {
+    expect(rendersAs('S_n = \\sum_{i=1}^{n} a_i')).toBe(true);
+  });
+
+  it('writes Greek letters as commands', () => {
+    expect(markdown).toContain('\\omega = 2 \\pi f + \\alpha \\beta');
+  });
+
+  it('rebuilds a square root over what its rule covers', () => {
+    expect(rendersAs('A = \\sqrt{1 - \\gamma^2}')).toBe(true);
+  });
+
+  it('leaves body text and its inline math as text', () => {
+    expect(markdown).toContain('The theorem of Pythagoras relates the sides of a right triangle with legs x and y:');
+    expect(markdown).toContain('Body text after the formulas stays as it was written, even where it squares z2 inline.');
+    expect(markdown.match(/\$\$/g)).toHaveLength(16);
+  });
+
+  it('sets the limits of an integral beside it and writes the symbol font capitals as calligraphic', () => {
+    expect(rendersAs('\\mathcal{L} = \\int_0^1 x^2 \\, dx')).toBe(true);
+  });
+
+  it('writes the equation number at the margin as the tag of the formula', () => {
+    expect(markdown).toMatch(/d x \\tag\{1\}\n\$\$/);
+    expect(markdown).not.toContain('(1)');
+  });
+
+  it('reads a tall radical over a sum with its limits', () => {
+    expect(rendersAs('\\|x\\| = \\sqrt{\\sum_{j=1}^{d} x_j^2}')).toBe(true);
+  });
+
+  it('leaves figures with a spread in a table as table cells', () => {
+    expect(markdown).toContain('| Large | 91.0 ± 0.1 | 0.33 ± 0.02 |');
+  });
+
+  it('leaves a matrix as text rather than interleave its columns', () => {
+    expect(markdown).not.toMatch(/\$\$\nR =/);
+    expect(markdown).toContain('sin ϕ cos ϕ');
+  });
+
+  it('leaves the sentence full stop out of the formula', () => {
+    expect(markdown).toContain('A = \\sqrt{1 - \\gamma^{2}}\n$$');
+  });
+
+  it('keeps a thin space the author put between two factors', () => {
+    expect(rendersAs('P(A)\\,P(B)')).toBe(true);
+  });
+
+  it('reads an inline script whose font holds one digit as text, not code', async () => {
+    const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
+    expect(await convertLatex('variance', source)).toBe('The variance σ2 of a sample.');
+  });
+});

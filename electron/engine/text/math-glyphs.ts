@@ -1,0 +1,132 @@
+/**
+ * What a glyph of a TeX math font stands for in LaTeX. TeX's math fonts (Computer Modern and Latin
+ * Modern: math italic, symbols, extension) carry no Unicode map in most PDFs, so the extension
+ * font's big operators, radicals and delimiters arrive as the letters of their slots (`X` is the
+ * display sum, `s` a tall radical); the other fonts map to Unicode that only needs the command.
+ */
+
+export type MathFontClass = 'italic' | 'symbol' | 'extension' | 'blackboard' | 'roman' | 'other';
+
+const ITALIC_FONT = /^(?:CMMI|CMMIB|LMMathItalic|NewTXMI|NTXMI|txmi|rtxmi|pxmi|zxmi|MTMI|eurm)/i;
+const SYMBOL_FONT = /^(?:CMSY|CMBSY|LMMathSymbols|NewTXSY|txsy|rtxsy|pxsy|zxsy|MTSY|MSAM|eusm)/i;
+const EXTENSION_FONT = /^(?:CMEX|LMMathExtension|NewTXEXX|txex|rtxex|pxex|zxex|MTEX)/i;
+const BLACKBOARD_FONT = /^(?:MSBM)/i;
+const ROMAN_FONT = /^(?:CMR|CMBX|CMB\d|CMSS|CMTI|CMSL|CMU|LMRoman|SFRM|SFBX|EUFM)/i;
+
+export function mathFontClass(fontName: string): MathFontClass {
+  if (ITALIC_FONT.test(fontName)) return 'italic';
+  if (SYMBOL_FONT.test(fontName)) return 'symbol';
+  if (EXTENSION_FONT.test(fontName)) return 'extension';
+  if (BLACKBOARD_FONT.test(fontName)) return 'blackboard';
+  if (ROMAN_FONT.test(fontName)) return 'roman';
+  return 'other';
+}
+
+/** Fonts that only math is set in: a run in one of them makes its neighbourhood a formula candidate. */
+export function isMathOnlyFont(fontClass: MathFontClass): boolean {
+  return fontClass === 'italic' || fontClass === 'symbol' || fontClass === 'extension' || fontClass === 'blackboard';
+}
+
+const GREEK: Readonly<Record<string, string>> = {
+  α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ϵ: '\\epsilon', ε: '\\varepsilon', ζ: '\\zeta', η: '\\eta',
+  θ: '\\theta', ϑ: '\\vartheta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', ν: '\\nu', ξ: '\\xi', π: '\\pi',
+  ϖ: '\\varpi', ρ: '\\rho', ϱ: '\\varrho', σ: '\\sigma', ς: '\\varsigma', τ: '\\tau', υ: '\\upsilon', ϕ: '\\phi',
+  φ: '\\varphi', χ: '\\chi', ψ: '\\psi', ω: '\\omega', Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda',
+  Ξ: '\\Xi', Π: '\\Pi', Σ: '\\Sigma', Υ: '\\Upsilon', Φ: '\\Phi', Ψ: '\\Psi', Ω: '\\Omega',
+};
+
+const SYMBOLS: Readonly<Record<string, string>> = {
+  '−': '-', '·': '\\cdot', '×': '\\times', '÷': '\\div', '±': '\\pm', '∓': '\\mp', '∗': '*', '◦': '\\circ',
+  '•': '\\bullet', '≤': '\\leq', '≥': '\\geq', '≪': '\\ll', '≫': '\\gg', '≠': '\\neq', '≈': '\\approx',
+  '≡': '\\equiv', '∼': '\\sim', '≃': '\\simeq', '≅': '\\cong', '∝': '\\propto', '∞': '\\infty', '∂': '\\partial',
+  '∇': '\\nabla', '∀': '\\forall', '∃': '\\exists', '¬': '\\neg', '∧': '\\wedge', '∨': '\\vee', '∈': '\\in',
+  '∋': '\\ni', '∉': '\\notin', '⊂': '\\subset', '⊃': '\\supset', '⊆': '\\subseteq', '⊇': '\\supseteq',
+  '∪': '\\cup', '∩': '\\cap', '∅': '\\emptyset', '→': '\\to', '←': '\\leftarrow', '↔': '\\leftrightarrow',
+  '⇒': '\\Rightarrow', '⇐': '\\Leftarrow', '⇔': '\\Leftrightarrow', '↦': '\\mapsto', '⟨': '\\langle',
+  '⟩': '\\rangle', '∥': '\\|', '′': '\\prime', '⊕': '\\oplus', '⊗': '\\otimes', '…': '\\ldots', '⋯': '\\cdots',
+  '⋅': '\\cdot', 'ℓ': '\\ell', 'ℏ': '\\hbar', 'ı': '\\imath', 'ȷ': '\\jmath', '℘': '\\wp', 'ℜ': '\\Re',
+  'ℑ': '\\Im', 'ℵ': '\\aleph', '⌊': '\\lfloor', '⌋': '\\rfloor', '⌈': '\\lceil', '⌉': '\\rceil', '{': '\\{',
+  '}': '\\}', '∑': '\\sum', '∏': '\\prod', '∫': '\\int', '∮': '\\oint', '⋃': '\\bigcup', '⋂': '\\bigcap',
+  '#': '\\#', '%': '\\%', '&': '\\&', '_': '\\_', '$': '\\$', '\\': '\\backslash',
+};
+
+/** The extension font's slots that pdf.js leaves as letters: big operators and delimiter pieces. */
+const EXTENSION: Readonly<Record<string, string>> = {
+  P: '\\sum', X: '\\sum', Q: '\\prod', Y: '\\prod', R: '\\int', Z: '\\int', S: '\\bigcup', '[': '\\bigcup',
+  T: '\\bigcap', '\\': '\\bigcap', H: '\\oint', I: '\\oint', '`': '\\coprod', a: '\\coprod', V: '\\bigwedge',
+  '^': '\\bigwedge', W: '\\bigvee', _: '\\bigvee', N: '\\bigotimes', O: '\\bigotimes', L: '\\bigoplus',
+  M: '\\bigoplus', J: '\\bigodot', K: '\\bigodot', '!': ')', '"': '[', '#': ']', '(': '\\{', ')': '\\}',
+  '*': '\\langle', '+': '\\rangle', '0': '(', '1': ')', '2': '[', '3': ']', '8': '\\{', '9': '\\}',
+};
+
+/** Big operators set with their limits above and below (the display slots); integrals keep theirs beside. */
+const DISPLAY_OPERATOR_SLOTS = new Set(['X', 'Y', '[', '\\', 'a', '^', '_', 'O', 'M', 'K']);
+/** Radicals, big to biggest, and the top of one built from pieces; its bottom and middle pieces add nothing. */
+const RADICAL_SLOTS = new Set(['p', 'q', 'r', 's', 'v']);
+const RADICAL_PIECES = new Set(['t', 'u']);
+
+/** How deep (ems) the extension font's glyphs hang below their baseline: radicals, text and display operators. */
+const EXTENSION_DEPTH: Readonly<Record<string, number>> = { p: 1.2, q: 1.8, r: 2.4, s: 3, P: 1, Q: 1, R: 1.1, X: 1.5, Y: 1.5, Z: 2.2 };
+
+export function extensionDepth(text: string): number {
+  return EXTENSION_DEPTH[text] ?? 1.8;
+}
+const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap', '\\coprod', '\\bigwedge', '\\bigvee', '\\bigotimes', '\\bigoplus', '\\bigodot']);
+
+/** Spacing accents (as TeX sets them, a glyph of their own above the letter) and their commands. */
+const ACCENTS: Readonly<Record<string, string>> = {
+  '¨': '\\ddot', '˙': '\\dot', '¯': '\\bar', 'ˉ': '\\bar', 'ˆ': '\\hat', '˜': '\\tilde', 'ˇ': '\\check', '´': '\\acute',
+  '`': '\\grave', '˘': '\\breve', '⃗': '\\vec', '˚': '\\mathring',
+};
+/** The same as combining marks, when a producer (or accent composition) put them on the letter. */
+const COMBINING_ACCENTS: Readonly<Record<string, string>> = {
+  '\u0308': '\\ddot', '\u0307': '\\dot', '\u0304': '\\bar', '\u0302': '\\hat', '\u0303': '\\tilde', '\u030C': '\\check',
+  '\u0301': '\\acute', '\u0300': '\\grave', '\u0306': '\\breve', '\u20D7': '\\vec', '\u030A': '\\mathring',
+};
+
+/** Operator names TeX sets upright that KaTeX knows as commands. */
+const OPERATOR_NAMES = new Set([
+  'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'sinh', 'cosh', 'tanh', 'coth', 'arcsin', 'arccos', 'arctan', 'log', 'ln',
+  'lg', 'exp', 'lim', 'liminf', 'limsup', 'sup', 'inf', 'max', 'min', 'arg', 'det', 'dim', 'ker', 'deg', 'gcd', 'hom',
+  'Pr', 'mod',
+]);
+
+export function isOperatorName(word: string): boolean {
+  return OPERATOR_NAMES.has(word);
+}
+
+export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent' | 'piece';
+
+export function glyphRole(text: string, fontClass: MathFontClass): GlyphRole {
+  if (fontClass === 'extension') {
+    if (RADICAL_SLOTS.has(text)) return 'radical';
+    if (RADICAL_PIECES.has(text)) return 'piece';
+    if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
+    if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
+    return 'ordinary';
+  }
+  if (text === '√') return 'radical';
+  if (fontClass !== 'italic' && ACCENTS[text]) return 'accent';
+  if (BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return 'operator';
+  return 'ordinary';
+}
+
+export function accentCommand(text: string): string | undefined {
+  return ACCENTS[text];
+}
+
+/** One glyph (or an upright word) as LaTeX. */
+export function glyphLatex(text: string, fontClass: MathFontClass): string {
+  if (fontClass === 'extension') return EXTENSION[text] ?? SYMBOLS[text] ?? text;
+  if (fontClass === 'roman' && /^\p{L}{2,}$/u.test(text)) return OPERATOR_NAMES.has(text) ? `\\${text}` : `\\operatorname{${text}}`;
+  const [base = '', ...marks] = [...text.normalize('NFD')];
+  let latex = GREEK[base] ?? SYMBOLS[base] ?? base;
+  if (fontClass === 'blackboard' && /^[A-Z]$/.test(base)) latex = `\\mathbb{${base}}`;
+  // The symbol font's capitals are TeX's calligraphic alphabet.
+  if (fontClass === 'symbol' && /^[A-Z]$/.test(base)) latex = `\\mathcal{${base}}`;
+  for (const mark of marks) {
+    const command = COMBINING_ACCENTS[mark];
+    if (command) latex = `${command}{${latex}}`;
+  }
+  return latex;
+}

@@ -1,0 +1,335 @@
+/**
+ * A formula's glyphs and rules, as TeX placed them, read back into LaTeX. Left to right: a rule
+ * with glyphs above and below is a fraction; a radical sign with a rule from its top is a square
+ * root over what lies under the rule; a big operator with glyphs above and below it has limits;
+ * smaller glyphs raised or lowered right after a glyph are its superscript and subscript; an
+ * accent glyph over a letter is that letter's accent. Each part is read the same way, recursively.
+ */
+
+import type { Box, Rule, TextRun } from './geometry.js';
+import { accentCommand, extensionDepth, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+
+export interface MathGlyph extends Box {
+  text: string;
+  baseline: number;
+  size: number;
+  fontClass: MathFontClass;
+  role: GlyphRole;
+  /** Accent commands over the glyph, innermost first. */
+  accents: string[];
+  /** The text layer has a space right before it in the same run. */
+  spaceBefore: boolean;
+  opensRun: boolean;
+  closesRun: boolean;
+  /** A display operator's limits, set over and under it. */
+  limits?: { lower: MathGlyph[]; upper: MathGlyph[] };
+}
+
+/** Scripts are set at 70% (first level) or 50% of the size; anything at 85% or less is one. */
+const SCRIPT_SIZE = 0.85;
+/** A baseline moved by more than this share of the size is a raised or lowered script. */
+const SCRIPT_SHIFT = 0.08;
+const MIN_SCRIPT_POINTS = 7;
+
+/** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
+export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
+  const fontClass = mathFontClass(run.fontName);
+  const chars = [...run.text];
+  const unit = (run.x1 - run.x0) / (chars.length || 1);
+  const pieces = fontClass === 'roman' ? run.text.match(/\p{L}{2,}|\S\p{M}*/gu) : run.text.match(/\S\p{M}*/gu);
+  const glyphs: MathGlyph[] = [];
+  let offset = 0;
+  for (const [index, piece] of (pieces ?? []).entries()) {
+    const start = run.text.indexOf(piece, offset);
+    const spaceBefore = index > 0 && /\s/.test(run.text.slice(offset, start));
+    const before = [...run.text.slice(0, start)].length;
+    const length = [...piece].length;
+    offset = start + piece.length;
+    const x0 = run.x0 + before * unit;
+    glyphs.push({
+      text: piece,
+      x0,
+      x1: x0 + length * unit,
+      y0: run.y0,
+      y1: run.y1,
+      baseline: run.baseline,
+      size: run.fontSize,
+      fontClass,
+      role: glyphRole(piece, fontClass),
+      accents: [],
+      spaceBefore,
+      opensRun: index === 0,
+      closesRun: index === pieces!.length - 1,
+    });
+  }
+  return glyphs;
+}
+
+/** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
+export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
+  const latex = readRow(attachLimits(attachAccents(glyphs).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
+  // A display formula ends its sentence with a full stop or comma that belongs to the prose.
+  return latex.replace(/\s*[.,;]$/, '');
+}
+
+/**
+ * Whether the glyphs read as one row (with scripts, limits, fractions and roots): two glyphs at
+ * full size one over the other with no rule between them are rows of a matrix or an array, which
+ * this reader would interleave column by column.
+ */
+export function isSingleRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): boolean {
+  const largest = Math.max(...glyphs.map((g) => g.size));
+  const full = glyphs.filter((g) => g.role === 'ordinary' && g.size >= 0.95 * largest);
+  const horizontal = rules.filter((r) => r.orientation === 'horizontal');
+  const spans = (r: Rule, g: MathGlyph) => r.x0 <= centreX(g) && r.x1 >= centreX(g);
+  for (const upper of full) {
+    for (const lower of full) {
+      if (lower.baseline - upper.baseline < 0.9 * upper.size) continue;
+      if (Math.min(upper.x1, lower.x1) <= Math.max(upper.x0, lower.x0)) continue;
+      const between = horizontal.some((r) => ruleY(r) > upper.baseline - 0.2 * upper.size && ruleY(r) < lower.baseline && spans(r, upper) && spans(r, lower));
+      if (!between) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Display operators take their limits before anything else is read: a limit row can start left of
+ * its operator, and the operator may sit under a radical or in a fraction read later.
+ */
+function attachLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  let rest = [...glyphs];
+  for (const op of glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0)) {
+    const found = operatorLimits(op, rest.filter((g) => g !== op));
+    if (!found) continue;
+    op.limits = { lower: [...found.lower], upper: [...found.upper] };
+    rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
+  }
+  return rest;
+}
+
+/** Accent glyphs set over a letter become that letter's accent. */
+function attachAccents(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  const result = glyphs.map((g) => ({ ...g, accents: [...g.accents] }));
+  const accents = result.filter((g) => g.role === 'accent');
+  const dropped = new Set<MathGlyph>();
+  for (const accent of accents) {
+    const width = accent.x1 - accent.x0;
+    let best: MathGlyph | undefined;
+    let bestOverlap = 0.3 * width;
+    for (const base of result) {
+      if (base === accent || base.role === 'accent') continue;
+      const overlap = Math.min(base.x1, accent.x1) - Math.max(base.x0, accent.x0);
+      // TeX raises the accent glyph a little or not at all; it sits over the letter, never beside it.
+      const raised = base.baseline - accent.baseline;
+      if (overlap > bestOverlap && raised >= -0.1 * base.size && raised < 0.9 * base.size) {
+        best = base;
+        bestOverlap = overlap;
+      }
+    }
+    if (best) {
+      best.accents.push(accentCommand(accent.text)!);
+      dropped.add(accent);
+    }
+  }
+  return result.filter((g) => !dropped.has(g));
+}
+
+function centreX(box: Box): number {
+  return (box.x0 + box.x1) / 2;
+}
+
+/**
+ * Where a glyph's ink is centred vertically, about: half an x-height above its baseline, or, for
+ * radicals and the extension font's glyphs (hung from the baseline), below it.
+ */
+function inkY(glyph: MathGlyph): number {
+  if (glyph.role === 'radical' || glyph.fontClass === 'extension') return glyph.baseline + 0.5 * glyph.size;
+  return glyph.baseline - 0.3 * glyph.size;
+}
+
+function ruleY(rule: Rule): number {
+  return (rule.y0 + rule.y1) / 2;
+}
+
+function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
+  let left = [...glyphs].sort((a, b) => a.x0 - b.x0);
+  let leftRules = [...rules].sort((a, b) => a.x0 - b.x0);
+  const tokens: string[] = [];
+  const take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => {
+    const taken = { glyphs: left.filter(glyphTest), rules: leftRules.filter(ruleTest) };
+    left = left.filter((g) => !glyphTest(g));
+    leftRules = leftRules.filter((r) => !ruleTest(r));
+    return taken;
+  };
+  let right = -Infinity;
+  let previous: Edge | undefined;
+  while (left.length > 0 || leftRules.length > 0) {
+    const glyph = left[0];
+    const rule = leftRules[0];
+    const before = previous;
+    previous = undefined;
+    if (rule && (!glyph || rule.x0 <= glyph.x0 + 0.5)) {
+      tokens.push(fraction(rule, take));
+      right = rule.x1;
+      continue;
+    }
+    const g = glyph!;
+    left = left.slice(1);
+    if (g.role === 'radical') {
+      tokens.push(radical(g, leftRules, take));
+      continue;
+    }
+    let nucleus = glyphLatex(g.text, g.fontClass);
+    // A bar with space on both sides is a relation ("given"), not the bracket of an absolute value.
+    if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
+    right = g.x1;
+    if (before && thinSpaceBetween(before, g)) tokens.push('\\,');
+    previous = { glyph: g, x1: g.x1, closesRun: g.closesRun };
+    for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
+    if (g.limits) {
+      tokens.push(nucleus + scripts(readRow(g.limits.lower, []), readRow(g.limits.upper, [])));
+      continue;
+    }
+    const group = scriptGroup(g, left, leftRules);
+    const taken = take((x) => group.glyphs.has(x), (r) => group.rules.has(r));
+    const last = taken.glyphs.reduce<MathGlyph | undefined>((a, x) => (!a || x.x1 > a.x1 ? x : a), undefined);
+    if (last && last.x1 > g.x1) previous = { glyph: g, x1: last.x1, closesRun: last.closesRun };
+    const base = scriptBaseline(g);
+    const isSup = (y: number) => y < base - SCRIPT_SHIFT * g.size;
+    const above = { glyphs: taken.glyphs.filter((x) => isSup(x.baseline)), rules: taken.rules.filter((r) => ruleY(r) < base - 0.3 * g.size) };
+    const below = {
+      glyphs: taken.glyphs.filter((x) => !above.glyphs.includes(x)),
+      rules: taken.rules.filter((r) => !above.rules.includes(r)),
+    };
+    tokens.push(nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules)));
+  }
+  return joinTokens(tokens);
+}
+
+/** Glyphs TeX sets with no space between them unless the author asked for one. */
+const NOT_ORDINARY = /^[=<>+\-−±∓×·÷≤≥≈≠≡∼≃≅∝∈∉⊂⊃⊆⊇∪∩→←↔⇒⇐⇔↦,;:.!∗◦•⊕⊗∧∨∣]$/u;
+
+function isOrdinary(glyph: MathGlyph): boolean {
+  return glyph.role === 'ordinary' && !NOT_ORDINARY.test(glyph.text) && !(glyph.fontClass === 'roman' && /^\p{L}{2,}$/u.test(glyph.text));
+}
+
+/**
+ * An author's thin space (`\,`) between two ordinary glyphs, which TeX never spaces itself: a space
+ * the text layer put between them, or a gap of about a sixth of an em between the ends of two runs
+ * (after the left glyph's scripts).
+ */
+function thinSpaceBetween(left: Edge, right: MathGlyph): boolean {
+  const glyph = left.glyph;
+  if (!isOrdinary(glyph) || !isOrdinary(right) || /^[([{⟨]$/u.test(glyph.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
+  if (right.spaceBefore && left.x1 === glyph.x1) return true;
+  const gap = (right.x0 - left.x1) / right.size;
+  return left.closesRun && right.opensRun && gap > THIN_SPACE_EM.min && gap < THIN_SPACE_EM.max;
+}
+
+/** A sixth of an em, give or take what glyph widths in the text layer put around it. */
+const THIN_SPACE_EM = { min: 0.15, max: 0.24 };
+
+/** Where the last token of a row ends: its glyph, and the right edge of the glyph with its scripts. */
+interface Edge {
+  glyph: MathGlyph;
+  x1: number;
+  closesRun: boolean;
+}
+
+type Take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => { glyphs: MathGlyph[]; rules: Rule[] };
+
+function fraction(rule: Rule, take: Take): string {
+  const within = (box: Box) => centreX(box) >= rule.x0 - 1 && centreX(box) <= rule.x1 + 1;
+  const y = ruleY(rule);
+  const above = take((g) => within(g) && inkY(g) < y, (r) => r !== rule && within(r) && ruleY(r) < y);
+  const below = take((g) => within(g) && inkY(g) >= y, (r) => r !== rule && within(r) && ruleY(r) > y);
+  take(() => false, (r) => r === rule);
+  return `\\frac{${readRow(above.glyphs, above.rules)}}{${readRow(below.glyphs, below.rules)}}`;
+}
+
+/** The radical's rule starts at its top right; what lies under the rule is the radicand. */
+function radical(sign: MathGlyph, rules: readonly Rule[], take: Take): string {
+  const bar = rules.find(
+    (r) => r.x0 >= sign.x0 && r.x0 <= sign.x1 + 0.3 * sign.size && Math.abs(ruleY(r) - sign.baseline) <= 0.4 * sign.size,
+  );
+  if (!bar) return '\\surd';
+  const under = (box: Box) => centreX(box) >= bar.x0 && centreX(box) <= bar.x1;
+  const y = ruleY(bar);
+  const inside = take((g) => under(g) && g.y1 > y, (r) => r !== bar && under(r) && ruleY(r) > y);
+  take(() => false, (r) => r === bar);
+  return `\\sqrt{${readRow(inside.glyphs, inside.rules)}}`;
+}
+
+/**
+ * A display operator's limits: the rows of glyphs over and under it (the extension font hangs the
+ * operator from its baseline, about 1.4 em deep), each row grown to the glyphs beside it.
+ */
+function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: Set<MathGlyph>; lower: Set<MathGlyph> } | undefined {
+  const top = op.baseline - 0.1 * op.size;
+  const bottom = op.baseline + 1.2 * op.size;
+  const overlaps = (g: MathGlyph) => g.x1 > op.x0 - 0.1 * op.size && g.x0 < op.x1 + 0.1 * op.size;
+  const grow = (seeds: MathGlyph[]) => {
+    const row = new Set(seeds);
+    let grew = true;
+    while (grew) {
+      grew = false;
+      for (const g of others) {
+        if (row.has(g)) continue;
+        const near = [...row].some((r) => Math.abs(r.baseline - g.baseline) < 0.3 * r.size && g.x0 < r.x1 + 0.4 * r.size && g.x1 > r.x0 - 0.4 * r.size);
+        if (near) {
+          row.add(g);
+          grew = true;
+        }
+      }
+    }
+    return row;
+  };
+  const upper = grow(others.filter((g) => overlaps(g) && g.baseline < top && g.size < op.size));
+  const lower = grow(others.filter((g) => overlaps(g) && g.baseline - g.size * 0.7 > bottom - 0.3 * op.size && g.size < op.size));
+  if (upper.size === 0 && lower.size === 0) return undefined;
+  return { upper, lower };
+}
+
+/**
+ * The glyphs (and rules) after a nucleus that are its scripts: from a smaller glyph set off its
+ * baseline right after it, up to the next glyph back on the baseline at full size.
+ */
+function scriptGroup(nucleus: MathGlyph, after: readonly MathGlyph[], rules: readonly Rule[]): { glyphs: Set<MathGlyph>; rules: Set<Rule> } {
+  const glyphs = new Set<MathGlyph>();
+  const first = after[0];
+  const base = scriptBaseline(nucleus);
+  const offBaseline = (g: MathGlyph) => Math.abs(g.baseline - base) > SCRIPT_SHIFT * nucleus.size;
+  // Below the smallest script size (about 7 points) TeX sets scripts no smaller, only shifted more.
+  const smallest = nucleus.size < MIN_SCRIPT_POINTS;
+  const belongs = (g: MathGlyph) =>
+    g.size <= SCRIPT_SIZE * nucleus.size || (smallest && g.size <= nucleus.size * 1.01 && Math.abs(g.baseline - base) > 0.25 * nucleus.size);
+  if (!first || first.x0 > nucleus.x1 + 0.6 * nucleus.size || !offBaseline(first) || !belongs(first)) return { glyphs, rules: new Set() };
+  // A rule starting here is a fraction's: what is over and under it is its numerator and denominator.
+  if (rules.some((r) => r.x0 <= first.x0 + 0.5 && r.x1 > first.x0)) return { glyphs, rules: new Set() };
+  let end = first.x1;
+  for (const g of after) {
+    if (!belongs(g) || g.x0 > end + 0.6 * nucleus.size) break;
+    glyphs.add(g);
+    end = Math.max(end, g.x1);
+  }
+  return { glyphs, rules: new Set(rules.filter((r) => r.x0 >= nucleus.x1 - 1 && r.x1 <= end + 1)) };
+}
+
+/**
+ * The baseline a glyph's scripts are raised and lowered from: its own, or, for the extension
+ * font's glyphs (hung from their baseline, centred on the math axis), the row's it sits on.
+ */
+function scriptBaseline(glyph: MathGlyph): number {
+  if (glyph.fontClass !== 'extension') return glyph.baseline;
+  return glyph.baseline + (extensionDepth(glyph.text) / 2 + 0.25) * glyph.size;
+}
+
+function scripts(sub: string, sup: string): string {
+  return (sub ? `_{${sub}}` : '') + (sup ? `^{${sup}}` : '');
+}
+
+/** Spaced tokens: a command never runs into the letter after it. */
+function joinTokens(tokens: readonly string[]): string {
+  return tokens.join(' ');
+}
