@@ -74,6 +74,13 @@ export const ONE_THREAD_STEP_GRAPH_BYTES = 64 * 1024 * 1024;
  */
 export const PER_PASS_VISION_BYTES = 256 * 1024 * 1024;
 
+/**
+ * CPU sessions' threads sleep between nodes instead of spinning. On this 2-core machine shared with
+ * other work, a real-width decoder step on two spinning threads took 400-450 ms and 135-146 ms of
+ * CPU; on two that sleep, 150-220 ms and 95 ms of CPU (one thread: 210-235 ms, 75 ms of CPU).
+ */
+const CPU_SESSION_CONFIG: Pick<ort.InferenceSession.SessionOptions, 'extra'> = { extra: { session: { intra_op: { allow_spinning: '0' } } } };
+
 /** Intra-op threads for one graph's session; undefined leaves ONNX Runtime's default. */
 export function intraOpThreads(graph: string, weightBytes: number, provider: ExecutionProviderChoice['provider'], requested?: number): number | undefined {
   if (requested) return requested;
@@ -81,9 +88,10 @@ export function intraOpThreads(graph: string, weightBytes: number, provider: Exe
   return provider === 'cpu' && perStep && weightBytes < ONE_THREAD_STEP_GRAPH_BYTES ? 1 : undefined;
 }
 
-/** A graph file's bytes with its external weights (`<file>.data`), if any. */
+/** A graph file's bytes with its external weights (`<file>.data`, or the vision graphs' shared `vision.onnx.data`), if any. */
 async function graphBytes(file: string): Promise<number> {
-  const sizes = await Promise.all([file, `${file}.data`].map((f) => stat(f).then((info) => info.size, () => 0)));
+  const shared = path.basename(file).startsWith('vision_') ? [path.join(path.dirname(file), 'vision.onnx.data')] : [];
+  const sizes = await Promise.all([file, `${file}.data`, ...shared].map((f) => stat(f).then((info) => info.size, () => 0)));
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
@@ -145,6 +153,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
         // WebGPU sessions warn that shape nodes run on the CPU, as they should
         ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
         ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+        ...(place === 'cpu' ? CPU_SESSION_CONFIG : {}),
         ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
       });
     } catch (error) {
