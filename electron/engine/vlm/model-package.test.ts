@@ -3,6 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { intraOpThreads, ONE_THREAD_STEP_GRAPH_BYTES, openModelPackage, type ModelPackage } from './model-package.js';
+import { ModelRunner } from './model-runner.js';
+import { resolutionMode } from './page-input.js';
+import { prepareViews } from './views.js';
 
 const tinyDir = path.resolve(import.meta.dirname, '../../../tools/model/fixtures/tiny');
 const scratch: string[] = [];
@@ -34,6 +37,26 @@ describe('model package', () => {
       expect(opened.provider.reason.length).toBeGreaterThan(0);
     } finally {
       await opened.release();
+    }
+  });
+
+  it('opens a large vision graph for each pass and releases it after, with the same features as a kept session', async () => {
+    const kept = await openModelPackage(tinyDir, { threads: 1, device: { kind: 'cpu' } });
+    const perPass = await openModelPackage(tinyDir, { threads: 1, device: { kind: 'cpu' }, perPassVisionBytes: 0 });
+    try {
+      expect([...perPass.perPass].sort()).toEqual(['vision_128', 'vision_256']);
+      expect([...perPass.sessions.keys()].sort()).toEqual(['decoder', 'embedding', 'mtp']);
+      const image = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 3).map((_, i) => (i * 7) % 256) };
+      const mode = resolutionMode(kept.manifest, kept.manifest.vision.resolution_modes[0]?.name ?? '');
+      const views = prepareViews(image, mode, kept.manifest.vision);
+      const [expected, actual] = await Promise.all([new ModelRunner(kept).vision(views), new ModelRunner(perPass).vision(views)]);
+      expect(actual.global).toEqual(expected.global);
+      expect(actual.newline).toEqual(expected.newline);
+      // not kept between passes: the next pass opens it again
+      expect(perPass.sessions.has(`vision_${views.baseSize}`)).toBe(false);
+      expect((await new ModelRunner(perPass).vision(views)).global).toEqual(expected.global);
+    } finally {
+      await Promise.all([kept.release(), perPass.release()]);
     }
   });
 

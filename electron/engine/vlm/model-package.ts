@@ -2,6 +2,8 @@
  * Opens a Folio model package: reads and validates `manifest.json`, checks every file against its
  * sha256, creates one ONNX Runtime session per graph on the chosen execution provider, and checks
  * that each graph takes the inputs the manifest declares. A package is opened once and reused.
+ * Large vision graphs on the CPU are the exception: each is opened for its pass and released after
+ * (see `PER_PASS_VISION_BYTES`).
  */
 
 import { readFile, stat } from 'node:fs/promises';
@@ -24,6 +26,10 @@ export interface ModelPackage {
    * `mtp_cache_prepare`, `rows`, `token_choice`).
    */
   sessions: ReadonlyMap<string, ort.InferenceSession>;
+  /** Runs `use` on the graph's session: a kept one, or one opened for this call and released after it. */
+  withSession<T>(graph: string, use: (session: ort.InferenceSession) => Promise<T>): Promise<T>;
+  /** Graphs whose session is opened for each pass instead of kept (the large vision graphs on the CPU). */
+  perPass: ReadonlySet<string>;
   /** Whether a graph's session runs on a device, so that host tensors it takes or returns cross to it. */
   onDevice(graph: string): boolean;
   /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
@@ -46,6 +52,8 @@ export interface OpenOptions {
   skipChecksums?: boolean;
   /** ONNX Runtime intra-op threads for every graph; unset, `intraOpThreads` decides per graph. */
   threads?: number;
+  /** On the CPU, vision graphs with more weight than this are opened per pass; default `PER_PASS_VISION_BYTES`. */
+  perPassVisionBytes?: number;
 }
 
 /**
@@ -56,6 +64,23 @@ export interface OpenOptions {
  */
 export const ONE_THREAD_STEP_GRAPH_BYTES = 64 * 1024 * 1024;
 
+/**
+ * A vision graph with more weight than this is opened on the CPU for each pass and released after
+ * it. ONNX Runtime holds a session's fp32 weights in its own memory, so jina-ocr-v1's two vision
+ * graphs (the 1,024 px global view, the 640 px tiles; the same 1.6 GB of SAM and CLIP weights) kept
+ * 3.3 GB resident while the decoder ran; opened per pass, they are held one at a time and only while
+ * they run. Creating one took 3-8 s on this 2-core machine (see docs/benchmarks.md). The tiny and
+ * nano packages' vision graphs stay loaded.
+ */
+export const PER_PASS_VISION_BYTES = 256 * 1024 * 1024;
+
+/**
+ * CPU sessions' threads sleep between nodes instead of spinning. On this 2-core machine shared with
+ * other work, a real-width decoder step on two spinning threads took 400-450 ms and 135-146 ms of
+ * CPU; on two that sleep, 150-220 ms and 95 ms of CPU (one thread: 210-235 ms, 75 ms of CPU).
+ */
+const CPU_SESSION_CONFIG: Pick<ort.InferenceSession.SessionOptions, 'extra'> = { extra: { session: { intra_op: { allow_spinning: '0' } } } };
+
 /** Intra-op threads for one graph's session; undefined leaves ONNX Runtime's default. */
 export function intraOpThreads(graph: string, weightBytes: number, provider: ExecutionProviderChoice['provider'], requested?: number): number | undefined {
   if (requested) return requested;
@@ -63,9 +88,10 @@ export function intraOpThreads(graph: string, weightBytes: number, provider: Exe
   return provider === 'cpu' && perStep && weightBytes < ONE_THREAD_STEP_GRAPH_BYTES ? 1 : undefined;
 }
 
-/** A graph file's bytes with its external weights (`<file>.data`), if any. */
+/** A graph file's bytes with its external weights (`<file>.data`, or the vision graphs' shared `vision.onnx.data`), if any. */
 async function graphBytes(file: string): Promise<number> {
-  const sizes = await Promise.all([file, `${file}.data`].map((f) => stat(f).then((info) => info.size, () => 0)));
+  const shared = path.basename(file).startsWith('vision_') ? [path.join(path.dirname(file), 'vision.onnx.data')] : [];
+  const sizes = await Promise.all([file, `${file}.data`, ...shared].map((f) => stat(f).then((info) => info.size, () => 0)));
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
@@ -108,32 +134,46 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
   const onDevice = (graph: string): boolean => provider.provider !== 'cpu' && !hostGraphs.has(graph);
   const { names, decoder } = requiredGraphs(manifest, options.preferContribMoe ?? false);
   const sessions = new Map<string, ort.InferenceSession>();
+  const perPass = new Set<string>();
   const release = async (): Promise<void> => {
     await Promise.all([...sessions.values()].map((session) => session.release()));
     sessions.clear();
   };
-  try {
-    const graphFiles: [string, string][] = names.map((name) => [name, manifest.graphs[name]?.file ?? '']);
-    if (resident) graphFiles.push(['embedding_device', manifest.graphs.embedding?.file ?? '']);
-    for (const [name, graphFile] of graphFiles) {
-      const file = path.join(dir, graphFile);
-      const place = onDevice(name) ? provider.provider : 'cpu';
-      const threads = intraOpThreads(name, await graphBytes(file), place, options.threads);
-      let session: ort.InferenceSession;
-      try {
-        session = await ort.InferenceSession.create(file, {
-          executionProviders: providers[place],
-          graphOptimizationLevel: 'all',
-          // WebGPU sessions warn that shape nodes run on the CPU, as they should
-          ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
-          ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
-          ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
-        });
-      } catch (error) {
-        throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
-      }
-      sessions.set(name, session);
+  const graphFiles = new Map<string, string>(names.map((name) => [name, manifest.graphs[name]?.file ?? '']));
+  if (resident) graphFiles.set('embedding_device', manifest.graphs.embedding?.file ?? '');
+  const createSession = async (name: string, bytes: number): Promise<ort.InferenceSession> => {
+    const file = path.join(dir, graphFiles.get(name) ?? '');
+    const place = onDevice(name) ? provider.provider : 'cpu';
+    const threads = intraOpThreads(name, bytes, place, options.threads);
+    let session: ort.InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(file, {
+        executionProviders: providers[place],
+        graphOptimizationLevel: 'all',
+        // WebGPU sessions warn that shape nodes run on the CPU, as they should
+        ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
+        ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+        ...(place === 'cpu' ? CPU_SESSION_CONFIG : {}),
+        ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
+      });
+    } catch (error) {
+      throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
+    }
+    try {
       checkInputs(dir, manifest, name, session);
+    } catch (error) {
+      await session.release();
+      throw error;
+    }
+    return session;
+  };
+  const sizes = new Map<string, number>();
+  try {
+    for (const [name, graphFile] of graphFiles) {
+      const bytes = await graphBytes(path.join(dir, graphFile));
+      sizes.set(name, bytes);
+      if (provider.provider === 'cpu' && name.startsWith('vision_') && bytes > (options.perPassVisionBytes ?? PER_PASS_VISION_BYTES)) perPass.add(name);
+      else sessions.set(name, await createSession(name, bytes));
     }
     if (resident) for (const [name, session] of await deviceHelpers(manifest, decoder, sessions.has('mtp'))) sessions.set(name, session);
   } catch (error) {
@@ -141,7 +181,18 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
     throw error;
   }
   const tokenizerJson = await readFile(path.join(dir, 'tokenizer.json'), 'utf8');
-  return { dir, manifest, provider, sessions, onDevice, decoderGraph: decoder, tokenizerJson, release };
+  const withSession = async <T>(graph: string, use: (session: ort.InferenceSession) => Promise<T>): Promise<T> => {
+    const kept = sessions.get(graph);
+    if (kept) return use(kept);
+    if (!perPass.has(graph)) throw new Error(`${dir}: the package has no ${graph} graph`);
+    const session = await createSession(graph, sizes.get(graph) ?? 0);
+    try {
+      return await use(session);
+    } finally {
+      await session.release();
+    }
+  };
+  return { dir, manifest, provider, sessions, withSession, perPass, onDevice, decoderGraph: decoder, tokenizerJson, release };
 }
 
 /** Which outputs of a package graph stay on the device: all of a per-step graph's but the host-read ones. */

@@ -277,16 +277,16 @@ export class ModelRunner {
   }
 
   private async run(graph: string, feeds: Record<string, ort.Tensor>): Promise<Record<string, ort.Tensor>> {
-    const session = this.pkg.sessions.get(graph);
-    if (!session) throw new Error(`${this.pkg.dir}: the package has no ${graph} graph`);
-    const started = performance.now();
-    let out: Record<string, ort.Tensor>;
-    try {
-      out = (await session.run(feeds)) as Record<string, ort.Tensor>;
-    } catch (error) {
-      throw new Error(`${this.pkg.dir}: the ${graph} graph failed: ${(error as Error).message}`);
-    }
-    this.runMs += performance.now() - started;
+    const out = await this.pkg.withSession(graph, async (session) => {
+      const started = performance.now();
+      try {
+        return (await session.run(feeds)) as Record<string, ort.Tensor>;
+      } catch (error) {
+        throw new Error(`${this.pkg.dir}: the ${graph} graph failed: ${(error as Error).message}`);
+      } finally {
+        this.runMs += performance.now() - started;
+      }
+    });
     if (this.pkg.onDevice(graph)) {
       for (const [name, tensor] of Object.entries(feeds)) this.count(name, hostBytes(tensor), 'uploaded');
       for (const [name, tensor] of Object.entries(out)) this.count(name, hostBytes(tensor), 'downloaded');

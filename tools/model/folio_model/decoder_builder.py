@@ -44,6 +44,16 @@ class Precision:
     # layer's 64 experts took 7.5 ms per column against 40 ms in blocks of 32 (and 116 in blocks
     # of 128), and blocks made QMoE 96% of a 12-layer decoder step
     expert_block_size: int = 0
+    # bits of the routed experts. ONNX Runtime 1.30's CPU QMoE caches 4-bit experts unpacked beside
+    # the packed ones: a real-width 12-layer decoder took 4.1 GB of memory for a 1.46 GB file, and
+    # one layer's 64 experts (110 MB) 372 MB. 8-bit experts it reads where they lie (the 2.7 GB file
+    # is mapped, not copied: 18 MB after creating that layer) and runs faster, 3.5 against 4.4 ms a
+    # token through one layer on this 2-core machine
+    expert_bits: int = 8
+    # MatMulNBits `accuracy_level` 4: activations quantised to int8 per block, the CPU's integer dot
+    # products (AVX-VNNI here); the other matrices of a real-width decoder step took 40 ms of
+    # kernel time instead of 65
+    accuracy_level: int = 4
 
     @property
     def float_name(self) -> str:
@@ -103,9 +113,15 @@ class _Layers:
             scales = q.scales.astype(self.p.activation_dtype)
             return self.g.op("MatMulNBits", [x, self.g.weight(f"{name}.qweight", q.packed),
                                              self.g.weight(f"{name}.scales", scales)], name,
-                             domain=CONTRIB_DOMAIN, K=k, N=n, bits=BITS, block_size=self.p.block_size)
+                             domain=CONTRIB_DOMAIN, K=k, N=n, bits=BITS, block_size=self.p.block_size,
+                             **self.matmul_accuracy())
         stored = self.w.stored(name, weight)
         return self.g.op("MatMul", [x, self.g.weight(f"{name}.weight", np.ascontiguousarray(stored.T))], name)
+
+    def matmul_accuracy(self) -> dict[str, int]:
+        """int8 arithmetic for the int4 precision's matrices; the fp32 and fp16 packages' 4-bit draft
+        lm_head keeps the kernels' default, so their graphs compute as before."""
+        return {"accuracy_level": self.p.accuracy_level} if self.p.quantised and self.p.accuracy_level else {}
 
     def norm(self, x: str, weight: str, name: str) -> str:
         return self.g.op("SimplifiedLayerNormalization", [x, self.g.weight(weight, self.w.stored(weight))], name,
@@ -222,7 +238,7 @@ def _routed_experts(layers: _Layers, x_flat: str, prefix: str) -> str:
         q2, s2 = _stacked_quantised(g, f"{prefix}.experts.fc2", experts, fc2, p)
         blocks = {"block_size": p.expert_block_size} if p.expert_block_size else {}
         routed = g.op("QMoE", [x_flat, logits_t, q1, s1, "", q2, s2], f"{prefix}.qmoe", domain=CONTRIB_DOMAIN,
-                      expert_weight_bits=BITS, **blocks, **common)
+                      expert_weight_bits=p.expert_bits, **blocks, **common)
         if not cfg.norm_topk_prob:
             # ONNX Runtime 1.30's QMoE renormalises the top-k weights whatever
             # `normalize_routing_weights` says (CPU and WebGPU; its `router_weights` input, which
@@ -255,12 +271,12 @@ def _stacked_quantised(g: GraphWriter, name: str, experts: range, read: Callable
     packed, scales = [], []
     for e in experts:
         weight = read(e)
-        q = quantise(weight, p.expert_block_size or weight.shape[1])
+        q = quantise(weight, p.expert_block_size or weight.shape[1], p.expert_bits)
         n = q.packed.shape[0]
         packed.append(q.packed.reshape(n, -1))
         # per column: QMoE takes the scales as [experts, rows]
         scales.append((q.scales if p.expert_block_size else q.scales[:, 0]).astype(p.activation_dtype))
-    # the packed experts are a quarter of their float32 size: a layer's worth fits comfortably
+    # the packed experts are a quarter (8 bits) or an eighth of their float32 size: a layer's worth fits
     return g.weight(f"{name}.qweight", np.stack(packed)), g.weight(f"{name}.scales", np.stack(scales))
 
 

@@ -28,12 +28,16 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", required=True, type=Path, help="package folder to write")
     parser.add_argument("--precision", choices=sorted(PRECISIONS), default="int4",
                         help="fp32: exact, the CPU reference; fp16: fp16 weights and arithmetic, for CUDA; "
-                             "int4: 4-bit weights (MatMulNBits, QMoE), for CPUs, WebGPU and small GPUs")
+                             "int4: 4-bit matrices (MatMulNBits) and 8-bit routed experts (QMoE; see --expert-bits), for CPUs, "
+                             "WebGPU and small GPUs")
     parser.add_argument("--block-size", type=int, default=32, choices=(16, 32, 64, 128),
                         help="int4 quantisation block along the input dimension, for every matrix but the routed experts")
     parser.add_argument("--expert-block-size", type=int, default=0, choices=(0, 16, 32, 64, 128),
                         help="int4 block of the routed experts; 0 (the default): one scale per output column, the only "
                              "layout ONNX Runtime's CPU QMoE runs fast")
+    parser.add_argument("--expert-bits", type=int, default=8, choices=(4, 8),
+                        help="int4 package: bits of the routed experts; 8 (the default) runs faster on the CPU "
+                             "and in less memory there (ONNX Runtime caches 4-bit experts unpacked), 4 halves the file")
     parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
     parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
                         help="no-repeat n-gram rule recorded in the manifest")
@@ -66,7 +70,8 @@ def export_options(args: argparse.Namespace) -> ExportOptions | str:
         licence=licence,
         name=args.name or args.checkpoint.resolve().name,
     )
-    precision = replace(PRECISIONS[args.precision], block_size=args.block_size, expert_block_size=args.expert_block_size)
+    precision = replace(PRECISIONS[args.precision], block_size=args.block_size, expert_block_size=args.expert_block_size,
+                        expert_bits=args.expert_bits)
     return ExportOptions(package, precision, without_draft_head=args.without_draft_head,
                          allow_unknown_config=args.allow_unknown_config)
 

@@ -1,6 +1,6 @@
-"""Weight-only 4-bit quantisation in the layout ONNX Runtime's `MatMulNBits` and `QMoE` read:
-symmetric blocks along the input dimension K, no zero points (the kernels then take 8), scales
-per block, two values a byte with the first in the low nibble."""
+"""Weight-only 4- or 8-bit quantisation in the layout ONNX Runtime's `MatMulNBits` and `QMoE` read:
+symmetric blocks along the input dimension K, no zero points (the kernels then take 8 for 4 bits,
+128 for 8), scales per block; 4-bit values two a byte with the first in the low nibble."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -8,22 +8,29 @@ from dataclasses import dataclass
 import numpy as np
 
 BITS = 4
-ZERO_POINT = 8
 # rows quantised at a time, so a 165M-parameter lm_head needs no full-size temporaries
 _ROW_CHUNK = 4096
 
 
 @dataclass(frozen=True)
 class Quantised:
-    packed: np.ndarray  # uint8 [N, K_padded / block, block / 2]
+    packed: np.ndarray  # uint8 [N, K_padded / block, block * bits / 8]
     scales: np.ndarray  # float32 [N, K_padded / block]
+    bits: int = BITS
 
     def dequantised(self, k: int) -> np.ndarray:
         """[N, k] float32: what the kernels multiply by (tests and error measurements)."""
-        low = (self.packed & 0x0F).astype(np.int8)
-        high = (self.packed >> 4).astype(np.int8)
-        q = np.stack([low, high], axis=-1).reshape(*self.packed.shape[:2], -1).astype(np.float32) - ZERO_POINT
+        if self.bits == 8:
+            q = self.packed.astype(np.float32)
+        else:
+            low, high = self.packed & 0x0F, self.packed >> 4
+            q = np.stack([low, high], axis=-1).reshape(*self.packed.shape[:2], -1).astype(np.float32)
+        q -= zero_point(self.bits)
         return (q * self.scales[..., None]).reshape(self.packed.shape[0], -1)[:, :k]
+
+
+def zero_point(bits: int) -> int:
+    return 1 << (bits - 1)
 
 
 # Each block's scale is the one of these fractions of max|w|/7 that gives it the least squared
@@ -32,27 +39,30 @@ class Quantised:
 _SCALE_FRACTIONS = (1.0, 0.95, 0.9, 0.85, 0.8)
 
 
-def _quantise_rows(rows: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
+def _quantise_rows(rows: np.ndarray, block: int, bits: int) -> tuple[np.ndarray, np.ndarray]:
     n, k = rows.shape
+    top = zero_point(bits) - 1  # 7 or 127: symmetric, so -8 / -128 is never used but by clipping
     blocks = rows.reshape(n, k // block, block)
-    largest = np.abs(blocks).max(axis=-1) / 7.0
+    largest = np.abs(blocks).max(axis=-1) / top
     largest[largest == 0] = 1.0
     best_scales, best_error = largest, np.full(largest.shape, np.inf, dtype=np.float32)
     for fraction in _SCALE_FRACTIONS:
         scales = largest * fraction
-        q = np.clip(np.rint(blocks / scales[..., None]), -8, 7)
+        q = np.clip(np.rint(blocks / scales[..., None]), -top - 1, top)
         error = ((q * scales[..., None] - blocks) ** 2).sum(axis=-1)
         better = error < best_error
         best_scales = np.where(better, scales, best_scales)
         best_error = np.where(better, error, best_error)
-    q = np.clip(np.rint(blocks / best_scales[..., None]), -8, 7).astype(np.int16) + ZERO_POINT
-    packed = (q[..., 0::2] | (q[..., 1::2] << 4)).astype(np.uint8)
+    q = np.clip(np.rint(blocks / best_scales[..., None]), -top - 1, top).astype(np.int16) + zero_point(bits)
+    packed = (q if bits == 8 else q[..., 0::2] | (q[..., 1::2] << 4)).astype(np.uint8)
     return packed, best_scales.astype(np.float32)
 
 
-def quantise(weight: np.ndarray, block: int) -> Quantised:
+def quantise(weight: np.ndarray, block: int, bits: int = BITS) -> Quantised:
     """`weight` [N, K] (one row per output, as checkpoints store linear layers) in blocks of `block`
-    along K; K is padded with zeros to a whole number of blocks."""
+    along K, `bits` (4 or 8) a value; K is padded with zeros to a whole number of blocks."""
+    if bits not in (4, 8):
+        raise ValueError(f"{bits}-bit quantisation is not supported; use 4 or 8")
     n, k = weight.shape
     padded = -k % block
     packed, scales = [], []
@@ -60,7 +70,7 @@ def quantise(weight: np.ndarray, block: int) -> Quantised:
         rows = np.asarray(weight[start:start + _ROW_CHUNK], dtype=np.float32)
         if padded:
             rows = np.pad(rows, ((0, 0), (0, padded)))
-        p, s = _quantise_rows(rows, block)
+        p, s = _quantise_rows(rows, block, bits)
         packed.append(p)
         scales.append(s)
-    return Quantised(np.concatenate(packed), np.concatenate(scales))
+    return Quantised(np.concatenate(packed), np.concatenate(scales), bits)

@@ -90,9 +90,24 @@ class Export(unittest.TestCase):
         # per layer q|k|v fused, o, and two MLP projections (dense or shared experts), plus the lm_head
         self.assertEqual(ops.count("MatMulNBits"), 3 * 4 + 1)
         qmoe = next(n for n in model.graph.node if n.op_type == "QMoE")
-        self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 4)
+        # 8-bit experts: ONNX Runtime's CPU QMoE keeps 4-bit ones a second time, unpacked
+        self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 8)
         weights = {i.name: i for i in model.graph.initializer}
         self.assertEqual(weights[qmoe.input[2]].data_type, UINT8)
+        self.assertEqual(list(weights[qmoe.input[2]].dims)[1:], [2 * 32, 64])  # [experts, 2 x intermediate, hidden]: a byte a value
+        levels = {onnx.helper.get_attribute_value(a) for n in model.graph.node if n.op_type == "MatMulNBits"
+                  for a in n.attribute if a.name == "accuracy_level"}
+        self.assertEqual(levels, {4})
+
+    def test_expert_bits_4_packs_two_experts_values_a_byte(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", scratch, "--precision", "int4",
+                                          "--modes", "small", "--expert-bits", "4"]), 0)
+            model = load_graph(Path(scratch), "decoder.onnx")
+        qmoe = next(n for n in model.graph.node if n.op_type == "QMoE")
+        self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 4)
+        weights = {i.name: i for i in model.graph.initializer}
+        self.assertEqual(list(weights[qmoe.input[2]].dims)[1:], [2 * 32, 32])
 
     def test_fp16_package_keeps_fp16_weights_and_arithmetic(self):
         # nothing is widened at load: the only float32 weights are the routers, whose softmax the
@@ -109,6 +124,9 @@ class Export(unittest.TestCase):
             model = load_graph(package, "mtp.onnx")
             head = next(n for n in model.graph.node if n.name == "lm_head")
             self.assertEqual(head.op_type, "MatMulNBits", precision)
+            # int8 arithmetic only where the package's precision is int4: the float packages compute as before
+            level = {a.name: onnx.helper.get_attribute_value(a) for a in head.attribute}.get("accuracy_level")
+            self.assertEqual(level, 4 if precision == "int4" else None, precision)
 
     def test_tokenizer_ids_without_a_token_are_banned_in_the_manifest(self):
         self.assertNotIn("banned_ids", self.manifest("fp32")["decoding"])  # the tiny tokenizer covers its vocabulary
@@ -214,6 +232,14 @@ class Quantisation(unittest.TestCase):
         q = quantise(np.array([[7.0, -7.0] + [0.0] * 30], dtype=np.float32), 32)
         low, high = np.rint(np.array([7.0, -7.0]) / q.scales[0, 0]).astype(int) + 8
         self.assertEqual(q.packed[0, 0, 0], low | (high << 4))
+
+
+    def test_8bit_values_are_bytes_around_128_and_err_less_than_4bit(self):
+        weight = np.random.default_rng(1).standard_normal((16, 64)).astype(np.float32)
+        q8, q4 = quantise(weight, 64, bits=8), quantise(weight, 64)
+        self.assertEqual(q8.packed.shape, (16, 1, 64))
+        self.assertTrue(np.array_equal(q8.packed.reshape(16, 64).astype(int) - 128, np.clip(np.rint(weight / q8.scales), -128, 127).astype(int)))
+        self.assertLess(np.abs(q8.dequantised(64) - weight).max(), np.abs(q4.dequantised(64) - weight).max() / 8)
 
 
 class HalfWeights(unittest.TestCase):
