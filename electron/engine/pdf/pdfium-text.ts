@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
 import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
 import type { TextStyleLike } from '../text/text-runs.js';
@@ -22,6 +23,9 @@ const DEFAULT_DESCENT = -0.2;
 /** Size given to FPDFFont_GetAscent so the answer reads as a fraction of the em. */
 const METRIC_SIZE = 1000;
 const FONT_NAME_BYTES = 256;
+/** Distinct glyphs, one advance, before a font without the fixed-pitch flag counts as monospace. */
+const MONOSPACE_EVIDENCE = 3;
+const SAME_WIDTH = 0.01;
 
 export class PdfiumOpenError extends Error {
   constructor(message: string, readonly passwordError: boolean) {
@@ -34,16 +38,39 @@ export class PdfiumOpenError extends Error {
  * The module's memory views (exported by this build, not in its typings). Read through the module
  * on every use: a heap that grows replaces them.
  */
-interface PdfiumHeap {
+interface PdfiumHeap extends ObjectHeap {
   HEAPU8: Uint8Array;
-  HEAPF32: Float32Array;
   HEAPF64: Float64Array;
-  UTF8ToString(pointer: number, maxBytes?: number): string;
   wasmExports: { malloc(size: number): number; free(pointer: number): void };
 }
 
 function heapOf(pdfium: WrappedPdfiumModule): PdfiumHeap {
   return pdfium.pdfium as unknown as PdfiumHeap;
+}
+
+/**
+ * The WebAssembly functions read once per character, called directly: the wrapper's `ccall` for
+ * each of them was a tenth of the engine's time on real papers. All take and give numbers.
+ */
+interface CharExports extends ObjectExports {
+  FPDF_LoadPage(doc: number, index: number): number;
+  FPDF_ClosePage(page: number): void;
+  FPDFText_LoadPage(page: number): number;
+  FPDFText_ClosePage(textPage: number): void;
+  FPDFText_CountChars(textPage: number): number;
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_IsGenerated(textPage: number, index: number): number;
+  FPDFText_IsHyphen(textPage: number, index: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFTextObj_GetFont(textObject: number): number;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
+  FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
+  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+}
+
+function charExports(pdfium: WrappedPdfiumModule): CharExports {
+  return pdfium.pdfium.wasmExports as unknown as CharExports;
 }
 
 let loading: Promise<WrappedPdfiumModule> | undefined;
@@ -64,7 +91,7 @@ export function loadPdfium(): Promise<WrappedPdfiumModule> {
 
 export interface PdfiumDocument {
   readonly pageCount: number;
-  /** Page `pageNumber` (from 1): its characters as pdf.js-like text items with their fonts. */
+  /** Page `pageNumber` (from 1): its characters as pdf.js-like text items with their fonts, and its drawing. */
   readText(pageNumber: number): CharTextContent;
   /** Frees the document and its bytes in PDFium's heap; the document cannot be read after. */
   close(): void;
@@ -103,29 +130,31 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
 
 function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
   const heap = heapOf(pdfium);
-  const page = pdfium.FPDF_LoadPage(doc, pageNumber - 1);
+  const api = charExports(pdfium);
+  const page = api.FPDF_LoadPage(doc, pageNumber - 1);
   if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
-  const textPage = pdfium.FPDFText_LoadPage(page);
+  const textPage = api.FPDFText_LoadPage(page);
   // 6 floats of matrix or 4 of box, then 2 doubles of origin, then a font name.
-  const scratch = heap.wasmExports.malloc(64 + FONT_NAME_BYTES);
+  const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES) + FONT_NAME_BYTES);
   try {
     if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
     const fontKeys = new Map<number, string>();
+    const widths = new Map<string, FontWidths>();
     const styles: Record<string, TextStyleLike> = {};
     const fonts = new Map<string, FontFacts>();
     const chars: PageChar[] = [];
-    const count = pdfium.FPDFText_CountChars(textPage);
+    const count = api.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
-      const code = pdfium.FPDFText_GetUnicode(textPage, index);
-      const generated = pdfium.FPDFText_IsGenerated(textPage, index) === 1;
+      const code = api.FPDFText_GetUnicode(textPage, index);
+      const generated = api.FPDFText_IsGenerated(textPage, index) === 1;
       // PDFium marks a hyphen that ends a line (its word goes on) as U+0002; pdf.js gives it as `-`.
-      const text = code === 2 && pdfium.FPDFText_IsHyphen(textPage, index) === 1 ? '-' : charText(code);
+      const text = code === 2 && api.FPDFText_IsHyphen(textPage, index) === 1 ? '-' : charText(code);
       if (generated || text === '\r' || text === '\n') {
         chars.push({ text, generated: true, font: '', a: 0, b: 0, c: 0, d: 0, x: 0, y: 0, advance: 0 });
         continue;
       }
-      const textObject = pdfium.FPDFText_GetTextObject(textPage, index);
-      const fontHandle = textObject ? pdfium.FPDFTextObj_GetFont(textObject) : 0;
+      const textObject = api.FPDFText_GetTextObject(textPage, index);
+      const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
       let font = fontKeys.get(fontHandle);
       if (font === undefined) {
         font = `pdfium-font-${fontKeys.size}`;
@@ -134,32 +163,66 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         styles[font] = described.style;
         fonts.set(font, described.facts);
       }
-      const size = pdfium.FPDFText_GetFontSize(textPage, index);
-      pdfium.FPDFText_GetMatrix(textPage, index, scratch);
-      const m = heap.HEAPF32.subarray(scratch >> 2, (scratch >> 2) + 6);
-      const a = size * (m[0] ?? 1);
-      const b = size * (m[1] ?? 0);
-      const c = size * (m[2] ?? 0);
-      const d = size * (m[3] ?? 1);
-      pdfium.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40);
+      const size = api.FPDFText_GetFontSize(textPage, index);
+      api.FPDFText_GetMatrix(textPage, index, scratch);
+      const floats = heap.HEAPF32;
+      const at = scratch >> 2;
+      const a = size * (floats[at] ?? 1);
+      const b = size * (floats[at + 1] ?? 0);
+      const c = size * (floats[at + 2] ?? 0);
+      const d = size * (floats[at + 3] ?? 1);
+      api.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40);
       const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
       const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
       // The loose box spans the advance (FS_RECTF: left, top, right, bottom); its far corner along the baseline ends it.
-      pdfium.FPDFText_GetLooseCharBox(textPage, index, scratch);
-      const box = heap.HEAPF32.subarray(scratch >> 2, (scratch >> 2) + 4);
+      api.FPDFText_GetLooseCharBox(textPage, index, scratch);
       const run = Math.hypot(a, b) || 1;
       const ux = a / run;
       const uy = b / run;
-      let advance = 0;
-      for (const bx of [box[0] ?? x, box[2] ?? x]) for (const by of [box[1] ?? y, box[3] ?? y]) advance = Math.max(advance, (bx - x) * ux + (by - y) * uy);
+      const boxFloats = heap.HEAPF32;
+      const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
+      const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
+      const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
       chars.push({ text, generated: false, font, a, b, c, d, x, y, advance });
+      noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
     }
-    return charItems(chars, styles, fonts);
+    for (const [font, seen] of widths) {
+      const facts = fonts.get(font);
+      if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
+    }
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch) };
   } finally {
     heap.wasmExports.free(scratch);
-    if (textPage) pdfium.FPDFText_ClosePage(textPage);
-    pdfium.FPDF_ClosePage(page);
+    if (textPage) api.FPDFText_ClosePage(textPage);
+    api.FPDF_ClosePage(page);
   }
+}
+
+/** The advances (in ems) a font's letters, digits and signs take on a page. */
+interface FontWidths {
+  min: number;
+  max: number;
+  distinct: Set<string>;
+  letters: boolean;
+}
+
+function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, em: number): void {
+  if (!(em > 0) || !text.trim()) return;
+  let seen = widths.get(font);
+  if (!seen) widths.set(font, (seen = { min: em, max: em, distinct: new Set(), letters: false }));
+  seen.min = Math.min(seen.min, em);
+  seen.max = Math.max(seen.max, em);
+  if (seen.distinct.size < MONOSPACE_EVIDENCE) seen.distinct.add(text);
+  seen.letters ||= /\p{L}/u.test(text);
+}
+
+/**
+ * pdf.js calls a font monospace when all its widths are equal; PDFium gives no widths array, so the
+ * glyphs the page draws stand in: a few different ones, letters among them (digits alone are
+ * tabular in most fonts), all one advance.
+ */
+function isMonospaced(seen: FontWidths): boolean {
+  return seen.letters && seen.distinct.size >= MONOSPACE_EVIDENCE && seen.max - seen.min <= SAME_WIDTH * seen.max;
 }
 
 /** A character as pdf.js would give it: ligatures split (its NFKC of them), unmapped codes as U+FFFD. */
@@ -174,7 +237,8 @@ function describeFont(pdfium: WrappedPdfiumModule, font: number, scratch: number
   const heap = heapOf(pdfium);
   const nameAt = scratch + 64;
   const length = pdfium.FPDFFont_GetBaseFontName(font, nameAt, FONT_NAME_BYTES);
-  const name = length > 1 ? heap.UTF8ToString(nameAt, Math.min(length, FONT_NAME_BYTES) - 1) : '';
+  // PostScript names are ASCII by rule; whatever bytes a broken file has are read one to a character.
+  const name = length > 1 ? String.fromCharCode(...heap.HEAPU8.subarray(nameAt, nameAt + Math.min(length, FONT_NAME_BYTES) - 1)) : '';
   const flags = pdfium.FPDFFont_GetFlags(font);
   const fontFamily = flags > 0 && flags & FIXED_PITCH ? 'monospace' : flags > 0 && flags & SERIF ? 'serif' : 'sans-serif';
   const ascent = pdfium.FPDFFont_GetAscent(font, METRIC_SIZE, scratch) ? (heap.HEAPF32[scratch >> 2] ?? 0) / METRIC_SIZE : 0;

@@ -5,6 +5,7 @@
  * word space (table columns, tab stops), as pdf.js ends its items.
  */
 
+import type { PaintedImage, PaintedPath } from './drawing.js';
 import type { FontFacts } from './font-facts.js';
 import type { TextContentLike, TextItemLike, TextStyleLike } from './text-runs.js';
 
@@ -32,6 +33,8 @@ export interface PageChar {
 export interface CharTextContent extends TextContentLike {
   items: TextItemLike[];
   fonts: ReadonlyMap<string, FontFacts>;
+  /** What the page paints besides text, when the reader read it with the text (PDFium does). */
+  drawing?: { paths: PaintedPath[]; images: PaintedImage[] };
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */

@@ -1,6 +1,6 @@
 /**
- * The `text` engine: a page's text layer (read with PDFium, or pdf.js where PDFium cannot open the
- * file) and drawing (read with pdf.js), laid out as Markdown.
+ * The `text` engine: a page's text layer and drawing (read with PDFium, or with pdf.js where PDFium
+ * cannot open the file or images are to be extracted), laid out as Markdown.
  * Per page: drawing (ruling lines, images), text runs with font facts and links, running headers
  * and footers (compared with neighbouring pages), tables, then the layout of what is left.
  */
@@ -14,7 +14,7 @@ import { PdfiumDocuments } from '../pdf/pdfium-documents.js';
 import { DocumentBandLines } from './document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
-import { readDrawing } from './drawing.js';
+import { drawingFromObjects, readDrawing } from './drawing.js';
 import type { CharTextContent } from './char-items.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
 import { encodeImage } from './image-encoder.js';
@@ -139,11 +139,14 @@ async function convertPage(
 ): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
-  // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
-  const ops = await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
-  signal.throwIfAborted();
-  const drawing = readDrawing(ops, viewport);
   const content = memory.takeContent(job.page) ?? (await readPdf(job.page, read(job.pdf, job.page, Promise.resolve(page))));
+  signal.throwIfAborted();
+  // Extracted images are decoded by pdf.js from its operator list, so that list is read for them.
+  const drawn = job.options.extractImages ? undefined : (content as Partial<CharTextContent>).drawing;
+  const drawing = drawn
+    ? drawingFromObjects(drawn.paths, drawn.images, viewport)
+    : // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
+      readDrawing(await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })), viewport);
   signal.throwIfAborted();
   const annotations = (await page.getAnnotations().catch(() => [])) as AnnotationLike[];
   signal.throwIfAborted();
