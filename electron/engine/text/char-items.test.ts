@@ -31,6 +31,11 @@ describe('characters become text items', () => {
     expect(items(chars).map((item) => item.str)).toEqual(['one', 'two', 'x', '2']);
   });
 
+  it('puts an accent PDFium gives after the capital it sits over back before it, as the file has it', () => {
+    const chars = [...word('S', 100), { ...word('\u02C7', 100.3, 702.5)[0]! }, ...word('tast', 105)];
+    expect(items(chars).map((item) => item.str)).toEqual(['\u02C7', 'Stast']);
+  });
+
   it('drops a space PDFium inferred at the start of a line', () => {
     expect(items([generated(' '), ...word('lead', 100)])).toEqual([{ str: 'lead', x: 100, width: 20 }]);
   });

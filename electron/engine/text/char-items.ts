@@ -5,6 +5,7 @@
  * word space (table columns, tab stops), as pdf.js ends its items.
  */
 
+import { isSpacingAccent } from './accents.js';
 import type { PaintedImage, PaintedPath } from './drawing.js';
 import type { FontFacts } from './font-facts.js';
 import type { TextContentLike, TextItemLike, TextStyleLike } from './text-runs.js';
@@ -39,8 +40,13 @@ export interface CharTextContent extends TextContentLike {
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */
 const ITEM_GAP = 0.6;
-/** A step back along the baseline, or off it, of more than this many font sizes is a new item. */
-const OFF_LINE = 0.3;
+/** A step back along the baseline of more than this many font sizes is a new item. */
+const STEP_BACK = 0.3;
+/**
+ * A shift off the baseline of more than this many font sizes is a new item, as a new text matrix is
+ * in pdf.js: a raised accent over a capital (TeX's `\v{S}`) is its own item, which accents.ts composes.
+ */
+const BASELINE_SHIFT = 0.05;
 /** Matrices of one item agree to this relative tolerance. */
 const SAME_MATRIX = 0.01;
 
@@ -64,7 +70,7 @@ export function charItems(
     open = undefined;
     pendingSpace = false;
   };
-  for (const char of chars) {
+  for (const char of accentsBeforeLetters(chars)) {
     if (char.text === '\r' || char.text === '\n') {
       close();
       continue;
@@ -88,6 +94,28 @@ export function charItems(
   return { items, styles, fonts };
 }
 
+/**
+ * PDFium puts a spacing accent set over a letter (TeX's `\v{S}`: the accent, then the letter) after
+ * that letter; pdf.js keeps the file's order, accent first, which accents.ts composes. This puts
+ * such an accent back before its letter.
+ */
+function accentsBeforeLetters(chars: readonly PageChar[]): readonly PageChar[] {
+  let result: PageChar[] | undefined;
+  for (let i = 1; i < chars.length; i++) {
+    const accent = chars[i]!;
+    const letter = (result ?? chars)[i - 1]!;
+    if (accent.generated || letter.generated || !isSpacingAccent(accent.text) || !/^\p{L}$/u.test(letter.text)) continue;
+    const size = Math.hypot(letter.a, letter.b) || 1;
+    const along = ((accent.x - letter.x) * letter.a + (accent.y - letter.y) * letter.b) / size;
+    // Over the letter: its origin within the letter's first half, not beside it.
+    if (along < -0.1 * letter.advance || along > 0.5 * letter.advance) continue;
+    result ??= [...chars];
+    result[i - 1] = accent;
+    result[i] = letter;
+  }
+  return result ?? chars;
+}
+
 /** Same font, same matrix, on the same baseline, and not past a column gap. */
 function continues(open: OpenItem, char: PageChar): boolean {
   const { first } = open;
@@ -103,9 +131,9 @@ function continues(open: OpenItem, char: PageChar): boolean {
   const dx = char.x - first.x;
   const dy = char.y - first.y;
   const across = -uy * dx + ux * dy;
-  if (Math.abs(across) > OFF_LINE * fontSize) return false;
+  if (Math.abs(across) > BASELINE_SHIFT * fontSize) return false;
   const gap = ux * dx + uy * dy - open.end;
-  return gap <= ITEM_GAP * fontSize && gap >= -OFF_LINE * fontSize;
+  return gap <= ITEM_GAP * fontSize && gap >= -STEP_BACK * fontSize;
 }
 
 function alongBaseline(first: PageChar, char: PageChar): number {
