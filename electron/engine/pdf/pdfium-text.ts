@@ -26,6 +26,8 @@ const FONT_NAME_BYTES = 256;
 /** Distinct glyphs, one advance, before a font without the fixed-pitch flag counts as monospace. */
 const MONOSPACE_EVIDENCE = 3;
 const SAME_WIDTH = 0.01;
+const MONOSPACE_SHARE = 0.85;
+const WIDTH_SAMPLES = 200;
 
 export class PdfiumOpenError extends Error {
   constructor(message: string, readonly passwordError: boolean) {
@@ -198,10 +200,9 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
   }
 }
 
-/** The advances (in ems) a font's letters, digits and signs take on a page. */
+/** The advances (in ems) of the first glyphs a font draws on a page. */
 interface FontWidths {
-  min: number;
-  max: number;
+  ems: number[];
   distinct: Set<string>;
   letters: boolean;
 }
@@ -209,9 +210,8 @@ interface FontWidths {
 function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, em: number): void {
   if (!(em > 0) || !text.trim()) return;
   let seen = widths.get(font);
-  if (!seen) widths.set(font, (seen = { min: em, max: em, distinct: new Set(), letters: false }));
-  seen.min = Math.min(seen.min, em);
-  seen.max = Math.max(seen.max, em);
+  if (!seen) widths.set(font, (seen = { ems: [], distinct: new Set(), letters: false }));
+  if (seen.ems.length < WIDTH_SAMPLES) seen.ems.push(em);
   if (seen.distinct.size < MONOSPACE_EVIDENCE) seen.distinct.add(text);
   seen.letters ||= /\p{L}/u.test(text);
 }
@@ -219,10 +219,14 @@ function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, 
 /**
  * pdf.js calls a font monospace when all its widths are equal; PDFium gives no widths array, so the
  * glyphs the page draws stand in: a few different ones, letters among them (digits alone are
- * tabular in most fonts), all one advance.
+ * tabular in most fonts), nearly all one advance. The advance is read from the glyph's loose box,
+ * which a glyph wider than its advance (a bold `m`) overshoots, so the narrowest stands for it.
  */
 function isMonospaced(seen: FontWidths): boolean {
-  return seen.letters && seen.distinct.size >= MONOSPACE_EVIDENCE && seen.max - seen.min <= SAME_WIDTH * seen.max;
+  if (!seen.letters || seen.distinct.size < MONOSPACE_EVIDENCE) return false;
+  const narrowest = Math.min(...seen.ems);
+  const equal = seen.ems.filter((em) => em - narrowest <= SAME_WIDTH * narrowest).length;
+  return equal >= MONOSPACE_SHARE * seen.ems.length;
 }
 
 /** A character as pdf.js would give it: ligatures split (its NFKC of them), unmapped codes as U+FFFD. */
