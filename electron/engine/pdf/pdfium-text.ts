@@ -23,7 +23,8 @@ const DEFAULT_DESCENT = -0.2;
 /** Size given to FPDFFont_GetAscent so the answer reads as a fraction of the em. */
 const METRIC_SIZE = 1000;
 const FONT_NAME_BYTES = 256;
-/** Distinct glyphs, one advance, before a font without the fixed-pitch flag counts as monospace. */
+const PAGES_PER_REOPEN = 100;
+/** Different letters seen, of one advance, before a font without the fixed-pitch flag counts as monospace. */
 const MONOSPACE_EVIDENCE = 3;
 const SAME_WIDTH = 0.01;
 const MONOSPACE_SHARE = 0.85;
@@ -108,17 +109,27 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   const data = heap.wasmExports.malloc(bytes.length);
   if (!data) throw new PdfiumOpenError(`PDFium has no room for a ${bytes.length}-byte file`, false);
   heap.HEAPU8.set(bytes, data);
-  const doc = pdfium.FPDF_LoadMemDocument(data, bytes.length, password);
+  let doc = pdfium.FPDF_LoadMemDocument(data, bytes.length, password);
   if (!doc) {
     const code = pdfium.FPDF_GetLastError();
     heap.wasmExports.free(data);
     throw new PdfiumOpenError(`PDFium cannot open the file (error ${code})`, code === PASSWORD_ERROR);
   }
   let open = true;
+  let pagesRead = 0;
   return {
     pageCount: pdfium.FPDF_GetPageCount(doc),
     readText(pageNumber) {
       if (!open) throw new Error('PDFium document read after it was closed');
+      // PDFium keeps every object it parsed until the document closes (about 100 KiB a page of a
+      // long report); opening it again from the same bytes now and then keeps its heap flat.
+      if (++pagesRead % PAGES_PER_REOPEN === 0) {
+        const again = pdfium.FPDF_LoadMemDocument(data, bytes.length, password);
+        if (again) {
+          pdfium.FPDF_CloseDocument(doc);
+          doc = again;
+        }
+      }
       return readPageText(pdfium, doc, pageNumber);
     },
     close() {
@@ -203,27 +214,26 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
 /** The advances (in ems) of the first glyphs a font draws on a page. */
 interface FontWidths {
   ems: number[];
-  distinct: Set<string>;
-  letters: boolean;
+  /** Different letters among them. */
+  letters: Set<string>;
 }
 
 function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, em: number): void {
   if (!(em > 0) || !text.trim()) return;
   let seen = widths.get(font);
-  if (!seen) widths.set(font, (seen = { ems: [], distinct: new Set(), letters: false }));
+  if (!seen) widths.set(font, (seen = { ems: [], letters: new Set() }));
   if (seen.ems.length < WIDTH_SAMPLES) seen.ems.push(em);
-  if (seen.distinct.size < MONOSPACE_EVIDENCE) seen.distinct.add(text);
-  seen.letters ||= /\p{L}/u.test(text);
+  if (seen.letters.size < MONOSPACE_EVIDENCE && /\p{L}/u.test(text)) seen.letters.add(text);
 }
 
 /**
  * pdf.js calls a font monospace when all its widths are equal; PDFium gives no widths array, so the
- * glyphs the page draws stand in: a few different ones, letters among them (digits alone are
- * tabular in most fonts), nearly all one advance. The advance is read from the glyph's loose box,
+ * glyphs the page draws stand in: a few different letters among them (digits are tabular in most
+ * fonts, and one capital may match them), nearly all one advance. The advance is read from the glyph's loose box,
  * which a glyph wider than its advance (a bold `m`) overshoots, so the narrowest stands for it.
  */
 function isMonospaced(seen: FontWidths): boolean {
-  if (!seen.letters || seen.distinct.size < MONOSPACE_EVIDENCE) return false;
+  if (seen.letters.size < MONOSPACE_EVIDENCE) return false;
   const narrowest = Math.min(...seen.ems);
   const equal = seen.ems.filter((em) => em - narrowest <= SAME_WIDTH * narrowest).length;
   return equal >= MONOSPACE_SHARE * seen.ems.length;
