@@ -1,12 +1,13 @@
 /**
  * What a page paints besides text, read from PDFium's page objects: painted paths (with their
  * commands, matrix, line width and paint) and images (their placing matrix), for the text engine's
- * ruling lines and image places (text/drawing.ts). Forms are entered with their matrices. Hostile
+ * ruling lines and image places (text/drawing.ts); and how many paths and text objects are painted,
+ * and how many of the latter invisibly, for the router's probe (text-layer-probe.ts). Forms are entered with their matrices. Hostile
  * files are bounded: past a number of path commands the rest is ignored, as pdf.js's reader does.
  */
 
 import { IDENTITY, multiply, type Matrix } from '../text/affine.js';
-import type { PaintedImage, PaintedPath } from '../text/drawing.js';
+import type { PageObjects, PaintedImage, PaintedPath } from '../text/drawing.js';
 
 /** The WebAssembly functions read per object and per path segment, called directly (numbers only). */
 export interface ObjectExports {
@@ -20,6 +21,7 @@ export interface ObjectExports {
   FPDFPageObj_GetStrokeColor(object: number, r: number, g: number, b: number, a: number): number;
   FPDFPageObj_GetFillColor(object: number, r: number, g: number, b: number, a: number): number;
   FPDFPath_GetDrawMode(path: number, fillMode: number, stroke: number): number;
+  FPDFTextObj_GetTextRenderMode(text: number): number;
   FPDFPath_CountSegments(path: number): number;
   FPDFPath_GetPathSegment(path: number, index: number): number;
   FPDFPathSegment_GetPoint(segment: number, x: number, y: number): number;
@@ -37,6 +39,7 @@ export interface ObjectHeap {
 export const OBJECT_SCRATCH_BYTES = 64;
 
 // FPDF_PAGEOBJ_* and FPDF_SEGMENT_* (fpdf_edit.h).
+const TEXT_OBJECT = 1;
 const PATH_OBJECT = 2;
 const IMAGE_OBJECT = 3;
 const FORM_OBJECT = 5;
@@ -54,13 +57,21 @@ const MAX_SEGMENTS = 200_000;
 const MAX_FORM_DEPTH = 12;
 /** Channels at or above this are near white, which vanishes on a white page (as drawing.ts reads pdf.js's colours). */
 const NEAR_WHITE = 0xf4;
+/** Text render modes that draw nothing: invisible, and invisible added to the clip. */
+const INVISIBLE_MODES = new Set([3, 7]);
 
-export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: number, scratch: number): { paths: PaintedPath[]; images: PaintedImage[] } {
+export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: number, scratch: number): PageObjects {
   const paths: PaintedPath[] = [];
   const images: PaintedImage[] = [];
+  const counts = { pathPaints: 0, textShows: 0, invisibleTextShows: 0 };
   let budget = MAX_SEGMENTS;
   const visit = (object: number, outer: Matrix, depth: number) => {
     const type = api.FPDFPageObj_GetType(object);
+    if (type === TEXT_OBJECT) {
+      counts.textShows++;
+      if (INVISIBLE_MODES.has(api.FPDFTextObj_GetTextRenderMode(object))) counts.invisibleTextShows++;
+      return;
+    }
     if (type !== PATH_OBJECT && type !== IMAGE_OBJECT && type !== FORM_OBJECT) return;
     const ctm = multiply(outer, objectMatrix(api, heap, object, scratch));
     if (type === IMAGE_OBJECT) {
@@ -69,7 +80,7 @@ export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: numb
       if (depth >= MAX_FORM_DEPTH) return;
       for (let i = 0, n = api.FPDFFormObj_CountObjects(object); i < n && budget > 0; i++) visit(api.FPDFFormObj_GetObject(object, i), ctm, depth + 1);
     } else {
-      const path = readPath(api, heap, object, ctm, scratch, budget);
+      const path = readPath(api, heap, object, ctm, scratch, budget, counts);
       if (path) {
         budget -= path.buffer.length / 3;
         paths.push(path);
@@ -77,7 +88,7 @@ export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: numb
     }
   };
   for (let i = 0, n = api.FPDFPage_CountObjects(page); i < n && budget > 0; i++) visit(api.FPDFPage_GetObject(page, i), IDENTITY, 0);
-  return { paths, images };
+  return { paths, images, ...counts };
 }
 
 function objectMatrix(api: ObjectExports, heap: ObjectHeap, object: number, scratch: number): Matrix {
@@ -88,8 +99,17 @@ function objectMatrix(api: ObjectExports, heap: ObjectHeap, object: number, scra
   return m.every(Number.isFinite) ? m : IDENTITY;
 }
 
-function readPath(api: ObjectExports, heap: ObjectHeap, object: number, ctm: Matrix, scratch: number, budget: number): PaintedPath | undefined {
+function readPath(
+  api: ObjectExports,
+  heap: ObjectHeap,
+  object: number,
+  ctm: Matrix,
+  scratch: number,
+  budget: number,
+  counts: { pathPaints: number },
+): PaintedPath | undefined {
   if (!api.FPDFPath_GetDrawMode(object, scratch, scratch + 4)) return undefined;
+  if (heap.HEAP32[scratch >> 2] !== 0 || heap.HEAP32[(scratch + 4) >> 2] !== 0) counts.pathPaints++;
   const filled = heap.HEAP32[scratch >> 2] !== 0 && visible(api.FPDFPageObj_GetFillColor.bind(api), heap, object, scratch);
   const stroked = heap.HEAP32[(scratch + 4) >> 2] !== 0 && visible(api.FPDFPageObj_GetStrokeColor.bind(api), heap, object, scratch);
   if (!filled && !stroked) return undefined;

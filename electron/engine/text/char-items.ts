@@ -6,7 +6,7 @@
  */
 
 import { isSpacingAccent } from './accents.js';
-import type { PaintedImage, PaintedPath } from './drawing.js';
+import type { PageObjects } from './drawing.js';
 import type { FontFacts } from './font-facts.js';
 import type { TextContentLike, TextItemLike, TextStyleLike } from './text-runs.js';
 
@@ -35,7 +35,7 @@ export interface CharTextContent extends TextContentLike {
   items: TextItemLike[];
   fonts: ReadonlyMap<string, FontFacts>;
   /** What the page paints besides text, when the reader read it with the text (PDFium does). */
-  drawing?: { paths: PaintedPath[]; images: PaintedImage[] };
+  drawing?: PageObjects;
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */

@@ -55,6 +55,17 @@ export interface PaintedImage {
   objectId: string;
 }
 
+/** What another parser than pdf.js read of a page besides its characters. */
+export interface PageObjects {
+  paths: PaintedPath[];
+  images: PaintedImage[];
+  /** Paths filled or stroked, whatever their colour (as the router counts pdf.js's painting operators). */
+  pathPaints: number;
+  /** Text-showing objects, and those drawn invisible (render modes 3 and 7). */
+  textShows: number;
+  invisibleTextShows: number;
+}
+
 /** Ruling lines and image places from paths and images read by another parser than pdf.js. */
 export function drawingFromObjects(
   paths: readonly PaintedPath[],
