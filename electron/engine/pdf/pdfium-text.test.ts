@@ -3,6 +3,7 @@ import { AnnotationMode, getDocument, type PDFDocumentProxy } from 'pdfjs-dist/l
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encryptedPdf } from '../../../test/encrypted-pdf.js';
 import { fixturePdfPath } from '../../../test/fixtures/build-fixtures.js';
+import { sourcePdfPath } from '../../../test/scans/scan-fixtures.js';
 import type { Matrix } from '../text/affine.js';
 import { drawingFromObjects, readDrawing } from '../text/drawing.js';
 import { readFontFacts } from '../text/font-facts.js';
@@ -85,6 +86,22 @@ describe('a page read with PDFium', () => {
       }
     });
   }
+
+  it('tells monospace fonts by their letters: code is monospace, Chinese set full width is not', async () => {
+    for (const [file, monospace] of [
+      [fixturePdfPath('code-block'), true],
+      [sourcePdfPath('chinese-200'), false],
+    ] as const) {
+      const document = openPdfiumDocument(pdfium, new Uint8Array(await readFile(file)));
+      try {
+        const content = document.readText(1);
+        const fontsOfText = new Set(content.items.filter((item) => /[\p{L}]{3}/u.test(item.str)).map((item) => item.fontName));
+        expect([...fontsOfText].some((font) => content.fonts.get(font)?.monospace), file).toBe(monospace);
+      } finally {
+        document.close();
+      }
+    }
+  });
 
   it('keeps a hyphen that ends a line, which PDFium marks as U+0002', async () => {
     const document = openPdfiumDocument(pdfium, new Uint8Array(await readFile(fixturePdfPath('hyphenation'))));

@@ -29,6 +29,7 @@ const MONOSPACE_EVIDENCE = 3;
 const SAME_WIDTH = 0.01;
 const MONOSPACE_SHARE = 0.85;
 const WIDTH_SAMPLES = 200;
+const PROPORTIONAL_SCRIPT = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
 
 export class PdfiumOpenError extends Error {
   constructor(message: string, readonly passwordError: boolean) {
@@ -223,13 +224,14 @@ function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, 
   let seen = widths.get(font);
   if (!seen) widths.set(font, (seen = { ems: [], letters: new Set() }));
   if (seen.ems.length < WIDTH_SAMPLES) seen.ems.push(em);
-  if (seen.letters.size < MONOSPACE_EVIDENCE && /\p{L}/u.test(text)) seen.letters.add(text);
+  if (seen.letters.size < MONOSPACE_EVIDENCE && PROPORTIONAL_SCRIPT.test(text)) seen.letters.add(text);
 }
 
 /**
  * pdf.js calls a font monospace when all its widths are equal; PDFium gives no widths array, so the
  * glyphs the page draws stand in: a few different letters among them (digits are tabular in most
- * fonts, and one capital may match them), nearly all one advance. The advance is read from the glyph's loose box,
+ * fonts, and one capital may match them; Chinese, Japanese and Korean are set full width in any
+ * font, so only scripts with letters of many widths count), nearly all one advance. The advance is read from the glyph's loose box,
  * which a glyph wider than its advance (a bold `m`) overshoots, so the narrowest stands for it.
  */
 function isMonospaced(seen: FontWidths): boolean {
