@@ -27,12 +27,22 @@ afterAll(async () => {
 const NESTING = 200_000;
 
 describe('folio convert on pages that give nothing', () => {
-  it('fails a page whose content pdf.js cannot parse, saying why, and marks it in the .md beside the pages that converted', async () => {
+  const hostile = `${'['.repeat(NESTING)}${']'.repeat(NESTING)} pop BT /F1 24 Tf 72 700 Td (Hidden words) Tj ET`;
+
+  it('reads with PDFium, in the text engine, a page whose content pdf.js cannot parse', async () => {
+    const file = path.join(folder, 'nested-text.pdf');
+    await writeFile(file, plainPdf(['BT /F1 24 Tf 72 700 Td (Readable words) Tj ET', hostile]));
+    const out = path.join(folder, 'nested-text-out');
+    const run = await runFolio(['convert', file, '-o', out]);
+    expect(run.code).toBe(0);
+    expect(await readFile(path.join(out, 'nested-text.md'), 'utf8')).toBe('Readable words\n\nHidden words\n');
+  });
+
+  it('fails a page whose content pdf.js cannot parse, for an engine that renders it with pdf.js, saying why, and marks it in the .md beside the pages that converted', async () => {
     const file = path.join(folder, 'nested.pdf');
-    const hostile = `${'['.repeat(NESTING)}${']'.repeat(NESTING)} pop BT /F1 24 Tf 72 700 Td (Hidden words) Tj ET`;
     await writeFile(file, plainPdf(['BT /F1 24 Tf 72 700 Td (Readable words) Tj ET', hostile]));
     const out = path.join(folder, 'nested-out');
-    const run = await runFolio(['convert', file, '-o', out]);
+    const run = await runFolio(['convert', file, '-o', out, '--engine', 'lite']);
     expect(run.code).toBe(1);
     const reason = "pdf.js could not read the page's content (Maximum call stack size exceeded), so nothing came out of it; another PDF reader may read its text.";
     expect(run.stderr).toContain(`${file}: page 2: ${reason}\n`);

@@ -5,5 +5,4 @@
  */
 export const KNOWN_FAILURES: Readonly<Record<string, string>> = {
   'web-lists': 'list bullets painted as shapes (browser-printed pages) are not seen, so the items become paragraphs',
-  spacing: 'a heading tracked by 2pt comes out letter by letter ("S p a c i n g")',
 };

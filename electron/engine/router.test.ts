@@ -7,6 +7,26 @@ import { EngineRouter } from './router.js';
 
 type Reader = { getTextContent: (...args: unknown[]) => Promise<unknown> };
 
+/** Pages PDFium's reader is asked for (the text engine reads with it where it opens the file). */
+const pdfiumReads = vi.hoisted(() => ({ count: 0 }));
+vi.mock('./pdf/pdfium-text.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('./pdf/pdfium-text.js')>();
+  return {
+    ...original,
+    openPdfiumDocument: (...args: Parameters<typeof original.openPdfiumDocument>) => {
+      const document = original.openPdfiumDocument(...args);
+      return {
+        pageCount: document.pageCount,
+        close: () => document.close(),
+        readText: (page: number) => {
+          pdfiumReads.count++;
+          return document.readText(page);
+        },
+      };
+    },
+  };
+});
+
 /** pdf.js's page class, whose text-content reads are counted. */
 async function pageClass(file: string): Promise<Reader> {
   const { pdf } = await openPdf(file);
@@ -17,11 +37,12 @@ async function pageClass(file: string): Promise<Reader> {
   }
 }
 
-/** Converts every page, counting the text-content reads pdf.js is asked for. */
+/** Converts every page, counting the text-content reads pdf.js and PDFium are asked for. */
 async function convertCountingReads(file: string, options: Partial<ConvertOptions>) {
   const prototype = await pageClass(file);
   const read = prototype.getTextContent;
   let reads = 0;
+  pdfiumReads.count = 0;
   const spy = vi.spyOn(prototype, 'getTextContent').mockImplementation(function (this: unknown, ...args: unknown[]) {
     reads++;
     return read.apply(this, args);
@@ -42,7 +63,7 @@ async function convertCountingReads(file: string, options: Partial<ConvertOption
     spy.mockRestore();
     await session.close();
   }
-  return { pages, reads };
+  return { pages, reads: reads + pdfiumReads.count };
 }
 
 describe('auto routing of text pages', () => {

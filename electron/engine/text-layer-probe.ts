@@ -6,7 +6,8 @@
  */
 
 import { AnnotationMode, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { readDrawing } from './text/drawing.js';
+import type { CharTextContent } from './text/char-items.js';
+import { drawingFromObjects, readDrawing, type PageObjects } from './text/drawing.js';
 import type { TextContentLike } from './text/text-runs.js';
 
 export interface TextLayerFacts {
@@ -43,6 +44,10 @@ export async function probeTextLayer(
   page: PDFPageProxy,
   readTextContent: () => Promise<TextContentLike> = async () => (await page.getTextContent()) as TextContentLike,
 ): Promise<TextLayerFacts> {
+  const read = await readTextContent();
+  // Read with PDFium, the content comes with the page's objects: no operator list to parse.
+  const objects = (read as Partial<CharTextContent>).drawing;
+  if (objects) return factsFromObjects(page, read, objects);
   // The same parameters as the text engine's read, so pdf.js serves that one from its cache.
   const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE });
   let mode = 0;
@@ -59,13 +64,22 @@ export async function probeTextLayer(
       if (INVISIBLE_MODES.has(mode)) invisible++;
     }
   });
-  const content = await readTextContent();
-  const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const text = read.items.map((item) => ('str' in item ? item.str : '')).join(' ');
   const viewport = page.getViewport({ scale: 1 });
   const area = viewport.width * viewport.height;
   const imageArea = readDrawing(ops, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
   const annotations = (await page.getAnnotations().catch(() => [])).length;
   return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints, annotations });
+}
+
+async function factsFromObjects(page: PDFPageProxy, content: TextContentLike, objects: PageObjects): Promise<TextLayerFacts> {
+  const text = content.items.map((item) => ('str' in item ? item.str : '')).join(' ');
+  const viewport = page.getViewport({ scale: 1 });
+  const area = viewport.width * viewport.height;
+  const imageArea = drawingFromObjects([], objects.images, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
+  const annotations = (await page.getAnnotations().catch(() => [])).length;
+  const invisibleShare = objects.textShows === 0 ? 0 : objects.invisibleTextShows / objects.textShows;
+  return textFacts(text, invisibleShare, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints: objects.pathPaints, annotations });
 }
 
 export function textFacts(text: string, invisibleShare: number, drawn: DrawnFacts = { imageShare: 0, pathPaints: 0, annotations: 0 }): TextLayerFacts {

@@ -77,6 +77,11 @@ export async function pageToRender(pdf: PDFDocumentProxy, pageNumber: number): P
   return (await entry.twin).getPage(pageNumber);
 }
 
+/** The password that opened `pdf` (undefined for none, or when `openPdf` did not open it). */
+export function openingPassword(pdf: PDFDocumentProxy): string | undefined {
+  return renderTwins.get(pdf)?.password;
+}
+
 /** Destroys `pdf` and its renderable twin, if one was opened. */
 export async function closePdf(pdf: PDFDocumentProxy): Promise<void> {
   const twin = renderTwins.get(pdf)?.twin;

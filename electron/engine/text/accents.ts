@@ -32,6 +32,11 @@ const ACCENT_THEN_LETTER = /([\u00B4\u02CA\u0060\u02CB\u02C7\u00A8\u02DC\u02C6\u
 const APOSTROPHE_ENDING = /^(?:s|t|d|m|ll|re|ve)(?!\p{L})/u;
 const ACCENT_AT_END = /([\u00B4\u02CA\u0060\u02CB\u02C7\u00A8\u02DC\u02C6\u02D8\u02DA\u02D9\u02DD\u00AF\u00B8\u02DB])$/u;
 
+/** Whether `text` is one of the spacing accents this module composes. */
+export function isSpacingAccent(text: string): boolean {
+  return Object.hasOwn(COMBINING, text);
+}
+
 /** One letter with one mark as a single character, or undefined when Unicode has none. */
 function composed(letter: string, mark: string): string | undefined {
   // TeX accents i and j over their dotless forms (\'\i): the accented letter is the dotted one's.

@@ -37,6 +37,56 @@ interface GraphicsState {
   fillAlpha: number;
 }
 
+/**
+ * A path as another reader (PDFium) gives it: its commands in pdf.js's buffer format (see
+ * path-shapes.ts), the matrix to PDF user space, and how it is painted.
+ */
+export interface PaintedPath {
+  buffer: ArrayLike<number>;
+  ctm: Matrix;
+  lineWidth: number;
+  stroked: boolean;
+  filled: boolean;
+}
+
+/** An image another reader found: the matrix that places its unit square in PDF user space. */
+export interface PaintedImage {
+  ctm: Matrix;
+  objectId: string;
+}
+
+/** What another parser than pdf.js read of a page besides its characters. */
+export interface PageObjects {
+  paths: PaintedPath[];
+  images: PaintedImage[];
+  /** Paths filled or stroked, whatever their colour (as the router counts pdf.js's painting operators). */
+  pathPaints: number;
+  /** Text-showing objects, and those drawn invisible (render modes 3 and 7). */
+  textShows: number;
+  invisibleTextShows: number;
+}
+
+/** Ruling lines and image places from paths and images read by another parser than pdf.js. */
+export function drawingFromObjects(
+  paths: readonly PaintedPath[],
+  painted: readonly PaintedImage[],
+  viewport: { transform: number[]; width: number; height: number },
+): { rules: Rule[]; images: ImagePlacement[] } {
+  const page = { width: viewport.width, height: viewport.height };
+  const toPage = toMatrix(viewport.transform) ?? IDENTITY;
+  const pieces: Rule[] = [];
+  for (const path of paths) {
+    if (pieces.length >= MAX_PIECES) break;
+    addPathPieces(path.buffer, multiply(toPage, path.ctm), path.stroked, path.filled, path.lineWidth, pieces);
+  }
+  const images: ImagePlacement[] = [];
+  for (const image of painted) {
+    const box = clipToPage(unitSquare(multiply(toPage, image.ctm)), page);
+    if (box) images.push({ ...box, objectId: image.objectId });
+  }
+  return { rules: finishRules(pieces, page), images };
+}
+
 export function readDrawing(ops: OperatorList, viewport: PageViewport): { rules: Rule[]; images: ImagePlacement[] } {
   const page = { width: viewport.width, height: viewport.height };
   const toPage = toMatrix(viewport.transform) ?? IDENTITY;
@@ -127,8 +177,11 @@ export function readDrawing(ops: OperatorList, viewport: PageViewport): { rules:
       // A malformed operator is skipped; the rest of the page still counts.
     }
   }
-  const rules = mergeRules(pieces.flatMap((piece) => clipRule(piece, page))).filter((rule) => !isPageFrame(rule, page));
-  return { rules, images };
+  return { rules: finishRules(pieces, page), images };
+}
+
+function finishRules(pieces: readonly Rule[], page: { width: number; height: number }): Rule[] {
+  return mergeRules(pieces.flatMap((piece) => clipRule(piece, page))).filter((rule) => !isPageFrame(rule, page));
 }
 
 function readPaintedPath(args: readonly unknown[], m: Matrix, state: GraphicsState, pieces: Rule[]): void {
@@ -137,10 +190,15 @@ function readPaintedPath(args: readonly unknown[], m: Matrix, state: GraphicsSta
   if (!isNumberArray(buffer)) return;
   const stroked = STROKE_OPS.has(paint) && state.strokeVisible && state.strokeAlpha > 0;
   const filled = FILL_OPS.has(paint) && fills(state);
+  addPathPieces(buffer, m, stroked, filled, state.lineWidth, pieces);
+}
+
+/** The rule pieces of one painted path; `m` takes its points to the page. */
+function addPathPieces(buffer: ArrayLike<number>, m: Matrix, stroked: boolean, filled: boolean, lineWidth: number, pieces: Rule[]): void {
   if (!stroked && !filled) return;
   const shapes = readPathShapes(buffer, m);
   if (stroked) {
-    const thickness = Math.max(state.lineWidth * meanScale(m), 0.1);
+    const thickness = Math.max(lineWidth * meanScale(m), 0.1);
     for (const s of shapes.segments) {
       if (Math.abs(s.y1 - s.y0) <= AXIS_TOLERANCE && Math.abs(s.x1 - s.x0) >= MIN_RULE_LENGTH) {
         const y = (s.y0 + s.y1) / 2;

@@ -1,5 +1,6 @@
 /**
- * The `text` engine: a page's text layer and drawing, read with pdf.js, laid out as Markdown.
+ * The `text` engine: a page's text layer and drawing (read with PDFium, or with pdf.js where PDFium
+ * cannot open the file or images are to be extracted), laid out as Markdown.
  * Per page: drawing (ruling lines, images), text runs with font facts and links, running headers
  * and footers (compared with neighbouring pages), tables, then the layout of what is left.
  */
@@ -10,10 +11,12 @@ import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../../core/failure-error.js';
 import { findDisplayFormulas } from './display-formulas.js';
+import { PdfiumDocuments } from '../pdf/pdfium-documents.js';
 import { DocumentBandLines } from './document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
-import { readDrawing } from './drawing.js';
+import { drawingFromObjects, readDrawing } from './drawing.js';
+import type { CharTextContent } from './char-items.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
 import { encodeImage } from './image-encoder.js';
 import type { Box, ImagePlacement, Rule } from './geometry.js';
@@ -47,6 +50,18 @@ export interface TextEngine extends PageEngine {
 /** `bandLines`: the running-text signatures of pages other engines read (OCR), for pages beside them. */
 export function createTextEngine(bandLines = new DocumentBandLines()): TextEngine {
   const memories = new WeakMap<PDFDocumentProxy, DocumentMemory>();
+  const pdfiums = new PdfiumDocuments();
+  const read: ContentReader = async (pdf, pageNumber, page) => {
+    const twin = await pdfiums.of(pdf);
+    if (twin) {
+      try {
+        return twin.readText(pageNumber);
+      } catch {
+        // PDFium failing on a page pdf.js may still read: pdf.js reads it, and says why if it cannot.
+      }
+    }
+    return (await (await page).getTextContent()) as TextContentLike;
+  };
   const memoryOf = (pdf: PDFDocumentProxy) => {
     let memory = memories.get(pdf);
     if (!memory) memories.set(pdf, (memory = new DocumentMemory()));
@@ -60,7 +75,7 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       const memory = memoryOf(pdf);
       const page = await readPdf(job.page, pdf.getPage(job.page));
       try {
-        return await convertPage(page, { ...job, pdf }, memory, bandLines);
+        return await convertPage(page, { ...job, pdf }, memory, bandLines, read);
       } finally {
         page.cleanup();
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
@@ -71,17 +86,20 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       const memory = memoryOf(pdf);
       const kept = memory.keptContent(pageNumber);
       if (kept) return kept;
-      const page = await pdf.getPage(pageNumber);
-      const content = (await page.getTextContent()) as TextContentLike;
+      const content = await read(pdf, pageNumber, pdf.getPage(pageNumber));
       memory.keepContent(pageNumber, content);
       return content;
     },
     forgetDocument(pdf) {
       memories.delete(pdf);
+      pdfiums.close(pdf);
       bandLines.forget(pdf);
     },
   };
 }
+
+/** Reads page `pageNumber`'s text content; `page` is pdf.js's page, for when pdf.js reads it. */
+type ContentReader = (pdf: PDFDocumentProxy, pageNumber: number, page: Promise<PDFPageProxy>) => Promise<TextContentLike>;
 
 /** pdf.js failing to parse a page means the file is damaged there; say so, not "unexpected error". */
 async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
@@ -99,7 +117,9 @@ function frameOf(page: PDFPageProxy, content: TextContentLike): PageFrame {
   return createPageFrame(transform, viewport.width, viewport.height, dominantQuadrant(content, transform));
 }
 
-function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string) => FontFacts {
+function fontLookup(page: PDFPageProxy, content: TextContentLike): (loadedName: string, fontFamily: string) => FontFacts {
+  const read = (content as Partial<CharTextContent>).fonts;
+  if (read) return (name, fontFamily) => read.get(name) ?? readFontFacts(undefined, fontFamily);
   const cache = new Map<string, FontFacts>();
   return (loadedName, fontFamily) => {
     let facts = cache.get(loadedName);
@@ -113,25 +133,34 @@ function fontLookup(page: PDFPageProxy): (loadedName: string, fontFamily: string
   };
 }
 
-async function convertPage(page: PDFPageProxy, job: PdfPageJob, memory: DocumentMemory, bandLines: DocumentBandLines): Promise<PageContent> {
+async function convertPage(
+  page: PDFPageProxy,
+  job: PdfPageJob,
+  memory: DocumentMemory,
+  bandLines: DocumentBandLines,
+  read: ContentReader,
+): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
-  // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
-  const ops = await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
+  const content = memory.takeContent(job.page) ?? (await readPdf(job.page, read(job.pdf, job.page, Promise.resolve(page))));
   signal.throwIfAborted();
-  const drawing = readDrawing(ops, viewport);
-  const content = memory.takeContent(job.page) ?? ((await readPdf(job.page, page.getTextContent())) as TextContentLike);
+  // Extracted images are decoded by pdf.js from its operator list, so that list is read for them.
+  const drawn = job.options.extractImages ? undefined : (content as Partial<CharTextContent>).drawing;
+  const drawing = drawn
+    ? drawingFromObjects(drawn.paths, drawn.images, viewport)
+    : // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
+      readDrawing(await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })), viewport);
   signal.throwIfAborted();
   const annotations = (await page.getAnnotations().catch(() => [])) as AnnotationLike[];
   signal.throwIfAborted();
 
   const frame = frameOf(page, content);
   const links = readLinkAreas(annotations, frame.fromUser);
-  const runs = attachDropCaps(applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page)), links));
+  const runs = attachDropCaps(applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page, content)), links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
-  const running = await findRunningText(fragments, frame, job, memory, bandLines);
+  const running = await findRunningText(fragments, frame, job, memory, bandLines, read);
   signal.throwIfAborted();
   const bodyRuns = fragments.filter((f) => !running.has(f)).flatMap((f) => f.runs);
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
@@ -187,26 +216,27 @@ async function findRunningText(
   job: PdfPageJob,
   memory: DocumentMemory,
   bandLines: DocumentBandLines,
+  read: ContentReader,
 ): Promise<Map<Line, Band>> {
   if (bandCandidates(fragments, frame.height).length === 0) return new Map();
-  return runningLines(fragments, await neighbourBands(job, memory, bandLines), frame.height);
+  return runningLines(fragments, await neighbourBands(job, memory, bandLines, read), frame.height);
 }
 
 /** Neighbours read by OCR give what OCR read on them; the others, their text layers. */
-async function neighbourBands(job: PdfPageJob, memory: DocumentMemory, bandLines: DocumentBandLines): Promise<BandLine[][]> {
+async function neighbourBands(job: PdfPageJob, memory: DocumentMemory, bandLines: DocumentBandLines, read: ContentReader): Promise<BandLine[][]> {
   const bands: BandLine[][] = [];
   for (let offset = -NEIGHBOUR_PAGES; offset <= NEIGHBOUR_PAGES; offset++) {
     const other = job.page + offset;
     if (offset === 0 || other < 1 || other > job.pdf.numPages) continue;
-    const read = bandLines.get(job.pdf, other);
-    if (read) {
-      bands.push(read);
+    const ocrRead = bandLines.get(job.pdf, other);
+    if (ocrRead) {
+      bands.push(ocrRead);
       continue;
     }
     let summary = memory.summary(other);
     if (!summary) {
       job.signal.throwIfAborted();
-      summary = await readNeighbour(job.pdf, other, memory);
+      summary = await readNeighbour(job.pdf, other, memory, read);
     }
     if (summary) bands.push(summary.bandLines);
   }
@@ -214,8 +244,8 @@ async function neighbourBands(job: PdfPageJob, memory: DocumentMemory, bandLines
 }
 
 /** Reads only a neighbour's text (cheap), summarises it, and keeps the text if it comes next. */
-async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: DocumentMemory) {
-  const read = await readTextSummary(pdf, pageNumber);
+async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: DocumentMemory, readContent: ContentReader) {
+  const read = await readTextSummary(pdf, pageNumber, readContent);
   if (!read) return undefined;
   memory.remember(pageNumber, read.summary);
   memory.keepContent(pageNumber, read.content);
@@ -227,11 +257,15 @@ async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: 
  * this engine and for OCR pages beside text pages. `undefined` when the page cannot be read, which
  * just gives no evidence about running text.
  */
-export async function readTextSummary(pdf: PDFDocumentProxy, pageNumber: number): Promise<{ summary: PageSummary; content: TextContentLike } | undefined> {
+export async function readTextSummary(
+  pdf: PDFDocumentProxy,
+  pageNumber: number,
+  read: ContentReader = async (_pdf, _pageNumber, page) => (await (await page).getTextContent()) as TextContentLike,
+): Promise<{ summary: PageSummary; content: TextContentLike } | undefined> {
   const page = await pdf.getPage(pageNumber).catch(() => undefined);
   if (!page) return undefined;
   try {
-    const content = (await page.getTextContent()) as TextContentLike;
+    const content = await read(pdf, pageNumber, Promise.resolve(page));
     const frame = frameOf(page, content);
     const runs = readTextRuns(content, frame.fromUser, (_, fontFamily) => readFontFacts(undefined, fontFamily));
     return { summary: summarisePage(runs, buildFragments(runs), frame.height), content };

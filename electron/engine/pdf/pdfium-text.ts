@@ -1,0 +1,269 @@
+/**
+ * A PDF's text read with PDFium compiled to WebAssembly (`@embedpdf/pdfium`): every character's
+ * code, origin, advance, matrix and font, one pass over the page. It reads text in about half the
+ * CPU time pdf.js's text content takes on real papers (docs/text-engine-speed.md). The module is
+ * loaded once per process; each document lives in PDFium's heap until `close`.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
+import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
+import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
+import { readFontFacts, type FontFacts } from '../text/font-facts.js';
+import type { TextStyleLike } from '../text/text-runs.js';
+
+/** FPDF_GetLastError's codes that mean a password is missing or wrong. */
+const PASSWORD_ERROR = 4;
+/** FPDFFont_GetFlags bits (PDF 32000 table 121). */
+const FIXED_PITCH = 1;
+const SERIF = 2;
+const DEFAULT_ASCENT = 0.8;
+const DEFAULT_DESCENT = -0.2;
+/** Size given to FPDFFont_GetAscent so the answer reads as a fraction of the em. */
+const METRIC_SIZE = 1000;
+const FONT_NAME_BYTES = 256;
+const PAGES_PER_REOPEN = 100;
+/** Different letters seen, of one advance, before a font without the fixed-pitch flag counts as monospace. */
+const MONOSPACE_EVIDENCE = 3;
+const SAME_WIDTH = 0.01;
+const MONOSPACE_SHARE = 0.85;
+const WIDTH_SAMPLES = 200;
+const PROPORTIONAL_SCRIPT = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}]/u;
+
+export class PdfiumOpenError extends Error {
+  constructor(message: string, readonly passwordError: boolean) {
+    super(message);
+    this.name = 'PdfiumOpenError';
+  }
+}
+
+/**
+ * The module's memory views (exported by this build, not in its typings). Read through the module
+ * on every use: a heap that grows replaces them.
+ */
+interface PdfiumHeap extends ObjectHeap {
+  HEAPU8: Uint8Array;
+  HEAPF64: Float64Array;
+  wasmExports: { malloc(size: number): number; free(pointer: number): void };
+}
+
+function heapOf(pdfium: WrappedPdfiumModule): PdfiumHeap {
+  return pdfium.pdfium as unknown as PdfiumHeap;
+}
+
+/**
+ * The WebAssembly functions read once per character, called directly: the wrapper's `ccall` for
+ * each of them was a tenth of the engine's time on real papers. All take and give numbers.
+ */
+interface CharExports extends ObjectExports {
+  FPDF_LoadPage(doc: number, index: number): number;
+  FPDF_ClosePage(page: number): void;
+  FPDFText_LoadPage(page: number): number;
+  FPDFText_ClosePage(textPage: number): void;
+  FPDFText_CountChars(textPage: number): number;
+  FPDFText_GetUnicode(textPage: number, index: number): number;
+  FPDFText_IsGenerated(textPage: number, index: number): number;
+  FPDFText_IsHyphen(textPage: number, index: number): number;
+  FPDFText_GetTextObject(textPage: number, index: number): number;
+  FPDFTextObj_GetFont(textObject: number): number;
+  FPDFText_GetFontSize(textPage: number, index: number): number;
+  FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
+  FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
+  FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+}
+
+function charExports(pdfium: WrappedPdfiumModule): CharExports {
+  return pdfium.pdfium.wasmExports as unknown as CharExports;
+}
+
+let loading: Promise<WrappedPdfiumModule> | undefined;
+
+/** PDFium's module, compiled and initialised on first use. */
+export function loadPdfium(): Promise<WrappedPdfiumModule> {
+  loading ??= (async () => {
+    const wasm = await readFile(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
+    const module = await init({ wasmBinary: new Uint8Array(wasm.buffer, wasm.byteOffset, wasm.byteLength) } as Parameters<typeof init>[0]);
+    module.PDFiumExt_Init();
+    return module;
+  })();
+  loading.catch(() => {
+    loading = undefined;
+  });
+  return loading;
+}
+
+export interface PdfiumDocument {
+  readonly pageCount: number;
+  /** Page `pageNumber` (from 1): its characters as pdf.js-like text items with their fonts, and its drawing. */
+  readText(pageNumber: number): CharTextContent;
+  /** Frees the document and its bytes in PDFium's heap; the document cannot be read after. */
+  close(): void;
+}
+
+/**
+ * Opens `bytes` (copied into PDFium's heap) with `password`. Throws `PdfiumOpenError` when PDFium
+ * cannot open it (its heap is full, the file is beyond repair, the password does not open it).
+ */
+export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Array, password = ''): PdfiumDocument {
+  const heap = heapOf(pdfium);
+  const data = heap.wasmExports.malloc(bytes.length);
+  if (!data) throw new PdfiumOpenError(`PDFium has no room for a ${bytes.length}-byte file`, false);
+  heap.HEAPU8.set(bytes, data);
+  let doc = pdfium.FPDF_LoadMemDocument(data, bytes.length, password);
+  if (!doc) {
+    const code = pdfium.FPDF_GetLastError();
+    heap.wasmExports.free(data);
+    throw new PdfiumOpenError(`PDFium cannot open the file (error ${code})`, code === PASSWORD_ERROR);
+  }
+  let open = true;
+  let pagesRead = 0;
+  return {
+    pageCount: pdfium.FPDF_GetPageCount(doc),
+    readText(pageNumber) {
+      if (!open) throw new Error('PDFium document read after it was closed');
+      // PDFium keeps every object it parsed until the document closes (about 100 KiB a page of a
+      // long report); opening it again from the same bytes now and then keeps its heap flat.
+      if (++pagesRead % PAGES_PER_REOPEN === 0) {
+        const again = pdfium.FPDF_LoadMemDocument(data, bytes.length, password);
+        if (again) {
+          pdfium.FPDF_CloseDocument(doc);
+          doc = again;
+        }
+      }
+      return readPageText(pdfium, doc, pageNumber);
+    },
+    close() {
+      if (!open) return;
+      open = false;
+      pdfium.FPDF_CloseDocument(doc);
+      heap.wasmExports.free(data);
+    },
+  };
+}
+
+function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
+  const heap = heapOf(pdfium);
+  const api = charExports(pdfium);
+  const page = api.FPDF_LoadPage(doc, pageNumber - 1);
+  if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
+  const textPage = api.FPDFText_LoadPage(page);
+  // 6 floats of matrix or 4 of box, then 2 doubles of origin, then a font name.
+  const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES) + FONT_NAME_BYTES);
+  try {
+    if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
+    const fontKeys = new Map<number, string>();
+    const widths = new Map<string, FontWidths>();
+    const styles: Record<string, TextStyleLike> = {};
+    const fonts = new Map<string, FontFacts>();
+    const chars: PageChar[] = [];
+    const count = api.FPDFText_CountChars(textPage);
+    for (let index = 0; index < count; index++) {
+      const code = api.FPDFText_GetUnicode(textPage, index);
+      const generated = api.FPDFText_IsGenerated(textPage, index) === 1;
+      // PDFium marks a hyphen that ends a line (its word goes on) as U+0002; pdf.js gives it as `-`.
+      const text = code === 2 && api.FPDFText_IsHyphen(textPage, index) === 1 ? '-' : charText(code);
+      if (generated || text === '\r' || text === '\n') {
+        chars.push({ text, generated: true, font: '', a: 0, b: 0, c: 0, d: 0, x: 0, y: 0, advance: 0 });
+        continue;
+      }
+      const textObject = api.FPDFText_GetTextObject(textPage, index);
+      const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
+      let font = fontKeys.get(fontHandle);
+      if (font === undefined) {
+        font = `pdfium-font-${fontKeys.size}`;
+        fontKeys.set(fontHandle, font);
+        const described = describeFont(pdfium, fontHandle, scratch);
+        styles[font] = described.style;
+        fonts.set(font, described.facts);
+      }
+      const size = api.FPDFText_GetFontSize(textPage, index);
+      api.FPDFText_GetMatrix(textPage, index, scratch);
+      const floats = heap.HEAPF32;
+      const at = scratch >> 2;
+      const a = size * (floats[at] ?? 1);
+      const b = size * (floats[at + 1] ?? 0);
+      const c = size * (floats[at + 2] ?? 0);
+      const d = size * (floats[at + 3] ?? 1);
+      api.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40);
+      const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
+      const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
+      // The loose box spans the advance (FS_RECTF: left, top, right, bottom); its far corner along the baseline ends it.
+      api.FPDFText_GetLooseCharBox(textPage, index, scratch);
+      const run = Math.hypot(a, b) || 1;
+      const ux = a / run;
+      const uy = b / run;
+      const boxFloats = heap.HEAPF32;
+      const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
+      const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
+      const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
+      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance });
+      noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
+    }
+    for (const [font, seen] of widths) {
+      const facts = fonts.get(font);
+      if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
+    }
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch) };
+  } finally {
+    heap.wasmExports.free(scratch);
+    if (textPage) api.FPDFText_ClosePage(textPage);
+    api.FPDF_ClosePage(page);
+  }
+}
+
+/** The advances (in ems) of the first glyphs a font draws on a page. */
+interface FontWidths {
+  ems: number[];
+  /** Different letters among them. */
+  letters: Set<string>;
+}
+
+function noteWidth(widths: Map<string, FontWidths>, font: string, text: string, em: number): void {
+  if (!(em > 0) || !text.trim()) return;
+  let seen = widths.get(font);
+  if (!seen) widths.set(font, (seen = { ems: [], letters: new Set() }));
+  if (seen.ems.length < WIDTH_SAMPLES) seen.ems.push(em);
+  if (seen.letters.size < MONOSPACE_EVIDENCE && PROPORTIONAL_SCRIPT.test(text)) seen.letters.add(text);
+}
+
+/**
+ * pdf.js calls a font monospace when all its widths are equal; PDFium gives no widths array, so the
+ * glyphs the page draws stand in: a few different letters among them (digits are tabular in most
+ * fonts, and one capital may match them; Chinese, Japanese and Korean are set full width in any
+ * font, so only scripts with letters of many widths count), nearly all one advance. The advance is read from the glyph's loose box,
+ * which a glyph wider than its advance (a bold `m`) overshoots, so the narrowest stands for it.
+ */
+function isMonospaced(seen: FontWidths): boolean {
+  if (seen.letters.size < MONOSPACE_EVIDENCE) return false;
+  const narrowest = Math.min(...seen.ems);
+  const equal = seen.ems.filter((em) => em - narrowest <= SAME_WIDTH * narrowest).length;
+  return equal >= MONOSPACE_SHARE * seen.ems.length;
+}
+
+/** A character as pdf.js would give it: ligatures split (its NFKC of them), unmapped codes as U+FFFD. */
+function charText(code: number): string {
+  if (code === 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return '\uFFFD';
+  const text = String.fromCodePoint(code);
+  return code >= 0xfb00 && code <= 0xfb06 ? text.normalize('NFKC') : text;
+}
+
+function describeFont(pdfium: WrappedPdfiumModule, font: number, scratch: number): { style: TextStyleLike; facts: FontFacts } {
+  if (!font) return { style: { fontFamily: 'sans-serif', ascent: DEFAULT_ASCENT, descent: DEFAULT_DESCENT }, facts: readFontFacts(undefined, 'sans-serif') };
+  const heap = heapOf(pdfium);
+  const nameAt = scratch + 64;
+  const length = pdfium.FPDFFont_GetBaseFontName(font, nameAt, FONT_NAME_BYTES);
+  // PostScript names are ASCII by rule; whatever bytes a broken file has are read one to a character.
+  const name = length > 1 ? String.fromCharCode(...heap.HEAPU8.subarray(nameAt, nameAt + Math.min(length, FONT_NAME_BYTES) - 1)) : '';
+  const flags = pdfium.FPDFFont_GetFlags(font);
+  const fontFamily = flags > 0 && flags & FIXED_PITCH ? 'monospace' : flags > 0 && flags & SERIF ? 'serif' : 'sans-serif';
+  const ascent = pdfium.FPDFFont_GetAscent(font, METRIC_SIZE, scratch) ? (heap.HEAPF32[scratch >> 2] ?? 0) / METRIC_SIZE : 0;
+  const descent = pdfium.FPDFFont_GetDescent(font, METRIC_SIZE, scratch) ? (heap.HEAPF32[scratch >> 2] ?? 0) / METRIC_SIZE : 0;
+  // Bold and italic by name, as pdf.js decides them: PDFium's weight falls back to a guess from
+  // the stem width, and the descriptor's flags are often missing or wrong in embedded subsets.
+  const facts = readFontFacts({ name: name || undefined, isMonospace: flags > 0 && (flags & FIXED_PITCH) !== 0 }, fontFamily);
+  return {
+    style: { fontFamily, ascent: ascent > 0 && ascent < 2 ? ascent : DEFAULT_ASCENT, descent: descent < 0 && descent > -1 ? descent : DEFAULT_DESCENT },
+    facts,
+  };
+}
