@@ -33,7 +33,7 @@ S_n = \sum_{i=1}^{n} a_i
 \end{equation*}
 The angular frequency of an oscillator is
 \begin{equation*}
-\omega = 2\pi f + \alpha \beta
+\omega = 2\pi f + \alpha \beta \mu
 \end{equation*}
 and its amplitude decays as
 \begin{equation*}
@@ -117,7 +117,7 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
   });
 
   it('writes Greek letters as commands', () => {
-    expect(markdown).toContain('\\omega = 2 \\pi f + \\alpha \\beta');
+    expect(markdown).toContain('\\omega = 2 \\pi f + \\alpha \\beta \\mu');
   });
 
   it('rebuilds a square root over what its rule covers', () => {

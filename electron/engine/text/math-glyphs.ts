@@ -27,9 +27,10 @@ export function isMathOnlyFont(fontClass: MathFontClass): boolean {
   return fontClass === 'italic' || fontClass === 'symbol' || fontClass === 'extension' || fontClass === 'blackboard';
 }
 
+// PDFium maps CMMI's mu to the micro sign (U+00B5), pdf.js to the Greek letter.
 const GREEK: Readonly<Record<string, string>> = {
   α: '\\alpha', β: '\\beta', γ: '\\gamma', δ: '\\delta', ϵ: '\\epsilon', ε: '\\varepsilon', ζ: '\\zeta', η: '\\eta',
-  θ: '\\theta', ϑ: '\\vartheta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', ν: '\\nu', ξ: '\\xi', π: '\\pi',
+  θ: '\\theta', ϑ: '\\vartheta', ι: '\\iota', κ: '\\kappa', λ: '\\lambda', μ: '\\mu', µ: '\\mu', ν: '\\nu', ξ: '\\xi', π: '\\pi',
   ϖ: '\\varpi', ρ: '\\rho', ϱ: '\\varrho', σ: '\\sigma', ς: '\\varsigma', τ: '\\tau', υ: '\\upsilon', ϕ: '\\phi',
   φ: '\\varphi', χ: '\\chi', ψ: '\\psi', ω: '\\omega', Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda',
   Ξ: '\\Xi', Π: '\\Pi', Σ: '\\Sigma', Υ: '\\Upsilon', Φ: '\\Phi', Ψ: '\\Psi', Ω: '\\Omega',
