@@ -60,6 +60,8 @@ export interface VlmOptions {
   maxNewTokens: number;
   /** The device asked for (`auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`: shared/device.ts); undefined: `auto`. */
   device?: string;
+  /** The app-data folder, where `auto` (device and K) keeps what it measured; undefined: measured on every open, kept nowhere. */
+  calibrationDir?: string;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {

@@ -14,6 +14,7 @@ import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
 import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { toFailure } from '../engine/failure-error.js';
+import { appDataFolder } from './app-data-folder.js';
 import { forkHost } from '../engine/fork-host.js';
 import { HostClient } from '../engine/host-client.js';
 import type { SpawnHost } from '../engine/host-process.js';
@@ -95,7 +96,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
     engine: request.engine,
     keepHeaders: request.keepHeaders,
     extractImages: false,
-    vlm: request.vlm && (await vlmOptions(request.vlm)),
+    vlm: request.vlm && (await vlmOptions(request.vlm, appDataFolder())),
     remote: request.remote,
     lang: request.lang,
   };

@@ -16,6 +16,7 @@ import { allPages, pageCountText, pageListText, pagesWithin } from '../../shared
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { loadMathCss } from '../engine/export/math-css.js';
 import { toFailure } from '../engine/failure-error.js';
+import { appDataFolder } from './app-data-folder.js';
 import { forkHost } from '../engine/fork-host.js';
 import { HostClient, type OpenedDocument } from '../engine/host-client.js';
 import { pagesInFlightFor } from '../engine/remote/remote-engine.js';
@@ -72,7 +73,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     engine: request.engine,
     keepHeaders: request.keepHeaders,
     extractImages: request.images,
-    vlm: request.vlm && (await vlmOptions(request.vlm)),
+    vlm: request.vlm && (await vlmOptions(request.vlm, appDataFolder())),
     remote: request.remote,
     lang: request.lang,
   };

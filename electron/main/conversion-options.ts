@@ -8,7 +8,8 @@ import { vlmOptions } from '../cli/vlm-options.js';
 /** As the CLI's --retries default: a 429, a 5xx or a dropped connection is tried again this often. */
 const REMOTE_RETRIES = 3;
 
-export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>): Promise<ConvertOptions> {
+/** `dataDir`: the app's data folder, where the `vlm` engine's `auto` keeps what it measured of the devices. */
+export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>, dataDir?: string): Promise<ConvertOptions> {
   const mode = request.mode ?? settings.mode ?? undefined;
   const engine = request.engine ?? settings.engine;
   return {
@@ -25,7 +26,7 @@ export async function conversionOptions(settings: Settings, request: Pick<Conver
             mode,
             maxNewTokens: settings.maxNewTokens,
             device: settings.device,
-          }),
+          }, dataDir),
     // only when asked for by name: with a server in the options `auto` would send every page to it
     remote: engine === 'remote' ? remoteOptions(settings) : undefined,
     lang: settings.ocrLang,

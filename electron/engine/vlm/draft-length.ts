@@ -30,14 +30,21 @@ export function fixedDraftLength(k: number): DraftLength {
 }
 
 export interface AutoSettings {
-  /** Steps measured at the largest K, then at K = 0, before choosing. */
-  exploreSteps: number;
   /**
-   * One step in this many is a probe. Every other probe drafts the largest K, so acceptance at every
-   * position stays known; the rest run the K, other than the chosen one, that ran longest ago, so
-   * every K's cost stays known as the context grows and the machine's load changes. Each probe
-   * whose first draft is wrong doubles the gap, up to `maxProbeEvery`: a head that is never right
-   * stops costing anything.
+   * The most of the decoding time probes may cost: a probe (a step at a K other than the best) costs
+   * what it took beyond what the best K would have taken for the tokens it committed (a probe that
+   * did better earns credit). A probe runs only while the probes' cost so far, plus what this one
+   * is expected to cost, stays within this share of all the decoding time so far; so on a device
+   * where speculation never pays (a CPU, where a verify pass reads many more experts) decoding is
+   * greedy but for this share, and where it does pay the probes that find it cost nothing.
+   */
+  probeBudget: number;
+  /**
+   * Once acceptance is known, at most one step in this many is a probe. Every other probe drafts
+   * the largest K, so acceptance at every position stays known; the rest run the K, other than the
+   * chosen one, that ran longest ago, so every K's cost stays known as the context grows and the
+   * machine's load changes. Each probe whose first draft is wrong doubles the gap, up to
+   * `maxProbeEvery`: a head that is never right stops costing anything.
    */
   probeEvery: number;
   maxProbeEvery: number;
@@ -45,12 +52,18 @@ export interface AutoSettings {
   decay: number;
 }
 
-export const DEFAULT_AUTO_SETTINGS: AutoSettings = { exploreSteps: 6, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
+export const DEFAULT_AUTO_SETTINGS: AutoSettings = { probeBudget: 0.05, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
+
+/** Probes before acceptance counts as known; until then probes wait only on the budget, not on `probeEvery`. */
+const PROBES_TO_LEARN = 4;
 
 export interface DraftEstimate {
   /** Per draft position, the chance a draft there is right given the ones before it were. */
   acceptance: number[];
-  /** Per K (0..maxK), milliseconds per step: measured, or fitted on a line through those measured. */
+  /**
+   * Per K (0..maxK), milliseconds per step: measured; else scaled from the plain step by the
+   * measured prior (step-costs.ts); else fitted on a line through those measured.
+   */
   stepMs: number[];
   /** Per K, expected tokens committed per step. */
   tokensPerStep: number[];
@@ -69,12 +82,20 @@ export class AutoDraftLength implements DraftLength {
   private step = 0;
   private sinceProbe = 0;
   private probeGap: number;
-  private probing = false;
   private probes = 0;
+  /** The probe under way: its K's expected ms per committed token at the best K when it was chosen. */
+  private probing: { msPerToken: number } | null = null;
+  private elapsedMs = 0;
+  private probeCostMs = 0;
 
+  /**
+   * @param prior per K, ms per step measured before decoding (NaN where not): only the ratios to
+   *   the plain step are used, as the page's own context makes every step dearer.
+   */
   constructor(
     readonly maxK: number,
     private readonly settings: AutoSettings = DEFAULT_AUTO_SETTINGS,
+    private readonly prior: readonly number[] = [],
   ) {
     this.drafted = Array<number>(maxK).fill(0);
     this.accepted = Array<number>(maxK).fill(0);
@@ -84,15 +105,25 @@ export class AutoDraftLength implements DraftLength {
     this.probeGap = settings.probeEvery;
   }
 
+  /** Probes' cost so far as a share of all decoding time (see `probeBudget`). */
+  get probeShare(): number {
+    return this.elapsedMs ? Math.max(0, this.probeCostMs) / this.elapsedMs : 0;
+  }
+
   next(): number {
-    const { exploreSteps } = this.settings;
+    this.probing = null;
     if (this.maxK === 0) return 0;
-    if ((this.seen[this.maxK] ?? 0) < exploreSteps) return this.maxK;
-    if ((this.seen[0] ?? 0) < exploreSteps) return 0;
-    const best = this.estimate().best;
-    this.probing = this.sinceProbe >= this.probeGap;
-    if (!this.probing) return best;
-    return best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
+    const { stepMs, tokensPerStep, best } = this.estimate();
+    const msPerToken = (stepMs[best] ?? Number.POSITIVE_INFINITY) / (tokensPerStep[best] ?? 1);
+    // nothing measured yet: a plain step first, the yardstick of every probe
+    if (!Number.isFinite(msPerToken)) return 0;
+    const learning = this.probes < PROBES_TO_LEARN;
+    if (!learning && this.sinceProbe < this.probeGap) return best;
+    const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
+    const expectedCost = Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
+    if (this.probeCostMs + expectedCost > this.settings.probeBudget * (this.elapsedMs + (stepMs[k] ?? 0))) return best;
+    this.probing = { msPerToken };
+    return k;
   }
 
   /** The K other than `best` that ran longest ago, the larger on a tie. */
@@ -107,6 +138,8 @@ export class AutoDraftLength implements DraftLength {
   observe({ k, accepted, ms }: StepSample): void {
     if (k < 0 || k > this.maxK) return;
     const { decay } = this.settings;
+    this.elapsedMs += ms;
+    if (this.probing) this.probeCostMs += ms - (accepted + 1) * this.probing.msPerToken;
     for (let i = 0; i < this.maxK; i++) {
       this.drafted[i] = (this.drafted[i] ?? 0) * decay;
       this.accepted[i] = (this.accepted[i] ?? 0) * decay;
@@ -125,13 +158,15 @@ export class AutoDraftLength implements DraftLength {
     }
     if (this.probing) this.probes++;
     this.sinceProbe = this.probing ? 0 : this.sinceProbe + 1;
-    this.probing = false;
+    this.probing = null;
   }
 
   estimate(): DraftEstimate {
     // one pseudo-miss per position: a position never judged counts as never right
     const acceptance = this.drafted.map((count, i) => (this.accepted[i] ?? 0) / (count + 1));
-    const stepMs = fillByLine(this.stepMs);
+    const plain = Number.isNaN(this.stepMs[0] ?? Number.NaN) ? (this.prior[0] ?? Number.NaN) : (this.stepMs[0] ?? Number.NaN);
+    const scaled = this.stepMs.map((ms, k) => (Number.isNaN(ms) && k > 0 ? plain * ((this.prior[k] ?? Number.NaN) / (this.prior[0] ?? Number.NaN)) : k === 0 ? plain : ms));
+    const stepMs = fillByLine(scaled);
     const tokensPerStep: number[] = [1];
     let chain = 1;
     for (let k = 1; k <= this.maxK; k++) {

@@ -29,6 +29,8 @@ export interface ModelPackage {
   /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
   decoderGraph: string;
   tokenizerJson: string;
+  /** Per K, ms per decoding step measured on this device before any page (`auto`'s calibration); NaN where not measured. */
+  stepCosts?: readonly number[];
   release(): Promise<void>;
 }
 

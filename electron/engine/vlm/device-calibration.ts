@@ -1,0 +1,198 @@
+/**
+ * `--device auto` by measurement: every device that answers here (a WebGPU adapter, the CUDA
+ * provider, the CPU) runs a few decoding steps of the package (step-costs.ts), and the fastest plain
+ * step wins. What a device measured is kept in the app-data folder, keyed by the package (its
+ * manifest, which holds every file's sha256), the device, the ONNX Runtime version and the machine's
+ * CPU, so the next open measures only devices it has not seen: a GPU driver installed later is
+ * measured then, and an updated ONNX Runtime or package measures everything again.
+ */
+
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import type { DeviceRequest } from '../../../shared/device.js';
+import { availableDevices, runtimeVersion, type AvailableDevice } from '../onnx/execution-provider.js';
+import type { Manifest } from './manifest.js';
+import type { ModelPackage } from './model-package.js';
+import { readManifest } from './package-files.js';
+import { measureStepCosts, type StepCosts } from './step-costs.js';
+
+export const CALIBRATION_FILE = 'device-calibration.json';
+
+const entrySchema = z.object({
+  device: z.string(),
+  // JSON has no NaN: a K not measured is null
+  stepMs: z.array(z.number().nullable()),
+  prefillMs: z.number(),
+  totalMs: z.number(),
+  measuredAt: z.string(),
+});
+const storeSchema = z.record(z.string(), entrySchema);
+
+export type Calibration = z.infer<typeof entrySchema>;
+
+/** The key of one device's measurement of one package on this machine. */
+export function calibrationKey(manifest: Manifest, device: string, runtimeVersion: string, machine = machineName()): string {
+  return createHash('sha256').update(JSON.stringify([manifest, device, runtimeVersion, machine])).digest('hex');
+}
+
+function machineName(): string {
+  const cpus = os.cpus();
+  return `${process.platform}-${process.arch} ${cpus[0]?.model ?? 'unknown CPU'} x${cpus.length}`;
+}
+
+/** Per K, ms per step, NaN where not measured. */
+export function stepMsOf(calibration: Calibration): number[] {
+  return calibration.stepMs.map((ms) => ms ?? Number.NaN);
+}
+
+/** The calibrations kept in `dir`; none when the file is missing or unreadable (it is then measured again). */
+export async function readCalibrations(dir: string): Promise<Map<string, Calibration>> {
+  try {
+    const parsed = storeSchema.safeParse(JSON.parse(await readFile(path.join(dir, CALIBRATION_FILE), 'utf8')));
+    return new Map(parsed.success ? Object.entries(parsed.data) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+/** Adds measurements to the file in `dir`, written whole and renamed into place so a reader never sees half. */
+export async function saveCalibrations(dir: string, added: ReadonlyMap<string, Calibration>): Promise<void> {
+  const all = await readCalibrations(dir);
+  for (const [key, calibration] of added) all.set(key, calibration);
+  await mkdir(dir, { recursive: true });
+  const file = path.join(dir, CALIBRATION_FILE);
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify(Object.fromEntries(all), null, 1)}\n`);
+  await rename(temporary, file);
+}
+
+export function calibrationOf(device: string, costs: StepCosts, now = new Date()): Calibration {
+  return {
+    device,
+    stepMs: costs.stepMs.map((ms) => (Number.isNaN(ms) ? null : Math.round(ms * 100) / 100)),
+    prefillMs: Math.round(costs.prefillMs),
+    totalMs: Math.round(costs.totalMs),
+    measuredAt: now.toISOString(),
+  };
+}
+
+/** The calibration with the cheapest plain step; the earlier (WebGPU, CUDA, CPU) on a tie. */
+export function fastest(calibrations: readonly Calibration[]): Calibration | undefined {
+  return calibrations.reduce<Calibration | undefined>((best, next) => (!best || (next.stepMs[0] ?? Infinity) < (best.stepMs[0] ?? Infinity) ? next : best), undefined);
+}
+
+/** "auto chose webgpu: 23 ms a step against cpu 85 ms (measured now in 2.1 s)". */
+export function autoReason(chosen: Calibration, others: readonly Calibration[], measuredNow: readonly Calibration[], missing: readonly string[]): string {
+  const ms = (calibration: Calibration) => `${formatMs(calibration.stepMs[0] ?? Number.NaN)} ms`;
+  const against = others.length ? ` against ${others.map((other) => `${other.device} ${ms(other)}`).join(', ')}` : ' (the only device that answered)';
+  const spent = measuredNow.reduce((sum, calibration) => sum + calibration.totalMs, 0);
+  const when = measuredNow.length
+    ? `measured now in ${spent < 1000 ? `${spent} ms` : `${(spent / 1000).toFixed(1)} s`}`
+    : `measured ${chosen.measuredAt.slice(0, 10)}, kept`;
+  const absent = missing.length ? `; not tried: ${missing.join('; ')}` : '';
+  return `auto chose ${chosen.device}: ${ms(chosen)} a step${against} (${when})${absent}`;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 10 ? ms.toFixed(0) : ms.toFixed(1);
+}
+
+/**
+ * Per K, ms per step of an opened package on its device, for `--spec-k auto` where the device was
+ * named: kept from an earlier measurement, else measured now (and kept when `calibrationDir` is given).
+ */
+export async function knownStepCosts(pkg: ModelPackage, calibrationDir: string | undefined, measure = measureStepCosts): Promise<number[]> {
+  if (pkg.stepCosts) return [...pkg.stepCosts];
+  const key = calibrationKey(pkg.manifest, pkg.provider.device, pkg.provider.runtimeVersion);
+  const kept = calibrationDir ? (await readCalibrations(calibrationDir)).get(key) : undefined;
+  if (kept) return stepMsOf(kept);
+  const calibration = calibrationOf(pkg.provider.device, await measure(pkg));
+  if (calibrationDir) await saveCalibrations(calibrationDir, new Map([[key, calibration]]));
+  return stepMsOf(calibration);
+}
+
+export interface AutoOpenOptions {
+  /** Where measurements are kept (the app-data folder); undefined: measured on every open, kept nowhere. */
+  calibrationDir?: string;
+  /** Opens the package on one device; `verified` once its files were hashed by an earlier open. */
+  open(dir: string, device: DeviceRequest, verified: boolean): Promise<ModelPackage>;
+  /** The devices to consider; default: those that answer here. */
+  devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
+  measure?: (pkg: ModelPackage) => Promise<StepCosts>;
+}
+
+/**
+ * Opens the package on the device with the cheapest decoding step, measuring the devices not yet
+ * measured; the package comes back with its reason saying what was compared and its step costs.
+ */
+export async function openByMeasurement(dir: string, options: AutoOpenOptions): Promise<ModelPackage> {
+  const { devices, missing } = await (options.devices ?? availableDevices)();
+  const only = devices.length === 1 ? devices[0] : undefined;
+  if (only) {
+    // nothing to compare: no measurement
+    const pkg = await options.open(dir, only.request, false);
+    return { ...pkg, provider: { ...pkg.provider, reason: `auto: ${only.device}, the only device that answered (${missing.join('; ')})` } };
+  }
+  const manifest = await readManifest(dir);
+  const kept = options.calibrationDir ? await readCalibrations(options.calibrationDir) : new Map<string, Calibration>();
+  const measure = options.measure ?? ((pkg: ModelPackage) => measureStepCosts(pkg));
+  const keyOf = (device: string) => calibrationKey(manifest, device, runtimeVersion());
+  const calibrations: Calibration[] = [];
+  const measuredNow = new Map<string, Calibration>();
+  let open: ModelPackage | undefined;
+  let verified = false;
+  try {
+    for (const candidate of devices) {
+      const known = kept.get(keyOf(candidate.device));
+      if (known) {
+        calibrations.push(known);
+        continue;
+      }
+      let pkg: ModelPackage;
+      let costs: StepCosts;
+      try {
+        pkg = await options.open(dir, candidate.request, verified);
+      } catch (error) {
+        // a device that cannot hold or run the package is passed over; the last one's error is the page's
+        if (candidate === devices.at(-1) && !calibrations.length) throw error;
+        missing.push(`${candidate.device}: ${(error as Error).message.split('\n')[0]}`);
+        continue;
+      }
+      verified = true;
+      try {
+        costs = await measure(pkg);
+      } catch (error) {
+        await pkg.release();
+        if (candidate === devices.at(-1) && !calibrations.length) throw error;
+        missing.push(`${candidate.device}: the measurement failed (${(error as Error).message.split('\n')[0]})`);
+        continue;
+      }
+      const calibration = calibrationOf(candidate.device, costs);
+      measuredNow.set(keyOf(candidate.device), calibration);
+      calibrations.push(calibration);
+      // keep open only the fastest so far: a real package's sessions take gigabytes
+      if (fastest(calibrations) === calibration) {
+        await open?.release();
+        open = pkg;
+      } else await pkg.release();
+    }
+    const chosen = fastest(calibrations);
+    if (!chosen) throw new Error(`${dir}: no device to run the model on`);
+    if (open?.provider.device !== chosen.device) {
+      await open?.release();
+      open = undefined;
+      const request = devices.find((candidate) => candidate.device === chosen.device)?.request ?? { kind: 'cpu' };
+      open = await options.open(dir, request, verified);
+    }
+    if (options.calibrationDir && measuredNow.size) await saveCalibrations(options.calibrationDir, measuredNow);
+    const others = calibrations.filter((calibration) => calibration !== chosen);
+    const reason = autoReason(chosen, others, [...measuredNow.values()], missing);
+    return { ...open, provider: { ...open.provider, reason }, stepCosts: stepMsOf(chosen) };
+  } catch (error) {
+    await open?.release();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * What a decoding step costs on an opened package: a short made-up prompt is prefilled and decoded,
+ * a few plain steps, then (with an MTP head) a few steps drafting K. It is how `--device auto`
+ * compares devices and how `--spec-k auto` knows, before a page, whether speculation can pay there.
+ * The first step of each kind is a warm-up (WebGPU compiles its shaders then) and is not counted.
+ */
+
+import { prefill, type DecodeLimits } from './decoding.js';
+import { bannedIds } from './manifest.js';
+import type { ModelPackage } from './model-package.js';
+import { ModelRunner } from './model-runner.js';
+import { decodeSpeculative } from './speculative.js';
+import type { DraftLength, StepSample } from './draft-length.js';
+
+export interface StepCosts {
+  /** Per K (0: a plain step), the median milliseconds of a step; NaN where not measured. */
+  stepMs: number[];
+  /** The prompt's prefill, milliseconds. */
+  prefillMs: number;
+  /** Everything the measurement took, warm-ups included, milliseconds. */
+  totalMs: number;
+}
+
+export interface StepCostPlan {
+  /** Rows of the made-up prompt. */
+  promptTokens: number;
+  /** Counted steps per K, after one warm-up. */
+  steps: number;
+  /** The K measured beside plain steps (when the package has an MTP head); 0: plain steps only. */
+  draftK: number;
+}
+
+export const DEFAULT_STEP_COST_PLAN: StepCostPlan = { promptTokens: 32, steps: 4, draftK: 3 };
+
+export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = DEFAULT_STEP_COST_PLAN): Promise<StepCosts> {
+  const started = performance.now();
+  const runner = new ModelRunner(pkg);
+  const { manifest } = pkg;
+  const vocab = manifest.architecture.language_config.vocab_size;
+  const banned = bannedIds(manifest);
+  // any ids will do: the cost of a step does not depend on what the tokens say
+  const promptIds = Array.from({ length: plan.promptTokens }, (_, i) => (i * 7919 + 13) % vocab).filter((id) => !banned.has(id));
+  const draftK = runner.hasMtp ? plan.draftK : 0;
+  const schedule = [...Array<number>(plan.steps + 1).fill(0), ...Array<number>(draftK ? plan.steps + 1 : 0).fill(draftK)];
+  const policy = new ScheduledDraftLength(schedule);
+  const start = await prefill(runner, await runner.embed(promptIds), promptIds.length + schedule.length * (draftK + 1) + 1);
+  const limits: DecodeLimits = {
+    eos: -1,
+    maxNewTokens: schedule.length * (draftK + 1) + 1,
+    rule: { ...manifest.decoding.no_repeat_ngram, alwaysBanned: banned },
+    signal: policy.done,
+  };
+  try {
+    await decodeSpeculative(runner, start, null, policy, limits, promptIds);
+  } finally {
+    if ('release' in start.decoderCache) start.decoderCache.release();
+  }
+  return { stepMs: policy.medians(), prefillMs: start.ms, totalMs: performance.now() - started };
+}
+
+/** Plays a fixed list of K and records each step's time; its signal ends decoding when the list is played. */
+class ScheduledDraftLength implements DraftLength {
+  readonly maxK: number;
+  private readonly samples: StepSample[] = [];
+  private readonly controller = new AbortController();
+  private played = 0;
+
+  constructor(private readonly schedule: readonly number[]) {
+    this.maxK = Math.max(0, ...schedule);
+  }
+
+  get done(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  next(): number {
+    return this.schedule[this.played] ?? 0;
+  }
+
+  observe(sample: StepSample): void {
+    // each K's first step warms it up
+    if (this.schedule[this.played - 1] === sample.k) this.samples.push(sample);
+    this.played++;
+    if (this.played >= this.schedule.length) this.controller.abort();
+  }
+
+  medians(): number[] {
+    return Array.from({ length: this.maxK + 1 }, (_, k) => median(this.samples.filter((sample) => sample.k === k).map((sample) => sample.ms)));
+  }
+}
+
+function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
