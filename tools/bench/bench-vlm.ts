@@ -55,7 +55,11 @@ async function main(): Promise<void> {
       console.log('so speculation here can only cost time and the ratios below are its overhead, not its gain; auto should');
       console.log('settle on K = 0. A trained package (--model DIR) shows the real acceptance.\n');
     }
-    const totals = await decodeRuns(runner, pkg, inputs, maxNewTokens, rounds);
+    const { totals, priorMs, calibrationMs } = await decodeRuns(runner, pkg, inputs, maxNewTokens, rounds);
+    if (priorMs.length) {
+      const measured = priorMs.flatMap((ms, k) => (Number.isNaN(ms) ? [] : [`K=${k} ${ms.toFixed(2)} ms`])).join(', ');
+      console.log(`Step costs measured before the pages (auto starts from them): ${measured}; the measurement took ${calibrationMs.toFixed(0)} ms\n`);
+    }
     printRuns(totals);
 
     console.log(`\nPart two: host-side work of one decode step at the real model's sizes (vocabulary ${REAL_SIZES.vocab.toLocaleString('en')},`);

@@ -113,10 +113,10 @@ export class AutoDraftLength implements DraftLength {
   next(): number {
     this.probing = null;
     if (this.maxK === 0) return 0;
+    // a plain step first: the yardstick of every probe, and the prior gives only ratios to it
+    if ((this.seen[0] ?? 0) === 0) return 0;
     const { stepMs, tokensPerStep, best } = this.estimate();
     const msPerToken = (stepMs[best] ?? Number.POSITIVE_INFINITY) / (tokensPerStep[best] ?? 1);
-    // nothing measured yet: a plain step first, the yardstick of every probe
-    if (!Number.isFinite(msPerToken)) return 0;
     const learning = this.probes < PROBES_TO_LEARN;
     if (!learning && this.sinceProbe < this.probeGap) return best;
     const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
