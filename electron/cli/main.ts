@@ -5,6 +5,7 @@ import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
 import { runBench } from './bench-command.js';
 import { runConvert } from './convert-command.js';
+import { runDoctor } from './doctor-command.js';
 import { runExportPairs } from './export-pairs-command.js';
 import { runServeCheck } from './serve-check-command.js';
 
@@ -26,7 +27,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${await packageVersion()}\n`);
       return 0;
     case 'doctor':
-      return runDoctor();
+      return runDoctor(process.stdout);
     case 'convert':
       return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'bench':
@@ -64,10 +65,3 @@ async function packageVersion(): Promise<string> {
   return manifest.version;
 }
 
-/** Loaded on demand: ONNX Runtime's native library is slow to load and `convert` does not need it yet. */
-async function runDoctor(): Promise<number> {
-  const { chooseExecutionProvider } = await import('../engine/onnx/execution-provider.js');
-  const choice = await chooseExecutionProvider();
-  process.stdout.write(`execution provider: ${choice.provider} (${choice.device})\nreason: ${choice.reason}\nONNX Runtime: ${choice.runtimeVersion}\n`);
-  return 0;
-}

@@ -22,6 +22,8 @@ import { measureStepCosts, type StepCosts } from './step-costs.js';
 export const CALIBRATION_FILE = 'device-calibration.json';
 
 const entrySchema = z.object({
+  /** The package's name, for `folio doctor`. */
+  package: z.string(),
   device: z.string(),
   // JSON has no NaN: a K not measured is null
   stepMs: z.array(z.number().nullable()),
@@ -69,8 +71,9 @@ export async function saveCalibrations(dir: string, added: ReadonlyMap<string, C
   await rename(temporary, file);
 }
 
-export function calibrationOf(device: string, costs: StepCosts, now = new Date()): Calibration {
+export function calibrationOf(manifest: Manifest, device: string, costs: StepCosts, now = new Date()): Calibration {
   return {
+    package: manifest.name,
     device,
     stepMs: costs.stepMs.map((ms) => (Number.isNaN(ms) ? null : Math.round(ms * 100) / 100)),
     prefillMs: Math.round(costs.prefillMs),
@@ -109,7 +112,7 @@ export async function knownStepCosts(pkg: ModelPackage, calibrationDir: string |
   const key = calibrationKey(pkg.manifest, pkg.provider.device, pkg.provider.runtimeVersion);
   const kept = calibrationDir ? (await readCalibrations(calibrationDir)).get(key) : undefined;
   if (kept) return stepMsOf(kept);
-  const calibration = calibrationOf(pkg.provider.device, await measure(pkg));
+  const calibration = calibrationOf(pkg.manifest, pkg.provider.device, await measure(pkg));
   if (calibrationDir) await saveCalibrations(calibrationDir, new Map([[key, calibration]]));
   return stepMsOf(calibration);
 }
@@ -170,7 +173,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
         missing.push(`${candidate.device}: the measurement failed (${(error as Error).message.split('\n')[0]})`);
         continue;
       }
-      const calibration = calibrationOf(candidate.device, costs);
+      const calibration = calibrationOf(manifest, candidate.device, costs);
       measuredNow.set(keyOf(candidate.device), calibration);
       calibrations.push(calibration);
       // keep open only the fastest so far: a real package's sessions take gigabytes

@@ -92,6 +92,23 @@ describe('auto draft length', () => {
     expect(share(steps(unprimed, 1000).ks, 0)).toBeGreaterThan(0.95);
   });
 
+  it("counts bringing the draft head up to date as part of a probe's cost", () => {
+    // every probe after plain steps first feeds the head their rows: 20 plain steps' worth of time
+    const length = new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, [10, 30, 50, 70, 90]);
+    let spent = 0;
+    let previous = 0;
+    const steps = 2000;
+    for (let step = 0; step < steps; step++) {
+      const k = length.next();
+      const catchUpMs = k > 0 && previous === 0 ? 200 : 0;
+      spent += 10 * (1 + 2 * k) + catchUpMs;
+      length.observe({ k, accepted: 0, ms: 10 * (1 + 2 * k), catchUpMs });
+      previous = k;
+    }
+    expect(spent / (steps * 10) - 1).toBeLessThanOrEqual(0.05);
+    expect(length.probeShare).toBeGreaterThan(0.02);
+  });
+
   it('finds that speculation pays on a device where a K-draft step costs little more than a plain one', () => {
     const ks = drive(new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, [10, 10.5, 11, 11.5, 12]), 60, () => [0.9, 0.9, 0.9, 0.9], (k) => 10 + 0.5 * k);
     expect(share(ks.slice(20), 4)).toBeGreaterThan(0.9);

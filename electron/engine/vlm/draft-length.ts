@@ -16,6 +16,11 @@ export interface StepSample {
   accepted: number;
   /** Wall time of the step: drafting, the verify pass, refilling the draft cache. */
   ms: number;
+  /**
+   * Wall time before the step bringing the draft head up to date (the prompt on a page's first
+   * drafting step, the rows of plain steps since): no part of K's cost, but part of a probe's.
+   */
+  catchUpMs?: number;
 }
 
 export interface DraftLength {
@@ -87,6 +92,8 @@ export class AutoDraftLength implements DraftLength {
   private probing: { msPerToken: number } | null = null;
   private elapsedMs = 0;
   private probeCostMs = 0;
+  /** What the last probe spent bringing the draft head up to date: the next one is expected to spend as much. */
+  private catchUpMs = 0;
 
   /**
    * @param prior per K, ms per step measured before decoding (NaN where not): only the ratios to
@@ -120,7 +127,7 @@ export class AutoDraftLength implements DraftLength {
     const learning = this.probes < PROBES_TO_LEARN;
     if (!learning && this.sinceProbe < this.probeGap) return best;
     const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
-    const expectedCost = Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
+    const expectedCost = this.catchUpMs + Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
     if (this.probeCostMs + expectedCost > this.settings.probeBudget * (this.elapsedMs + (stepMs[k] ?? 0))) return best;
     this.probing = { msPerToken };
     return k;
@@ -135,11 +142,14 @@ export class AutoDraftLength implements DraftLength {
     return pick;
   }
 
-  observe({ k, accepted, ms }: StepSample): void {
+  observe({ k, accepted, ms, catchUpMs = 0 }: StepSample): void {
     if (k < 0 || k > this.maxK) return;
     const { decay } = this.settings;
-    this.elapsedMs += ms;
-    if (this.probing) this.probeCostMs += ms - (accepted + 1) * this.probing.msPerToken;
+    this.elapsedMs += ms + catchUpMs;
+    if (this.probing) {
+      this.probeCostMs += catchUpMs + ms - (accepted + 1) * this.probing.msPerToken;
+      this.catchUpMs = catchUpMs;
+    }
     for (let i = 0; i < this.maxK; i++) {
       this.drafted[i] = (this.drafted[i] ?? 0) * decay;
       this.accepted[i] = (this.accepted[i] ?? 0) * decay;
