@@ -12,7 +12,7 @@ import {
 } from '../electron/engine/vlm/device-calibration.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { readManifest } from '../electron/engine/vlm/package-files.js';
-import { measureStepCosts, type StepCosts } from '../electron/engine/vlm/step-costs.js';
+import { DEFAULT_STEP_COST_PLAN, measureStepCosts, type StepCosts } from '../electron/engine/vlm/step-costs.js';
 
 // Mesa's Vulkan loader needs a runtime directory; CI sets one, a bare shell may not
 if (!process.env.XDG_RUNTIME_DIR) {
@@ -34,9 +34,9 @@ function counting(calibrationDir: string) {
       opened.push(pkg);
       return pkg;
     },
-    measure: async (pkg): Promise<StepCosts> => {
+    measure: async (pkg, slowerThanMs): Promise<StepCosts> => {
       measured.push(pkg.provider.device);
-      const costs = await measureStepCosts(pkg);
+      const costs = await measureStepCosts(pkg, DEFAULT_STEP_COST_PLAN, slowerThanMs);
       console.log(`${pkg.provider.device}: ${costs.stepMs.map((ms) => ms.toFixed(2)).join(', ')} ms a step by K; prefill ${costs.prefillMs.toFixed(0)} ms; whole measurement ${costs.totalMs.toFixed(0)} ms`);
       return costs;
     },
@@ -68,7 +68,8 @@ describe.skipIf(problem !== null)(`auto on WebGPU and the CPU${problem ? ` (skip
     const first = counting(calibrationDir);
     const pkg = await openByMeasurement(tiny, first.options);
     released.push(pkg);
-    expect(first.measured).toEqual(['webgpu', 'cpu']);
+    // the CPU first, the yardstick
+    expect(first.measured).toEqual(['cpu', 'webgpu']);
     const reason = pkg.provider.reason;
     console.log(reason);
     const match = /^auto chose (webgpu|cpu): ([\d.]+) ms a step against (webgpu|cpu) ([\d.]+) ms \(measured now in [\d.]+ m?s\)/.exec(reason);
@@ -80,8 +81,13 @@ describe.skipIf(problem !== null)(`auto on WebGPU and the CPU${problem ? ` (skip
     await expect(loser?.sessions.size).toBe(0);
     expect(pkg.sessions.size).toBeGreaterThan(0);
 
-    const kept = JSON.parse(readFileSync(path.join(calibrationDir, CALIBRATION_FILE), 'utf8')) as Record<string, { device: string; stepMs: number[] }>;
+    const kept = JSON.parse(readFileSync(path.join(calibrationDir, CALIBRATION_FILE), 'utf8')) as Record<string, { device: string; stepMs: (number | null)[] }>;
     expect(Object.values(kept).map((entry) => entry.device).sort()).toEqual(['cpu', 'webgpu']);
+    const [cpu, webgpu] = ['cpu', 'webgpu'].map((device) => Object.values(kept).find((entry) => entry.device === device));
+    expect(cpu?.stepMs[3]).toBeGreaterThan(0);
+    // a device slower than the CPU in plain steps is not measured drafting: only the chosen one's drafting costs count
+    if ((webgpu?.stepMs[0] ?? 0) > (cpu?.stepMs[0] ?? 0)) expect(webgpu?.stepMs.slice(1).every((ms) => ms === null)).toBe(true);
+    else expect(webgpu?.stepMs[3]).toBeGreaterThan(0);
     expect(pkg.stepCosts?.[0]).toBe(Object.values(kept).find((entry) => entry.device === pkg.provider.device)?.stepMs[0]);
   });
 

@@ -17,7 +17,7 @@ import { availableDevices, runtimeVersion, type AvailableDevice } from '../onnx/
 import type { Manifest } from './manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { readManifest } from './package-files.js';
-import { measureStepCosts, type StepCosts } from './step-costs.js';
+import { DEFAULT_STEP_COST_PLAN, measureStepCosts, type StepCosts } from './step-costs.js';
 
 export const CALIBRATION_FILE = 'device-calibration.json';
 
@@ -124,7 +124,8 @@ export interface AutoOpenOptions {
   open(dir: string, device: DeviceRequest, verified: boolean): Promise<ModelPackage>;
   /** The devices to consider; default: those that answer here. */
   devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
-  measure?: (pkg: ModelPackage) => Promise<StepCosts>;
+  /** Measures an opened package; `slowerThanMs`: the best plain step so far, past which drafting steps need not be measured. */
+  measure?: (pkg: ModelPackage, slowerThanMs: number) => Promise<StepCosts>;
 }
 
 /**
@@ -132,7 +133,10 @@ export interface AutoOpenOptions {
  * measured; the package comes back with its reason saying what was compared and its step costs.
  */
 export async function openByMeasurement(dir: string, options: AutoOpenOptions): Promise<ModelPackage> {
-  const { devices, missing } = await (options.devices ?? availableDevices)();
+  const answered = await (options.devices ?? availableDevices)();
+  // the CPU first: a yardstick that is always there, so a slower device is cut short after its plain steps
+  const devices = [...answered.devices].sort((a, b) => Number(b.request.kind === 'cpu') - Number(a.request.kind === 'cpu'));
+  const missing = [...answered.missing];
   const only = devices.length === 1 ? devices[0] : undefined;
   if (only) {
     // nothing to compare: no measurement
@@ -141,7 +145,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
   }
   const manifest = await readManifest(dir);
   const kept = options.calibrationDir ? await readCalibrations(options.calibrationDir) : new Map<string, Calibration>();
-  const measure = options.measure ?? ((pkg: ModelPackage) => measureStepCosts(pkg));
+  const measure = options.measure ?? ((pkg: ModelPackage, slowerThanMs: number) => measureStepCosts(pkg, DEFAULT_STEP_COST_PLAN, slowerThanMs));
   const keyOf = (device: string) => calibrationKey(manifest, device, runtimeVersion());
   const calibrations: Calibration[] = [];
   const measuredNow = new Map<string, Calibration>();
@@ -166,7 +170,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
       }
       verified = true;
       try {
-        costs = await measure(pkg);
+        costs = await measure(pkg, fastest(calibrations)?.stepMs[0] ?? Number.POSITIVE_INFINITY);
       } catch (error) {
         await pkg.release();
         if (candidate === devices.at(-1) && !calibrations.length) throw error;

@@ -36,7 +36,11 @@ export interface StepCostPlan {
 
 export const DEFAULT_STEP_COST_PLAN: StepCostPlan = { promptTokens: 32, steps: 4, draftK: 3 };
 
-export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = DEFAULT_STEP_COST_PLAN): Promise<StepCosts> {
+/**
+ * @param slowerThanMs a device already measured took this long a plain step: once this one's plain
+ *   steps are slower, its drafting steps are not measured (only the chosen device's are needed).
+ */
+export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = DEFAULT_STEP_COST_PLAN, slowerThanMs = Number.POSITIVE_INFINITY): Promise<StepCosts> {
   const started = performance.now();
   const runner = new ModelRunner(pkg);
   const { manifest } = pkg;
@@ -46,7 +50,7 @@ export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = D
   const promptIds = Array.from({ length: plan.promptTokens }, (_, i) => (i * 7919 + 13) % vocab).filter((id) => !banned.has(id));
   const draftK = runner.hasMtp ? plan.draftK : 0;
   const schedule = [...Array<number>(plan.steps + 1).fill(0), ...Array<number>(draftK ? plan.steps + 1 : 0).fill(draftK)];
-  const policy = new ScheduledDraftLength(schedule);
+  const policy = new ScheduledDraftLength(schedule, plan.steps + 1, slowerThanMs);
   const start = await prefill(runner, await runner.embed(promptIds), promptIds.length + schedule.length * (draftK + 1) + 1);
   const limits: DecodeLimits = {
     eos: -1,
@@ -69,7 +73,11 @@ class ScheduledDraftLength implements DraftLength {
   private readonly controller = new AbortController();
   private played = 0;
 
-  constructor(private readonly schedule: readonly number[]) {
+  constructor(
+    private readonly schedule: readonly number[],
+    private readonly plainSteps: number,
+    private readonly slowerThanMs: number,
+  ) {
     this.maxK = Math.max(0, ...schedule);
   }
 
@@ -85,7 +93,8 @@ class ScheduledDraftLength implements DraftLength {
     // each K's first step warms it up
     if (this.schedule[this.played - 1] === sample.k) this.samples.push(sample);
     this.played++;
-    if (this.played >= this.schedule.length) this.controller.abort();
+    const losing = this.played === this.plainSteps && (this.least()[0] ?? 0) > this.slowerThanMs;
+    if (this.played >= this.schedule.length || losing) this.controller.abort();
   }
 
   least(): number[] {
