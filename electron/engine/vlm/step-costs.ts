@@ -28,17 +28,27 @@ export interface StepCosts {
 export interface StepCostPlan {
   /** Rows of the made-up prompt. */
   promptTokens: number;
-  /** Counted steps per K, after one warm-up. */
+  /** Counted plain steps, after one warm-up. */
   steps: number;
+  /** Counted steps drafting `draftK`, after one warm-up: on a CPU one costs several plain steps. */
+  draftSteps: number;
   /** The K measured beside plain steps (when the package has an MTP head); 0: plain steps only. */
   draftK: number;
 }
 
-export const DEFAULT_STEP_COST_PLAN: StepCostPlan = { promptTokens: 32, steps: 4, draftK: 3 };
+/**
+ * A 4-row prompt: the prefill is no part of what is compared, and on a slow device (WebGPU on
+ * lavapipe, a real-width 2-layer package: 2 s a row) a longer one was most of the measurement.
+ */
+export const DEFAULT_STEP_COST_PLAN: StepCostPlan = { promptTokens: 4, steps: 4, draftK: 3, draftSteps: 2 };
+
+/** A counted plain step this many times the best device's ends a device's measurement: it has lost. */
+const LOST_BY = 3;
 
 /**
  * @param slowerThanMs a device already measured took this long a plain step: once this one's plain
- *   steps are slower, its drafting steps are not measured (only the chosen device's are needed).
+ *   steps are slower, its drafting steps are not measured (only the chosen device's are needed),
+ *   and one plain step `LOST_BY` times slower ends its measurement.
  */
 export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = DEFAULT_STEP_COST_PLAN, slowerThanMs = Number.POSITIVE_INFINITY): Promise<StepCosts> {
   const started = performance.now();
@@ -49,7 +59,7 @@ export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = D
   // any ids will do: the cost of a step does not depend on what the tokens say
   const promptIds = Array.from({ length: plan.promptTokens }, (_, i) => (i * 7919 + 13) % vocab).filter((id) => !banned.has(id));
   const draftK = runner.hasMtp ? plan.draftK : 0;
-  const schedule = [...Array<number>(plan.steps + 1).fill(0), ...Array<number>(draftK ? plan.steps + 1 : 0).fill(draftK)];
+  const schedule = [...Array<number>(plan.steps + 1).fill(0), ...Array<number>(draftK ? plan.draftSteps + 1 : 0).fill(draftK)];
   const policy = new ScheduledDraftLength(schedule, plan.steps + 1, slowerThanMs);
   const start = await prefill(runner, await runner.embed(promptIds), promptIds.length + schedule.length * (draftK + 1) + 1);
   const limits: DecodeLimits = {
@@ -91,10 +101,12 @@ class ScheduledDraftLength implements DraftLength {
 
   observe(sample: StepSample): void {
     // each K's first step warms it up
-    if (this.schedule[this.played - 1] === sample.k) this.samples.push(sample);
+    const counted = this.schedule[this.played - 1] === sample.k;
+    if (counted) this.samples.push(sample);
     this.played++;
+    const lost = counted && sample.k === 0 && sample.ms > LOST_BY * this.slowerThanMs;
     const losing = this.played === this.plainSteps && (this.least()[0] ?? 0) > this.slowerThanMs;
-    if (this.played >= this.schedule.length || losing) this.controller.abort();
+    if (this.played >= this.schedule.length || losing || lost) this.controller.abort();
   }
 
   least(): number[] {
