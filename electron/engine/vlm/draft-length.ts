@@ -59,6 +59,9 @@ export interface AutoSettings {
 
 export const DEFAULT_AUTO_SETTINGS: AutoSettings = { probeBudget: 0.05, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
 
+/** Steps of a K whose least time is its cost, before a running mean takes over. */
+const FIRST_STEPS_BY_LEAST = 3;
+
 /** Probes before acceptance counts as known; until then probes wait only on the budget, not on `probeEvery`. */
 const PROBES_TO_LEARN = 4;
 
@@ -160,7 +163,11 @@ export class AutoDraftLength implements DraftLength {
     const previous = this.stepMs[k] ?? Number.NaN;
     // a K that last ran long ago was measured at a shorter context or another load: its new sample counts for more
     const weight = Math.max(0.1, 1 - decay ** (this.step - (this.lastRun[k] ?? 0)));
-    this.stepMs[k] = Number.isNaN(previous) ? ms : previous * (1 - weight) + ms * weight;
+    // a K's first steps pay for warming up (allocations, a first pass): the least of them is its cost;
+    // later, a step 3x the running mean is the machine stalling (another process ran), not K's cost
+    if (Number.isNaN(previous)) this.stepMs[k] = ms;
+    else if ((this.seen[k] ?? 0) < FIRST_STEPS_BY_LEAST) this.stepMs[k] = Math.min(previous, ms);
+    else this.stepMs[k] = previous * (1 - weight) + Math.min(ms, 3 * previous) * weight;
     this.seen[k] = (this.seen[k] ?? 0) + 1;
     this.lastRun[k] = ++this.step;
     if (this.probing && k > 0) {
