@@ -45,7 +45,7 @@ function addCounts(into: number[], from: readonly number[]): void {
  * round of `auto` pays for its probes alike. `auto` starts, as in the engine, from the step costs
  * measured when the package opened (`priorMs`, from step-costs.ts).
  */
-export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: readonly PageInput[], maxNewTokens: number, rounds: number): Promise<{ totals: RunTotals[]; priorMs: number[]; calibrationMs: number }> {
+export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: readonly PageInput[], maxNewTokens: number, rounds: number): Promise<{ totals: RunTotals[]; priorMs: number[]; calibrationMs: number; probeShares: number[] }> {
   const { manifest } = pkg;
   const limits: DecodeLimits = {
     eos: manifest.tokens.eos,
@@ -69,7 +69,9 @@ export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: 
   // warm-up: first runs pay for lazy allocations in ONNX Runtime
   if (pages[0]) await decode(pages[0], runner.hasMtp ? 1 : null);
   const fastest: (DecodeResult | null)[][] = pages.map(() => runs.map(() => null));
+  const probeShares: number[] = [];
   for (let round = 0; round < rounds; round++) {
+    if (round > 0) probeShares.push(auto.probeShare);
     auto = newAuto();
     for (const [p, page] of pages.entries()) {
       const row = fastest[p] as (DecodeResult | null)[];
@@ -79,7 +81,8 @@ export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: 
       }
     }
   }
-  return { totals: sumRuns(runs.map((run) => run.name), fastest), priorMs: calibration.stepMs, calibrationMs: calibration.totalMs };
+  if (runner.hasMtp) probeShares.push(auto.probeShare);
+  return { totals: sumRuns(runs.map((run) => run.name), fastest), priorMs: calibration.stepMs, calibrationMs: calibration.totalMs, probeShares };
 }
 
 /** Totals per run over the pages; the first run (greedy) is the reference every other run's tokens must equal. */
