@@ -54,8 +54,8 @@ export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: 
     repetition: { ...DEFAULT_REPETITION_RULE, ignored: Object.values(manifest.tokens.special) },
   };
   const speculativeKs = runner.hasMtp ? Array.from({ length: MAX_SPEC_K }, (_, i) => i + 1) : [];
-  const calibration = runner.hasMtp ? await measureStepCosts(pkg) : { stepMs: [], totalMs: 0 };
-  const newAuto = () => new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, calibration.stepMs);
+  const calibration = runner.hasMtp ? await measureStepCosts(pkg) : { stepMs: [], catchUpMsPerRow: Number.NaN, totalMs: 0 };
+  const newAuto = () => new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, calibration);
   let auto = newAuto();
   const runs: { name: RunName; length: () => DraftLength | number | null }[] = [
     { name: 'greedy', length: () => null },
@@ -63,6 +63,7 @@ export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: 
     ...(runner.hasMtp ? [{ name: 'auto' as RunName, length: () => auto }] : []),
   ];
   const decode = async (page: PageInput, length: DraftLength | number | null): Promise<DecodeResult> => {
+    if (typeof length === 'object' && length !== null) length.beginPage?.(page.ids.length);
     const start = await prefill(runner, page.embeds, page.ids.length + maxNewTokens + MAX_SPEC_K + 1);
     return length === null ? decodeGreedy(runner, start, limits) : decodeSpeculative(runner, start, null, length, limits, page.ids);
   };

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { DeviceRequest } from '../../../shared/device.js';
 import { availableDevices, runtimeVersion, type AvailableDevice } from '../onnx/execution-provider.js';
+import type { DraftPrior } from './draft-length.js';
 import type { Manifest } from './manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { readManifest } from './package-files.js';
@@ -27,6 +28,7 @@ const entrySchema = z.object({
   device: z.string(),
   // JSON has no NaN: a K not measured is null
   stepMs: z.array(z.number().nullable()),
+  catchUpMsPerRow: z.number().nullable().default(null),
   prefillMs: z.number(),
   totalMs: z.number(),
   measuredAt: z.string(),
@@ -45,9 +47,9 @@ function machineName(): string {
   return `${process.platform}-${process.arch} ${cpus[0]?.model ?? 'unknown CPU'} x${cpus.length}`;
 }
 
-/** Per K, ms per step, NaN where not measured. */
-export function stepMsOf(calibration: Calibration): number[] {
-  return calibration.stepMs.map((ms) => ms ?? Number.NaN);
+/** What `--spec-k auto` starts from: per K, ms per step (NaN where not measured), and the draft head's catch-up. */
+export function priorOf(calibration: Calibration): DraftPrior {
+  return { stepMs: calibration.stepMs.map((ms) => ms ?? Number.NaN), catchUpMsPerRow: calibration.catchUpMsPerRow ?? Number.NaN };
 }
 
 /** The calibrations kept in `dir`; none when the file is missing or unreadable (it is then measured again). */
@@ -76,6 +78,7 @@ export function calibrationOf(manifest: Manifest, device: string, costs: StepCos
     package: manifest.name,
     device,
     stepMs: costs.stepMs.map((ms) => (Number.isNaN(ms) ? null : Math.round(ms * 100) / 100)),
+    catchUpMsPerRow: Number.isNaN(costs.catchUpMsPerRow) ? null : Math.round(costs.catchUpMsPerRow * 1000) / 1000,
     prefillMs: Math.round(costs.prefillMs),
     totalMs: Math.round(costs.totalMs),
     measuredAt: now.toISOString(),
@@ -107,14 +110,14 @@ function formatMs(ms: number): string {
  * Per K, ms per step of an opened package on its device, for `--spec-k auto` where the device was
  * named: kept from an earlier measurement, else measured now (and kept when `calibrationDir` is given).
  */
-export async function knownStepCosts(pkg: ModelPackage, calibrationDir: string | undefined, measure = measureStepCosts): Promise<number[]> {
-  if (pkg.stepCosts) return [...pkg.stepCosts];
+export async function knownStepCosts(pkg: ModelPackage, calibrationDir: string | undefined, measure = measureStepCosts): Promise<DraftPrior> {
+  if (pkg.stepCosts) return pkg.stepCosts;
   const key = calibrationKey(pkg.manifest, pkg.provider.device, pkg.provider.runtimeVersion);
   const kept = calibrationDir ? (await readCalibrations(calibrationDir)).get(key) : undefined;
-  if (kept) return stepMsOf(kept);
+  if (kept) return priorOf(kept);
   const calibration = calibrationOf(pkg.manifest, pkg.provider.device, await measure(pkg));
   if (calibrationDir) await saveCalibrations(calibrationDir, new Map([[key, calibration]]));
-  return stepMsOf(calibration);
+  return priorOf(calibration);
 }
 
 export interface AutoOpenOptions {
@@ -197,7 +200,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
     if (options.calibrationDir && measuredNow.size) await saveCalibrations(options.calibrationDir, measuredNow);
     const others = calibrations.filter((calibration) => calibration !== chosen);
     const reason = autoReason(chosen, others, [...measuredNow.values()], missing);
-    return { ...open, provider: { ...open.provider, reason }, stepCosts: stepMsOf(chosen) };
+    return { ...open, provider: { ...open.provider, reason }, stepCosts: priorOf(chosen) };
   } catch (error) {
     await open?.release();
     throw error;

@@ -26,9 +26,21 @@ export interface StepSample {
 export interface DraftLength {
   /** The most drafts a step may ask for; sizes the per-position counts. */
   readonly maxK: number;
+  /** A page starts: the draft head will first take its prompt's rows. */
+  beginPage?(promptRows: number): void;
   next(): number;
   observe(sample: StepSample): void;
 }
+
+/** What a step costs on the device, measured before decoding (step-costs.ts). */
+export interface DraftPrior {
+  /** Per K, ms per step; NaN where not measured. Only the ratios to the plain step are used. */
+  stepMs: readonly number[];
+  /** Ms per row for the draft head to catch up on rows it has not seen; NaN when not measured. */
+  catchUpMsPerRow: number;
+}
+
+export const NO_PRIOR: DraftPrior = { stepMs: [], catchUpMsPerRow: Number.NaN };
 
 export function fixedDraftLength(k: number): DraftLength {
   return { maxK: k, next: () => k, observe: () => undefined };
@@ -95,18 +107,21 @@ export class AutoDraftLength implements DraftLength {
   private probing: { msPerToken: number } | null = null;
   private elapsedMs = 0;
   private probeCostMs = 0;
-  /** What the last probe spent bringing the draft head up to date: the next one is expected to spend as much. */
-  private catchUpMs = 0;
+  /** Rows the draft head has not taken (the page's prompt, then plain steps' tokens): a probe first feeds them to it. */
+  private rowsBehind = 0;
+  /** Ms a row for that, as last measured (NaN: not yet). */
+  private catchUpMsPerRow: number;
 
   /**
-   * @param prior per K, ms per step measured before decoding (NaN where not): only the ratios to
-   *   the plain step are used, as the page's own context makes every step dearer.
+   * @param prior step costs measured before decoding: of the steps only the ratios to the plain
+   *   step are used, as the page's own context makes every step dearer.
    */
   constructor(
     readonly maxK: number,
     private readonly settings: AutoSettings = DEFAULT_AUTO_SETTINGS,
-    private readonly prior: readonly number[] = [],
+    private readonly prior: DraftPrior = NO_PRIOR,
   ) {
+    this.catchUpMsPerRow = prior.catchUpMsPerRow;
     this.drafted = Array<number>(maxK).fill(0);
     this.accepted = Array<number>(maxK).fill(0);
     this.stepMs = Array<number>(maxK + 1).fill(Number.NaN);
@@ -120,6 +135,10 @@ export class AutoDraftLength implements DraftLength {
     return this.elapsedMs ? Math.max(0, this.probeCostMs) / this.elapsedMs : 0;
   }
 
+  beginPage(promptRows: number): void {
+    this.rowsBehind = promptRows;
+  }
+
   next(): number {
     this.probing = null;
     if (this.maxK === 0) return 0;
@@ -130,7 +149,9 @@ export class AutoDraftLength implements DraftLength {
     const learning = this.probes < PROBES_TO_LEARN;
     if (!learning && this.sinceProbe < this.probeGap) return best;
     const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
-    const expectedCost = this.catchUpMs + Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
+    // a page's first probe feeds the head its whole prompt: on a CPU that can cost more than the probe's step
+    const catchUp = Number.isNaN(this.catchUpMsPerRow) ? 0 : this.catchUpMsPerRow * this.rowsBehind;
+    const expectedCost = catchUp + Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
     if (this.probeCostMs + expectedCost > this.settings.probeBudget * (this.elapsedMs + (stepMs[k] ?? 0))) return best;
     this.probing = { msPerToken };
     return k;
@@ -149,10 +170,11 @@ export class AutoDraftLength implements DraftLength {
     if (k < 0 || k > this.maxK) return;
     const { decay } = this.settings;
     this.elapsedMs += ms + catchUpMs;
-    if (this.probing) {
-      this.probeCostMs += catchUpMs + ms - (accepted + 1) * this.probing.msPerToken;
-      this.catchUpMs = catchUpMs;
-    }
+    if (this.probing) this.probeCostMs += catchUpMs + ms - (accepted + 1) * this.probing.msPerToken;
+    if (k > 0) {
+      if (catchUpMs > 0 && this.rowsBehind > 0) this.catchUpMsPerRow = catchUpMs / this.rowsBehind;
+      this.rowsBehind = 0;
+    } else this.rowsBehind += accepted + 1;
     for (let i = 0; i < this.maxK; i++) {
       this.drafted[i] = (this.drafted[i] ?? 0) * decay;
       this.accepted[i] = (this.accepted[i] ?? 0) * decay;
@@ -181,8 +203,9 @@ export class AutoDraftLength implements DraftLength {
   estimate(): DraftEstimate {
     // one pseudo-miss per position: a position never judged counts as never right
     const acceptance = this.drafted.map((count, i) => (this.accepted[i] ?? 0) / (count + 1));
-    const plain = Number.isNaN(this.stepMs[0] ?? Number.NaN) ? (this.prior[0] ?? Number.NaN) : (this.stepMs[0] ?? Number.NaN);
-    const scaled = this.stepMs.map((ms, k) => (Number.isNaN(ms) && k > 0 ? plain * ((this.prior[k] ?? Number.NaN) / (this.prior[0] ?? Number.NaN)) : k === 0 ? plain : ms));
+    const prior = this.prior.stepMs;
+    const plain = Number.isNaN(this.stepMs[0] ?? Number.NaN) ? (prior[0] ?? Number.NaN) : (this.stepMs[0] ?? Number.NaN);
+    const scaled = this.stepMs.map((ms, k) => (Number.isNaN(ms) && k > 0 ? plain * ((prior[k] ?? Number.NaN) / (prior[0] ?? Number.NaN)) : k === 0 ? plain : ms));
     const stepMs = fillByLine(scaled);
     const tokensPerStep: number[] = [1];
     let chain = 1;

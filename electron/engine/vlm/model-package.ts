@@ -10,6 +10,7 @@ import * as ort from 'onnxruntime-node';
 import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
+import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, type Manifest } from './manifest.js';
 import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from './package-files.js';
@@ -29,8 +30,8 @@ export interface ModelPackage {
   /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
   decoderGraph: string;
   tokenizerJson: string;
-  /** Per K, ms per decoding step measured on this device before any page (`auto`'s calibration); NaN where not measured. */
-  stepCosts?: readonly number[];
+  /** What a decoding step costs on this device, measured before any page (device-calibration.ts). */
+  stepCosts?: DraftPrior;
   release(): Promise<void>;
 }
 

@@ -19,6 +19,8 @@ export interface StepCosts {
    * steps once put a plain step at 8.3 ms against 1.5 ms drafting three, on a 2-core machine at load 11).
    */
   stepMs: number[];
+  /** Ms a row for the draft head to catch up on the rows before its first drafting step; NaN without a head. */
+  catchUpMsPerRow: number;
   /** The prompt's prefill, milliseconds. */
   prefillMs: number;
   /** Everything the measurement took, warm-ups included, milliseconds. */
@@ -61,6 +63,7 @@ export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = D
   const draftK = runner.hasMtp ? plan.draftK : 0;
   const schedule = [...Array<number>(plan.steps + 1).fill(0), ...Array<number>(draftK ? plan.draftSteps + 1 : 0).fill(draftK)];
   const policy = new ScheduledDraftLength(schedule, plan.steps + 1, slowerThanMs);
+  policy.beginPage(promptIds.length);
   const start = await prefill(runner, await runner.embed(promptIds), promptIds.length + schedule.length * (draftK + 1) + 1);
   const limits: DecodeLimits = {
     eos: -1,
@@ -73,7 +76,7 @@ export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = D
   } finally {
     if ('release' in start.decoderCache) start.decoderCache.release();
   }
-  return { stepMs: policy.least(), prefillMs: start.ms, totalMs: performance.now() - started };
+  return { stepMs: policy.least(), catchUpMsPerRow: policy.catchUpMsPerRow, prefillMs: start.ms, totalMs: performance.now() - started };
 }
 
 /** Plays a fixed list of K and records each step's time; its signal ends decoding when the list is played. */
@@ -82,6 +85,8 @@ class ScheduledDraftLength implements DraftLength {
   private readonly samples: StepSample[] = [];
   private readonly controller = new AbortController();
   private played = 0;
+  private rowsBehind = 0;
+  catchUpMsPerRow = Number.NaN;
 
   constructor(
     private readonly schedule: readonly number[],
@@ -89,6 +94,10 @@ class ScheduledDraftLength implements DraftLength {
     private readonly slowerThanMs: number,
   ) {
     this.maxK = Math.max(0, ...schedule);
+  }
+
+  beginPage(promptRows: number): void {
+    this.rowsBehind = promptRows;
   }
 
   get done(): AbortSignal {
@@ -101,6 +110,9 @@ class ScheduledDraftLength implements DraftLength {
 
   observe(sample: StepSample): void {
     // each K's first step warms it up
+    // the first drafting step fed the head the prompt and the plain steps' rows
+    if (sample.k > 0 && Number.isNaN(this.catchUpMsPerRow) && sample.catchUpMs) this.catchUpMsPerRow = sample.catchUpMs / this.rowsBehind;
+    if (sample.k === 0) this.rowsBehind += sample.accepted + 1;
     const counted = this.schedule[this.played - 1] === sample.k;
     if (counted) this.samples.push(sample);
     this.played++;
