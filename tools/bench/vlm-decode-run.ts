@@ -63,8 +63,8 @@ export async function decodeRuns(runner: ModelRunner, pkg: ModelPackage, pages: 
     ...(runner.hasMtp ? [{ name: 'auto' as RunName, length: () => auto }] : []),
   ];
   const decode = async (page: PageInput, length: DraftLength | number | null): Promise<DecodeResult> => {
-    if (typeof length === 'object' && length !== null) length.beginPage?.(page.ids.length);
     const start = await prefill(runner, page.embeds, page.ids.length + maxNewTokens + MAX_SPEC_K + 1);
+    if (typeof length === 'object' && length !== null) length.beginPage?.(page.ids.length, start.ms);
     return length === null ? decodeGreedy(runner, start, limits) : decodeSpeculative(runner, start, null, length, limits, page.ids);
   };
   // warm-up: first runs pay for lazy allocations in ONNX Runtime

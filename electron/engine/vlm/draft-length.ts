@@ -26,8 +26,8 @@ export interface StepSample {
 export interface DraftLength {
   /** The most drafts a step may ask for; sizes the per-position counts. */
   readonly maxK: number;
-  /** A page starts: the draft head will first take its prompt's rows. */
-  beginPage?(promptRows: number): void;
+  /** A page starts: the draft head will first take its prompt's rows; the decoder's prefill of them took `prefillMs`. */
+  beginPage?(promptRows: number, prefillMs?: number): void;
   next(): number;
   observe(sample: StepSample): void;
 }
@@ -74,6 +74,13 @@ export const DEFAULT_AUTO_SETTINGS: AutoSettings = { probeBudget: 0.05, probeEve
 /** Steps of a K whose least time is its cost, before a running mean takes over. */
 const FIRST_STEPS_BY_LEAST = 3;
 
+/**
+ * Feeding the head a page's prompt costs at most this share of the decoder's prefill of it: the head
+ * is one block against the decoder's 12 layers. It bounds the estimate from the ms a row measured
+ * on a few rows, which on a GPU is mostly fixed cost and would overstate a long prompt many times.
+ */
+const HEAD_SHARE_OF_PREFILL = 0.25;
+
 /** Probes before acceptance counts as known; until then probes wait only on the budget, not on `probeEvery`. */
 const PROBES_TO_LEARN = 4;
 
@@ -111,6 +118,8 @@ export class AutoDraftLength implements DraftLength {
   private rowsBehind = 0;
   /** Ms a row for that, as last measured (NaN: not yet). */
   private catchUpMsPerRow: number;
+  /** The most feeding the head this page's prompt can cost (until the page's first drafting step). */
+  private promptCatchUpBoundMs = Number.POSITIVE_INFINITY;
 
   /**
    * @param prior step costs measured before decoding: of the steps only the ratios to the plain
@@ -135,8 +144,9 @@ export class AutoDraftLength implements DraftLength {
     return this.elapsedMs ? Math.max(0, this.probeCostMs) / this.elapsedMs : 0;
   }
 
-  beginPage(promptRows: number): void {
+  beginPage(promptRows: number, prefillMs = Number.POSITIVE_INFINITY): void {
     this.rowsBehind = promptRows;
+    this.promptCatchUpBoundMs = HEAD_SHARE_OF_PREFILL * prefillMs;
   }
 
   next(): number {
@@ -150,7 +160,7 @@ export class AutoDraftLength implements DraftLength {
     if (!learning && this.sinceProbe < this.probeGap) return best;
     const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
     // a page's first probe feeds the head its whole prompt: on a CPU that can cost more than the probe's step
-    const catchUp = Number.isNaN(this.catchUpMsPerRow) ? 0 : this.catchUpMsPerRow * this.rowsBehind;
+    const catchUp = Number.isNaN(this.catchUpMsPerRow) ? 0 : Math.min(this.catchUpMsPerRow * this.rowsBehind, this.promptCatchUpBoundMs);
     const expectedCost = catchUp + Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
     if (this.probeCostMs + expectedCost > this.settings.probeBudget * (this.elapsedMs + (stepMs[k] ?? 0))) return best;
     this.probing = { msPerToken };
@@ -174,6 +184,7 @@ export class AutoDraftLength implements DraftLength {
     if (k > 0) {
       if (catchUpMs > 0 && this.rowsBehind > 0) this.catchUpMsPerRow = catchUpMs / this.rowsBehind;
       this.rowsBehind = 0;
+      this.promptCatchUpBoundMs = Number.POSITIVE_INFINITY;
     } else this.rowsBehind += accepted + 1;
     for (let i = 0; i < this.maxK; i++) {
       this.drafted[i] = (this.drafted[i] ?? 0) * decay;

@@ -99,8 +99,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
-    this.draftLength.beginPage?.(input.ids.length);
     const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
+    this.draftLength.beginPage?.(input.ids.length, start.ms);
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);
