@@ -217,7 +217,9 @@ export class AutoDraftLength implements DraftLength {
     const prior = this.prior.stepMs;
     const plain = Number.isNaN(this.stepMs[0] ?? Number.NaN) ? (prior[0] ?? Number.NaN) : (this.stepMs[0] ?? Number.NaN);
     const scaled = this.stepMs.map((ms, k) => (Number.isNaN(ms) && k > 0 ? plain * ((prior[k] ?? Number.NaN) / (prior[0] ?? Number.NaN)) : k === 0 ? plain : ms));
-    const stepMs = fillByLine(scaled);
+    // a step drafting K runs a decoder pass of K + 1 rows and the drafts: never cheaper than a plain
+    // step, whatever a noisy measurement said (one once made K = 2 look cheaper with drafts never right)
+    const stepMs = fillByLine(scaled).map((ms, k, all) => (k > 0 ? Math.max(ms, all[0] ?? ms) : ms));
     const tokensPerStep: number[] = [1];
     let chain = 1;
     for (let k = 1; k <= this.maxK; k++) {
