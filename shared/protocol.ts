@@ -63,6 +63,8 @@ export interface VlmOptions {
   maxNewTokens: number;
   /** The device asked for (`auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`: shared/device.ts); undefined: `auto`. */
   device?: string;
+  /** The app-data folder, where `auto` (device and K) keeps what it measured; undefined: measured on every open, kept nowhere. */
+  calibrationDir?: string;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {
@@ -96,6 +98,6 @@ export type HostEvent =
   /** The answer to `render`; a page that cannot be rendered answers `page-failed`. */
   | { type: 'page-image'; docId: string; page: number; width: number; height: number; png: Uint8Array }
   /** The answer to `probe-device`: e.g. `cpu` and why (CUDA libraries not installed...). */
-  | { type: 'device'; device: string; reason: string; runtimeVersion: string }
+  | { type: 'device'; device: string; reason: string; runtimeVersion: string; available: string[]; missing: string[] }
   /** A request the host could not act on (malformed, unknown document, conversion already running). */
   | { type: 'request-rejected'; docId?: string; message: string };

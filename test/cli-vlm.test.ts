@@ -111,6 +111,16 @@ describe('vlm command-line settings', () => {
     return command.request;
   };
 
+  it('folio doctor lists the devices the engine host answers on, why CUDA is missing, and what auto measured', async () => {
+    const run = await runFolio(['doctor']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^ONNX Runtime: \d+\.\d+\.\d+$/m);
+    expect(run.stdout).toMatch(/^devices: (.+, )?cpu$/m);
+    // CI has no CUDA libraries: the line says so and how to get them
+    expect(run.stdout).toMatch(/^not available: cuda:0: /m);
+    expect(run.stdout).toMatch(/device-calibration\.json/);
+  });
+
   it('takes --device auto, cpu, webgpu, cuda or cuda:N, and says so when given anything else', () => {
     expect(convert('--model', 'm', '--device', 'webgpu').vlm?.device).toBe('webgpu');
     expect(convert('--model', 'm', '--device', 'CUDA').vlm?.device).toBe('cuda:0');

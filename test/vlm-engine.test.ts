@@ -53,7 +53,7 @@ describe('vlm engine', () => {
       expect(result.markdown).toBe((await plain.convertImage(image, undefined, () => {})).markdown);
       stats.push(result.stats);
     }
-    // the first page explores K = 4 and plain steps; later pages settle on no speculation
+    // the first page probes K = 4 after a plain step; later pages settle on no speculation
     expect(stats[0]).toMatchObject({ specKSetting: 'auto' });
     expect(stats[0]?.stepsAtK[4]).toBeGreaterThan(0);
     expect(stats[2]).toMatchObject({ specK: 0 });

@@ -15,6 +15,7 @@ set -uo pipefail
 
 cd "$(dirname "$0")/.."
 work="${GPU_CHECK_DIR:-$(mktemp -d)}"
+mkdir -p "$work"
 layers="${GPU_CHECK_LAYERS:-4}"
 tokens="${GPU_CHECK_TOKENS:-64}"
 mode="${GPU_CHECK_MODE:-base}"
@@ -45,15 +46,18 @@ peak_gpu_mib() {
   sort -n "$1" | tail -1
 }
 
-for run in "int4 webgpu $int4" "int4 cuda $int4" "fp16 cuda $fp16" "fp16 webgpu $fp16"; do
+# the last run lets auto measure every device and choose (kept in its own data folder), with --spec-k auto
+for run in "int4 webgpu $int4" "int4 cuda $int4" "fp16 cuda $fp16" "fp16 webgpu $fp16" "int4 auto $int4"; do
   set -- $run
   echo "== $1 on $2"
   samples="$work/gpu-$1-$2.txt"
   : > "$samples"
   (while true; do nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits 2>/dev/null | head -1 >> "$samples"; sleep 0.2; done) &
   sampler=$!
-  node bin/folio.js convert "$page" -o "$work/out-$1-$2" --engine vlm --model "$3" --device "$2" --mode "$mode" \
-    --max-tokens "$tokens" --spec-k 0 --page-timeout 600 --json > "$work/run-$1-$2.json" 2> "$work/run-$1-$2.err"
+  speck=0
+  [ "$2" = auto ] && speck=auto
+  FOLIO_USER_DATA_DIR="$work/data" node bin/folio.js convert "$page" -o "$work/out-$1-$2" --engine vlm --model "$3" --device "$2" \
+    --mode "$mode" --max-tokens "$tokens" --spec-k "$speck" --page-timeout 600 --json > "$work/run-$1-$2.json" 2> "$work/run-$1-$2.err"
   code=$?
   kill "$sampler" 2>/dev/null
   if [ $code -ne 0 ]; then
@@ -68,7 +72,7 @@ for run in "int4 webgpu $int4" "int4 cuda $int4" "fp16 cuda $fp16" "fp16 webgpu 
     console.log(`provider ${d.provider}, precision ${d.precision}, cache on device ${d.cacheResident}, ` +
       `${msPerStep.toFixed(1)} ms a step, ${Number(d.tokensPerSecond).toFixed(1)} tokens/s, ` +
       `${Math.round(d.hostBytesPerStep)} host bytes a step, prefill ${Math.round(d.prefillMs)} ms, ` +
-      `peak GPU memory ${process.argv[2] || "?"} MiB`);
+      `peak GPU memory ${process.argv[2] || "?"} MiB` + (d.specKSetting === "auto" ? `\nK by steps ${JSON.stringify(d.stepsAtK)}; ${done.stats.reason}` : ""));
   ' "$work/run-$1-$2.json" "$(peak_gpu_mib "$samples")"
 done
 echo "== outputs in $work"

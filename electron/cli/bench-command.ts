@@ -13,6 +13,7 @@ import { documentMarkdown } from '../../shared/export/markdown.js';
 import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
 import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
 import { toFailure } from '../core/failure-error.js';
+import { appDataFolder } from './app-data-folder.js';
 import { inCliWords } from './remedy-words.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient } from '../core/engine-client/host-client.js';
@@ -91,7 +92,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
     pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });
-  const options = await convertOptions(request, false);
+  const options = await convertOptions(request, false, appDataFolder());
   const failAll = (pdf: string, pages: Iterable<number>, why: string) => {
     for (const page of pages) outputs.set(pageKey(pdf, page), { failure: why });
     io.stderr.write(`folio bench: ${pdf}: ${why}\n`);

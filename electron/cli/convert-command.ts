@@ -16,6 +16,7 @@ import { allPages, pageCountText, pageListText, pagesWithin } from '../../shared
 import type { ConvertOptions } from '../../shared/protocol.js';
 import { loadMathCss } from '../core/output/math-css.js';
 import { toFailure } from '../core/failure-error.js';
+import { appDataFolder } from './app-data-folder.js';
 import { inCliWords } from './remedy-words.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient, type OpenedDocument } from '../core/engine-client/host-client.js';
@@ -69,7 +70,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });
-  const options = await convertOptions(request, request.images);
+  const options = await convertOptions(request, request.images, appDataFolder());
   const batch = new Batch(request, options, client, reporter, io.signal, write);
   const started = performance.now();
   try {

@@ -13,7 +13,7 @@ Usage:
                       <pdf>_pg<N>_repeat1.md for olmOCR's own scorer
   folio export-pairs -o <dir> [documents...] [options]
                       fine-tuning pairs of the pages you reviewed or edited in the app
-  folio doctor        say which ONNX Runtime execution provider Folio gets, and why
+  folio doctor        say which devices ONNX Runtime answers on, and what auto measured on them
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,
                       and its round-trip time for one small page
@@ -38,8 +38,10 @@ Convert options:
                           only: it will not read real documents well);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
-  --device D              vlm device: auto (CUDA if present, else CPU), cpu, webgpu, cuda or cuda:N
                           (default auto with an MTP head, else 0)
+  --device D              vlm device: auto (default: a few decoding steps on each device present,
+                          WebGPU, CUDA, CPU, the fastest kept per package in the app-data folder),
+                          cpu, webgpu, cuda or cuda:N
   --mode NAME             vlm resolution mode of the package (default: its first)
   --max-tokens N          vlm or remote tokens per page at most (default 4096)
   --server URL            remote engine: a vLLM (OpenAI-compatible) server, e.g. http://gpu-box:8000;

@@ -7,6 +7,7 @@ import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
 import { runBench } from './bench-command.js';
 import { runConvert } from './convert-command.js';
+import { runDoctor } from './doctor-command.js';
 import { runExportPairs } from './export-pairs-command.js';
 import { runServeCheck } from './serve-check-command.js';
 
@@ -28,7 +29,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${await packageVersion()}\n`);
       return 0;
     case 'doctor':
-      return runDoctor();
+      return runDoctor(process.stdout);
     case 'convert':
       return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'bench':
@@ -66,16 +67,3 @@ async function packageVersion(): Promise<string> {
   return manifest.version;
 }
 
-/** The engine host answers: the CLI process never loads ONNX Runtime itself. */
-async function runDoctor(): Promise<number> {
-  const client = new HostClient({ spawnHost: () => forkHost() });
-  try {
-    const probe = await client.probeDevice();
-    // devices are named `cuda:0`, `webgpu`, `cpu`: the provider is the name before the index
-    const provider = probe.device.split(':')[0];
-    process.stdout.write(`execution provider: ${provider} (${probe.device})\nreason: ${probe.reason}\nONNX Runtime: ${probe.runtimeVersion}\n`);
-    return 0;
-  } finally {
-    client.dispose();
-  }
-}

@@ -17,13 +17,16 @@ export interface EngineRequest {
   lang?: OcrLanguage;
 }
 
-/** `extractImages`: whether pages keep their figures (the app always, for later exports; the CLI with --images). */
-export async function convertOptions(request: EngineRequest, extractImages: boolean): Promise<ConvertOptions> {
+/**
+ * `extractImages`: whether pages keep their figures (the app always, for later exports; the CLI with --images).
+ * `calibrationDir`: the app-data folder, where the `vlm` engine's `auto` keeps what it measured of the devices.
+ */
+export async function convertOptions(request: EngineRequest, extractImages: boolean, calibrationDir?: string): Promise<ConvertOptions> {
   return {
     engine: request.engine,
     keepHeaders: request.keepHeaders,
     extractImages,
-    vlm: request.vlm && (await vlmOptions(request.vlm)),
+    vlm: request.vlm && (await vlmOptions(request.vlm, calibrationDir)),
     remote: request.remote,
     lang: request.lang,
   };

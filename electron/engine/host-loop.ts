@@ -54,11 +54,13 @@ export class EngineHost {
   /** Loaded on demand: ONNX Runtime's native library is slow to load and only the vlm engine needs it otherwise. */
   private async probeDevice(): Promise<void> {
     try {
-      const { chooseExecutionProvider } = await import('./onnx/execution-provider.js');
-      const choice = await chooseExecutionProvider();
-      this.transport.send({ type: 'device', device: choice.device, reason: choice.reason, runtimeVersion: choice.runtimeVersion });
+      const { availableDevices, chooseExecutionProvider } = await import('./onnx/execution-provider.js');
+      const [choice, { devices, missing }] = await Promise.all([chooseExecutionProvider(), availableDevices()]);
+      const available = devices.map((device) => device.device);
+      this.transport.send({ type: 'device', device: choice.device, reason: choice.reason, runtimeVersion: choice.runtimeVersion, available, missing });
     } catch (error) {
-      this.transport.send({ type: 'device', device: 'unknown', reason: `ONNX Runtime did not load: ${toFailure(error).message}`, runtimeVersion: 'unknown' });
+      const reason = `ONNX Runtime did not load: ${toFailure(error).message}`;
+      this.transport.send({ type: 'device', device: 'unknown', reason, runtimeVersion: 'unknown', available: [], missing: [reason] });
     }
   }
 

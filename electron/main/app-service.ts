@@ -209,7 +209,7 @@ export class AppService implements AppServiceApi {
     const pages = request.pages ?? pagesToResume(document);
     const outside = pages.find((page) => !Number.isInteger(page) || page < 1 || page > pageCount);
     if (outside !== undefined) throw new Error(`${document.name} has pages 1 to ${pageCount}; there is no page ${outside}.`);
-    const options = await conversionOptions(this.settings, request);
+    const options = await conversionOptions(this.settings, request, this.options.dataDir);
     this.restartHostForKey();
     this.queue.enqueue(document.id, document.path, pages, options, this.passwords.get(document.id));
   }

@@ -6,7 +6,8 @@ import type { ConvertOptions, RemoteOptions } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
 import { convertOptions, type EngineRequest } from '../core/conversion-request.js';
 
-export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>): Promise<ConvertOptions> {
+/** `dataDir`: the app's data folder, where the `vlm` engine's `auto` keeps what it measured of the devices. */
+export async function conversionOptions(settings: Settings, request: Pick<ConvertRequest, 'engine' | 'mode'>, dataDir?: string): Promise<ConvertOptions> {
   const mode = request.mode ?? settings.mode ?? undefined;
   const engine = request.engine ?? settings.engine;
   const engineRequest: EngineRequest = {
@@ -21,7 +22,7 @@ export async function conversionOptions(settings: Settings, request: Pick<Conver
     lang: settings.ocrLang,
   };
   // always with figures: the workspace keeps them so that any later export can write them
-  return convertOptions(engineRequest, true);
+  return convertOptions(engineRequest, true, dataDir);
 }
 
 function remoteOptions(settings: Settings): RemoteOptions {

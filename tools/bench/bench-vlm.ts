@@ -55,8 +55,15 @@ async function main(): Promise<void> {
       console.log('so speculation here can only cost time and the ratios below are its overhead, not its gain; auto should');
       console.log('settle on K = 0. A trained package (--model DIR) shows the real acceptance.\n');
     }
-    const totals = await decodeRuns(runner, pkg, inputs, maxNewTokens, rounds);
+    const { totals, priorMs, calibrationMs, probeShares } = await decodeRuns(runner, pkg, inputs, maxNewTokens, rounds);
+    if (priorMs.length) {
+      const measured = priorMs.flatMap((ms, k) => (Number.isNaN(ms) ? [] : [`K=${k} ${ms.toFixed(2)} ms`])).join(', ');
+      console.log(`Step costs measured before the pages (auto starts from them): ${measured}; the measurement took ${calibrationMs.toFixed(0)} ms\n`);
+    }
     printRuns(totals);
+    if (probeShares.length) {
+      console.log(`\nauto's probes, by its own account (time beyond what its best K would have taken, the draft head's catching up included), per round: ${probeShares.map((share) => `${(share * 100).toFixed(1)}%`).join(', ')} of decoding time`);
+    }
 
     console.log(`\nPart two: host-side work of one decode step at the real model's sizes (vocabulary ${REAL_SIZES.vocab.toLocaleString('en')},`);
     console.log(`${REAL_SIZES.layers} layers x ${REAL_SIZES.heads} heads x ${REAL_SIZES.headDim}, ${REAL_SIZES.context.toLocaleString('en')}-token context), synthetic arrays, ${HOST_STEP_ROUNDS} steps each; target < ${HOST_STEP_TARGET_MS} ms\n`);

@@ -157,7 +157,10 @@ export class HostClient {
     for (;;) {
       const taken = await host.events.host.take(deadline, signal);
       if (taken.kind === 'event') {
-        if (taken.event.type === 'device') return { device: taken.event.device, reason: taken.event.reason, runtimeVersion: taken.event.runtimeVersion };
+        if (taken.event.type === 'device') {
+          const { type: _type, ...probe } = taken.event;
+          return probe;
+        }
         continue;
       }
       if (taken.kind === 'aborted') throw signal?.reason;

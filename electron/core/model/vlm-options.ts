@@ -19,9 +19,13 @@ export interface VlmRequest {
 }
 
 /** With an MTP head the engine measures and picks K; without one only plain greedy decoding exists. */
-export async function vlmOptions(request: VlmRequest): Promise<VlmOptions> {
+/** `calibrationDir`: the app-data folder, where `auto` keeps what it measured of the devices. */
+export async function vlmOptions(request: VlmRequest, calibrationDir?: string): Promise<VlmOptions> {
   const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? 'auto' : 0);
-  return { modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens, ...(request.device && { device: request.device }) };
+  return {
+    modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens,
+    ...(request.device && { device: request.device }), ...(calibrationDir && { calibrationDir }),
+  };
 }
 
 async function hasMtpHead(dir: string): Promise<boolean> {

@@ -72,10 +72,14 @@ export async function webgpuProblem(): Promise<string | null> {
   }
 }
 
+/** The ONNX Runtime this process loaded, e.g. `1.30.0`. */
+export function runtimeVersion(): string {
+  return ort.env.versions.node ?? 'unknown';
+}
+
 export async function chooseExecutionProvider(request: DeviceRequest | number = { kind: 'auto' }): Promise<ExecutionProviderChoice> {
   const asked = typeof request === 'number' ? { kind: 'auto' as const, deviceId: request } : request;
-  const runtimeVersion = ort.env.versions.node ?? 'unknown';
-  const choice = (provider: ProviderName, device: string, reason: string): ExecutionProviderChoice => ({ provider, device, reason, runtimeVersion });
+  const choice = (provider: ProviderName, device: string, reason: string): ExecutionProviderChoice => ({ provider, device, reason, runtimeVersion: runtimeVersion() });
   const deviceId = asked.kind === 'cuda' || asked.kind === 'auto' ? (asked.deviceId ?? 0) : 0;
   switch (asked.kind) {
     case 'cpu':
@@ -96,6 +100,28 @@ export async function chooseExecutionProvider(request: DeviceRequest | number = 
       return choice('cpu', 'cpu', problem);
     }
   }
+}
+
+/** A provider that answered its probe here, as a device request and its name in messages. */
+export interface AvailableDevice {
+  request: DeviceRequest;
+  device: string;
+}
+
+/**
+ * The devices `auto` may measure: WebGPU when an adapter answers, CUDA when its libraries load and
+ * its provider starts, and the CPU, always there; with why each missing one is missing.
+ */
+export async function availableDevices(cudaDeviceId = 0): Promise<{ devices: AvailableDevice[]; missing: string[] }> {
+  const [webgpu, cuda] = await Promise.all([webgpuProblem(), cudaProblem(cudaDeviceId)]);
+  const devices: AvailableDevice[] = [];
+  const missing: string[] = [];
+  if (webgpu) missing.push(`webgpu: ${webgpu}`);
+  else devices.push({ request: { kind: 'webgpu' }, device: 'webgpu' });
+  if (cuda) missing.push(`cuda:${cudaDeviceId}: ${cuda}`);
+  else devices.push({ request: { kind: 'cuda', deviceId: cudaDeviceId }, device: `cuda:${cudaDeviceId}` });
+  devices.push({ request: { kind: 'cpu' }, device: 'cpu' });
+  return { devices, missing };
 }
 
 /** Proves the CPU provider works by running the probe model once. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AutoDraftLength, fillByLine, fixedDraftLength, type DraftLength } from './draft-length.js';
+import { AutoDraftLength, DEFAULT_AUTO_SETTINGS, fillByLine, fixedDraftLength, type DraftLength } from './draft-length.js';
 
 /**
  * Runs `steps` steps of a synthetic device: the i-th draft is right with chance `acceptance[i]` (given
@@ -45,7 +45,7 @@ describe('auto draft length', () => {
 
   it('stops at three when a fourth draft no longer pays for its share of the pass', () => {
     // E(K)/cost(K) with a = 0.8, cost 10 + 3K: 0.100, 0.138, 0.153, 0.155, 0.153
-    const length = new AutoDraftLength(4, { exploreSteps: 6, probeEvery: 8, maxProbeEvery: 8, decay: 0.999 });
+    const length = new AutoDraftLength(4, { probeBudget: 0.05, probeEvery: 8, maxProbeEvery: 8, decay: 0.999 });
     const ks = drive(length, 3000, () => [0.8, 0.8, 0.8, 0.8], (k) => 10 + 3 * k);
     expect(length.estimate().best).toBe(3);
     expect(share(ks.slice(1000), 3)).toBeGreaterThan(0.8);
@@ -69,13 +69,74 @@ describe('auto draft length', () => {
     expect(share(late.slice(2000), 3)).toBeGreaterThan(0.9);
   });
 
-  it('explores the largest K first, then plain steps, before choosing', () => {
-    const ks = drive(new AutoDraftLength(4), 12, () => [0, 0, 0, 0], () => 1);
-    expect(ks).toEqual([4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0]);
+  it('starts with a plain step, then probes the largest K', () => {
+    const ks = drive(new AutoDraftLength(4), 2, () => [0, 0, 0, 0], () => 1);
+    expect(ks).toEqual([0, 4]);
+  });
+
+  it('keeps probes within 5% of the decoding time where speculation never pays', () => {
+    // a CPU: a K-draft step costs 1 + 2K plain steps (verify reads more experts), drafts half right
+    const cost = (k: number) => 10 * (1 + 2 * k);
+    const steps = (length: AutoDraftLength, n: number) => {
+      const ks = drive(length, n, () => [0.5, 0.5, 0.5, 0.5], cost);
+      const spent = ks.reduce((sum, k) => sum + cost(k), 0);
+      return { ks, overhead: spent / (ks.length * cost(0)) - 1 };
+    };
+    // measured costs before the page (step-costs.ts), as --device auto and --spec-k auto have them
+    const primed = steps(new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, { stepMs: [10, 30, 50, 70, 90], catchUpMsPerRow: Number.NaN }), 150);
+    expect(primed.overhead).toBeLessThanOrEqual(0.05);
+    // without them, a short page pays for the first probe's measurement, then keeps within the budget
+    const unprimed = new AutoDraftLength(4);
+    steps(unprimed, 150);
+    expect(unprimed.probeShare).toBeLessThanOrEqual(0.06);
+    expect(share(steps(unprimed, 1000).ks, 0)).toBeGreaterThan(0.95);
+  });
+
+  it("counts bringing the draft head up to date as part of a probe's cost, a page's prompt first", () => {
+    // a CPU: a probe first feeds the head every row it has not seen, 2 ms a row (a tenth of a plain step each)
+    const pages = (length: AutoDraftLength, count: number, promptRows: number, tokens: number) => {
+      let spent = 0;
+      const ks: number[] = [];
+      for (let page = 0; page < count; page++) {
+        length.beginPage(promptRows);
+        let behind = promptRows;
+        for (let step = 0; step < tokens; step++) {
+          const k = length.next();
+          const catchUpMs = k > 0 ? 2 * behind : 0;
+          behind = k > 0 ? 0 : behind + 1;
+          spent += 10 * (1 + 2 * k) + catchUpMs;
+          ks.push(k);
+          length.observe({ k, accepted: 0, ms: 10 * (1 + 2 * k), catchUpMs });
+        }
+      }
+      return { overhead: spent / (ks.length * 10) - 1, ks };
+    };
+    // measured before the pages: the head's catch-up is known, so a short page never pays for its prompt
+    const measured = { stepMs: [10, 30, 50, 70, 90], catchUpMsPerRow: 2 };
+    const short = pages(new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, measured), 3, 300, 100);
+    expect(short.ks.every((k) => k === 0)).toBe(true);
+    // a long document probes, within the budget
+    const long = pages(new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, measured), 3, 300, 2000);
+    expect(long.ks.some((k) => k > 0)).toBe(true);
+    expect(long.overhead).toBeLessThanOrEqual(0.05);
+  });
+
+  it("bounds a prompt's expected feeding by a share of the decoder's prefill of it", () => {
+    // a GPU: measured on a few rows, feeding the head looked like 5 ms a row, but the prompt's prefill took 20 ms
+    const length = new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, { stepMs: [10, 11, 12, 13, 14], catchUpMsPerRow: 5 });
+    length.beginPage(1000, 20);
+    const ks = drive(length, 40, () => [0.9, 0.9, 0.9, 0.9], (k) => 10 + k);
+    // 5 s of feeding expected would have kept it plain for 10,000 steps
+    expect(ks.slice(0, 20)).toContain(4);
+  });
+
+  it('finds that speculation pays on a device where a K-draft step costs little more than a plain one', () => {
+    const ks = drive(new AutoDraftLength(4, DEFAULT_AUTO_SETTINGS, { stepMs: [10, 10.5, 11, 11.5, 12], catchUpMsPerRow: Number.NaN }), 60, () => [0.9, 0.9, 0.9, 0.9], (k) => 10 + 0.5 * k);
+    expect(share(ks.slice(20), 4)).toBeGreaterThan(0.9);
   });
 
   it('reads acceptance per position as conditional on the drafts before it', () => {
-    const length = new AutoDraftLength(2, { exploreSteps: 1, probeEvery: 1, maxProbeEvery: 1, decay: 1 });
+    const length = new AutoDraftLength(2, { probeBudget: 0.05, probeEvery: 1, maxProbeEvery: 1, decay: 1 });
     // position 1 right 3 times of 4; position 2 judged those 3 times, right once
     for (const accepted of [2, 1, 1, 0]) length.observe({ k: 2, accepted, ms: 1 });
     expect(length.estimate().acceptance).toEqual([3 / 5, 1 / 4]);

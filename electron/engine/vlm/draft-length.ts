@@ -16,28 +16,52 @@ export interface StepSample {
   accepted: number;
   /** Wall time of the step: drafting, the verify pass, refilling the draft cache. */
   ms: number;
+  /**
+   * Wall time before the step bringing the draft head up to date (the prompt on a page's first
+   * drafting step, the rows of plain steps since): no part of K's cost, but part of a probe's.
+   */
+  catchUpMs?: number;
 }
 
 export interface DraftLength {
   /** The most drafts a step may ask for; sizes the per-position counts. */
   readonly maxK: number;
+  /** A page starts: the draft head will first take its prompt's rows; the decoder's prefill of them took `prefillMs`. */
+  beginPage?(promptRows: number, prefillMs?: number): void;
   next(): number;
   observe(sample: StepSample): void;
 }
+
+/** What a step costs on the device, measured before decoding (step-costs.ts). */
+export interface DraftPrior {
+  /** Per K, ms per step; NaN where not measured. Only the ratios to the plain step are used. */
+  stepMs: readonly number[];
+  /** Ms per row for the draft head to catch up on rows it has not seen; NaN when not measured. */
+  catchUpMsPerRow: number;
+}
+
+export const NO_PRIOR: DraftPrior = { stepMs: [], catchUpMsPerRow: Number.NaN };
 
 export function fixedDraftLength(k: number): DraftLength {
   return { maxK: k, next: () => k, observe: () => undefined };
 }
 
 export interface AutoSettings {
-  /** Steps measured at the largest K, then at K = 0, before choosing. */
-  exploreSteps: number;
   /**
-   * One step in this many is a probe. Every other probe drafts the largest K, so acceptance at every
-   * position stays known; the rest run the K, other than the chosen one, that ran longest ago, so
-   * every K's cost stays known as the context grows and the machine's load changes. Each probe
-   * whose first draft is wrong doubles the gap, up to `maxProbeEvery`: a head that is never right
-   * stops costing anything.
+   * The most of the decoding time probes may cost: a probe (a step at a K other than the best) costs
+   * what it took beyond what the best K would have taken for the tokens it committed (a probe that
+   * did better earns credit). A probe runs only while the probes' cost so far, plus what this one
+   * is expected to cost, stays within this share of all the decoding time so far; so on a device
+   * where speculation never pays (a CPU, where a verify pass reads many more experts) decoding is
+   * greedy but for this share, and where it does pay the probes that find it cost nothing.
+   */
+  probeBudget: number;
+  /**
+   * Once acceptance is known, at most one step in this many is a probe. Every other probe drafts
+   * the largest K, so acceptance at every position stays known; the rest run the K, other than the
+   * chosen one, that ran longest ago, so every K's cost stays known as the context grows and the
+   * machine's load changes. Each probe whose first draft is wrong doubles the gap, up to
+   * `maxProbeEvery`: a head that is never right stops costing anything.
    */
   probeEvery: number;
   maxProbeEvery: number;
@@ -45,12 +69,28 @@ export interface AutoSettings {
   decay: number;
 }
 
-export const DEFAULT_AUTO_SETTINGS: AutoSettings = { exploreSteps: 6, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
+export const DEFAULT_AUTO_SETTINGS: AutoSettings = { probeBudget: 0.05, probeEvery: 48, maxProbeEvery: 1536, decay: 0.99 };
+
+/** Steps of a K whose least time is its cost, before a running mean takes over. */
+const FIRST_STEPS_BY_LEAST = 3;
+
+/**
+ * Feeding the head a page's prompt costs at most this share of the decoder's prefill of it: the head
+ * is one block against the decoder's 12 layers. It bounds the estimate from the ms a row measured
+ * on a few rows, which on a GPU is mostly fixed cost and would overstate a long prompt many times.
+ */
+const HEAD_SHARE_OF_PREFILL = 0.25;
+
+/** Probes before acceptance counts as known; until then probes wait only on the budget, not on `probeEvery`. */
+const PROBES_TO_LEARN = 4;
 
 export interface DraftEstimate {
   /** Per draft position, the chance a draft there is right given the ones before it were. */
   acceptance: number[];
-  /** Per K (0..maxK), milliseconds per step: measured, or fitted on a line through those measured. */
+  /**
+   * Per K (0..maxK), milliseconds per step: measured; else scaled from the plain step by the
+   * measured prior (step-costs.ts); else fitted on a line through those measured.
+   */
   stepMs: number[];
   /** Per K, expected tokens committed per step. */
   tokensPerStep: number[];
@@ -69,13 +109,28 @@ export class AutoDraftLength implements DraftLength {
   private step = 0;
   private sinceProbe = 0;
   private probeGap: number;
-  private probing = false;
   private probes = 0;
+  /** The probe under way: its K's expected ms per committed token at the best K when it was chosen. */
+  private probing: { msPerToken: number } | null = null;
+  private elapsedMs = 0;
+  private probeCostMs = 0;
+  /** Rows the draft head has not taken (the page's prompt, then plain steps' tokens): a probe first feeds them to it. */
+  private rowsBehind = 0;
+  /** Ms a row for that, as last measured (NaN: not yet). */
+  private catchUpMsPerRow: number;
+  /** The most feeding the head this page's prompt can cost (until the page's first drafting step). */
+  private promptCatchUpBoundMs = Number.POSITIVE_INFINITY;
 
+  /**
+   * @param prior step costs measured before decoding: of the steps only the ratios to the plain
+   *   step are used, as the page's own context makes every step dearer.
+   */
   constructor(
     readonly maxK: number,
     private readonly settings: AutoSettings = DEFAULT_AUTO_SETTINGS,
+    private readonly prior: DraftPrior = NO_PRIOR,
   ) {
+    this.catchUpMsPerRow = prior.catchUpMsPerRow;
     this.drafted = Array<number>(maxK).fill(0);
     this.accepted = Array<number>(maxK).fill(0);
     this.stepMs = Array<number>(maxK + 1).fill(Number.NaN);
@@ -84,15 +139,32 @@ export class AutoDraftLength implements DraftLength {
     this.probeGap = settings.probeEvery;
   }
 
+  /** Probes' cost so far as a share of all decoding time (see `probeBudget`). */
+  get probeShare(): number {
+    return this.elapsedMs ? Math.max(0, this.probeCostMs) / this.elapsedMs : 0;
+  }
+
+  beginPage(promptRows: number, prefillMs = Number.POSITIVE_INFINITY): void {
+    this.rowsBehind = promptRows;
+    this.promptCatchUpBoundMs = HEAD_SHARE_OF_PREFILL * prefillMs;
+  }
+
   next(): number {
-    const { exploreSteps } = this.settings;
+    this.probing = null;
     if (this.maxK === 0) return 0;
-    if ((this.seen[this.maxK] ?? 0) < exploreSteps) return this.maxK;
-    if ((this.seen[0] ?? 0) < exploreSteps) return 0;
-    const best = this.estimate().best;
-    this.probing = this.sinceProbe >= this.probeGap;
-    if (!this.probing) return best;
-    return best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
+    // a plain step first: the yardstick of every probe, and the prior gives only ratios to it
+    if ((this.seen[0] ?? 0) === 0) return 0;
+    const { stepMs, tokensPerStep, best } = this.estimate();
+    const msPerToken = (stepMs[best] ?? Number.POSITIVE_INFINITY) / (tokensPerStep[best] ?? 1);
+    const learning = this.probes < PROBES_TO_LEARN;
+    if (!learning && this.sinceProbe < this.probeGap) return best;
+    const k = best < this.maxK && this.probes % 2 === 0 ? this.maxK : this.stalest(best);
+    // a page's first probe feeds the head its whole prompt: on a CPU that can cost more than the probe's step
+    const catchUp = Number.isNaN(this.catchUpMsPerRow) ? 0 : Math.min(this.catchUpMsPerRow * this.rowsBehind, this.promptCatchUpBoundMs);
+    const expectedCost = catchUp + Math.max(0, (stepMs[k] ?? 0) - (tokensPerStep[k] ?? 1) * msPerToken);
+    if (this.probeCostMs + expectedCost > this.settings.probeBudget * (this.elapsedMs + (stepMs[k] ?? 0))) return best;
+    this.probing = { msPerToken };
+    return k;
   }
 
   /** The K other than `best` that ran longest ago, the larger on a tie. */
@@ -104,9 +176,16 @@ export class AutoDraftLength implements DraftLength {
     return pick;
   }
 
-  observe({ k, accepted, ms }: StepSample): void {
+  observe({ k, accepted, ms, catchUpMs = 0 }: StepSample): void {
     if (k < 0 || k > this.maxK) return;
     const { decay } = this.settings;
+    this.elapsedMs += ms + catchUpMs;
+    if (this.probing) this.probeCostMs += catchUpMs + ms - (accepted + 1) * this.probing.msPerToken;
+    if (k > 0) {
+      if (catchUpMs > 0 && this.rowsBehind > 0) this.catchUpMsPerRow = catchUpMs / this.rowsBehind;
+      this.rowsBehind = 0;
+      this.promptCatchUpBoundMs = Number.POSITIVE_INFINITY;
+    } else this.rowsBehind += accepted + 1;
     for (let i = 0; i < this.maxK; i++) {
       this.drafted[i] = (this.drafted[i] ?? 0) * decay;
       this.accepted[i] = (this.accepted[i] ?? 0) * decay;
@@ -117,7 +196,11 @@ export class AutoDraftLength implements DraftLength {
     const previous = this.stepMs[k] ?? Number.NaN;
     // a K that last ran long ago was measured at a shorter context or another load: its new sample counts for more
     const weight = Math.max(0.1, 1 - decay ** (this.step - (this.lastRun[k] ?? 0)));
-    this.stepMs[k] = Number.isNaN(previous) ? ms : previous * (1 - weight) + ms * weight;
+    // a K's first steps pay for warming up (allocations, a first pass): the least of them is its cost;
+    // later, a step 3x the running mean is the machine stalling (another process ran), not K's cost
+    if (Number.isNaN(previous)) this.stepMs[k] = ms;
+    else if ((this.seen[k] ?? 0) < FIRST_STEPS_BY_LEAST) this.stepMs[k] = Math.min(previous, ms);
+    else this.stepMs[k] = previous * (1 - weight) + Math.min(ms, 3 * previous) * weight;
     this.seen[k] = (this.seen[k] ?? 0) + 1;
     this.lastRun[k] = ++this.step;
     if (this.probing && k > 0) {
@@ -125,13 +208,18 @@ export class AutoDraftLength implements DraftLength {
     }
     if (this.probing) this.probes++;
     this.sinceProbe = this.probing ? 0 : this.sinceProbe + 1;
-    this.probing = false;
+    this.probing = null;
   }
 
   estimate(): DraftEstimate {
     // one pseudo-miss per position: a position never judged counts as never right
     const acceptance = this.drafted.map((count, i) => (this.accepted[i] ?? 0) / (count + 1));
-    const stepMs = fillByLine(this.stepMs);
+    const prior = this.prior.stepMs;
+    const plain = Number.isNaN(this.stepMs[0] ?? Number.NaN) ? (prior[0] ?? Number.NaN) : (this.stepMs[0] ?? Number.NaN);
+    const scaled = this.stepMs.map((ms, k) => (Number.isNaN(ms) && k > 0 ? plain * ((prior[k] ?? Number.NaN) / (prior[0] ?? Number.NaN)) : k === 0 ? plain : ms));
+    // a step drafting K runs a decoder pass of K + 1 rows and the drafts: never cheaper than a plain
+    // step, whatever a noisy measurement said (one once made K = 2 look cheaper with drafts never right)
+    const stepMs = fillByLine(scaled).map((ms, k, all) => (k > 0 ? Math.max(ms, all[0] ?? ms) : ms));
     const tokensPerStep: number[] = [1];
     let chain = 1;
     for (let k = 1; k <= this.maxK; k++) {

@@ -12,6 +12,7 @@ import * as ort from 'onnxruntime-node';
 import type { DeviceRequest } from '../../../shared/device.js';
 import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
+import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, type Manifest } from '../../core/model/manifest.js';
 import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from '../../core/model/package-files.js';
@@ -35,6 +36,8 @@ export interface ModelPackage {
   /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
   decoderGraph: string;
   tokenizerJson: string;
+  /** What a decoding step costs on this device, measured before any page (device-calibration.ts). */
+  stepCosts?: DraftPrior;
   release(): Promise<void>;
 }
 

@@ -191,7 +191,7 @@ export async function decodeSpeculative(
       runner.release(hidden);
     } else if (policy.maxK > 0) await waiting.add(verified.committed, hidden);
     else runner.release(hidden);
-    policy.observe({ k, accepted: verified.accepted, ms: performance.now() - stepStarted - catchUpMs });
+    policy.observe({ k, accepted: verified.accepted, ms: performance.now() - stepStarted - catchUpMs, catchUpMs });
   }
   ownHead?.release();
   runner.release(start.out.hidden, waiting.take());

@@ -9,6 +9,8 @@
 import { parseDeviceRequest } from '../../../shared/device.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
 import { FailureError } from '../../core/failure-error.js';
+import { availableDevices } from '../onnx/execution-provider.js';
+import { knownStepCosts, openByMeasurement } from './device-calibration.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
 import { resolutionMode } from './page-input.js';
 import { VlmEngine, type VlmSettings } from './vlm-engine.js';
@@ -17,11 +19,11 @@ import { VlmEngine, type VlmSettings } from './vlm-engine.js';
 export const IDLE_RELEASE_MS = 120_000;
 
 /** Opens a package; tests pass a counting one. */
-export type OpenPackage = (dir: string, device: string) => Promise<ModelPackage>;
+export type OpenPackage = (dir: string, device: string, calibrationDir?: string) => Promise<ModelPackage>;
 
 interface OpenedPackage {
   opening: Promise<ModelPackage>;
-  engines: Map<string, VlmEngine>;
+  engines: Map<string, Promise<VlmEngine>>;
   /** The documents (their sessions) that used it and are still open. */
   users: Set<object>;
   idleTimer?: ReturnType<typeof setTimeout>;
@@ -37,7 +39,7 @@ export class VlmEngineCache {
 
   /** The engine for these options; `user` (an open document) holds the package until it lets go. */
   async engine(options: VlmOptions, user?: object): Promise<VlmEngine> {
-    const opened = this.open(options.modelDir, options.device ?? 'auto');
+    const opened = this.open(options.modelDir, options.device ?? 'auto', options.calibrationDir);
     if (user) {
       opened.users.add(user);
       clearTimeout(opened.idleTimer);
@@ -51,7 +53,9 @@ export class VlmEngineCache {
     const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens]);
     let engine = opened.engines.get(key);
     if (!engine) {
-      engine = createEngine(pkg, settings);
+      // `--spec-k auto` starts from what a step costs on this device, so it probes only what can pay
+      const measured = settings.specK === 'auto' && pkg.sessions.has('mtp') && !pkg.stepCosts;
+      engine = (measured ? knownStepCosts(pkg, options.calibrationDir).then((stepCosts) => ({ ...pkg, stepCosts })) : Promise.resolve(pkg)).then((ready) => createEngine(ready, settings));
       opened.engines.set(key, engine);
     }
     return engine;
@@ -69,13 +73,13 @@ export class VlmEngineCache {
   }
 
   /** A package that failed to open stays failed: every page gets the loader's message without retrying. */
-  private open(dir: string, device: string): OpenedPackage {
+  private open(dir: string, device: string, calibrationDir: string | undefined): OpenedPackage {
     const key = JSON.stringify([dir, device]);
     const known = this.packages.get(key);
     if (known) return known;
     // one idle package at a time: a model switched in the settings frees the last one's memory now
     for (const [otherKey, other] of this.packages) if (other.users.size === 0 && other.idleTimer) this.release(otherKey);
-    const opening = this.openPackage(dir, device).catch((error: unknown) => {
+    const opening = this.openPackage(dir, device, calibrationDir).catch((error: unknown) => {
       throw new FailureError('model-package', (error as Error).message);
     });
     const opened: OpenedPackage = { opening, engines: new Map(), users: new Set() };
@@ -93,8 +97,15 @@ export class VlmEngineCache {
   }
 }
 
-function openWithDevice(dir: string, device: string): Promise<ModelPackage> {
-  return openModelPackage(dir, { device: parseDeviceRequest(device) ?? { kind: 'auto' } });
+/** A named device is opened as asked; `auto` measures the devices that answer (device-calibration.ts). */
+function openWithDevice(dir: string, device: string, calibrationDir?: string): Promise<ModelPackage> {
+  const request = parseDeviceRequest(device) ?? { kind: 'auto' };
+  if (request.kind !== 'auto') return openModelPackage(dir, { device: request });
+  return openByMeasurement(dir, {
+    calibrationDir,
+    devices: () => availableDevices(request.deviceId ?? 0),
+    open: (folder, named, verified) => openModelPackage(folder, { device: named, skipChecksums: verified }),
+  });
 }
 
 function createEngine(pkg: ModelPackage, settings: VlmSettings): VlmEngine {

@@ -17,7 +17,7 @@ import { PAGE_TEXT_LIMIT, PageTextLimit } from '../page-text-limit.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
-import { AutoDraftLength, fixedDraftLength, type DraftLength } from './draft-length.js';
+import { AutoDraftLength, DEFAULT_AUTO_SETTINGS, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { decodeGreedy } from './greedy.js';
 import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
@@ -79,7 +79,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       throw new Error(`${pkg.dir}: speculative decoding needs an MTP head, and this package has none; use --spec-k 0`);
     }
     if (specK !== 'auto') this.draftLength = fixedDraftLength(specK);
-    else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K) : fixedDraftLength(0);
+    else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, pkg.stepCosts) : fixedDraftLength(0);
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
@@ -101,6 +101,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     }
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
     const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
+    this.draftLength.beginPage?.(input.ids.length, start.ms);
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);

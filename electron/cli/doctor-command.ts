@@ -1,0 +1,39 @@
+/**
+ * `folio doctor`: the devices ONNX Runtime answers on here (and why any is missing), and what
+ * `--device auto` measured on them, package by package, from the app-data folder.
+ */
+
+import path from 'node:path';
+import type { Writable } from 'node:stream';
+import { forkHost } from '../core/engine-client/fork-host.js';
+import { HostClient } from '../core/engine-client/host-client.js';
+import { CALIBRATION_FILE, readCalibrations } from '../core/model/device-calibrations.js';
+import { appDataFolder } from './app-data-folder.js';
+
+/** The engine host answers which devices ONNX Runtime has: the CLI process never loads ONNX Runtime itself. */
+export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Promise<number> {
+  const client = new HostClient({ spawnHost: () => forkHost() });
+  let probe;
+  try {
+    probe = await client.probeDevice();
+  } finally {
+    client.dispose();
+  }
+  const { available, missing } = probe;
+  const kept = [...(await readCalibrations(dataDir)).values()];
+  const lines = [
+    `ONNX Runtime: ${probe.runtimeVersion}`,
+    `devices: ${available.join(', ')}`,
+    ...missing.map((problem) => `not available: ${problem}`),
+    available.length > 1
+      ? '--device auto: the first time a package opens, a few decoding steps on each device; the fastest is kept'
+      : `--device auto: ${available[0] ?? 'cpu'}, the only device here`,
+    kept.length ? `measured (${path.join(dataDir, CALIBRATION_FILE)}):` : `nothing measured yet (${path.join(dataDir, CALIBRATION_FILE)})`,
+    ...kept.map((entry) => {
+      const drafting = entry.stepMs.flatMap((ms, k) => (k > 0 && ms !== null ? [`, drafting ${k}: ${ms} ms`] : [])).join('');
+      return `  ${entry.package} on ${entry.device}: ${entry.stepMs[0] ?? '?'} ms a step${drafting} (${entry.measuredAt.slice(0, 10)})`;
+    }),
+  ];
+  stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
