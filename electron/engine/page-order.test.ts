@@ -82,6 +82,22 @@ describe('convertInPageOrder', () => {
     expect(pages.log).toEqual(['start 1', 'start 2', 'done 1', 'start 3']);
   });
 
+  it('lets a cancel from outside in between pages that settle at once (read synchronously)', async () => {
+    const abort = new AbortController();
+    const reported: number[] = [];
+    const pages = Array.from({ length: 10_000 }, (_, index) => index + 1);
+    // the cancel arrives as a message would: a macrotask, never run if the pages hold the microtask queue
+    setImmediate(() => abort.abort());
+    await convertInPageOrder(pages, 2, abort.signal, {
+      start: () => undefined,
+      convert: async (page) => page,
+      report: (page) => reported.push(page),
+    });
+    expect(reported.length).toBeGreaterThan(0);
+    expect(reported.length).toBeLessThan(pages.length);
+    expect(reported).toEqual(pages.slice(0, reported.length));
+  });
+
   it('does not start pages further ahead of the oldest unreported page than its window', async () => {
     const pages = controlledPages();
     const signal = new AbortController().signal;

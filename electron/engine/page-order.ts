@@ -5,6 +5,8 @@
  * one page at a time. Pages finished early wait, but no further than a bounded window ahead.
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
+
 export type PageOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 export interface OrderedPages<T> {
@@ -50,6 +52,9 @@ export async function convertInPageOrder<T>(pages: readonly number[], inFlight: 
         outcomes[index] = { ok: false, error };
       }
       flush();
+      // A page read synchronously (PDFium) settles without leaving the microtask queue; a turn of the
+      // event loop between pages lets a cancel (or any message) in before the whole document is done.
+      await nextTurn();
     }
   };
 
