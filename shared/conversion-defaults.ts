@@ -26,3 +26,10 @@ export const REMOTE_DEFAULTS = {
   imageLongSide: 1920,
   imageFormat: 'png',
 } as const;
+
+/** What the app's settings accept for the remote server's numbers (inclusive), as the settings file and its fields check them. */
+export const REMOTE_BOUNDS = {
+  concurrency: { min: 1, max: 256 },
+  timeoutS: { min: 1, max: 3600 },
+  imageLongSide: { min: 256, max: 8192 },
+} as const;

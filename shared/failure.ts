@@ -21,7 +21,7 @@ export type FailureCode =
  * controls (electron/cli/remedy-words.ts, renderer/remedy-words.ts), so the app never tells a
  * user to type `--password`.
  */
-export const REMEDIES = ['password', 'model-package', 'remote-server', 'remote-time', 'text-engine'] as const;
+export const REMEDIES = ['password', 'model-package', 'remote-server', 'remote-time', 'text-engine', 'device', 'plain-decoding'] as const;
 export type Remedy = (typeof REMEDIES)[number];
 
 export interface Failure {

@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K, REMOTE_DEFAULTS } from './conversion-defaults.js';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K, REMOTE_BOUNDS, REMOTE_DEFAULTS } from './conversion-defaults.js';
 import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
@@ -38,11 +38,11 @@ const settingsSchema = z.object({
   /** The model as the server names it (`/v1/models`). */
   remoteModel: z.string().trim().min(1).nullable().catch(null),
   /** Pages in flight at once on the server. */
-  remoteConcurrency: z.int().min(1).max(256).catch(REMOTE_DEFAULTS.concurrency),
+  remoteConcurrency: z.int().min(REMOTE_BOUNDS.concurrency.min).max(REMOTE_BOUNDS.concurrency.max).catch(REMOTE_DEFAULTS.concurrency),
   /** Time limit of one request, in seconds. */
-  remoteTimeoutS: z.int().min(1).max(3600).catch(REMOTE_DEFAULTS.timeoutS),
+  remoteTimeoutS: z.int().min(REMOTE_BOUNDS.timeoutS.min).max(REMOTE_BOUNDS.timeoutS.max).catch(REMOTE_DEFAULTS.timeoutS),
   /** The page image sent: its longer side in pixels, and its encoding. */
-  remoteImageSide: z.int().min(256).max(8192).catch(REMOTE_DEFAULTS.imageLongSide),
+  remoteImageSide: z.int().min(REMOTE_BOUNDS.imageLongSide.min).max(REMOTE_BOUNDS.imageLongSide.max).catch(REMOTE_DEFAULTS.imageLongSide),
   remoteImageFormat: z.enum(REMOTE_IMAGE_FORMATS).catch(REMOTE_DEFAULTS.imageFormat),
   /** What the `lite` OCR engine reads pages as. */
   ocrLang: z.enum(OCR_LANGUAGES).catch('auto'),

@@ -72,6 +72,16 @@ describe('electron-builder.yml', () => {
     expect(JSON.stringify(config.files)).toContain('"!dist/e2e/**"');
   });
 
+  it('packs PDFium into the archive as a pinned production dependency, its wasm not unpacked: the engine host reads it with fs.readFile, which Electron serves from the asar', async () => {
+    const config = await loadConfig();
+    const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies['@embedpdf/pdfium']).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(config.asarUnpack?.filter((pattern) => pattern.includes('@embedpdf'))).toEqual([]);
+    const loader = readFileSync(path.join(root, 'electron/engine/pdf/pdfium-text.ts'), 'utf8');
+    expect(loader).toMatch(/await readFile\(createRequire\(import\.meta\.url\)\.resolve\('@embedpdf\/pdfium\/pdfium\.wasm'\)\)/);
+    expect(loader).toMatch(/init\(\{ wasmBinary:/);
+  });
+
   it('ships every demo model’s package from tools/model/fixtures to resources/models, where the app looks for it, without its test pages', async () => {
     const config = await loadConfig();
     const { getFileMatchers } = require('./out/fileMatcher.js') as { getFileMatchers: GetFileMatchers };

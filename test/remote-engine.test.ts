@@ -326,7 +326,7 @@ describe('remote engine against an OpenAI-compatible streaming server', () => {
   it('flags a page the server cut at the token limit', async () => {
     server = await startTestServer({ answer: answerNamingPage, finishReason: 'length' });
     const result = await convert(remoteOptions({ maxTokens: 24 }), [1]);
-    expect(result.done[0]!.stats).toMatchObject({ flags: ['truncated'], reason: expect.stringContaining('stopped at 24 tokens (--max-tokens)') });
+    expect(result.done[0]!.stats).toMatchObject({ flags: ['truncated'], reason: expect.stringContaining('stopped at 24 tokens, the token limit per page') });
   });
 });
 

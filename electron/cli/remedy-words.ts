@@ -8,6 +8,8 @@ export const CLI_REMEDY_WORDS: Readonly<Record<Remedy, string>> = {
   'remote-server': 'give --server <url> and --model <name>',
   'remote-time': 'raise --timeout or lower --concurrency',
   'text-engine': 'its text layer, if it has one, reads with --engine text',
+  device: 'use --device cpu or auto',
+  'plain-decoding': 'use --spec-k 0',
 };
 
 /** The failure as the CLI prints and writes it: the remedy in its message, worded with the CLI's flags. */

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { REMOTE_BOUNDS } from '../../shared/conversion-defaults.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat } from '../../shared/protocol.js';
 import type { Settings } from '../../shared/settings.js';
 import { ApiKeyField } from './api-key-field.js';
@@ -46,15 +47,15 @@ export function RemoteServerFields({ draft, onDraft, imageFormat, onChange }: Re
       <ApiKeyField />
       <label className="field nested">
         Pages in flight
-        <input type="number" min={1} max={256} value={draft.concurrency} onChange={field('concurrency')} />
+        <input type="number" min={REMOTE_BOUNDS.concurrency.min} max={REMOTE_BOUNDS.concurrency.max} value={draft.concurrency} onChange={field('concurrency')} />
       </label>
       <label className="field nested">
         Request time limit (seconds)
-        <input type="number" min={1} max={3600} value={draft.timeoutS} onChange={field('timeoutS')} />
+        <input type="number" min={REMOTE_BOUNDS.timeoutS.min} max={REMOTE_BOUNDS.timeoutS.max} value={draft.timeoutS} onChange={field('timeoutS')} />
       </label>
       <label className="field nested">
         Image size sent (longer side, pixels)
-        <input type="number" min={256} max={8192} value={draft.imageSide} onChange={field('imageSide')} />
+        <input type="number" min={REMOTE_BOUNDS.imageLongSide.min} max={REMOTE_BOUNDS.imageLongSide.max} value={draft.imageSide} onChange={field('imageSide')} />
       </label>
       <label className="field nested">
         Image format sent

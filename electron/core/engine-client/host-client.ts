@@ -7,7 +7,7 @@
  */
 
 import type { Failure } from '../../../shared/failure.js';
-import type { PageResult } from '../../../shared/page.js';
+import type { PageEvent, PageEventType } from '../../../shared/page-event.js';
 import type { ConvertOptions, DocumentInfo, HostEvent } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
 import type { HostEventQueue } from './host-event-queue.js';
@@ -33,12 +33,27 @@ export interface HostClientOptions {
   retryDelaysMs?: readonly number[];
 }
 
-export interface PageCallbacks {
-  pageStarted?(page: number): void;
-  pageDelta?(page: number, text: string): void;
-  pageDone?(result: PageResult): void;
-  pageFailed?(page: number, failure: Failure): void;
+type PageEventOf<T extends PageEventType> = Extract<PageEvent, { type: T }>;
+
+/**
+ * Each page event's fields but its document's id (the caller converts one document per call), in the
+ * order its callback takes them.
+ */
+interface PageCallbackArgs {
+  'page-started': [page: PageEventOf<'page-started'>['page']];
+  'page-delta': [page: PageEventOf<'page-delta'>['page'], text: PageEventOf<'page-delta'>['text']];
+  'page-done': [result: PageEventOf<'page-done'>['result']];
+  'page-failed': [page: PageEventOf<'page-failed'>['page'], failure: PageEventOf<'page-failed'>['failure']];
 }
+
+/** `page-delta` -> `pageDelta`. */
+type CallbackName<T extends PageEventType> = T extends `page-${infer Rest}` ? `page${Capitalize<Rest>}` : never;
+
+/** What a conversion's caller hears of its pages: one optional callback per page event of shared/page-event.ts. */
+export type PageCallbacks = { [T in PageEventType as CallbackName<T>]?: (...args: CallbackArgs<T>) => void };
+
+/** The constraint makes a page event without an entry in PageCallbackArgs an error here. */
+type CallbackArgs<T extends keyof PageCallbackArgs> = PageCallbackArgs[T];
 
 interface LiveHost {
   process: HostProcess;

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { DeviceRequest } from '../../../shared/device.js';
+import { FailureError } from '../../core/failure-error.js';
 import { identityModel } from './probe-model.js';
 
 export type ProviderName = 'cuda' | 'webgpu' | 'cpu';
@@ -23,12 +24,9 @@ export interface ExecutionProviderChoice {
   runtimeVersion: string;
 }
 
-/** An explicitly requested device that cannot be used here. */
-export class DeviceUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'DeviceUnavailableError';
-  }
+/** An explicitly requested device that cannot be used here: what failed, and (worded by each face) to choose another. */
+function deviceUnavailable(device: string, problem: string): FailureError {
+  return new FailureError('model-package', `device ${device}: ${problem}`, 'device');
 }
 
 const ortBinDir = path.join(
@@ -86,12 +84,12 @@ export async function chooseExecutionProvider(request: DeviceRequest | number = 
       return choice('cpu', 'cpu', 'the CPU was asked for');
     case 'webgpu': {
       const problem = await webgpuProblem();
-      if (problem) throw new DeviceUnavailableError(`--device webgpu: ${problem}; use --device cpu or auto`);
+      if (problem) throw deviceUnavailable('webgpu', problem);
       return choice('webgpu', 'webgpu', 'WebGPU was asked for and its adapter answered');
     }
     case 'cuda': {
       const problem = await cudaProblem(deviceId);
-      if (problem) throw new DeviceUnavailableError(`--device cuda:${deviceId}: ${problem}; use --device cpu or auto`);
+      if (problem) throw deviceUnavailable(`cuda:${deviceId}`, problem);
       return choice('cuda', `cuda:${deviceId}`, `CUDA device ${deviceId} was asked for and answered`);
     }
     case 'auto': {

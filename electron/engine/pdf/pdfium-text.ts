@@ -82,6 +82,8 @@ let loading: Promise<WrappedPdfiumModule> | undefined;
 /** PDFium's module, compiled and initialised on first use. */
 export function loadPdfium(): Promise<WrappedPdfiumModule> {
   loading ??= (async () => {
+    // read with fs and handed over as bytes, so PDFium never looks the file up itself: Electron's
+    // fs.readFile reads it from inside the packaged app's asar, and it needs no asarUnpack
     const wasm = await readFile(createRequire(import.meta.url).resolve('@embedpdf/pdfium/pdfium.wasm'));
     const module = await init({ wasmBinary: new Uint8Array(wasm.buffer, wasm.byteOffset, wasm.byteLength) } as Parameters<typeof init>[0]);
     module.PDFiumExt_Init();

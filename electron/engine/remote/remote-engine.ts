@@ -63,7 +63,7 @@ export class RemoteEngine implements PageEngine {
     const text = new ResumedText((delta) => emit(parser.push(limit.take(delta))));
     const end = await this.slots.run(job.signal, () => this.requestWithRetries(body, text, job.signal, enough.signal));
     emit(parser.finish());
-    const reason = limit.reached ? `stopped at ${PAGE_TEXT_LIMIT} characters, the most Folio takes for one page` : end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens (--max-tokens)` : undefined;
+    const reason = limit.reached ? `stopped at ${PAGE_TEXT_LIMIT} characters, the most Folio takes for one page` : end.finishReason === 'length' ? `stopped at ${this.options.maxTokens} tokens, the token limit per page` : undefined;
     // the page's pixels were let go before the request; a figure to cut renders them again
     const { blocks, images } = await groundedContent(parser.regions, { width, height }, job.options.extractImages, async () => (await pageImage(job, this.options.imageLongSide)).image);
     return { width, height, markdown: safeModelMarkdown(parser.markdown), blocks, images, device, model, reason, tokens: end.completionTokens, flags: reason ? ['truncated'] : undefined };

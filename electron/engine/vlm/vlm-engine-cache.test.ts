@@ -2,6 +2,7 @@ import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import type { VlmOptions } from '../../../shared/protocol.js';
+import { FailureError } from '../../core/failure-error.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
 import { VlmEngineCache } from './vlm-engine-cache.js';
 
@@ -44,6 +45,13 @@ async function stillRuns(pkg: ModelPackage): Promise<boolean> {
 }
 
 describe('VlmEngineCache', () => {
+  it('fails a package asked for on a device that does not start with the device named and choosing another as the remedy', async () => {
+    // no machine has a 100th CUDA device
+    const error: unknown = await new VlmEngineCache(undefined, 0).engine(options('cuda:99')).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(FailureError);
+    expect((error as FailureError).failure).toMatchObject({ code: 'model-package', remedy: 'device', message: expect.stringMatching(/^device cuda:99: /) });
+  });
+
   it('keeps a package open while any document uses it and releases its sessions once none does', async () => {
     const opener = countingOpener();
     const cache = new VlmEngineCache(opener.open, 0);

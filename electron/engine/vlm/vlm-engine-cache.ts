@@ -80,7 +80,8 @@ export class VlmEngineCache {
     // one idle package at a time: a model switched in the settings frees the last one's memory now
     for (const [otherKey, other] of this.packages) if (other.users.size === 0 && other.idleTimer) this.release(otherKey);
     const opening = this.openPackage(dir, device, calibrationDir).catch((error: unknown) => {
-      throw new FailureError('model-package', (error as Error).message);
+      // a failure that already says what to do (another device) keeps its remedy
+      throw error instanceof FailureError ? error : new FailureError('model-package', (error as Error).message);
     });
     const opened: OpenedPackage = { opening, engines: new Map(), users: new Set() };
     this.packages.set(key, opened);
@@ -113,6 +114,7 @@ function createEngine(pkg: ModelPackage, settings: VlmSettings): VlmEngine {
     resolutionMode(pkg.manifest, settings.mode);
     return new VlmEngine(pkg, settings);
   } catch (error) {
+    if (error instanceof FailureError) throw error;
     throw new FailureError('model-package', `${pkg.dir}: ${(error as Error).message.replace(`${pkg.dir}: `, '')}.`);
   }
 }

@@ -19,6 +19,7 @@ import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
 import { AutoDraftLength, DEFAULT_AUTO_SETTINGS, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { decodeGreedy } from './greedy.js';
+import { FailureError } from '../../core/failure-error.js';
 import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
@@ -76,7 +77,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     this.alwaysBanned = bannedIds(pkg.manifest);
     const { specK } = settings;
     if (typeof specK === 'number' && specK > 0 && !this.runner.hasMtp) {
-      throw new Error(`${pkg.dir}: speculative decoding needs an MTP head, and this package has none; use --spec-k 0`);
+      throw new FailureError('model-package', `${pkg.dir}: speculative decoding needs an MTP head, and this package has none`, 'plain-decoding');
     }
     if (specK !== 'auto') this.draftLength = fixedDraftLength(specK);
     else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, pkg.stepCosts) : fixedDraftLength(0);
