@@ -1,6 +1,7 @@
 """Builds the tiny test model from a fixed seed and exports it like a real checkpoint.
 
     python3 -m folio_model build-tiny [--dtype fp32|fp16] [--out DIR]      (from tools/model)
+    python3 -m folio_model build-tiny --checkpoint-only DIR [--decoder-width N]
 
 `--dtype fp16` (default folder fixtures/tiny-fp16) exports the same weights as an fp16 package, as
 export.py does by default for real checkpoints. Its parity fixtures come from the reference run on
@@ -50,15 +51,18 @@ CORPUS = ("Convert the document to markdown. Tables and the text of the page are
           "with headings, lists, links and formulas; every row of a table keeps its cells in order.")
 
 
-def tiny_config(vocab_size: int) -> ModelConfig:
+def tiny_config(vocab_size: int, decoder_width: int = 64) -> ModelConfig:
+    """`decoder_width`: the decoder's hidden size (its MLPs scale with it, its routed experts are 8
+    instead of 4 when wider than 64)."""
     return ModelConfig(
         sam=SamConfig(img_size=256, patch_size=16, embed_dim=32, depth=3, num_heads=2, mlp_ratio=2.0,
                       out_chans=16, window_size=4, global_attn_indexes=(1,), net_2_chans=32, net_3_chans=48),
         clip=ClipConfig(hidden_size=48, num_layers=2, num_attention_heads=2, ffn_hidden_size=96,
                         image_size=56, patch_size=14),
-        decoder=DecoderConfig(vocab_size=vocab_size, hidden_size=64, num_hidden_layers=3, num_attention_heads=4,
-                              num_key_value_heads=4, intermediate_size=128, moe_intermediate_size=32,
-                              n_routed_experts=4, n_shared_experts=2, num_experts_per_tok=2,
+        decoder=DecoderConfig(vocab_size=vocab_size, hidden_size=decoder_width, num_hidden_layers=3, num_attention_heads=4,
+                              num_key_value_heads=4, intermediate_size=2 * decoder_width,
+                              moe_intermediate_size=decoder_width // 2, n_routed_experts=4 if decoder_width <= 64 else 8,
+                              n_shared_experts=2, num_experts_per_tok=2,
                               rope_theta=1000000.0, max_position_embeddings=1024),
         num_mtp_heads=1,
     )
@@ -78,10 +82,10 @@ def seeded_weights(model: DeepseekOCRForCausalLM) -> dict[str, np.ndarray]:
     return weights
 
 
-def write_checkpoint(directory: Path) -> None:
+def write_checkpoint(directory: Path, decoder_width: int = 64) -> None:
     merges = train_merges(CORPUS, 40)
     tokenizer = build_tokenizer(merges, list(SPECIAL_TOKENS))
-    config = tiny_config(len(tokenizer["model"]["vocab"]))
+    config = tiny_config(len(tokenizer["model"]["vocab"]), decoder_width)
     (directory / "tokenizer.json").write_text(json.dumps(tokenizer, ensure_ascii=False, indent=1) + "\n")
     (directory / "config.json").write_text(json.dumps(config.to_dict(), indent=2) + "\n")
     (directory / "README.md").write_text("---\nlicense: mit\n---\nFolio's tiny random test model.\n")
@@ -190,7 +194,17 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dtype", choices=("fp32", "fp16"), default="fp32")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--checkpoint-only", type=Path, metavar="DIR",
+                        help="write only the tiny checkpoint folder into DIR (for export.py), no package or parity")
+    parser.add_argument("--decoder-width", type=int, default=64,
+                        help="with --checkpoint-only: the decoder's hidden size (ONNX Runtime 1.30's WebGPU 8-bit QMoE "
+                             "computes wrong rows when the experts' input is 64 wide: its tests use 256)")
     args = parser.parse_args(argv)
+    if args.checkpoint_only:
+        args.checkpoint_only.mkdir(parents=True, exist_ok=True)
+        write_checkpoint(args.checkpoint_only, args.decoder_width)
+        print(f"build_tiny: wrote {args.checkpoint_only}")
+        return 0
     half = args.dtype == "fp16"
     out = args.out or DEFAULT_OUT[args.dtype]
     torch.manual_seed(SEED)
