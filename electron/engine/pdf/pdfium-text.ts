@@ -159,15 +159,23 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     const chars: PageChar[] = [];
     const count = api.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
-      const code = api.FPDFText_GetUnicode(textPage, index);
-      const generated = api.FPDFText_IsGenerated(textPage, index) === 1;
+      let code = api.FPDFText_GetUnicode(textPage, index);
+      // PDFium gives a character beyond the Basic Multilingual Plane (LuaTeX's math italic `𝜀`) as
+      // its two UTF-16 units, each a char of its own with the glyph's box: one character here.
+      if (isHighSurrogate(code) && index + 1 < count) {
+        const low = api.FPDFText_GetUnicode(textPage, index + 1);
+        if (isLowSurrogate(low)) code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+      }
+      const charIndex = index;
+      if (code > 0xffff) index++;
+      const generated = api.FPDFText_IsGenerated(textPage, charIndex) === 1;
       // PDFium marks a hyphen that ends a line (its word goes on) as U+0002; pdf.js gives it as `-`.
-      const text = code === 2 && api.FPDFText_IsHyphen(textPage, index) === 1 ? '-' : charText(code);
+      const text = code === 2 && api.FPDFText_IsHyphen(textPage, charIndex) === 1 ? '-' : charText(code);
       if (generated || text === '\r' || text === '\n') {
         chars.push({ text, generated: true, font: '', a: 0, b: 0, c: 0, d: 0, x: 0, y: 0, advance: 0 });
         continue;
       }
-      const textObject = api.FPDFText_GetTextObject(textPage, index);
+      const textObject = api.FPDFText_GetTextObject(textPage, charIndex);
       const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
       let font = fontKeys.get(fontHandle);
       if (font === undefined) {
@@ -177,19 +185,19 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         styles[font] = described.style;
         fonts.set(font, described.facts);
       }
-      const size = api.FPDFText_GetFontSize(textPage, index);
-      api.FPDFText_GetMatrix(textPage, index, scratch);
+      const size = api.FPDFText_GetFontSize(textPage, charIndex);
+      api.FPDFText_GetMatrix(textPage, charIndex, scratch);
       const floats = heap.HEAPF32;
       const at = scratch >> 2;
       const a = size * (floats[at] ?? 1);
       const b = size * (floats[at + 1] ?? 0);
       const c = size * (floats[at + 2] ?? 0);
       const d = size * (floats[at + 3] ?? 1);
-      api.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40);
+      api.FPDFText_GetCharOrigin(textPage, charIndex, scratch + 32, scratch + 40);
       const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
       const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
       // The loose box spans the advance (FS_RECTF: left, top, right, bottom); its far corner along the baseline ends it.
-      api.FPDFText_GetLooseCharBox(textPage, index, scratch);
+      api.FPDFText_GetLooseCharBox(textPage, charIndex, scratch);
       const run = Math.hypot(a, b) || 1;
       const ux = a / run;
       const uy = b / run;
@@ -239,6 +247,14 @@ function isMonospaced(seen: FontWidths): boolean {
   const narrowest = Math.min(...seen.ems);
   const equal = seen.ems.filter((em) => em - narrowest <= SAME_WIDTH * narrowest).length;
   return equal >= MONOSPACE_SHARE * seen.ems.length;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** A character as pdf.js would give it: ligatures split (its NFKC of them), unmapped codes as U+FFFD. */
