@@ -11,6 +11,7 @@ import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
 import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
+import { texSlotText } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
 
 /** FPDF_GetLastError's codes that mean a password is missing or wrong. */
@@ -65,6 +66,7 @@ interface CharExports extends ObjectExports {
   FPDFText_GetUnicode(textPage: number, index: number): number;
   FPDFText_IsGenerated(textPage: number, index: number): number;
   FPDFText_IsHyphen(textPage: number, index: number): number;
+  FPDFText_HasUnicodeMapError(textPage: number, index: number): number;
   FPDFText_GetTextObject(textPage: number, index: number): number;
   FPDFTextObj_GetFont(textObject: number): number;
   FPDFText_GetFontSize(textPage: number, index: number): number;
@@ -157,6 +159,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     const styles: Record<string, TextStyleLike> = {};
     const fonts = new Map<string, FontFacts>();
     const chars: PageChar[] = [];
+    let hasUnmapped = false;
     const count = api.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
       let code = api.FPDFText_GetUnicode(textPage, index);
@@ -170,8 +173,11 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       if (code > 0xffff) index++;
       const generated = api.FPDFText_IsGenerated(textPage, charIndex) === 1;
       // PDFium marks a hyphen that ends a line (its word goes on) as U+0002; pdf.js gives it as `-`.
-      const text = code === 2 && api.FPDFText_IsHyphen(textPage, charIndex) === 1 ? '-' : charText(code);
-      if (generated || text === '\r' || text === '\n') {
+      let text = code === 2 && api.FPDFText_IsHyphen(textPage, charIndex) === 1 ? '-' : charText(code);
+      // A glyph PDFium found no Unicode for comes as its code: a TeX symbol font's angle bracket as
+      // `h`, its copyright circle as 13, which is no line break.
+      let unmapped = !generated && api.FPDFText_HasUnicodeMapError(textPage, charIndex) === 1;
+      if (generated || (!unmapped && (text === '\r' || text === '\n'))) {
         chars.push({ text, generated: true, font: '', a: 0, b: 0, c: 0, d: 0, x: 0, y: 0, advance: 0 });
         continue;
       }
@@ -184,6 +190,11 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         const described = describeFont(pdfium, fontHandle, scratch);
         styles[font] = described.style;
         fonts.set(font, described.facts);
+      }
+      const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
+      if (slotText) {
+        text = slotText;
+        unmapped = false;
       }
       const size = api.FPDFText_GetFontSize(textPage, charIndex);
       api.FPDFText_GetMatrix(textPage, charIndex, scratch);
@@ -205,14 +216,15 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
       const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
       const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
-      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance });
+      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) });
+      hasUnmapped ||= unmapped;
       noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
     }
     for (const [font, seen] of widths) {
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch) };
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);
