@@ -75,11 +75,11 @@ export function charItems(
     pendingSpace = false;
   };
   for (const char of accentsBeforeLetters(chars)) {
-    if (char.text === '\r' || char.text === '\n') {
-      close();
-      continue;
-    }
     if (char.generated) {
+      if (char.text === '\r' || char.text === '\n') {
+        close();
+        continue;
+      }
       // A space PDFium inferred: kept only between characters of one item, as pdf.js inserts it.
       if (open) pendingSpace = true;
       continue;

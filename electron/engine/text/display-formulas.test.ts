@@ -134,6 +134,24 @@ describe.skipIf(!HAS_PDFLATEX)('display formulas of a LaTeX-made page', () => {
     expect(rendersAs('P(A)\\,P(B)')).toBe(true);
   });
 
+  it('keeps the big delimiters of the extension font, whose low slots come as control codes', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The ratio in parentheses is
+\begin{equation*}
+y = \left( \frac{a}{b} \right) + \Big[ x + 1 \Big]
+\end{equation*}
+and the set of all such values is
+\begin{equation*}
+S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
+\end{equation*}
+\end{document}`;
+    const delimited = await convertLatex('delimiters', source);
+    const renders = (reference: string) => findFormula(reference, renderedLayout(reference)!, delimited).passed;
+    expect(renders('y = \\left( \\frac{a}{b} \\right) + \\Big[ x + 1 \\Big]')).toBe(true);
+    expect(renders('S = \\left\\{ \\frac{p}{q} \\right\\} \\cup \\left\\langle \\frac{u}{v} \\right\\rangle')).toBe(true);
+    expect(delimited.match(/\$\$/g)).toHaveLength(4);
+  });
+
   it('reads an inline script whose font holds one digit as text, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await convertLatex('variance', source)).toBe('The variance σ2 of a sample.');
