@@ -94,12 +94,12 @@ function spans(item: TextItemLike, members: readonly PageChar[]): boolean {
 
 /**
  * The item's text split over `members` (PDFium's characters inside it, in file order), spaces
- * aside: each mapped character must be there as it is, each unmapped one takes what stands
- * between its neighbours. Undefined when the two do not agree.
+ * aside: each mapped character must be there as it is, each unmapped one is one character (with
+ * its marks; one character each keeps the match linear). Undefined when the two do not agree.
  */
 function matchItem(str: string, members: readonly PageChar[]): string[] | undefined {
   if (members.length === 0) return undefined;
-  const pattern = members.map((member) => (member.unmapped ? '(\\S+?)' : `(${escape(squeeze(member.text))})`)).join('');
+  const pattern = members.map((member) => (member.unmapped ? '(\\S\\p{M}*)' : `(${escape(squeeze(member.text))})`)).join('');
   const match = new RegExp(`^${pattern}$`, 'su').exec(squeeze(str));
   return match ? match.slice(1) : undefined;
 }
