@@ -160,6 +160,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     const fonts = new Map<string, FontFacts>();
     const chars: PageChar[] = [];
     let hasUnmapped = false;
+    const embedded = new Set<string>();
     const count = api.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
       let code = api.FPDFText_GetUnicode(textPage, index);
@@ -190,6 +191,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         const described = describeFont(pdfium, fontHandle, scratch);
         styles[font] = described.style;
         fonts.set(font, described.facts);
+        if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
       }
       const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
       if (slotText) {
@@ -217,7 +219,9 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
       const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
       chars.push({ text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) });
-      hasUnmapped ||= unmapped;
+      // A font the file does not embed names its glyphs by a standard encoding, which pdf.js knows
+      // no better (a table of a standard font's codes); only embedded fonts send the page to pdf.js.
+      hasUnmapped ||= unmapped && embedded.has(font);
       noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
     }
     for (const [font, seen] of widths) {
