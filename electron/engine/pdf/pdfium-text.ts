@@ -11,6 +11,7 @@ import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
 import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
+import { texSlotText } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
 
 /** FPDF_GetLastError's codes that mean a password is missing or wrong. */
@@ -65,6 +66,7 @@ interface CharExports extends ObjectExports {
   FPDFText_GetUnicode(textPage: number, index: number): number;
   FPDFText_IsGenerated(textPage: number, index: number): number;
   FPDFText_IsHyphen(textPage: number, index: number): number;
+  FPDFText_HasUnicodeMapError(textPage: number, index: number): number;
   FPDFText_GetTextObject(textPage: number, index: number): number;
   FPDFTextObj_GetFont(textObject: number): number;
   FPDFText_GetFontSize(textPage: number, index: number): number;
@@ -159,17 +161,30 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     const styles: Record<string, TextStyleLike> = {};
     const fonts = new Map<string, FontFacts>();
     const chars: PageChar[] = [];
+    let hasUnmapped = false;
+    const embedded = new Set<string>();
     const count = api.FPDFText_CountChars(textPage);
     for (let index = 0; index < count; index++) {
-      const code = api.FPDFText_GetUnicode(textPage, index);
-      const generated = api.FPDFText_IsGenerated(textPage, index) === 1;
+      let code = api.FPDFText_GetUnicode(textPage, index);
+      // PDFium gives a character beyond the Basic Multilingual Plane (LuaTeX's math italic `𝜀`) as
+      // its two UTF-16 units, each a char of its own with the glyph's box: one character here.
+      if (isHighSurrogate(code) && index + 1 < count) {
+        const low = api.FPDFText_GetUnicode(textPage, index + 1);
+        if (isLowSurrogate(low)) code = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
+      }
+      const charIndex = index;
+      if (code > 0xffff) index++;
+      const generated = api.FPDFText_IsGenerated(textPage, charIndex) === 1;
       // PDFium marks a hyphen that ends a line (its word goes on) as U+0002; pdf.js gives it as `-`.
-      const text = code === 2 && api.FPDFText_IsHyphen(textPage, index) === 1 ? '-' : charText(code);
-      if (generated || text === '\r' || text === '\n') {
+      let text = code === 2 && api.FPDFText_IsHyphen(textPage, charIndex) === 1 ? '-' : charText(code);
+      // A glyph PDFium found no Unicode for comes as its code: a TeX symbol font's angle bracket as
+      // `h`, its copyright circle as 13, which is no line break.
+      let unmapped = !generated && api.FPDFText_HasUnicodeMapError(textPage, charIndex) === 1;
+      if (generated || (!unmapped && (text === '\r' || text === '\n'))) {
         chars.push({ text, generated: true, font: '', a: 0, b: 0, c: 0, d: 0, x: 0, y: 0, advance: 0 });
         continue;
       }
-      const textObject = api.FPDFText_GetTextObject(textPage, index);
+      const textObject = api.FPDFText_GetTextObject(textPage, charIndex);
       const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
       let font = fontKeys.get(fontHandle);
       if (font === undefined) {
@@ -178,20 +193,26 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         const described = describeFont(pdfium, fontHandle, scratch);
         styles[font] = described.style;
         fonts.set(font, described.facts);
+        if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
       }
-      const size = api.FPDFText_GetFontSize(textPage, index);
-      api.FPDFText_GetMatrix(textPage, index, scratch);
+      const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
+      if (slotText) {
+        text = slotText;
+        unmapped = false;
+      }
+      const size = api.FPDFText_GetFontSize(textPage, charIndex);
+      api.FPDFText_GetMatrix(textPage, charIndex, scratch);
       const floats = heap.HEAPF32;
       const at = scratch >> 2;
       const a = size * (floats[at] ?? 1);
       const b = size * (floats[at + 1] ?? 0);
       const c = size * (floats[at + 2] ?? 0);
       const d = size * (floats[at + 3] ?? 1);
-      api.FPDFText_GetCharOrigin(textPage, index, scratch + 32, scratch + 40);
+      api.FPDFText_GetCharOrigin(textPage, charIndex, scratch + 32, scratch + 40);
       const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
       const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
       // The loose box spans the advance (FS_RECTF: left, top, right, bottom); its far corner along the baseline ends it.
-      api.FPDFText_GetLooseCharBox(textPage, index, scratch);
+      api.FPDFText_GetLooseCharBox(textPage, charIndex, scratch);
       const run = Math.hypot(a, b) || 1;
       const ux = a / run;
       const uy = b / run;
@@ -199,14 +220,17 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
       const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
       const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
-      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance });
+      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) });
+      // A font the file does not embed names its glyphs by a standard encoding, which pdf.js knows
+      // no better (a table of a standard font's codes); only embedded fonts send the page to pdf.js.
+      hasUnmapped ||= unmapped && embedded.has(font);
       noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
     }
     for (const [font, seen] of widths) {
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch) };
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);
@@ -241,6 +265,14 @@ function isMonospaced(seen: FontWidths): boolean {
   const narrowest = Math.min(...seen.ems);
   const equal = seen.ems.filter((em) => em - narrowest <= SAME_WIDTH * narrowest).length;
   return equal >= MONOSPACE_SHARE * seen.ems.length;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /** A character as pdf.js would give it: ligatures split (its NFKC of them), unmapped codes as U+FFFD. */

@@ -28,6 +28,8 @@ export interface PageChar {
   y: number;
   /** Where the character's advance ends, along the baseline from its origin. */
   advance: number;
+  /** The file gives no Unicode for the glyph PDFium can read: `text` is its character code. */
+  unmapped?: boolean;
 }
 
 /** A page's text content with the facts of its fonts, keyed as its items' `fontName`. */
@@ -36,6 +38,8 @@ export interface CharTextContent extends TextContentLike {
   fonts: ReadonlyMap<string, FontFacts>;
   /** What the page paints besides text, when the reader read it with the text (PDFium does). */
   drawing?: PageObjects;
+  /** The characters the items were made from, kept only when some are unmapped (unmapped-glyphs.ts). */
+  chars?: readonly PageChar[];
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */
@@ -71,11 +75,11 @@ export function charItems(
     pendingSpace = false;
   };
   for (const char of accentsBeforeLetters(chars)) {
-    if (char.text === '\r' || char.text === '\n') {
-      close();
-      continue;
-    }
     if (char.generated) {
+      if (char.text === '\r' || char.text === '\n') {
+        close();
+        continue;
+      }
       // A space PDFium inferred: kept only between characters of one item, as pdf.js inserts it.
       if (open) pendingSpace = true;
       continue;

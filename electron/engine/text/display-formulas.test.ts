@@ -1,17 +1,10 @@
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONVERT_OPTIONS } from '../../../shared/protocol.js';
 import { findFormula, renderedLayout } from '../../../shared/olmocr-bench/math.js';
-import { openPdf } from '../pdf/open-pdf.js';
-import { createTextEngine } from './text-engine.js';
+import { HAS_PDFLATEX, printLatex, textEngineMarkdown } from '../../../test/latex-page.js';
 
-const PDFLATEX = '/usr/bin/pdflatex';
-const run = promisify(execFile);
 let folder: string;
 let markdown: string;
 
@@ -67,26 +60,7 @@ Body text after the formulas stays as it was written, even where it squares $z^2
 `;
 
 async function convertLatex(name: string, source: string): Promise<string> {
-  const tex = path.join(folder, `${name}.tex`);
-  await writeFile(tex, source);
-  await run(PDFLATEX, ['-interaction=nonstopmode', '-halt-on-error', '-output-directory', folder, tex], { cwd: folder });
-  const { pdf } = await openPdf(path.join(folder, `${name}.pdf`));
-  const engine = createTextEngine();
-  try {
-    const content = await engine.convertPage({
-      pdf,
-      page: 1,
-      alsoConverts: () => false,
-      options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' },
-      signal: new AbortController().signal,
-      render: () => Promise.reject(new Error('the text engine reads no pixels')),
-      emitDelta: () => undefined,
-    });
-    return content.markdown;
-  } finally {
-    engine.forgetDocument(pdf);
-    await pdf.destroy();
-  }
+  return textEngineMarkdown(await printLatex(folder, name, source));
 }
 
 /** Whether the output has the formula as olmOCR-Bench's math check decides it (KaTeX layout). */
@@ -94,7 +68,7 @@ function rendersAs(reference: string): boolean {
   return findFormula(reference, renderedLayout(reference)!, markdown).passed;
 }
 
-describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', () => {
+describe.skipIf(!HAS_PDFLATEX)('display formulas of a LaTeX-made page', () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-formulas-'));
     markdown = await convertLatex('formulas', DOCUMENT);
@@ -158,6 +132,24 @@ describe.skipIf(!existsSync(PDFLATEX))('display formulas of a LaTeX-made page', 
 
   it('keeps a thin space the author put between two factors', () => {
     expect(rendersAs('P(A)\\,P(B)')).toBe(true);
+  });
+
+  it('keeps the big delimiters of the extension font, whose low slots come as control codes', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The ratio in parentheses is
+\begin{equation*}
+y = \left( \frac{a}{b} \right) + \Big[ x + 1 \Big]
+\end{equation*}
+and the set of all such values is
+\begin{equation*}
+S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
+\end{equation*}
+\end{document}`;
+    const delimited = await convertLatex('delimiters', source);
+    const renders = (reference: string) => findFormula(reference, renderedLayout(reference)!, delimited).passed;
+    expect(renders('y = \\left( \\frac{a}{b} \\right) + \\Big[ x + 1 \\Big]')).toBe(true);
+    expect(renders('S = \\left\\{ \\frac{p}{q} \\right\\} \\cup \\left\\langle \\frac{u}{v} \\right\\rangle')).toBe(true);
+    expect(delimited.match(/\$\$/g)).toHaveLength(4);
   });
 
   it('reads an inline script whose font holds one digit as text, not code', async () => {

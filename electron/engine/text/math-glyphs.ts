@@ -51,6 +51,20 @@ const SYMBOLS: Readonly<Record<string, string>> = {
   '#': '\\#', '%': '\\%', '&': '\\&', '_': '\\_', '$': '\\$', '\\': '\\backslash',
 };
 
+const CONTROL_PICTURES = 0x2400;
+
+/**
+ * The extension font's text with its slots below 32 (and dvips's copies of them moved to 161-170
+ * and 173-194) as Control Pictures, which cleaning keeps: they are big delimiters, not controls.
+ */
+export function visibleExtensionSlots(text: string): string {
+  return text.replace(/[\u0000-\u001F\u00A1-\u00AA\u00AD-\u00C2]/g, (char) => {
+    const code = char.charCodeAt(0);
+    const slot = code < 0x20 ? code : code <= 0xaa ? code - 0xa1 : code - 0xa3;
+    return String.fromCharCode(CONTROL_PICTURES + slot);
+  });
+}
+
 /** The extension font's slots that pdf.js leaves as letters: big operators and delimiter pieces. */
 const EXTENSION: Readonly<Record<string, string>> = {
   P: '\\sum', X: '\\sum', Q: '\\prod', Y: '\\prod', R: '\\int', Z: '\\int', S: '\\bigcup', '[': '\\bigcup',
@@ -59,6 +73,22 @@ const EXTENSION: Readonly<Record<string, string>> = {
   M: '\\bigoplus', J: '\\bigodot', K: '\\bigodot', '!': ')', '"': '[', '#': ']', '(': '\\{', ')': '\\}',
   '*': '\\langle', '+': '\\rangle', '0': '(', '1': ')', '2': '[', '3': ']', '8': '\\{', '9': '\\}',
 };
+
+/**
+ * The extension font's delimiters in the slots that come as control codes (both parsers give an
+ * unmapped glyph as its code), written as Control Pictures (U+2400 + slot) by
+ * `visibleExtensionSlots`: big, Big and bigg parentheses, brackets, floors, ceilings, braces,
+ * angle brackets, bars and slashes. The printable slots hold the Bigg and Big sizes.
+ */
+const LOW_SLOT_DELIMITERS = ['(', ')', '[', ']', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil', '\\{', '\\}', '\\langle', '\\rangle', '|', '\\|', '/', '\\backslash',
+  '(', ')', '(', ')', '[', ']', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil', '\\{', '\\}', '\\langle', '\\rangle', '/', '\\backslash'];
+const DELIMITERS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries(LOW_SLOT_DELIMITERS.map((latex, slot) => [String.fromCharCode(CONTROL_PICTURES + slot), latex])),
+  $: '\\lfloor', '%': '\\rfloor', '&': '\\lceil', "'": '\\rceil', ',': '/', '-': '\\backslash', '.': '/', '/': '\\backslash',
+  D: '\\langle', E: '\\rangle', h: '[', i: ']', j: '\\lfloor', k: '\\rfloor', l: '\\lceil', m: '\\rceil', n: '\\{', o: '\\}',
+};
+/** The bottoms and middles of delimiters built from pieces (their tops stand for them) and the pieces that extend them. */
+const DELIMITER_PIECES = new Set(['4', '5', '6', '7', ':', ';', '<', '=', '>', '?', '@', 'A', 'B', 'C']);
 
 /** Big operators set with their limits above and below (the display slots); integrals keep theirs beside. */
 const DISPLAY_OPERATOR_SLOTS = new Set(['X', 'Y', '[', '\\', 'a', '^', '_', 'O', 'M', 'K']);
@@ -101,7 +131,7 @@ export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical'
 export function glyphRole(text: string, fontClass: MathFontClass): GlyphRole {
   if (fontClass === 'extension') {
     if (RADICAL_SLOTS.has(text)) return 'radical';
-    if (RADICAL_PIECES.has(text)) return 'piece';
+    if (RADICAL_PIECES.has(text) || DELIMITER_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
     return 'ordinary';
@@ -118,7 +148,7 @@ export function accentCommand(text: string): string | undefined {
 
 /** One glyph (or an upright word) as LaTeX. */
 export function glyphLatex(text: string, fontClass: MathFontClass): string {
-  if (fontClass === 'extension') return EXTENSION[text] ?? SYMBOLS[text] ?? text;
+  if (fontClass === 'extension') return EXTENSION[text] ?? DELIMITERS[text] ?? SYMBOLS[text] ?? text;
   if (fontClass === 'roman' && /^\p{L}{2,}$/u.test(text)) return OPERATOR_NAMES.has(text) ? `\\${text}` : `\\operatorname{${text}}`;
   const [base = '', ...marks] = [...text.normalize('NFD')];
   let latex = GREEK[base] ?? SYMBOLS[base] ?? base;

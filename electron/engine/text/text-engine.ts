@@ -30,6 +30,7 @@ import { bandCandidates, NEIGHBOUR_PAGES, runningBlocks, runningLines } from './
 import type { Band, BandLine } from './running-text.js';
 import { detectTables } from './tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
+import { hasUnmappedGlyphs, recoverUnmappedGlyphs } from './unmapped-glyphs.js';
 
 /** A job on a PDF page: the only kind with a text layer to read. */
 type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
@@ -55,7 +56,10 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
     const twin = await pdfiums.of(pdf);
     if (twin) {
       try {
-        return twin.readText(pageNumber);
+        const content = twin.readText(pageNumber);
+        if (!hasUnmappedGlyphs(content)) return content;
+        const pdfjs = await (await page).getTextContent().catch(() => undefined);
+        return pdfjs ? recoverUnmappedGlyphs(content, pdfjs as TextContentLike) : content;
       } catch {
         // PDFium failing on a page pdf.js may still read: pdf.js reads it, and says why if it cannot.
       }

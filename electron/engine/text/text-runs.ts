@@ -6,6 +6,7 @@
 
 import { composeAccentsAcrossRuns, composeAccents } from './accents.js';
 import type { FontFacts } from './font-facts.js';
+import { mathFontClass, visibleExtensionSlots } from './math-glyphs.js';
 import type { TextRun } from './geometry.js';
 import type { Matrix } from './affine.js';
 import { applyMatrix, directionQuadrant } from './page-frame.js';
@@ -76,7 +77,9 @@ export function readTextRuns(
   const runs: TextRun[] = [];
   for (const item of content.items) {
     if (!isTextItem(item)) continue;
-    const text = composeAccents(cleanText(item.str));
+    const style = content.styles[item.fontName];
+    const facts = fontFacts(item.fontName, style?.fontFamily ?? 'sans-serif');
+    const text = composeAccents(cleanText(mathFontClass(facts.name) === 'extension' ? visibleExtensionSlots(item.str) : item.str));
     if (!text.trim()) continue;
     const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = item.transform;
     // Direction of the baseline in the frame; runs not reading left to right are set aside.
@@ -84,7 +87,6 @@ export function readTextRuns(
     const dy = fromUser[1] * a + fromUser[3] * b;
     // Skewed text (a diagonal watermark, a rotated stamp) is no part of the reading flow either.
     if (directionQuadrant(dx, dy) !== 0 || Math.abs(dy) > 0.1 * Math.abs(dx)) continue;
-    const style = content.styles[item.fontName];
     const ascent = style && style.ascent > 0 ? style.ascent : DEFAULT_ASCENT;
     const descent = style && style.descent < 0 ? style.descent : DEFAULT_DESCENT;
     const fontSize = Math.hypot(c, d) || Math.hypot(a, b);
@@ -106,7 +108,6 @@ export function readTextRuns(
     ];
     const xs = corners.map((p) => p[0]);
     const ys = corners.map((p) => p[1]);
-    const facts = fontFacts(item.fontName, style?.fontFamily ?? 'sans-serif');
     runs.push({
       text,
       x0: Math.min(...xs),

@@ -1,0 +1,51 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HAS_PDFLATEX, printLatex, textEngineMarkdown } from '../../../test/latex-page.js';
+
+let folder: string;
+
+/** A Type 1 re-encoding as older pdfTeX wrote TeX's fonts: glyph names in /Differences, no ToUnicode map. */
+function encoding(name: string, slots: Record<number, string>): string {
+  const names = Array.from({ length: 256 }, (_, slot) => `/${slots[slot] ?? '.notdef'}`);
+  return `/${name} [\n${names.join('\n')}\n] def\n`;
+}
+
+const SYMBOL_NAMES = { 1: 'periodcentered', 5: 'diamondmath', 13: 'circlecopyrt', 20: 'lessequal', 50: 'element', 104: 'angbracketleft', 105: 'angbracketright', 107: 'bardbl' };
+const ITALIC_NAMES = { 11: 'alpha', 15: 'epsilon1', 34: 'epsilon', 35: 'theta1', 37: 'rho1', 39: 'phi1', 58: 'period', 59: 'comma', 64: 'partialdiff', 96: 'lscript', 120: 'x', 121: 'y', 125: 'weierstrass' };
+
+const NAMED_GLYPHS = String.raw`\pdfmapline{=cmsy10 CMSY10 "SymbolNames ReEncodeFont" <symbol-names.enc <cmsy10.pfb}
+\pdfmapline{=cmmi10 CMMI10 "ItalicNames ReEncodeFont" <italic-names.enc <cmmi10.pfb}
+\documentclass[11pt]{article}
+\pagestyle{empty}\pdfgentounicode=0
+\begin{document}
+Typeset with \LaTeXe{}, \ooalign{\hfil\raise.07ex\hbox{c}\hfil\crcr$\mathchar"20D$} 2024 by the authors.
+
+The pair $\langle x, y \rangle$ has $\epsilon \vartheta \varphi \varrho \ell \partial \wp$ and $\alpha \in y \leq x$ and $\|x\| \diamond y \cdot x$.
+\end{document}
+`;
+
+describe.skipIf(!HAS_PDFLATEX)('glyphs of TeX fonts read by the text engine', () => {
+  beforeAll(async () => {
+    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-tex-glyphs-'));
+  });
+  afterAll(async () => {
+    await rm(folder, { recursive: true, force: true });
+  });
+
+  it('reads a character beyond the Basic Multilingual Plane as one character', async () => {
+    // The math italic epsilon of \LaTeXe mapped to U+1D700, as LuaTeX's unicode-math maps it.
+    const source = String.raw`\pdfgentounicode=1 \pdfglyphtounicode{epsilon}{1D700}
+\documentclass{article}\pagestyle{empty}\begin{document}Typeset with \LaTeXe{} by the authors.\end{document}`;
+    expect(await textEngineMarkdown(await printLatex(folder, 'non-bmp', source))).toBe('Typeset with LATEX 2𝜀 by the authors.');
+  }, 30_000);
+
+  it('reads the glyphs of TeX fonts named only in their encoding, by slot or as pdf.js reads them', async () => {
+    await writeFile(path.join(folder, 'symbol-names.enc'), encoding('SymbolNames', SYMBOL_NAMES));
+    await writeFile(path.join(folder, 'italic-names.enc'), encoding('ItalicNames', ITALIC_NAMES));
+    const markdown = await textEngineMarkdown(await printLatex(folder, 'named-glyphs', NAMED_GLYPHS));
+    expect(markdown).toContain('Typeset with LATEX 2ε, ©c 2024 by the authors.');
+    expect(markdown).toContain('The pair ⟨x, y⟩ has ϵϑϕϱℓ∂℘ and α ∈ y ≤ x and ‖x‖ ⋄ y · x.');
+  }, 30_000);
+});
