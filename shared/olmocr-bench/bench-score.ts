@@ -41,6 +41,19 @@ export function checkUniqueIds(files: readonly TestFile[]): void {
   }
 }
 
+/**
+ * olmOCR adds, for each PDF with no baseline test of its own, a default baseline test of its first
+ * page in a group of its own named `baseline`, which counts as one more file in the mean of the files.
+ */
+export function withDefaultBaselines(files: readonly TestFile[]): TestFile[] {
+  const tests = files.flatMap((f) => f.tests);
+  const covered = new Set(tests.filter((t) => t.type === 'baseline').map((t) => t.pdf));
+  const pdfs = [...new Set(tests.map((t) => t.pdf))].filter((pdf) => !covered.has(pdf));
+  if (pdfs.length === 0) return [...files];
+  const baselines: BenchTest[] = pdfs.map((pdf) => parseBenchTest({ id: `${pdf}_baseline`, pdf, page: 1, type: 'baseline' }, `default baseline of ${pdf}`));
+  return [...files, { name: 'baseline', tests: baselines }];
+}
+
 /** What an engine made of one page: its Markdown, or why there is none. */
 export type PageOutput = { markdown: string } | { failure: string };
 

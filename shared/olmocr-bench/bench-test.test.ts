@@ -15,6 +15,20 @@ describe('normalisation', () => {
     expect(normaliseText('Ja\u0301n')).toBe('Ján');
     expect(normaliseText('5 \u00b5m')).toBe('5 \u03bcm');
   });
+
+  it('strips emphasis before joining lines, so emphasis never spans a line break', () => {
+    expect(normaliseText('*one\ntwo*')).toBe('*one two*');
+    expect(normaliseText('*one*\r\n*two*')).toBe('one two');
+    expect(normaliseText('a\u2028*b*')).toBe('a b');
+  });
+
+  it('counts whitespace as Python does: U+001F and U+0085 are spaces, U+FEFF is not', () => {
+    expect(normaliseText('a\u001f\u0085b\ufeffc')).toBe('a b\ufeffc');
+  });
+
+  it('turns only <br> and <br/> into spaces, as olmOCR does', () => {
+    expect(normaliseText('a<br>b<br/>c<br />d')).toBe('a b c<br />d');
+  });
 });
 
 describe('fuzzy matching', () => {
@@ -63,6 +77,19 @@ describe('present and absent', () => {
     expect(run({ type: 'present', text: 'closing words', first_n: 20 }, content)).toBe(false);
     expect(run({ type: 'present', text: 'closing words', last_n: 20 }, content)).toBe(true);
     expect(run({ type: 'present', text: 'Title line', last_n: 20 }, content)).toBe(false);
+  });
+
+  it('an output shorter than the text fails present and passes absent', () => {
+    // partial ratio alone would find the lone space of the output inside the text
+    expect(run({ type: 'present', text: 'a long phrase' }, '\n')).toBe(false);
+    expect(run({ type: 'absent', text: 'a long phrase' }, '\n')).toBe(true);
+    expect(run({ type: 'present', text: 'abcd', max_diffs: 1 }, 'abc')).toBe(true);
+  });
+
+  it('measures and slices by code point, as Python does', () => {
+    // 𝑥 is two UTF-16 units: first_n 3 must keep "𝑥yz", and max_diffs 1 of a 4-character text allows one edit
+    expect(run({ type: 'present', text: '𝑥yz', first_n: 3 }, '𝑥yz and more')).toBe(true);
+    expect(run({ type: 'present', text: '𝑥𝑦𝑧w', max_diffs: 1 }, 'q 𝑥𝑦𝑧 q')).toBe(true);
   });
 
   it('absent fails when the text (or a near copy within max_diffs) is there', () => {
@@ -123,6 +150,13 @@ describe('math', () => {
   it('passes on LaTeX written differently that renders the same, and inside a longer formula', () => {
     expect(run({ type: 'math', math: '\\frac{1}{2} x^{2}' }, 'area $\\frac12x^2$')).toBe(true);
     expect(run({ type: 'math', math: 'a^{2}+b^{2}' }, '$$c^2 = a^2 + b^2 \\, .$$')).toBe(true);
+  });
+
+  it('reads \\(...\\) and \\[...\\] before dollars, and only those with ignore_dollar_delimited', () => {
+    // dollars first would take "$ and \\(x^{2}\\) $" as one formula
+    expect(run({ type: 'math', math: 'x^{2}' }, 'costs $5 and \\(x^{2}\\) $6')).toBe(true);
+    expect(run({ type: 'math', math: 'x^{2}', ignore_dollar_delimited: true }, 'so $x^{2}$')).toBe(false);
+    expect(run({ type: 'math', math: 'x^{2}', ignore_dollar_delimited: true }, 'so \\[x^{2}\\]')).toBe(true);
   });
 
   it('fails on a different formula, on Unicode text without delimiters, and on an unrenderable reference', () => {

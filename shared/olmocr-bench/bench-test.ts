@@ -54,6 +54,8 @@ export interface TableTest extends TestBase {
 export interface MathTest extends TestBase {
   type: 'math';
   math: string;
+  /** Only `\\(...\\)` and `\\[...\\]` count as formulas. */
+  ignoreDollarDelimited: boolean;
   /** The formula's rendered layout, computed once at load. */
   layout: string;
 }
@@ -127,7 +129,7 @@ export function parseBenchTest(value: unknown, where: string): BenchTest {
       if (!math.trim()) throw new BenchTestError(`${where}: "math" is empty`);
       const layout = renderedLayout(math);
       if (layout === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
-      return { ...base, type: 'math', math, layout };
+      return { ...base, type: 'math', math, ignoreDollarDelimited: fields.optionalBoolean('ignore_dollar_delimited') ?? false, layout };
     }
     case 'baseline':
       return {
@@ -152,23 +154,30 @@ export function runBenchTest(test: BenchTest, content: string): TestVerdict {
     case 'table':
       return runTable(test, content);
     case 'math':
-      return findFormula(test.math, test.layout, content);
+      return findFormula(test.math, test.layout, content, test.ignoreDollarDelimited);
     case 'baseline':
       return runBaseline(test, content);
   }
 }
 
 function runPresence(test: TextPresenceTest, content: string): TestVerdict {
-  let text = normaliseText(content);
-  if (!test.caseSensitive) text = text.toLowerCase();
-  if (test.firstN && test.lastN) text = text.slice(0, test.firstN) + text.slice(-test.lastN);
+  // Python slices and measures strings by code point.
+  let text = Array.from(normaliseText(content));
+  if (!test.caseSensitive) text = Array.from(text.join('').toLowerCase());
+  if (test.firstN && test.lastN) text = [...text.slice(0, test.firstN), ...text.slice(-test.lastN)];
   else if (test.firstN) text = text.slice(0, test.firstN);
   else if (test.lastN) text = text.slice(-test.lastN);
-  const threshold = 1 - test.maxDiffs / (test.text.length || 1);
-  const best = partialRatio(test.text, text);
+  const length = Array.from(test.text).length;
+  const quoted = `"${shorten(test.text)}"`;
+  // As olmOCR: an output shorter than the text less max_diffs cannot hold it (partial ratio would
+  // otherwise score a lone space inside the text as a perfect match).
+  if (text.length < length - test.maxDiffs) {
+    return test.type === 'absent' ? { passed: true } : { passed: false, detail: `${quoted} not found (the output has only ${text.length} characters)` };
+  }
+  const threshold = 1 - test.maxDiffs / (length || 1);
+  const best = partialRatio(test.text, text.join(''));
   const found = best >= threshold;
   if (found === (test.type === 'present')) return { passed: true };
-  const quoted = `"${shorten(test.text)}"`;
   return test.type === 'present'
     ? { passed: false, detail: `${quoted} not found (best match ${best.toFixed(3)}, needs ${threshold.toFixed(3)})` }
     : { passed: false, detail: `${quoted} found (match ${best.toFixed(3)}, must stay under ${threshold.toFixed(3)})` };
