@@ -119,21 +119,42 @@ describe('table', () => {
   for (const [format, content] of [['HTML', HTML_TABLE], ['Markdown', MD_TABLE]] as const) {
     it(`checks neighbours and headings in ${format} tables`, () => {
       expect(run({ type: 'table', cell: '98', up: '1,204', down: '', left: 'Net income', right: '87' }, content)).toBe(true);
-      expect(run({ type: 'table', cell: '98', top_heading: '2024', left_heading: 'Net income' }, content)).toBe(true);
+      expect(run({ type: 'table', cell: '98', top_heading: '2024' }, content)).toBe(true);
       expect(run({ type: 'table', cell: '98', right: '1,150' }, content)).toBe(false);
       expect(run({ type: 'table', cell: '98', top_heading: '2023' }, content)).toBe(false);
       expect(run({ type: 'table', cell: '4,321' }, content)).toBe(false);
     });
   }
 
+  it('counts as headings the first row and column of a Markdown table, but only <th> and <thead> cells of an HTML one', () => {
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, MD_TABLE)).toBe(true);
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE)).toBe(false);
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE.replace('<td>Net income</td>', '<th>Net income</th>'))).toBe(true);
+  });
+
+  it('fails a neighbour asked for beyond the edge of the table', () => {
+    expect(run({ type: 'table', cell: '87', right: 'anything' }, MD_TABLE)).toBe(false);
+    expect(run({ type: 'table', cell: 'Revenue', up: 'Item' }, MD_TABLE)).toBe(true);
+  });
+
   it('fails when there is no table, and when the numbers are prose', () => {
     expect(run({ type: 'table', cell: '98', left: 'Net income' }, 'Net income 98 87')).toBe(false);
   });
 
-  it('reads rowspans as the scorer does: the text repeats down the spanned rows', () => {
+  it('treats a spanned cell as one cell that neighbours every cell along its span', () => {
     const spanned = '<table><tr><th>Region</th><th>Q</th><th>Sales</th></tr><tr><td rowspan="2">North</td><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>12</td></tr></table>';
     expect(run({ type: 'table', cell: 'Q2', left: 'North', top_heading: 'Q' }, spanned)).toBe(true);
     expect(run({ type: 'table', cell: '12', top_heading: 'Sales', up: '10' }, spanned)).toBe(true);
+    expect(run({ type: 'table', cell: 'North', right: 'Q2', up: 'Region' }, spanned)).toBe(true);
+    // the span's text is not copied down: the slot below "North" in row 2 is the same cell
+    expect(run({ type: 'table', cell: 'Q2', up: 'North' }, spanned)).toBe(false);
+    const wide = '<table><thead><tr><th colspan="2">Both years</th></tr><tr><th>2024</th><th>2023</th></tr></thead><tr><td>5</td><td>7</td></tr></table>';
+    expect(run({ type: 'table', cell: '7', top_heading: 'Both years' }, wide)).toBe(true);
+    expect(run({ type: 'table', cell: 'Both years', down: '2023' }, wide)).toBe(true);
+  });
+
+  it('reads cell text as its text nodes joined by line breaks', () => {
+    expect(run({ type: 'table', cell: 'x 2', right: 'y' }, '<table><tr><td>x<sup>2</sup></td><td>y</td></tr></table>')).toBe(true);
   });
 
   it('ignore_markdown_tables looks at HTML tables only', () => {
