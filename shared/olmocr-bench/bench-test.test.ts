@@ -196,6 +196,8 @@ describe('baseline', () => {
 
   it('fails on runaway repetition at the end', () => {
     expect(trailingRepeats('ab abababab')).toEqual([1, 4, 1, 2, 1]);
+    // whitespace runs count as one space, as olmOCR's RepeatDetector collapses them
+    expect(trailingRepeats('x a \n a  \t a ')).toEqual([1, 3, 1, 1, 1]);
     expect(run({ type: 'baseline' }, `Intro ${'la '.repeat(40)}`)).toBe(false);
     expect(run({ type: 'baseline', max_repeats: 50 }, `Intro ${'la '.repeat(40)}`)).toBe(true);
   });

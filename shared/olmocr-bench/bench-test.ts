@@ -9,7 +9,7 @@
 
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
 import { findFormula, renderedLayout } from './math.js';
-import { normaliseText } from './normalise.js';
+import { normaliseText, PYTHON_WHITESPACE } from './normalise.js';
 import { parseHtmlTables, parseMarkdownTables } from './tables.js';
 
 export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline'] as const;
@@ -257,9 +257,9 @@ function alphanumericCount(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-/** For n = 1..5: how many times the text's last n characters repeat back to back at its end (olmOCR's RepeatDetector). */
+/** For n = 1..5: how many times the text's last n characters repeat back to back at its end, whitespace runs as one space (olmOCR's RepeatDetector). */
 export function trailingRepeats(content: string): number[] {
-  const text = Array.from(content.replace(/\s/g, ' '));
+  const text = Array.from(content.replace(PYTHON_WHITESPACE, ' '));
   return Array.from({ length: MAX_NGRAM }, (_, index) => {
     const size = index + 1;
     if (text.length < size) return 0;
