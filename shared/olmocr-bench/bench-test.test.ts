@@ -214,6 +214,41 @@ describe('baseline', () => {
   });
 });
 
+describe('format', () => {
+  it('passes on text written as a heading, in bold or in italics, in Markdown or HTML', () => {
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, 'intro\n## Annual **Report**\nbody')).toBe(true);
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, '<H2 class="t">Annual Report</H2>')).toBe(true);
+    expect(run({ type: 'format', format: 'bold', text: 'net loss' }, 'a <strong>net loss</strong> of 4')).toBe(true);
+    expect(run({ type: 'format', format: 'italic', text: 'sic' }, 'he wrote *sic* there')).toBe(true);
+  });
+
+  it('fails on the same text unformatted or in another format, and reads case as told', () => {
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, 'Annual Report')).toBe(false);
+    expect(run({ type: 'format', format: 'italic', text: 'net loss' }, 'a **net loss** of 4')).toBe(false);
+    expect(run({ type: 'format', format: 'bold', text: 'NET LOSS' }, '**net loss**')).toBe(false);
+    expect(run({ type: 'format', format: 'bold', text: 'NET LOSS', case_sensitive: false }, '**net loss**')).toBe(true);
+    expect(() => parseBenchTest({ ...base, id: 'f', type: 'format', format: 'underline', text: 'x' }, 'f:1')).toThrow(/"format" must be one of/);
+  });
+});
+
+describe('footnote', () => {
+  it('finds the marker as [^n], <sup>n</sup> or a superscript digit, not as a definition', () => {
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown[^12].')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown<sup>12</sup>.')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown¹².')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, '[^12]: the note')).toBe(false);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown 12.')).toBe(false);
+  });
+
+  it('checks the text just before and after the marker, ignoring case, spaces and punctuation', () => {
+    const content = 'Growth was strong in the north<sup>3</sup> and weak elsewhere.\n\n<sup>3</sup> Source: regional office survey.';
+    expect(run({ type: 'footnote', marker: '3', appears_before_marker: 'strong in the North' }, content)).toBe(true);
+    expect(run({ type: 'footnote', marker: '3', appears_after_marker: 'Source: regional office' }, content)).toBe(true);
+    expect(run({ type: 'footnote', marker: '3', appears_after_marker: 'Source: national office' }, content)).toBe(false);
+    expect(() => parseBenchTest({ ...base, id: 'n', type: 'footnote', marker: '1 2' }, 'f:1')).toThrow(/must not contain spaces/);
+  });
+});
+
 describe('test lines', () => {
   it('say which line and field is wrong', () => {
     expect(() => parseBenchTest({ ...base, id: 'a', type: 'colour' }, 'x.jsonl:4')).toThrow('x.jsonl:4: unknown test type "colour"');

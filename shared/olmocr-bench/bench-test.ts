@@ -4,15 +4,17 @@
  * text checks use rapidfuzz's partial ratio against 1 - max_diffs / length, order checks
  * Levenshtein matches within max_diffs, table checks cell ratios of at least
  * max(0.5, 1 - max_diffs / length), math checks the formula exactly or by its rendering, and the
- * baseline check a non-empty page without runaway repetition or stray scripts.
+ * baseline check a non-empty page without runaway repetition or stray scripts; format and footnote
+ * checks look at the raw Markdown/HTML markup.
  */
 
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { checkFootnote, hasFormattedText, TEXT_FORMATS, type TextFormat } from './markup-checks.js';
 import { findFormula, renderedLayout } from './math.js';
 import { normaliseText, PYTHON_WHITESPACE } from './normalise.js';
 import { parseHtmlTables, parseMarkdownTables } from './tables.js';
 
-export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline'] as const;
+export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline', 'format', 'footnote'] as const;
 export type BenchTestType = (typeof BENCH_TEST_TYPES)[number];
 
 interface TestBase {
@@ -69,7 +71,23 @@ export interface BaselineTest extends TestBase {
   checkDisallowedCharacters: boolean;
 }
 
-export type BenchTest = TextPresenceTest | TextOrderTest | TableTest | MathTest | BaselineTest;
+export interface FormatTest extends TestBase {
+  type: 'format';
+  /** Normalised as loaded. */
+  text: string;
+  format: TextFormat;
+  caseSensitive: boolean;
+}
+
+export interface FootnoteTest extends TestBase {
+  type: 'footnote';
+  marker: string;
+  /** Normalised as loaded. */
+  before?: string;
+  after?: string;
+}
+
+export type BenchTest = TextPresenceTest | TextOrderTest | TableTest | MathTest | BaselineTest | FormatTest | FootnoteTest;
 
 export type TestVerdict = { passed: true } | { passed: false; detail: string };
 
@@ -131,6 +149,25 @@ export function parseBenchTest(value: unknown, where: string): BenchTest {
       if (layout === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
       return { ...base, type: 'math', math, ignoreDollarDelimited: fields.optionalBoolean('ignore_dollar_delimited') ?? false, layout };
     }
+    case 'format': {
+      const text = normaliseText(fields.string('text'));
+      if (!text.trim()) throw new BenchTestError(`${where}: "text" is empty`);
+      const format = fields.string('format');
+      if (!(TEXT_FORMATS as readonly string[]).includes(format)) throw new BenchTestError(`${where}: "format" must be one of ${TEXT_FORMATS.join(', ')}`);
+      return { ...base, type: 'format', text, format: format as TextFormat, caseSensitive: fields.optionalBoolean('case_sensitive') ?? true };
+    }
+    case 'footnote': {
+      const marker = fields.string('marker');
+      if (marker.includes(' ')) throw new BenchTestError(`${where}: "marker" must not contain spaces`);
+      const near = (name: string) => {
+        const raw = fields.optionalString(name);
+        if (!raw) return undefined;
+        const text = normaliseText(raw);
+        if (!text.trim()) throw new BenchTestError(`${where}: "${name}" is blank`);
+        return text;
+      };
+      return { ...base, type: 'footnote', marker, before: near('appears_before_marker'), after: near('appears_after_marker') };
+    }
     case 'baseline':
       return {
         ...base,
@@ -157,6 +194,12 @@ export function runBenchTest(test: BenchTest, content: string): TestVerdict {
       return findFormula(test.math, test.layout, content, test.ignoreDollarDelimited);
     case 'baseline':
       return runBaseline(test, content);
+    case 'format':
+      return hasFormattedText(content, test.format, test.text, test.caseSensitive, test.maxDiffs)
+        ? { passed: true }
+        : { passed: false, detail: `"${shorten(test.text)}" not found as ${test.format === 'heading' ? 'a heading' : `${test.format} text`}` };
+    case 'footnote':
+      return checkFootnote(content, { marker: test.marker, before: test.before, after: test.after, maxDiffs: test.maxDiffs });
   }
 }
 
