@@ -36,14 +36,16 @@ describe('scoring a benchmark', () => {
     expect(() => checkUniqueIds([headers, again])).toThrow('test id "h1" appears twice (headers.jsonl and y.jsonl)');
   });
 
-  it('adds a default baseline test of page 1 for each PDF without one, in a group that counts in the mean', () => {
+  it('adds a default baseline test of page 1 for each PDF of the folder without one, in a group that counts in the mean', () => {
     const own = parseTestFile('baseline.jsonl', lines({ id: 'b1', pdf: 'a.pdf', page: 1, type: 'baseline' }));
-    const files = withDefaultBaselines([headers, tables, own]);
+    const files = withDefaultBaselines([headers, tables, own], ['a.pdf', 'b.pdf']);
     expect(files.map((f) => f.name)).toEqual(['headers.jsonl', 'tables.jsonl', 'baseline.jsonl', 'baseline']);
     expect(files[3]!.tests).toEqual([expect.objectContaining({ id: 'b.pdf_baseline', pdf: 'b.pdf', page: 1, type: 'baseline', maxRepeats: 30 })]);
     const report = summarise(scoreTests(files, (pdf, page) => ({ markdown: outputs[`${pdf}#${page}`] ?? '' })));
     // b.pdf page 1 has no text: the default baseline fails, and its group is a fourth file in the mean
     expect(report.files['baseline']).toEqual({ passed: 0, total: 1 });
     expect(report.fileAverage).toBeCloseTo((0.5 + 1 + 1 + 0) / 4);
+    // a PDF the tests name but the folder lacks gets none, as olmOCR lists the folder
+    expect(withDefaultBaselines([headers, tables, own], ['a.pdf']).map((f) => f.name)).toEqual(['headers.jsonl', 'tables.jsonl', 'baseline.jsonl']);
   });
 });
