@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { documentMarkdown } from '../../shared/export/markdown.js';
 import { BenchTestError } from '../../shared/olmocr-bench/bench-test.js';
-import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
+import { checkUniqueIds, formatBenchReport, parseTestFile, rate, scoreTests, summarise, withDefaultBaselines, type PageOutput, type TestFile } from '../../shared/olmocr-bench/bench-score.js';
 import { toFailure } from '../core/failure-error.js';
 import { appDataFolder } from './app-data-folder.js';
 import { inCliWords } from './remedy-words.js';
@@ -77,7 +77,13 @@ async function readTestFiles(dir: string): Promise<TestFile[]> {
   if (names.length === 0) throw new BenchTestError(`${dir} holds no *.jsonl test files; a benchmark folder has test files and a pdfs/ folder.`);
   const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readFile(path.join(dir, name), 'utf8'))));
   checkUniqueIds(files);
-  return files;
+  return withDefaultBaselines(files, await pdfsIn(path.join(dir, 'pdfs')));
+}
+
+/** The `*.pdf` files under `dir` (at any depth, as olmOCR globs them), relative to it with `/` separators; none when it cannot be read. */
+async function pdfsIn(dir: string): Promise<string[]> {
+  const names = await readdir(dir, { recursive: true }).catch(() => [] as string[]);
+  return names.filter((name) => name.endsWith('.pdf')).map((name) => name.split(path.sep).join('/'));
 }
 
 function pageKey(pdf: string, page: number): string {

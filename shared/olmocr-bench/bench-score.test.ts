@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkUniqueIds, formatBenchReport, parseTestFile, scoreTests, summarise } from './bench-score.js';
+import { checkUniqueIds, formatBenchReport, parseTestFile, scoreTests, summarise, withDefaultBaselines } from './bench-score.js';
 
 const lines = (...rows: object[]) => rows.map((r) => JSON.stringify(r)).join('\n');
 
@@ -34,5 +34,18 @@ describe('scoring a benchmark', () => {
     expect(() => parseTestFile('x.jsonl', `${lines({ id: 'a', pdf: 'a.pdf', page: 1, type: 'present', text: 'x' })}\n{oops`)).toThrow(/^x\.jsonl:2: not JSON/);
     const again = parseTestFile('y.jsonl', lines({ id: 'h1', pdf: 'c.pdf', page: 1, type: 'baseline' }));
     expect(() => checkUniqueIds([headers, again])).toThrow('test id "h1" appears twice (headers.jsonl and y.jsonl)');
+  });
+
+  it('adds a default baseline test of page 1 for each PDF of the folder without one, in a group that counts in the mean', () => {
+    const own = parseTestFile('baseline.jsonl', lines({ id: 'b1', pdf: 'a.pdf', page: 1, type: 'baseline' }));
+    const files = withDefaultBaselines([headers, tables, own], ['a.pdf', 'b.pdf']);
+    expect(files.map((f) => f.name)).toEqual(['headers.jsonl', 'tables.jsonl', 'baseline.jsonl', 'baseline']);
+    expect(files[3]!.tests).toEqual([expect.objectContaining({ id: 'b.pdf_baseline', pdf: 'b.pdf', page: 1, type: 'baseline', maxRepeats: 30 })]);
+    const report = summarise(scoreTests(files, (pdf, page) => ({ markdown: outputs[`${pdf}#${page}`] ?? '' })));
+    // b.pdf page 1 has no text: the default baseline fails, and its group is a fourth file in the mean
+    expect(report.files['baseline']).toEqual({ passed: 0, total: 1 });
+    expect(report.fileAverage).toBeCloseTo((0.5 + 1 + 1 + 0) / 4);
+    // a PDF the tests name but the folder lacks gets none, as olmOCR lists the folder
+    expect(withDefaultBaselines([headers, tables, own], ['a.pdf']).map((f) => f.name)).toEqual(['headers.jsonl', 'tables.jsonl', 'baseline.jsonl']);
   });
 });

@@ -41,6 +41,19 @@ export function checkUniqueIds(files: readonly TestFile[]): void {
   }
 }
 
+/**
+ * olmOCR adds, for each PDF of the benchmark's `pdfs/` folder (`pdfs`, relative to it) with no
+ * baseline test of its own, a default baseline test of its first page in a group of its own named
+ * `baseline`, which counts as one more file in the mean of the files.
+ */
+export function withDefaultBaselines(files: readonly TestFile[], pdfs: readonly string[]): TestFile[] {
+  const covered = new Set(files.flatMap((f) => f.tests).filter((t) => t.type === 'baseline').map((t) => t.pdf));
+  const uncovered = [...new Set(pdfs)].filter((pdf) => !covered.has(pdf)).sort();
+  if (uncovered.length === 0) return [...files];
+  const baselines = uncovered.map((pdf) => parseBenchTest({ id: `${pdf}_baseline`, pdf, page: 1, type: 'baseline' }, `default baseline of ${pdf}`));
+  return [...files, { name: 'baseline', tests: baselines }];
+}
+
 /** What an engine made of one page: its Markdown, or why there is none. */
 export type PageOutput = { markdown: string } | { failure: string };
 

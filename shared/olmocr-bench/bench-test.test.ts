@@ -15,6 +15,20 @@ describe('normalisation', () => {
     expect(normaliseText('Ja\u0301n')).toBe('Ján');
     expect(normaliseText('5 \u00b5m')).toBe('5 \u03bcm');
   });
+
+  it('strips emphasis before joining lines, so emphasis never spans a line break', () => {
+    expect(normaliseText('*one\ntwo*')).toBe('*one two*');
+    expect(normaliseText('*one*\r\n*two*')).toBe('one two');
+    expect(normaliseText('a\u2028*b*')).toBe('a b');
+  });
+
+  it('counts whitespace as Python does: U+001F and U+0085 are spaces, U+FEFF is not', () => {
+    expect(normaliseText('a\u001f\u0085b\ufeffc')).toBe('a b\ufeffc');
+  });
+
+  it('turns only <br> and <br/> into spaces, as olmOCR does', () => {
+    expect(normaliseText('a<br>b<br/>c<br />d')).toBe('a b c<br />d');
+  });
 });
 
 describe('fuzzy matching', () => {
@@ -65,6 +79,19 @@ describe('present and absent', () => {
     expect(run({ type: 'present', text: 'Title line', last_n: 20 }, content)).toBe(false);
   });
 
+  it('an output shorter than the text fails present and passes absent', () => {
+    // partial ratio alone would find the lone space of the output inside the text
+    expect(run({ type: 'present', text: 'a long phrase' }, '\n')).toBe(false);
+    expect(run({ type: 'absent', text: 'a long phrase' }, '\n')).toBe(true);
+    expect(run({ type: 'present', text: 'abcd', max_diffs: 1 }, 'abc')).toBe(true);
+  });
+
+  it('measures and slices by code point, as Python does', () => {
+    // 𝑥 is two UTF-16 units: first_n 3 must keep "𝑥yz", and max_diffs 1 of a 4-character text allows one edit
+    expect(run({ type: 'present', text: '𝑥yz', first_n: 3 }, '𝑥yz and more')).toBe(true);
+    expect(run({ type: 'present', text: '𝑥𝑦𝑧w', max_diffs: 1 }, 'q 𝑥𝑦𝑧 q')).toBe(true);
+  });
+
   it('absent fails when the text (or a near copy within max_diffs) is there', () => {
     expect(run({ type: 'absent', text: 'Downloaded from example.org' }, 'Body text only.')).toBe(true);
     expect(run({ type: 'absent', text: 'Downloaded from example.org' }, 'Body.\n\nDownloaded from example.org on 3 May')).toBe(false);
@@ -92,21 +119,42 @@ describe('table', () => {
   for (const [format, content] of [['HTML', HTML_TABLE], ['Markdown', MD_TABLE]] as const) {
     it(`checks neighbours and headings in ${format} tables`, () => {
       expect(run({ type: 'table', cell: '98', up: '1,204', down: '', left: 'Net income', right: '87' }, content)).toBe(true);
-      expect(run({ type: 'table', cell: '98', top_heading: '2024', left_heading: 'Net income' }, content)).toBe(true);
+      expect(run({ type: 'table', cell: '98', top_heading: '2024' }, content)).toBe(true);
       expect(run({ type: 'table', cell: '98', right: '1,150' }, content)).toBe(false);
       expect(run({ type: 'table', cell: '98', top_heading: '2023' }, content)).toBe(false);
       expect(run({ type: 'table', cell: '4,321' }, content)).toBe(false);
     });
   }
 
+  it('counts as headings the first row and column of a Markdown table, but only <th> and <thead> cells of an HTML one', () => {
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, MD_TABLE)).toBe(true);
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE)).toBe(false);
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE.replace('<td>Net income</td>', '<th>Net income</th>'))).toBe(true);
+  });
+
+  it('fails a neighbour asked for beyond the edge of the table', () => {
+    expect(run({ type: 'table', cell: '87', right: 'anything' }, MD_TABLE)).toBe(false);
+    expect(run({ type: 'table', cell: 'Revenue', up: 'Item' }, MD_TABLE)).toBe(true);
+  });
+
   it('fails when there is no table, and when the numbers are prose', () => {
     expect(run({ type: 'table', cell: '98', left: 'Net income' }, 'Net income 98 87')).toBe(false);
   });
 
-  it('reads rowspans as the scorer does: the text repeats down the spanned rows', () => {
+  it('treats a spanned cell as one cell that neighbours every cell along its span', () => {
     const spanned = '<table><tr><th>Region</th><th>Q</th><th>Sales</th></tr><tr><td rowspan="2">North</td><td>Q1</td><td>10</td></tr><tr><td>Q2</td><td>12</td></tr></table>';
     expect(run({ type: 'table', cell: 'Q2', left: 'North', top_heading: 'Q' }, spanned)).toBe(true);
     expect(run({ type: 'table', cell: '12', top_heading: 'Sales', up: '10' }, spanned)).toBe(true);
+    expect(run({ type: 'table', cell: 'North', right: 'Q2', up: 'Region' }, spanned)).toBe(true);
+    // the span's text is not copied down: the slot below "North" in row 2 is the same cell
+    expect(run({ type: 'table', cell: 'Q2', up: 'North' }, spanned)).toBe(false);
+    const wide = '<table><thead><tr><th colspan="2">Both years</th></tr><tr><th>2024</th><th>2023</th></tr></thead><tr><td>5</td><td>7</td></tr></table>';
+    expect(run({ type: 'table', cell: '7', top_heading: 'Both years' }, wide)).toBe(true);
+    expect(run({ type: 'table', cell: 'Both years', down: '2023' }, wide)).toBe(true);
+  });
+
+  it('reads cell text as its text nodes joined by line breaks', () => {
+    expect(run({ type: 'table', cell: 'x 2', right: 'y' }, '<table><tr><td>x<sup>2</sup></td><td>y</td></tr></table>')).toBe(true);
   });
 
   it('ignore_markdown_tables looks at HTML tables only', () => {
@@ -125,6 +173,13 @@ describe('math', () => {
     expect(run({ type: 'math', math: 'a^{2}+b^{2}' }, '$$c^2 = a^2 + b^2 \\, .$$')).toBe(true);
   });
 
+  it('reads \\(...\\) and \\[...\\] before dollars, and only those with ignore_dollar_delimited', () => {
+    // dollars first would take "$ and \\(x^{2}\\) $" as one formula
+    expect(run({ type: 'math', math: 'x^{2}' }, 'costs $5 and \\(x^{2}\\) $6')).toBe(true);
+    expect(run({ type: 'math', math: 'x^{2}', ignore_dollar_delimited: true }, 'so $x^{2}$')).toBe(false);
+    expect(run({ type: 'math', math: 'x^{2}', ignore_dollar_delimited: true }, 'so \\[x^{2}\\]')).toBe(true);
+  });
+
   it('fails on a different formula, on Unicode text without delimiters, and on an unrenderable reference', () => {
     expect(run({ type: 'math', math: '\\frac{1}{2} x^{2}' }, '$\\frac{1}{3} x^2$')).toBe(false);
     expect(run({ type: 'math', math: 'x^{2}' }, '$x_2$')).toBe(false);
@@ -141,6 +196,8 @@ describe('baseline', () => {
 
   it('fails on runaway repetition at the end', () => {
     expect(trailingRepeats('ab abababab')).toEqual([1, 4, 1, 2, 1]);
+    // whitespace runs count as one space, as olmOCR's RepeatDetector collapses them
+    expect(trailingRepeats('x a \n a  \t a ')).toEqual([1, 3, 1, 1, 1]);
     expect(run({ type: 'baseline' }, `Intro ${'la '.repeat(40)}`)).toBe(false);
     expect(run({ type: 'baseline', max_repeats: 50 }, `Intro ${'la '.repeat(40)}`)).toBe(true);
   });
@@ -154,6 +211,41 @@ describe('baseline', () => {
     expect(run({ type: 'baseline', max_length: 10 }, '')).toBe(true);
     expect(run({ type: 'baseline', max_length: 10 }, 'Scanned by Office Lens 2024')).toBe(false);
     expect(run({ type: 'baseline', max_length: 0, max_length_skips_image_alt_tags: true }, '![a long picture description](x.png)')).toBe(true);
+  });
+});
+
+describe('format', () => {
+  it('passes on text written as a heading, in bold or in italics, in Markdown or HTML', () => {
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, 'intro\n## Annual **Report**\nbody')).toBe(true);
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, '<H2 class="t">Annual Report</H2>')).toBe(true);
+    expect(run({ type: 'format', format: 'bold', text: 'net loss' }, 'a <strong>net loss</strong> of 4')).toBe(true);
+    expect(run({ type: 'format', format: 'italic', text: 'sic' }, 'he wrote *sic* there')).toBe(true);
+  });
+
+  it('fails on the same text unformatted or in another format, and reads case as told', () => {
+    expect(run({ type: 'format', format: 'heading', text: 'Annual Report' }, 'Annual Report')).toBe(false);
+    expect(run({ type: 'format', format: 'italic', text: 'net loss' }, 'a **net loss** of 4')).toBe(false);
+    expect(run({ type: 'format', format: 'bold', text: 'NET LOSS' }, '**net loss**')).toBe(false);
+    expect(run({ type: 'format', format: 'bold', text: 'NET LOSS', case_sensitive: false }, '**net loss**')).toBe(true);
+    expect(() => parseBenchTest({ ...base, id: 'f', type: 'format', format: 'underline', text: 'x' }, 'f:1')).toThrow(/"format" must be one of/);
+  });
+});
+
+describe('footnote', () => {
+  it('finds the marker as [^n], <sup>n</sup> or a superscript digit, not as a definition', () => {
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown[^12].')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown<sup>12</sup>.')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown¹².')).toBe(true);
+    expect(run({ type: 'footnote', marker: '12' }, '[^12]: the note')).toBe(false);
+    expect(run({ type: 'footnote', marker: '12' }, 'as shown 12.')).toBe(false);
+  });
+
+  it('checks the text just before and after the marker, ignoring case, spaces and punctuation', () => {
+    const content = 'Growth was strong in the north<sup>3</sup> and weak elsewhere.\n\n<sup>3</sup> Source: regional office survey.';
+    expect(run({ type: 'footnote', marker: '3', appears_before_marker: 'strong in the North' }, content)).toBe(true);
+    expect(run({ type: 'footnote', marker: '3', appears_after_marker: 'Source: regional office' }, content)).toBe(true);
+    expect(run({ type: 'footnote', marker: '3', appears_after_marker: 'Source: national office' }, content)).toBe(false);
+    expect(() => parseBenchTest({ ...base, id: 'n', type: 'footnote', marker: '1 2' }, 'f:1')).toThrow(/must not contain spaces/);
   });
 });
 

@@ -4,15 +4,17 @@
  * text checks use rapidfuzz's partial ratio against 1 - max_diffs / length, order checks
  * Levenshtein matches within max_diffs, table checks cell ratios of at least
  * max(0.5, 1 - max_diffs / length), math checks the formula exactly or by its rendering, and the
- * baseline check a non-empty page without runaway repetition or stray scripts.
+ * baseline check a non-empty page without runaway repetition or stray scripts; format and footnote
+ * checks look at the raw Markdown/HTML markup.
  */
 
 import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { checkFootnote, hasFormattedText, TEXT_FORMATS, type TextFormat } from './markup-checks.js';
 import { findFormula, renderedLayout } from './math.js';
-import { normaliseText } from './normalise.js';
-import { parseHtmlTables, parseMarkdownTables, type TableData } from './tables.js';
+import { normaliseText, PYTHON_WHITESPACE } from './normalise.js';
+import { parseHtmlTables, parseMarkdownTables } from './tables.js';
 
-export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline'] as const;
+export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline', 'format', 'footnote'] as const;
 export type BenchTestType = (typeof BENCH_TEST_TYPES)[number];
 
 interface TestBase {
@@ -54,6 +56,8 @@ export interface TableTest extends TestBase {
 export interface MathTest extends TestBase {
   type: 'math';
   math: string;
+  /** Only `\\(...\\)` and `\\[...\\]` count as formulas. */
+  ignoreDollarDelimited: boolean;
   /** The formula's rendered layout, computed once at load. */
   layout: string;
 }
@@ -67,7 +71,23 @@ export interface BaselineTest extends TestBase {
   checkDisallowedCharacters: boolean;
 }
 
-export type BenchTest = TextPresenceTest | TextOrderTest | TableTest | MathTest | BaselineTest;
+export interface FormatTest extends TestBase {
+  type: 'format';
+  /** Normalised as loaded. */
+  text: string;
+  format: TextFormat;
+  caseSensitive: boolean;
+}
+
+export interface FootnoteTest extends TestBase {
+  type: 'footnote';
+  marker: string;
+  /** Normalised as loaded. */
+  before?: string;
+  after?: string;
+}
+
+export type BenchTest = TextPresenceTest | TextOrderTest | TableTest | MathTest | BaselineTest | FormatTest | FootnoteTest;
 
 export type TestVerdict = { passed: true } | { passed: false; detail: string };
 
@@ -127,7 +147,26 @@ export function parseBenchTest(value: unknown, where: string): BenchTest {
       if (!math.trim()) throw new BenchTestError(`${where}: "math" is empty`);
       const layout = renderedLayout(math);
       if (layout === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
-      return { ...base, type: 'math', math, layout };
+      return { ...base, type: 'math', math, ignoreDollarDelimited: fields.optionalBoolean('ignore_dollar_delimited') ?? false, layout };
+    }
+    case 'format': {
+      const text = normaliseText(fields.string('text'));
+      if (!text.trim()) throw new BenchTestError(`${where}: "text" is empty`);
+      const format = fields.string('format');
+      if (!(TEXT_FORMATS as readonly string[]).includes(format)) throw new BenchTestError(`${where}: "format" must be one of ${TEXT_FORMATS.join(', ')}`);
+      return { ...base, type: 'format', text, format: format as TextFormat, caseSensitive: fields.optionalBoolean('case_sensitive') ?? true };
+    }
+    case 'footnote': {
+      const marker = fields.string('marker');
+      if (marker.includes(' ')) throw new BenchTestError(`${where}: "marker" must not contain spaces`);
+      const near = (name: string) => {
+        const raw = fields.optionalString(name);
+        if (!raw) return undefined;
+        const text = normaliseText(raw);
+        if (!text.trim()) throw new BenchTestError(`${where}: "${name}" is blank`);
+        return text;
+      };
+      return { ...base, type: 'footnote', marker, before: near('appears_before_marker'), after: near('appears_after_marker') };
     }
     case 'baseline':
       return {
@@ -152,23 +191,36 @@ export function runBenchTest(test: BenchTest, content: string): TestVerdict {
     case 'table':
       return runTable(test, content);
     case 'math':
-      return findFormula(test.math, test.layout, content);
+      return findFormula(test.math, test.layout, content, test.ignoreDollarDelimited);
     case 'baseline':
       return runBaseline(test, content);
+    case 'format':
+      return hasFormattedText(content, test.format, test.text, test.caseSensitive, test.maxDiffs)
+        ? { passed: true }
+        : { passed: false, detail: `"${shorten(test.text)}" not found as ${test.format === 'heading' ? 'a heading' : `${test.format} text`}` };
+    case 'footnote':
+      return checkFootnote(content, { marker: test.marker, before: test.before, after: test.after, maxDiffs: test.maxDiffs });
   }
 }
 
 function runPresence(test: TextPresenceTest, content: string): TestVerdict {
-  let text = normaliseText(content);
-  if (!test.caseSensitive) text = text.toLowerCase();
-  if (test.firstN && test.lastN) text = text.slice(0, test.firstN) + text.slice(-test.lastN);
+  // Python slices and measures strings by code point.
+  let text = Array.from(normaliseText(content));
+  if (!test.caseSensitive) text = Array.from(text.join('').toLowerCase());
+  if (test.firstN && test.lastN) text = [...text.slice(0, test.firstN), ...text.slice(-test.lastN)];
   else if (test.firstN) text = text.slice(0, test.firstN);
   else if (test.lastN) text = text.slice(-test.lastN);
-  const threshold = 1 - test.maxDiffs / (test.text.length || 1);
-  const best = partialRatio(test.text, text);
+  const length = Array.from(test.text).length;
+  const quoted = `"${shorten(test.text)}"`;
+  // As olmOCR: an output shorter than the text less max_diffs cannot hold it (partial ratio would
+  // otherwise score a lone space inside the text as a perfect match).
+  if (text.length < length - test.maxDiffs) {
+    return test.type === 'absent' ? { passed: true } : { passed: false, detail: `${quoted} not found (the output has only ${text.length} characters)` };
+  }
+  const threshold = 1 - test.maxDiffs / (length || 1);
+  const best = partialRatio(test.text, text.join(''));
   const found = best >= threshold;
   if (found === (test.type === 'present')) return { passed: true };
-  const quoted = `"${shorten(test.text)}"`;
   return test.type === 'present'
     ? { passed: false, detail: `${quoted} not found (best match ${best.toFixed(3)}, needs ${threshold.toFixed(3)})` }
     : { passed: false, detail: `${quoted} found (match ${best.toFixed(3)}, must stay under ${threshold.toFixed(3)})` };
@@ -184,98 +236,46 @@ function runOrder(test: TextOrderTest, content: string): TestVerdict {
 }
 
 function cellThreshold(expected: string, maxDiffs: number): number {
-  return Math.max(0.5, 1 - maxDiffs / (expected.length || 1));
+  return Math.max(0.5, 1 - maxDiffs / (Array.from(expected).length || 1));
 }
+
+const RELATIONS = [
+  ['up', 'up', 'up'],
+  ['down', 'down', 'down'],
+  ['left', 'left', 'left'],
+  ['right', 'right', 'right'],
+  ['leftHeading', 'leftHeading', 'left heading'],
+  ['topHeading', 'topHeading', 'top heading'],
+] as const;
 
 function runTable(test: TableTest, content: string): TestVerdict {
   const tables = [...(test.ignoreMarkdownTables ? [] : parseMarkdownTables(content)), ...parseHtmlTables(content)];
   if (tables.length === 0) return { passed: false, detail: 'no tables in the output' };
   const reasons: string[] = [];
+  const threshold = cellThreshold(test.cell, test.maxDiffs);
   for (const table of tables) {
-    for (const [row, col] of matchingCells(table, test)) {
-      const wrong = cellRelationProblems(table, row, col, test);
+    const texts = new Map([...table.cellText].map(([key, text]) => [key, normaliseText(text)]));
+    for (const [key, text] of texts) {
+      if (ratio(test.cell, text) < threshold) continue;
+      // As olmOCR: each relation asked for must be met by one of the cell's cells in that direction; none there fails it.
+      const wrong: string[] = [];
+      for (const [field, relation, words] of RELATIONS) {
+        const expected = test[field];
+        if (!expected) continue;
+        let best = { text: '', score: 0 };
+        for (const other of table[relation].get(key) ?? []) {
+          const found = texts.get(other) ?? '';
+          const score = ratio(expected, found);
+          if (score > best.score) best = { text: found, score };
+        }
+        if (best.score < cellThreshold(expected, test.maxDiffs)) wrong.push(best.text ? `${words} is "${shorten(best.text)}", not "${shorten(expected)}"` : `no ${words} like "${shorten(expected)}"`);
+      }
       if (wrong.length === 0) return { passed: true };
       reasons.push(...wrong);
     }
   }
   if (reasons.length === 0) return { passed: false, detail: `no cell like "${shorten(test.cell)}" in ${tables.length} table(s)` };
   return { passed: false, detail: `cells like "${shorten(test.cell)}" found, but ${reasons.slice(0, 3).join('; ')}${reasons.length > 3 ? `; and ${reasons.length - 3} more` : ''}` };
-}
-
-function matchingCells(table: TableData, test: TableTest): [number, number][] {
-  const threshold = cellThreshold(test.cell, test.maxDiffs);
-  const found: [number, number][] = [];
-  table.cells.forEach((cells, row) => cells.forEach((text, col) => ratio(test.cell, normaliseText(text)) >= threshold && found.push([row, col])));
-  return found;
-}
-
-function cellRelationProblems(table: TableData, row: number, col: number, test: TableTest): string[] {
-  const problems: string[] = [];
-  const rows = table.cells.length;
-  const cols = table.cells[0]?.length ?? 0;
-  const at = (r: number, c: number) => normaliseText(table.cells[r]![c]!);
-  // As olmOCR: a neighbour asked for beyond the table's edge is not checked.
-  const neighbours: [keyof Pick<TableTest, 'up' | 'down' | 'left' | 'right'>, boolean, number, number][] = [
-    ['up', row > 0, row - 1, col],
-    ['down', row < rows - 1, row + 1, col],
-    ['left', col > 0, row, col - 1],
-    ['right', col < cols - 1, row, col + 1],
-  ];
-  for (const [side, inside, r, c] of neighbours) {
-    const expected = test[side];
-    if (!expected || !inside) continue;
-    const found = at(r, c);
-    if (ratio(expected, found) < cellThreshold(expected, test.maxDiffs)) problems.push(`${side} is "${shorten(found)}", not "${shorten(expected)}"`);
-  }
-  if (test.topHeading) {
-    const candidates = headingCandidates(table.colHeaders.get(col), table.headerRows, (r) => (r < row ? at(r, col) : ''), row, (r) => at(r, col));
-    const problem = headingProblem('top heading', test.topHeading, candidates, test.maxDiffs);
-    if (problem) problems.push(problem);
-  }
-  if (test.leftHeading) {
-    const candidates = headingCandidates(table.rowHeaders.get(row), table.headerCols, (c) => (c < col ? at(row, c) : ''), col, (c) => at(row, c));
-    const problem = headingProblem('left heading', test.leftHeading, candidates, test.maxDiffs);
-    if (problem) problems.push(problem);
-  }
-  return problems;
-}
-
-/**
- * The texts olmOCR compares a heading with, in its order: the mapped headers of the column (row),
- * then the header rows (columns) before the cell, and only when none of those had any likeness,
- * every non-empty cell before it.
- */
-function headingCandidates(
-  mapped: readonly [number, string][] | undefined,
-  headerLines: ReadonlySet<number>,
-  headerCell: (line: number) => string,
-  position: number,
-  cellAt: (line: number) => string,
-): { primary: string[]; lastResort: string[] } {
-  const primary = (mapped ?? []).map(([, text]) => normaliseText(text));
-  for (const line of [...headerLines].sort((a, b) => a - b)) {
-    const text = headerCell(line);
-    if (text.trim()) primary.push(text);
-  }
-  const lastResort: string[] = [];
-  for (let line = 0; line < position; line++) if (cellAt(line).trim()) lastResort.push(cellAt(line));
-  return { primary, lastResort };
-}
-
-function headingProblem(what: string, expected: string, candidates: { primary: string[]; lastResort: string[] }, maxDiffs: number): string | undefined {
-  const threshold = cellThreshold(expected, maxDiffs);
-  let best = { text: '', score: 0 };
-  const consider = (texts: readonly string[]) => {
-    for (const text of texts) {
-      const score = ratio(expected, text);
-      if (score > best.score) best = { text, score };
-    }
-  };
-  consider(candidates.primary);
-  if (best.score >= threshold) return undefined;
-  if (!best.text) consider(candidates.lastResort);
-  if (!best.text) return `no ${what}`;
-  return best.score >= threshold ? undefined : `${what} is "${shorten(best.text)}", not "${shorten(expected)}"`;
 }
 
 const DISALLOWED = /[\u4e00-\u9fff\u3040-\u309f\u30a0-\u30ff\u{1f600}-\u{1f64f}\u{1f300}-\u{1f5ff}\u{1f680}-\u{1f6ff}\u{1f1e0}-\u{1f1ff}]/gu;
@@ -300,9 +300,9 @@ function alphanumericCount(text: string): number {
   return (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
 }
 
-/** For n = 1..5: how many times the text's last n characters repeat back to back at its end (olmOCR's RepeatDetector). */
+/** For n = 1..5: how many times the text's last n characters repeat back to back at its end, whitespace runs as one space (olmOCR's RepeatDetector). */
 export function trailingRepeats(content: string): number[] {
-  const text = Array.from(content.replace(/\s/g, ' '));
+  const text = Array.from(content.replace(PYTHON_WHITESPACE, ' '));
   return Array.from({ length: MAX_NGRAM }, (_, index) => {
     const size = index + 1;
     if (text.length < size) return 0;

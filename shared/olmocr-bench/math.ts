@@ -9,13 +9,15 @@
 import katex from 'katex';
 import { ratio } from './fuzzy-match.js';
 
-const DELIMITERS: readonly RegExp[] = [/\$\$(.+?)\$\$/gs, /\\\((.+?)\\\)/gs, /\\\[(.+?)\\\]/gs, /\$(.+?)\$/gs];
+// olmOCR's order: \(...\), \[...\], then $$...$$ and $...$ unless dollars are ignored.
+const BACKSLASH_DELIMITERS: readonly RegExp[] = [/\\\((.+?)\\\)/gs, /\\\[(.+?)\\\]/gs];
+const DOLLAR_DELIMITERS: readonly RegExp[] = [/\$\$(.+?)\$\$/gs, /\$(.+?)\$/gs];
 
-/** The formulas of an output, display ones first, each delimiter kind taken out before the next is looked for. */
-export function formulasIn(content: string): string[] {
+/** The formulas of an output, each delimiter kind taken out before the next is looked for. */
+export function formulasIn(content: string, ignoreDollarDelimited = false): string[] {
   const found: string[] = [];
   let rest = content;
-  for (const pattern of DELIMITERS) {
+  for (const pattern of ignoreDollarDelimited ? BACKSLASH_DELIMITERS : [...BACKSLASH_DELIMITERS, ...DOLLAR_DELIMITERS]) {
     for (const match of rest.matchAll(pattern)) found.push(match[1]!.trim());
     rest = rest.replace(pattern, '');
   }
@@ -42,8 +44,8 @@ export function renderedLayout(latex: string): string | undefined {
 export type MathVerdict = { passed: true } | { passed: false; detail: string };
 
 /** Whether `reference` (already known to render) appears among the output's formulas. */
-export function findFormula(reference: string, referenceLayout: string, content: string): MathVerdict {
-  const formulas = formulasIn(content);
+export function findFormula(reference: string, referenceLayout: string, content: string, ignoreDollarDelimited = false): MathVerdict {
+  const formulas = formulasIn(content, ignoreDollarDelimited);
   if (formulas.some((formula) => formula === reference)) return { passed: true };
   // Closest first, as olmOCR orders them, so the likely match is rendered first.
   const ordered = formulas.map((f) => ({ f, score: ratio(f, reference) })).sort((a, b) => b.score - a.score);

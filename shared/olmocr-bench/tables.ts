@@ -1,19 +1,31 @@
 /**
- * Tables found in an output the way olmOCR-Bench finds them: Markdown tables (any run of two or more
- * lines holding a `|`; first row the header row, first column the row headers) and HTML tables
- * (`<th>` cells and `<thead>` rows are headers; rowspan/colspan fill the grid as its scorer fills it).
- * Parsed without a DOM: a tolerant scan of the table tags, enough for what engines write.
+ * Tables found in an output the way olmOCR-Bench finds them, as a graph of cells: Markdown tables
+ * (any run of two or more lines holding a `|`; the first row and the first column are headings) and
+ * HTML tables (`<th>` cells and cells of `<thead>` rows are headings). A spanned cell is one cell
+ * that occupies several grid slots; its neighbours up, down, left and right are the nearest other
+ * cell in each of those slots' rows or columns, and its headings every heading cell above (left of) it.
+ * HTML is read without a DOM: a tolerant scan of the table tags, enough for what engines write.
  */
 
+/** A cell is named by the grid slot of its top-left corner, as `row,col`. */
+export type CellKey = `${number},${number}`;
+
 export interface TableData {
-  /** Rows of cell texts, padded to one width. */
-  cells: string[][];
-  headerRows: Set<number>;
-  headerCols: Set<number>;
-  /** Column index to the header cells above it, as [row, text]. */
-  colHeaders: Map<number, [number, string][]>;
-  /** Row index to the header cells left of it, as [column, text]. */
-  rowHeaders: Map<number, [number, string][]>;
+  /** Each cell's text, in reading order. */
+  cellText: Map<CellKey, string>;
+  up: Map<CellKey, CellKey[]>;
+  down: Map<CellKey, CellKey[]>;
+  left: Map<CellKey, CellKey[]>;
+  right: Map<CellKey, CellKey[]>;
+  topHeading: Map<CellKey, CellKey[]>;
+  leftHeading: Map<CellKey, CellKey[]>;
+}
+
+interface CellSpec {
+  text: string;
+  rowSpan: number;
+  colSpan: number;
+  heading: boolean;
 }
 
 export function parseMarkdownTables(content: string): TableData[] {
@@ -22,7 +34,8 @@ export function parseMarkdownTables(content: string): TableData[] {
   const flush = () => {
     if (run.length >= 2) {
       const rows = markdownRows(run);
-      if (rows.length > 0) tables.push(markdownTable(rows));
+      const table = rows.length > 0 ? tableGraph(rows.map((cells, r) => cells.map((text, c) => ({ text, rowSpan: 1, colSpan: 1, heading: r === 0 || c === 0 })))) : undefined;
+      if (table) tables.push(table);
     }
     run = [];
   };
@@ -51,32 +64,12 @@ function markdownRows(lines: readonly string[]): string[][] {
   return rows;
 }
 
-function markdownTable(rows: string[][]): TableData {
-  const cells = pad(rows);
-  const colHeaders = new Map<number, [number, string][]>();
-  cells[0]!.forEach((text, col) => colHeaders.set(col, [[0, text]]));
-  const rowHeaders = new Map<number, [number, string][]>();
-  for (let row = 1; row < cells.length; row++) rowHeaders.set(row, [[0, cells[row]![0]!]]);
-  return { cells, headerRows: new Set([0]), headerCols: new Set([0]), colHeaders, rowHeaders };
-}
-
-interface HtmlCell {
-  header: boolean;
-  text: string;
-  rowSpan: number;
-  colSpan: number;
-}
-
-interface HtmlRow {
-  inHead: boolean;
-  cells: HtmlCell[];
-}
-
 export function parseHtmlTables(content: string): TableData[] {
   return htmlTableSources(content)
     .map(htmlRows)
     .filter((rows) => rows.length > 0)
-    .map(htmlTable);
+    .map(tableGraph)
+    .filter((table): table is TableData => table !== undefined);
 }
 
 /** The inner HTML of each `<table>`, outermost first; a nested table's rows also count for the outer one, as BeautifulSoup's find_all gives them. */
@@ -92,13 +85,15 @@ function htmlTableSources(content: string): string[] {
   return sources;
 }
 
-function htmlRows(source: string): HtmlRow[] {
-  const rows: HtmlRow[] = [];
+/** The `<tr>` rows of a table and their cells; cells outside any `<tr>` are not read, as Python's html.parser gives no row for them. */
+function htmlRows(source: string): CellSpec[][] {
+  const rows: CellSpec[][] = [];
   let inHead = false;
-  let row: HtmlRow | undefined;
-  let cell: { header: boolean; rowSpan: number; colSpan: number; start: number } | undefined;
+  let row: CellSpec[] | undefined;
+  let rowInHead = false;
+  let cell: { heading: boolean; rowSpan: number; colSpan: number; start: number } | undefined;
   const closeCell = (at: number) => {
-    if (cell && row) row.cells.push({ header: cell.header, text: cellText(source.slice(cell.start, at)), rowSpan: cell.rowSpan, colSpan: cell.colSpan });
+    if (cell && row) row.push({ heading: cell.heading || rowInHead, text: cellText(source.slice(cell.start, at)), rowSpan: cell.rowSpan, colSpan: cell.colSpan });
     cell = undefined;
   };
   for (const match of source.matchAll(/<(\/?)(thead|tr|th|td)\b([^>]*)>/gi)) {
@@ -108,30 +103,32 @@ function htmlRows(source: string): HtmlRow[] {
       inHead = !closing;
       continue;
     }
+    closeCell(match.index);
     if (tag === 'tr') {
-      closeCell(match.index);
-      if (!closing) rows.push((row = { inHead, cells: [] }));
+      if (!closing) rows.push((row = []));
       else row = undefined;
+      rowInHead = inHead;
       continue;
     }
-    closeCell(match.index);
-    if (closing) continue;
-    // a cell outside any <tr> opens one, as the HTML parser does
-    if (!row) rows.push((row = { inHead, cells: [] }));
-    cell = { header: tag === 'th', rowSpan: span(match[3]!, 'rowspan'), colSpan: span(match[3]!, 'colspan'), start: match.index + match[0].length };
+    if (closing || !row) continue;
+    cell = { heading: tag === 'th', rowSpan: span(match[3]!, 'rowspan', rows.length - 1), colSpan: span(match[3]!, 'colspan', -1), start: match.index + match[0].length };
   }
   closeCell(source.length);
   return rows;
 }
 
-function span(attributes: string, name: string): number {
-  const value = new RegExp(`${name}\\s*=\\s*["']?(\\d+)`, 'i').exec(attributes)?.[1];
-  const n = value === undefined ? 1 : Number.parseInt(value, 10);
-  return Number.isFinite(n) && n >= 1 ? n : 1;
+/** A span attribute: a positive whole number, else 1; `rowspan="0"` runs to the last row. `rowIndex` < 0 for colspan. */
+function span(attributes: string, name: string, rowIndex: number): number {
+  const value = new RegExp(`${name}\\s*=\\s*["']?\\s*([-+]?\\d+)\\s*["']?`, 'i').exec(attributes)?.[1];
+  if (value === undefined) return 1;
+  const n = Number.parseInt(value, 10);
+  if (n === 0 && rowIndex >= 0) return Infinity;
+  return n >= 1 ? n : 1;
 }
 
+/** The cell's text nodes joined by line breaks (BeautifulSoup's get_text("\n")), `<br>` a line break. */
 function cellText(html: string): string {
-  return decodeEntities(html.replace(/<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '')).trim();
+  return decodeEntities(html.replace(/<[^>]*>/g, '\n')).trim();
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
@@ -146,90 +143,99 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** The grid and header maps as olmOCR's parse_html_tables builds them, quirks included (a rowspan copies its text down; a colspan leaves blanks). */
-function htmlTable(rows: HtmlRow[]): TableData {
-  const headerRows = new Set<number>();
-  const headerCols = new Set<number>();
-  const colHeaders = new Map<number, [number, string][]>();
-  const rowHeaders = new Map<number, [number, string][]>();
-  const spanned = new Map<string, string>();
-  const colSpanHeaders = new Map<string, Set<number>>();
-  const rowSpanHeaders = new Map<string, Set<number>>();
-  const data: string[][] = [];
-  rows.forEach((row, r) => {
-    if (row.inHead || row.cells.some((c) => c.header)) headerRows.add(r);
-    const out: string[] = [];
+/**
+ * Lays the cells on a grid (a rowspan holds its slots in the rows below; rows the spans run past
+ * the last one are added) and links each cell to its neighbours and headings.
+ */
+function tableGraph(rowSpecs: readonly CellSpec[][]): TableData | undefined {
+  const cellText = new Map<CellKey, string>();
+  const heading = new Set<CellKey>();
+  const extent = new Map<CellKey, { row: number; col: number; rowEnd: number; colEnd: number }>();
+  const grid: (CellKey | undefined)[][] = [];
+  let pending: ({ key: CellKey; rows: number } | undefined)[] = [];
+  const rowCount = rowSpecs.length;
+  const takePending = (line: (CellKey | undefined)[], col: number) => {
+    const held = pending[col]!;
+    line.push(held.key);
+    pending[col] = held.rows > 1 ? { key: held.key, rows: held.rows - 1 } : undefined;
+  };
+  rowSpecs.forEach((specs, row) => {
+    const line: (CellKey | undefined)[] = [];
     let col = 0;
-    for (const cell of row.cells) {
-      while (spanned.has(`${r},${col}`)) out.push(spanned.get(`${r},${col++}`)!);
-      out.push(cell.text);
-      for (let i = 0; i < cell.rowSpan; i++) {
-        for (let j = 0; j < cell.colSpan; j++) {
-          if (i === 0 && j === 0) continue;
-          spanned.set(`${r + i},${col + j}`, j === 0 ? cell.text : '');
-        }
+    let next = 0;
+    while (next < specs.length || col < pending.length) {
+      if (pending[col]) {
+        takePending(line, col++);
+        continue;
       }
-      if (cell.header) {
-        for (let j = 0; j < cell.colSpan; j++) headerCols.add(col + j);
-        for (let i = 1; i < cell.rowSpan; i++) if (r + i < rows.length) headerRows.add(r + i);
-        for (let j = 0; j < cell.colSpan; j++) {
-          push(colHeaders, col + j, [r, cell.text]);
-          if (cell.text && cell.colSpan > 1) addTo(colSpanHeaders, cell.text, col + j);
-        }
-        if (cell.text && cell.rowSpan > 1) for (let i = 0; i < cell.rowSpan; i++) addTo(rowSpanHeaders, cell.text, r + i);
+      if (next >= specs.length) {
+        line.push(undefined);
+        col++;
+        continue;
       }
-      if (!cell.header && cell.rowSpan > 1 && headerCols.has(col)) {
-        for (let i = 1; i < cell.rowSpan; i++) if (r + i < rows.length) push(rowHeaders, r + i, [col, cell.text]);
+      const spec = specs[next++]!;
+      const rowSpan = spec.rowSpan === Infinity ? Math.max(1, rowCount - row) : spec.rowSpan;
+      const key: CellKey = `${row},${col}`;
+      cellText.set(key, spec.text);
+      if (spec.heading) heading.add(key);
+      extent.set(key, { row, col, rowEnd: row + rowSpan - 1, colEnd: col + spec.colSpan - 1 });
+      while (pending.length < col + spec.colSpan) pending.push(undefined);
+      for (let j = 0; j < spec.colSpan; j++) {
+        line.push(key);
+        pending[col + j] = rowSpan > 1 ? { key, rows: rowSpan - 1 } : undefined;
       }
-      col += cell.colSpan;
+      col += spec.colSpan;
     }
-    data.push(out);
+    grid.push(line);
   });
-  for (const [text, cols] of colSpanHeaders) {
-    for (const col of cols) {
-      data.forEach((row, r) => {
-        if (headerRows.has(r)) return;
-        for (let j = col; j < row.length; j++) {
-          const headers = colHeaders.get(j) ?? [];
-          if (headers.some(([, t]) => t === text)) continue;
-          const headerRow = Math.min(...(colHeaders.get(col) ?? [[0, '']]).map(([hr]) => hr));
-          colHeaders.set(j, [...headers, [headerRow, text]]);
+  while (pending.some((held) => held !== undefined)) {
+    const line: (CellKey | undefined)[] = [];
+    for (let col = 0; col < pending.length; col++) {
+      if (pending[col]) takePending(line, col);
+      else line.push(undefined);
+    }
+    grid.push(line);
+  }
+  if (cellText.size === 0) return undefined;
+  const width = Math.max(0, ...grid.map((line) => line.reduce((last, key, col) => (key === undefined ? last : col + 1), 0)));
+  if (width === 0) return undefined;
+  const at = (row: number, col: number) => grid[row]?.[col];
+  const height = grid.length;
+
+  const table: TableData = { cellText, up: new Map(), down: new Map(), left: new Map(), right: new Map(), topHeading: new Map(), leftHeading: new Map() };
+  for (const [key, { row, col, rowEnd, colEnd }] of extent) {
+    /** The first other cell met stepping from `start` by `step` along each of the span's lines. */
+    const nearest = (lines: [number, number], start: number, stop: number, step: number, slot: (line: number, i: number) => CellKey | undefined) => {
+      const found = new Set<CellKey>();
+      for (let line = lines[0]; line <= lines[1]; line++) {
+        for (let i = start; step > 0 ? i < stop : i > stop; i += step) {
+          const other = slot(line, i);
+          if (other === undefined || other === key) continue;
+          found.add(other);
+          break;
         }
-      });
-    }
+      }
+      return [...found];
+    };
+    /** Every heading cell met stepping from `start` by -1 along each of the span's lines. */
+    const headings = (lines: [number, number], start: number, slot: (line: number, i: number) => CellKey | undefined) => {
+      const found = new Set<CellKey>();
+      for (let line = lines[0]; line <= lines[1]; line++) {
+        for (let i = start; i >= 0; i--) {
+          const other = slot(line, i);
+          if (other !== undefined && other !== key && heading.has(other)) found.add(other);
+        }
+      }
+      return [...found];
+    };
+    const inRow = (r: number, c: number) => (c < width ? at(r, c) : undefined);
+    const inCol = (c: number, r: number) => at(r, c);
+    table.right.set(key, nearest([row, rowEnd], colEnd + 1, width, 1, inRow));
+    table.left.set(key, nearest([row, rowEnd], col - 1, -1, -1, inRow));
+    table.down.set(key, nearest([col, colEnd], rowEnd + 1, height, 1, inCol));
+    table.up.set(key, nearest([col, colEnd], row - 1, -1, -1, inCol));
+    table.topHeading.set(key, headings([col, colEnd], row - 1, inCol));
+    table.leftHeading.set(key, headings([row, rowEnd], col - 1, inRow));
   }
-  for (const [text, spannedRows] of rowSpanHeaders) {
-    for (const r of spannedRows) {
-      if (r >= data.length) continue;
-      const headerCol = headerCols.size ? Math.min(...headerCols) : 0;
-      const headers = rowHeaders.get(r) ?? [];
-      if (!headers.some(([, t]) => t === text)) rowHeaders.set(r, [...headers, [headerCol, text]]);
-    }
-  }
-  for (const col of headerCols) {
-    data.forEach((row, r) => {
-      const text = row[col];
-      if (text === undefined || text.trim() === '') return;
-      const headers = rowHeaders.get(r) ?? [];
-      if (!headers.some(([, t]) => t === text)) rowHeaders.set(r, [...headers, [col, text]]);
-    });
-  }
-  return { cells: pad(data), headerRows, headerCols, colHeaders, rowHeaders };
-}
-
-function pad(rows: string[][]): string[][] {
-  const width = Math.max(0, ...rows.map((row) => row.length));
-  return rows.map((row) => [...row, ...Array<string>(width - row.length).fill('')]);
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
-
-function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
+  return table;
 }
