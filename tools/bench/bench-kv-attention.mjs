@@ -1,7 +1,9 @@
 // One attention layer at jina-ocr-v1's width (10 heads of 128), one new row per step, on the CPU
 // with one thread: today's Concat + MultiHeadAttention against GroupQueryAttention over a
-// fixed-capacity cache whose present outputs are preallocated on the past inputs' buffers.
-// Checks that the two agree and that the shared buffer got the new row in place; prints CPU ms a step.
+// fixed-capacity cache whose present outputs are preallocated on the past inputs' buffers, and
+// against the MTP head's capacity layout (MatMul over the cache in place, a bias for empty slots).
+// Checks that all agree and whether the shared buffer got the new row in place; prints CPU ms a run.
+// Measured figures: docs/benchmarks.md, "The decoder's cache at capacity".
 // Usage: python3 tools/bench/kv-attention-graphs.py /tmp/kvbench && node tools/bench/bench-kv-attention.mjs /tmp/kvbench
 import * as ort from 'onnxruntime-node';
 import { join } from 'node:path';
