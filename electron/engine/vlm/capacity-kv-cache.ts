@@ -29,6 +29,22 @@ function blocks(rows: number): number {
   return Math.max(1, Math.ceil(rows / CAPACITY_BLOCK)) * CAPACITY_BLOCK;
 }
 
+/**
+ * `[1, 1, rows, capacity + rows]`: 0 where new row i may look (the `length` rows held, and the new
+ * rows up to itself), minus infinity over the empty slots and the later new rows.
+ */
+export function capacityBias(dtype: CacheDtype, length: number, capacity: number, rows: number): ort.Tensor {
+  const width = capacity + rows;
+  const bias = dtype === 'float16' ? new Uint16Array(rows * width) : new Float32Array(rows * width);
+  const hidden = dtype === 'float16' ? HALF_MINUS_INFINITY : Number.NEGATIVE_INFINITY;
+  for (let row = 0; row < rows; row++) {
+    const start = row * width;
+    bias.fill(hidden, start + length, start + capacity);
+    bias.fill(hidden, start + capacity + row + 1, start + width);
+  }
+  return new ort.Tensor(dtype, bias, [1, 1, rows, width]);
+}
+
 export class CapacityKvCache {
   private readonly heads: number;
   private readonly headDim: number;
@@ -62,19 +78,15 @@ export class CapacityKvCache {
 
   /** The graph's cache feeds for a pass over `rows` new rows: both buffers whole, and the bias. */
   feeds(rows: number): Record<string, ort.Tensor> {
+    return { ...this.buffers('past_key', 'past_value'), attention_bias: capacityBias(this.dtype, this.rows, this.capacityRows, rows) };
+  }
+
+  /** Both buffers whole, under the given input names, no copy. */
+  buffers(keyName: string, valueName: string): Record<string, ort.Tensor> {
     const { heads, headDim, capacityRows: capacity } = this;
-    const width = capacity + rows;
-    const bias = this.dtype === 'float16' ? new Uint16Array(rows * width) : new Float32Array(rows * width);
-    const hidden = this.dtype === 'float16' ? HALF_MINUS_INFINITY : Number.NEGATIVE_INFINITY;
-    for (let row = 0; row < rows; row++) {
-      const start = row * width;
-      bias.fill(hidden, start + this.rows, start + capacity);
-      bias.fill(hidden, start + capacity + row + 1, start + width);
-    }
     return {
-      past_key: new ort.Tensor(this.dtype, this.keys, [1, heads, headDim, capacity]),
-      past_value: new ort.Tensor(this.dtype, this.values, [1, heads, capacity, headDim]),
-      attention_bias: new ort.Tensor(this.dtype, bias, [1, 1, rows, width]),
+      [keyName]: new ort.Tensor(this.dtype, this.keys, [1, heads, headDim, capacity]),
+      [valueName]: new ort.Tensor(this.dtype, this.values, [1, heads, capacity, headDim]),
     };
   }
 

@@ -12,7 +12,8 @@
  */
 
 import * as ort from 'onnxruntime-node';
-import { CapacityKvCache } from './capacity-kv-cache.js';
+import { CapacityDecoderCache } from './capacity-decoder-cache.js';
+import { CAPACITY_BLOCK, CapacityKvCache } from './capacity-kv-cache.js';
 import { DeviceKvCache, DeviceMtpCache } from './device-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
@@ -25,7 +26,7 @@ import type { VisionFeatures } from './visual-layout.js';
 export type Rows = Float32Array | ort.Tensor;
 /** A pass's logits: host scores, or a `[1, rows, vocab]` tensor on the device. */
 export type PassLogits = Logits | ort.Tensor;
-export type DecoderCache = KvCache | DeviceKvCache;
+export type DecoderCache = KvCache | CapacityDecoderCache | DeviceKvCache;
 export type MtpCache = CapacityKvCache | DeviceMtpCache;
 
 export interface PassOutput {
@@ -120,7 +121,14 @@ export class ModelRunner {
   decoderCache(capacity: number): DecoderCache {
     const names = Array.from({ length: this.layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
     const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype };
-    if (this.resident) return new DeviceKvCache(names, shape, (feeds) => this.run('cache_append', feeds), emptyTensor, (value) => int64([value], [1]));
+    const atCapacity = this.pkg.manifest.graphs[this.pkg.decoderGraph]?.inputs.some((input) => input.name === 'attention_bias') ?? false;
+    if (this.resident) {
+      if (atCapacity) throw new Error(`${this.pkg.dir}: the decoder takes its cache at capacity (exported with --cache-layout capacity), which the WebGPU path's resident cache cannot feed; use --device cpu or a package exported with --cache-layout rows`);
+      return new DeviceKvCache(names, shape, (feeds) => this.run('cache_append', feeds), emptyTensor, (value) => int64([value], [1]));
+    }
+    // Not `capacity` rows up front: the graph reads every slot, held or not, so the cache grows by
+    // blocks as rows arrive (a page's 4,096-token budget would make every step read 4,400 slots).
+    if (atCapacity) return new CapacityDecoderCache(this.layers, { ...shape, capacity: CAPACITY_BLOCK });
     return new KvCache({ names, ...shape, capacity });
   }
 
@@ -191,7 +199,7 @@ export class ModelRunner {
       inputs_embeds: input,
       position_ids: positions(cache.length, rows),
       num_logits: int64([numLogits], []),
-      ...(await cache.feeds()),
+      ...(cache instanceof CapacityDecoderCache ? cache.feeds(rows) : await cache.feeds()),
     });
     cache.appendPresent(out);
     this.release(embeds);

@@ -280,7 +280,29 @@ def _stacked_quantised(g: GraphWriter, name: str, experts: range, read: Callable
     return g.weight(f"{name}.qweight", np.stack(packed)), g.weight(f"{name}.scales", np.stack(scales))
 
 
-def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path) -> BuiltGraph:
+def _joined_attention(g: GraphWriter, cfg: DecoderConfig, q: str, k: str, v: str, i: int, row_shape: str, bias: str,
+                      heads: str, prefix: str) -> tuple[str, str, str]:
+    """Layer i's attention over its past `[1, past, heads, dim]` joined to the new rows: the
+    attended rows and the new key and value rows."""
+    keys = g.op("Concat", [g.op("Reshape", [f"past_key.{i}", row_shape], f"{prefix}.past_keys"), k],
+                f"{prefix}.keys", axis=1)
+    values = g.op("Concat", [g.op("Reshape", [f"past_value.{i}", row_shape], f"{prefix}.past_values"), v],
+                  f"{prefix}.values", axis=1)
+    attended = g.op("MultiHeadAttention", [q, keys, values, "", "", bias], f"{prefix}.attention",
+                    domain=CONTRIB_DOMAIN, num_heads=cfg.num_attention_heads)
+    return attended, g.op("Reshape", [k, heads], f"{prefix}.present_key"), g.op("Reshape", [v, heads], f"{prefix}.present_value")
+
+
+# How the decoder takes its past. `rows`: each layer's past `[1, past, heads, dim]`, joined to the
+# new rows inside the graph (the layout the WebGPU path's resident cache appends to). `capacity`:
+# each layer's cache at capacity as the MTP head takes it, read in place (`_capacity_attention`),
+# with one `attention_bias` for every layer; for the CPU, where the join was a copy of the whole
+# past per layer per step.
+CACHE_LAYOUTS = ("rows", "capacity")
+
+
+def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path,
+                  cache_layout: str = "rows") -> BuiltGraph:
     if cfg.num_key_value_heads != cfg.num_attention_heads:
         raise ValueError(f"num_key_value_heads {cfg.num_key_value_heads} differs from num_attention_heads "
                          f"{cfg.num_attention_heads}; Folio's decoder graph supports plain multi-head attention only")
@@ -289,17 +311,23 @@ def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Preci
     f, fname = precision.float_type, precision.float_name
     hidden = cfg.hidden_size
     names = [f".{i}" for i in range(cfg.num_hidden_layers)]
+    capacity = cache_layout == "capacity"
+    heads_count, dim = cfg.num_key_value_heads, cfg.head_dim
+    past_specs = ([spec for name in names for spec in (TensorSpec(f"past_key{name}", fname, (1, heads_count, dim, "capacity")),
+                                                        TensorSpec(f"past_value{name}", fname, (1, heads_count, "capacity", dim)))]
+                  + [TensorSpec("attention_bias", fname, (1, 1, "sequence", "capacity_and_sequence"))]
+                  if capacity else _kv_specs("past", names, cfg, "past", fname))
     inputs = [TensorSpec("inputs_embeds", fname, (1, "sequence", hidden)),
               TensorSpec("position_ids", "int64", (1, "sequence")),
               TensorSpec("num_logits", "int64", ()),
-              *_kv_specs("past", names, cfg, "past", fname)]
+              *past_specs]
     outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
                TensorSpec("hidden_states", fname, (1, "sequence", hidden)),
                *_kv_specs("present", names, cfg, "sequence", fname)]
     for spec in inputs:
         g.input(spec.name, _element_type(spec.dtype), spec.shape)
     x, positions = "inputs_embeds", "position_ids"
-    bias = _causal_bias(g, "past_key.0", x, precision.activation_dtype)
+    bias = "attention_bias" if capacity else _causal_bias(g, "past_key.0", x, precision.activation_dtype)
     flat_shape = g.const("shape.flat", np.array([-1, hidden]))
     row_shape = g.const("shape.rows", np.array([1, -1, hidden]))
     heads = layers.heads_shape()
@@ -313,14 +341,12 @@ def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Preci
         else:
             normed, x = layers.add_norm(pending, x, ln, f"{prefix}.input_layernorm")
         q, k, v = layers.qkv(normed, f"{prefix}.self_attn", positions)
-        keys = g.op("Concat", [g.op("Reshape", [f"past_key.{i}", row_shape], f"{prefix}.past_keys"), k],
-                    f"{prefix}.keys", axis=1)
-        values = g.op("Concat", [g.op("Reshape", [f"past_value.{i}", row_shape], f"{prefix}.past_values"), v],
-                      f"{prefix}.values", axis=1)
-        attended = g.op("MultiHeadAttention", [q, keys, values, "", "", bias], f"{prefix}.attention",
-                        domain=CONTRIB_DOMAIN, num_heads=cfg.num_attention_heads)
-        presents += [g.op("Reshape", [k, heads], f"{prefix}.present_key"),
-                     g.op("Reshape", [v, heads], f"{prefix}.present_value")]
+        if capacity:
+            attended, k_rows, v_rows = _capacity_attention(layers, q, k, v, f"past_key.{i}", f"past_value.{i}", bias,
+                                                           f"{prefix}.self_attn")
+        else:
+            attended, k_rows, v_rows = _joined_attention(g, cfg, q, k, v, i, row_shape, bias, heads, prefix)
+        presents += [k_rows, v_rows]
         attn_out = layers.linear(attended, reader.read(f"{prefix}.self_attn.o_proj.weight"), f"{prefix}.self_attn.o_proj")
         normed, x = layers.add_norm(attn_out, x, f"{prefix}.post_attention_layernorm.weight",
                                     f"{prefix}.post_attention_layernorm")
@@ -362,6 +388,38 @@ def build_embedding(reader: CheckpointReader, cfg: DecoderConfig, precision: Pre
     return BuiltGraph("embedding.onnx", inputs, outputs, g.node_count(), g.contrib_ops())
 
 
+def _capacity_attention(layers: _Layers, q: str, k: str, v: str, past_key: str, past_value: str, bias: str,
+                        block: str) -> tuple[str, str, str]:
+    """Attention over a cache at capacity, read in place: keys `[1, heads, dim, capacity]` (already
+    transposed for the scores), values `[1, heads, capacity, dim]`, the new rows' scores beside the
+    past's and `bias` hiding the empty slots and later new rows. No pass copies the cache: joining
+    it to the new rows (`Concat`) copied the whole past every step, about 1.8 ms per layer at 900
+    rows and 10 ms at 4,400, against 0.15 and 2.3 ms for this (tools/bench/bench-kv-attention.mjs).
+    Returns the attended rows `[1, s, hidden]` and the new key and value rows `[1, s, heads, dim]`."""
+    g, precision = layers.g, layers.p
+    dim, hidden = layers.cfg.head_dim, layers.cfg.hidden_size
+    shape = layers.heads_shape()
+    q_heads = g.op("Transpose", [g.op("Reshape", [q, shape], f"{block}.q_heads")], f"{block}.q_t", perm=[0, 2, 1, 3])
+    k_heads = g.op("Transpose", [g.op("Reshape", [k, shape], f"{block}.k_heads")], f"{block}.k_t", perm=[0, 2, 3, 1])
+    v_rows = g.op("Reshape", [v, shape], f"{block}.v_heads")
+    v_heads = g.op("Transpose", [v_rows], f"{block}.v_t", perm=[0, 2, 1, 3])
+    k_rows = g.op("Reshape", [k, shape], f"{block}.present_key")
+    scores = g.op("Concat", [g.op("MatMul", [q_heads, past_key], f"{block}.scores_past"),
+                             g.op("MatMul", [q_heads, k_heads], f"{block}.scores_new")], f"{block}.scores", axis=-1)
+    scale = g.const(f"{block}.scale", np.array(dim ** -0.5, dtype=precision.activation_dtype))
+    scores = g.op("Add", [g.op("Mul", [scores, scale], f"{block}.scaled"), bias], f"{block}.biased")
+    probs = g.op("Softmax", [scores], f"{block}.probs", axis=-1)
+    capacity = g.op("Shape", [past_key], f"{block}.capacity", start=3, end=4)
+    axis = g.const("axes.3", np.array([3]))
+    past_probs = g.op("Slice", [probs, g.const("int64.0s", np.array([0])), capacity, axis], f"{block}.probs_past")
+    new_probs = g.op("Slice", [probs, capacity, g.const("int64.max", np.array([INT64_MAX])), axis], f"{block}.probs_new")
+    attended = g.op("Add", [g.op("MatMul", [past_probs, past_value], f"{block}.out_past"),
+                            g.op("MatMul", [new_probs, v_heads], f"{block}.out_new")], f"{block}.out")
+    rows = g.op("Reshape", [g.op("Transpose", [attended], f"{block}.out_t", perm=[0, 2, 1, 3]),
+                            g.const("shape.rows", np.array([1, -1, hidden]))], f"{block}.out_rows")
+    return rows, k_rows, v_rows
+
+
 def build_mtp(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path, head: int = 0) -> BuiltGraph:
     """The FastMTP head with its cache at capacity (as `graphs.CapacityAttention`). Its lm_head is a
     4-bit copy whatever the precision: drafts need not be exact (verification is), and a draft pass
@@ -390,25 +448,7 @@ def build_mtp(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision
     x = layers.linear(joined, reader.read(f"{prefix}.eh_proj.weight"), f"{prefix}.eh_proj")
     normed = layers.norm(x, f"{block}.input_layernorm.weight", f"{block}.input_layernorm")
     q, k, v = layers.qkv(normed, f"{block}.self_attn", "position_ids")
-    shape = layers.heads_shape()
-    q_heads = g.op("Transpose", [g.op("Reshape", [q, shape], f"{block}.q_heads")], f"{block}.q_t", perm=[0, 2, 1, 3])
-    k_heads = g.op("Transpose", [g.op("Reshape", [k, shape], f"{block}.k_heads")], f"{block}.k_t", perm=[0, 2, 3, 1])
-    v_rows = g.op("Reshape", [v, shape], f"{block}.v_heads")
-    v_heads = g.op("Transpose", [v_rows], f"{block}.v_t", perm=[0, 2, 1, 3])
-    k_rows = g.op("Reshape", [k, shape], f"{block}.present_key")
-    scores = g.op("Concat", [g.op("MatMul", [q_heads, "past_key"], f"{block}.scores_past"),
-                             g.op("MatMul", [q_heads, k_heads], f"{block}.scores_new")], f"{block}.scores", axis=-1)
-    scale = g.const(f"{block}.scale", np.array(dim ** -0.5, dtype=precision.activation_dtype))
-    scores = g.op("Add", [g.op("Mul", [scores, scale], f"{block}.scaled"), "attention_bias"], f"{block}.biased")
-    probs = g.op("Softmax", [scores], f"{block}.probs", axis=-1)
-    capacity = g.op("Shape", ["past_key"], f"{block}.capacity", start=3, end=4)
-    axis = g.const("axes.3", np.array([3]))
-    past_probs = g.op("Slice", [probs, g.const("int64.0s", np.array([0])), capacity, axis], f"{block}.probs_past")
-    new_probs = g.op("Slice", [probs, capacity, g.const("int64.max", np.array([INT64_MAX])), axis], f"{block}.probs_new")
-    attended = g.op("Add", [g.op("MatMul", [past_probs, "past_value"], f"{block}.out_past"),
-                            g.op("MatMul", [new_probs, v_heads], f"{block}.out_new")], f"{block}.out")
-    rows = g.op("Reshape", [g.op("Transpose", [attended], f"{block}.out_t", perm=[0, 2, 1, 3]),
-                            g.const("shape.rows", np.array([1, -1, hidden]))], f"{block}.out_rows")
+    rows, k_rows, v_rows = _capacity_attention(layers, q, k, v, "past_key", "past_value", "attention_bias", block)
     attn_out = layers.linear(rows, reader.read(f"{block}.self_attn.o_proj.weight"), f"{block}.self_attn.o_proj")
     normed, x = layers.add_norm(attn_out, x, f"{block}.post_attention_layernorm.weight", f"{block}.post_attention_layernorm")
     mlp = layers.swiglu_mlp(normed, f"{block}.mlp")

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from .blas import blas_warning
 from .config import ConfigError, unknown_fields
-from .decoder_builder import PRECISIONS
+from .decoder_builder import CACHE_LAYOUTS, PRECISIONS
 from .package import DecodingRule, PackageOptions, read_licence
 from .preprocess import RESOLUTION_MODES
 from .stream_package import CheckpointMismatch, ExportOptions, write_streamed_package
@@ -47,6 +47,10 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
     parser.add_argument("--without-draft-head", action="store_true",
                         help="export the base model only, leaving out the checkpoint's mtp_module.* tensors")
+    parser.add_argument("--cache-layout", choices=CACHE_LAYOUTS, default="rows",
+                        help="the decoder's KV cache: rows (each step joins the past to the new rows, a copy of the "
+                             "whole past per layer; the WebGPU path's resident cache needs it) or capacity (read in "
+                             "place at capacity with an attention bias, for the CPU: no copy per step)")
     parser.add_argument("--allow-unknown-config", action="store_true",
                         help="export although config.json has fields Folio does not know (each is named in a "
                              "warning); fields Folio knows but does not implement are still refused")
@@ -73,7 +77,7 @@ def export_options(args: argparse.Namespace) -> ExportOptions | str:
     precision = replace(PRECISIONS[args.precision], block_size=args.block_size, expert_block_size=args.expert_block_size,
                         expert_bits=args.expert_bits)
     return ExportOptions(package, precision, without_draft_head=args.without_draft_head,
-                         allow_unknown_config=args.allow_unknown_config)
+                         allow_unknown_config=args.allow_unknown_config, cache_layout=args.cache_layout)
 
 
 def main(argv: list[str]) -> int:

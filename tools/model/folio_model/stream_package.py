@@ -36,6 +36,8 @@ class ExportOptions:
     without_draft_head: bool = False
     # export despite config.json fields Folio does not know (listed in a warning)
     allow_unknown_config: bool = False
+    # the decoder's cache layout, one of decoder_builder.CACHE_LAYOUTS
+    cache_layout: str = "rows"
 
 
 def _listing(names: list[str], limit: int = 8) -> str:
@@ -130,10 +132,16 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
     log("export: embedding")
     graphs["embedding"] = _graph_entry(build_embedding(reader, cfg.decoder, precision, out))
     log(f"export: decoder ({cfg.decoder.num_hidden_layers} layers, {precision.name})")
-    graphs["decoder"] = _graph_entry(build_decoder(reader, cfg.decoder, precision, out))
+    graphs["decoder"] = _graph_entry(build_decoder(reader, cfg.decoder, precision, out, options.cache_layout))
     if cfg.num_mtp_heads:
         log("export: mtp (draft head)")
         graphs["mtp"] = _graph_entry(build_mtp(reader, cfg.decoder, precision, out))
     package = replace(options.package, half=half)
     return write_manifest(out, checkpoint, cfg, package, specials, graphs, precision=precision.name,
-                          providers=PROVIDERS[precision.name], banned_ids=banned)
+                          providers=_providers(precision.name, options.cache_layout), banned_ids=banned)
+
+
+def _providers(precision: str, cache_layout: str) -> list[str]:
+    """The WebGPU path keeps the decoder's cache on the device in the `rows` layout (its
+    `cache_append` graphs), so a `capacity` package is for the providers that take host caches."""
+    return [p for p in PROVIDERS[precision] if cache_layout == "rows" or p != "webgpu"]
