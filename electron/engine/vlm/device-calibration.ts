@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import os from 'node:os';
-import type { DeviceRequest } from '../../../shared/device.js';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
 import { availableDevices, runtimeVersion, type AvailableDevice } from '../onnx/execution-provider.js';
 import type { DraftPrior } from './draft-length.js';
 import type { Manifest } from '../../core/model/manifest.js';
@@ -62,6 +62,23 @@ export function autoReason(chosen: Calibration, others: readonly Calibration[], 
   return `auto chose ${chosen.device}: ${ms(chosen)} a step${against} (${when})${absent}`;
 }
 
+/**
+ * What `auto` will do with the devices that answer, before a page, from what it kept of this package
+ * (by device): the device it chose when every one is measured, else `auto` and which it will measure.
+ */
+export function autoOutlook(devices: readonly string[], missing: readonly string[], kept: ReadonlyMap<string, Calibration>): { device: string; reason: string } {
+  const absent = missing.length ? ` (not available: ${missing.join('; ')})` : '';
+  const only = devices.length === 1 ? devices[0] : undefined;
+  if (only) return { device: only, reason: `auto: ${only}, the only device that answered${absent}` };
+  const measured = devices.flatMap((device) => kept.get(device) ?? []);
+  const chosen = measured.length === devices.length ? fastest(measured) : undefined;
+  if (chosen) return { device: chosen.device, reason: autoReason(chosen, measured.filter((other) => other !== chosen), [], missing) };
+  const unmeasured = devices.filter((device) => !kept.has(device));
+  const known = measured.map((calibration) => `${calibration.device} ${formatMs(calibration.stepMs[0] ?? Number.NaN)} ms a step`);
+  const when = known.length ? `the next time the package opens (kept: ${known.join(', ')})` : 'the first time a package opens';
+  return { device: 'auto', reason: `auto measures each of ${unmeasured.join(', ')} ${when} and keeps the fastest${absent}` };
+}
+
 function formatMs(ms: number): string {
   return ms >= 10 ? ms.toFixed(0) : ms.toFixed(1);
 }
@@ -84,7 +101,7 @@ export interface AutoOpenOptions {
   /** Where measurements are kept (the app-data folder); undefined: measured on every open, kept nowhere. */
   calibrationDir?: string;
   /** Opens the package on one device; `verified` once its files were hashed by an earlier open. */
-  open(dir: string, device: DeviceRequest, verified: boolean): Promise<ModelPackage>;
+  open(dir: string, device: NamedDeviceRequest, verified: boolean): Promise<ModelPackage>;
   /** The devices to consider; default: those that answer here. */
   devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
   /** Measures an opened package; `slowerThanMs`: the best plain step so far, past which drafting steps need not be measured. */

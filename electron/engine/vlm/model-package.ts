@@ -9,8 +9,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { DeviceRequest } from '../../../shared/device.js';
-import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
+import { startExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
 import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
@@ -42,8 +42,8 @@ export interface ModelPackage {
 }
 
 export interface OpenOptions {
-  /** The device asked for; `auto` unless given. */
-  device?: DeviceRequest;
+  /** The device to open it on; the CPU unless given (`auto` measures devices: device-calibration.ts). */
+  device?: NamedDeviceRequest;
   /**
    * Test only: on WebGPU, return the caches' new rows to the host (and so upload them again), the
    * round trip a resident cache must not make; the residency test plants it to prove it can fail.
@@ -124,8 +124,8 @@ function checkInputs(dir: string, manifest: Manifest, name: string, session: ort
 export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {
   const manifest = await readManifest(dir);
   await checkFiles(dir, manifest, !options.skipChecksums);
-  const provider = await chooseExecutionProvider(options.device ?? { kind: 'auto' });
-  const deviceId = options.device?.kind === 'cuda' || options.device?.kind === 'auto' ? (options.device.deviceId ?? 0) : 0;
+  const provider = await startExecutionProvider(options.device ?? { kind: 'cpu' });
+  const deviceId = options.device?.kind === 'cuda' ? options.device.deviceId : 0;
   const providers: Record<ExecutionProviderChoice['provider'], ort.InferenceSession.ExecutionProviderConfig[]> = {
     cuda: [{ name: 'cuda', deviceId }, 'cpu'],
     webgpu: ['webgpu'],
