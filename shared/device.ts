@@ -2,6 +2,9 @@
 
 export type DeviceRequest = { kind: 'auto'; deviceId?: number } | { kind: 'cpu' } | { kind: 'webgpu' } | { kind: 'cuda'; deviceId: number };
 
+/** A device named outright: what `auto` chooses among, and what a package is opened on. */
+export type NamedDeviceRequest = Exclude<DeviceRequest, { kind: 'auto' }>;
+
 export const DEVICE_CHOICES = ['auto', 'cpu', 'webgpu', 'cuda'] as const;
 
 /** The request a `--device` value or setting names; null when it names none. */

@@ -42,7 +42,12 @@ const hostRequest = z.discriminatedUnion('type', [
   z.object({ type: z.literal('cancel'), docId }),
   z.object({ type: z.literal('close'), docId }),
   z.object({ type: z.literal('render'), docId, page: z.int().min(1), longSide: z.int().min(16).max(8192) }),
-  z.object({ type: z.literal('probe-device') }),
+  z.object({
+    type: z.literal('probe-device'),
+    device: z.string().refine((text) => parseDeviceRequest(text) !== null).optional(),
+    modelDir: z.string().min(1).optional(),
+    calibrationDir: z.string().min(1).optional(),
+  }),
 ]) satisfies z.ZodType<HostRequest>;
 
 export type ParsedRequest = { ok: true; request: HostRequest } | { ok: false; docId?: string; message: string };

@@ -87,8 +87,19 @@ export type HostRequest =
   | { type: 'close'; docId: string }
   /** The page on white, its longer side `longSide` pixels, as PNG (training pairs' images). */
   | { type: 'render'; docId: string; page: number; longSide: number }
-  /** Which execution provider ONNX Runtime gets here: asked of the host, so its callers never load ONNX Runtime. */
-  | { type: 'probe-device' };
+  /**
+   * Which devices ONNX Runtime answers on here, and what the `device` setting (default `auto`) does
+   * with them for the package in `modelDir`, from what `auto` kept in `calibrationDir`: asked of the
+   * host, so its callers never load ONNX Runtime.
+   */
+  | ({ type: 'probe-device' } & DeviceProbeRequest);
+
+/** What a device probe is asked about: the device setting (`auto` unless given) and the configured package. */
+export interface DeviceProbeRequest {
+  device?: string;
+  modelDir?: string;
+  calibrationDir?: string;
+}
 
 export type HostEvent =
   | { type: 'ready' }
@@ -97,7 +108,10 @@ export type HostEvent =
   | ConversionEvent
   /** The answer to `render`; a page that cannot be rendered answers `page-failed`. */
   | { type: 'page-image'; docId: string; page: number; width: number; height: number; png: Uint8Array }
-  /** The answer to `probe-device`: e.g. `cpu` and why (CUDA libraries not installed...). */
+  /**
+   * The answer to `probe-device`: the device pages will run on and why (`auto` when it is measured
+   * at the package's first open), the devices that answered and why each missing one is missing.
+   */
   | { type: 'device'; device: string; reason: string; runtimeVersion: string; available: string[]; missing: string[] }
   /** A request the host could not act on (malformed, unknown document, conversion already running). */
   | { type: 'request-rejected'; docId?: string; message: string };

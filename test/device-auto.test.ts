@@ -28,21 +28,24 @@ const tiny = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
 function counting(calibrationDir: string) {
   const opened: ModelPackage[] = [];
   const measured: string[] = [];
+  /** The vision graphs each measured package held: none, a loser never pays for them. */
+  const visionWhileMeasured: string[][] = [];
   const options: AutoOpenOptions = {
     calibrationDir,
-    open: async (dir, device, verified) => {
-      const pkg = await openModelPackage(dir, { device, skipChecksums: verified, threads: 1 });
+    open: async (dir, device, verified, stepGraphsOnly) => {
+      const pkg = await openModelPackage(dir, { device, skipChecksums: verified, stepGraphsOnly, threads: 1 });
       opened.push(pkg);
       return pkg;
     },
     measure: async (pkg, slowerThanMs): Promise<StepCosts> => {
       measured.push(pkg.provider.device);
+      visionWhileMeasured.push([...pkg.sessions.keys()].filter((graph) => graph.startsWith('vision_')));
       const costs = await measureStepCosts(pkg, DEFAULT_STEP_COST_PLAN, slowerThanMs);
       console.log(`${pkg.provider.device}: ${costs.stepMs.map((ms) => ms.toFixed(2)).join(', ')} ms a step by K; prefill ${costs.prefillMs.toFixed(0)} ms; whole measurement ${costs.totalMs.toFixed(0)} ms`);
       return costs;
     },
   };
-  return { options, opened, measured };
+  return { options, opened, measured, visionWhileMeasured };
 }
 
 const released: ModelPackage[] = [];
@@ -83,6 +86,9 @@ describe.skipIf(problem !== null)(`auto on WebGPU and the CPU${problem ? ` (skip
     const loser = first.opened.find((opened) => opened.provider.device !== pkg.provider.device);
     await expect(loser?.sessions.size).toBe(0);
     expect(pkg.sessions.size).toBeGreaterThan(0);
+    // each device was measured with the step graphs only; the winner opened its vision graphs after
+    expect(first.visionWhileMeasured).toEqual([[], []]);
+    expect([...pkg.sessions.keys()].filter((graph) => graph.startsWith('vision_'))).toEqual(Object.keys((await readManifest(tiny)).graphs).filter((graph) => graph.startsWith('vision_')));
 
     const kept = JSON.parse(readFileSync(path.join(calibrationDir, CALIBRATION_FILE), 'utf8')) as Record<string, { device: string; stepMs: (number | null)[] }>;
     expect(Object.values(kept).map((entry) => entry.device).sort()).toEqual(['cpu', 'webgpu']);

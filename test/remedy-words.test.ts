@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureText, REMEDIES, type Failure } from '../shared/failure.js';
 import { CLI_REMEDY_WORDS, inCliWords } from '../electron/cli/remedy-words.js';
 import { toFailure } from '../electron/core/failure-error.js';
-import { chooseExecutionProvider } from '../electron/engine/onnx/execution-provider.js';
+import { startExecutionProvider } from '../electron/engine/onnx/execution-provider.js';
 import { openPdf } from '../electron/engine/pdf/open-pdf.js';
 import { APP_REMEDY_WORDS } from '../renderer/remedy-words.js';
 import { encryptedPdf } from './encrypted-pdf.js';
@@ -56,7 +56,7 @@ describe('a device asked for that does not start', () => {
   // no machine has a 100th CUDA device: the probe fails whether or not the CUDA libraries are installed
   async function deviceFailure(): Promise<Failure> {
     try {
-      await chooseExecutionProvider({ kind: 'cuda', deviceId: 99 });
+      await startExecutionProvider({ kind: 'cuda', deviceId: 99 });
     } catch (error) {
       return toFailure(error);
     }

@@ -15,7 +15,7 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
   const client = new HostClient({ spawnHost: () => forkHost() });
   let probe;
   try {
-    probe = await client.probeDevice();
+    probe = await client.probeDevice({ calibrationDir: dataDir });
   } finally {
     client.dispose();
   }
@@ -25,9 +25,7 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
     `ONNX Runtime: ${probe.runtimeVersion}`,
     `devices: ${available.join(', ')}`,
     ...missing.map((problem) => `not available: ${problem}`),
-    available.length > 1
-      ? '--device auto: the first time a package opens, a few decoding steps on each device; the fastest is kept'
-      : `--device auto: ${available[0] ?? 'cpu'}, the only device here`,
+    `--device ${probe.reason}`,
     kept.length ? `measured (${path.join(dataDir, CALIBRATION_FILE)}):` : `nothing measured yet (${path.join(dataDir, CALIBRATION_FILE)})`,
     ...kept.map((entry) => {
       const drafting = entry.stepMs.flatMap((ms, k) => (k > 0 && ms !== null ? [`, drafting ${k}: ${ms} ms`] : [])).join('');

@@ -4,7 +4,7 @@
  */
 
 import { parseHostRequest } from '../../shared/protocol-schema.js';
-import type { ConvertOptions, HostRequest } from '../../shared/protocol.js';
+import type { ConvertOptions, DeviceProbeRequest, HostRequest } from '../../shared/protocol.js';
 import { DocumentSession } from './document-session.js';
 import { toFailure } from '../core/failure-error.js';
 import { encodePageImage } from './remote/page-image.js';
@@ -47,17 +47,15 @@ export class EngineHost {
       case 'render':
         return void this.render(request.docId, request.page, request.longSide);
       case 'probe-device':
-        return void this.probeDevice();
+        return void this.probeDevice(request);
     }
   }
 
   /** Loaded on demand: ONNX Runtime's native library is slow to load and only the vlm engine needs it otherwise. */
-  private async probeDevice(): Promise<void> {
+  private async probeDevice(request: DeviceProbeRequest): Promise<void> {
     try {
-      const { availableDevices, chooseExecutionProvider } = await import('./onnx/execution-provider.js');
-      const [choice, { devices, missing }] = await Promise.all([chooseExecutionProvider(), availableDevices()]);
-      const available = devices.map((device) => device.device);
-      this.transport.send({ type: 'device', device: choice.device, reason: choice.reason, runtimeVersion: choice.runtimeVersion, available, missing });
+      const { probeDevices } = await import('./vlm/device-probe.js');
+      this.transport.send({ type: 'device', ...(await probeDevices(request)) });
     } catch (error) {
       const reason = `ONNX Runtime did not load: ${toFailure(error).message}`;
       this.transport.send({ type: 'device', device: 'unknown', reason, runtimeVersion: 'unknown', available: [], missing: [reason] });

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
+import type { DeviceProbeRequest } from '../../shared/protocol.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../core/output/math-css.js';
@@ -43,8 +44,8 @@ export interface AppServiceOptions {
   version: string;
   /** How long one page may take before its host is stopped and the page fails; default: by engine. */
   pageTimeoutMs?: number;
-  /** The ONNX Runtime device probe; default: asked of an engine host. Tests pass a fixed answer. */
-  probeDevice?: () => Promise<DeviceChoice>;
+  /** The ONNX Runtime device probe for the device setting and package; default: asked of an engine host. Tests pass a fixed answer. */
+  probeDevice?: (request: DeviceProbeRequest) => Promise<DeviceChoice>;
   /** How the workspace's files are written; tests inject a full disk. */
   writeWorkspaceFile?: WorkspaceStoreOptions['writeFile'];
 }
@@ -61,7 +62,8 @@ export class AppService implements AppServiceApi {
   /** Opening runs one document at a time on its own host, so a long conversion never holds it up. */
   private opening: Promise<unknown> = Promise.resolve();
   private adding: Promise<unknown> = Promise.resolve();
-  private device: Promise<DeviceChoice> | undefined;
+  /** The last probe, and the settings it was asked about: another device or package asks again. */
+  private device: { asked: string; choice: Promise<DeviceChoice> } | undefined;
   /** The converting host was started with another API key than the one now stored. */
   private hostKeyStale = false;
 
@@ -112,15 +114,17 @@ export class AppService implements AppServiceApi {
   }
 
   async appInfo(): Promise<AppInfo> {
-    this.device ??= this.options.probeDevice ? this.options.probeDevice() : this.probeDeviceInHost();
-    const choice = await this.device;
+    const request: DeviceProbeRequest = { device: this.settings.device, calibrationDir: this.options.dataDir, ...(this.settings.modelDir !== null && { modelDir: this.settings.modelDir }) };
+    const asked = JSON.stringify([request.device, request.modelDir]);
+    if (this.device?.asked !== asked) this.device = { asked, choice: this.options.probeDevice ? this.options.probeDevice(request) : this.probeDeviceInHost(request) };
+    const choice = await this.device.choice;
     return { version: this.options.version, device: choice.device, deviceReason: choice.reason };
   }
 
   /** Asked of an engine host: ONNX Runtime's native library stays out of this process (Electron main, the bridge). */
-  private async probeDeviceInHost(): Promise<DeviceChoice> {
+  private async probeDeviceInHost(request: DeviceProbeRequest): Promise<DeviceChoice> {
     try {
-      return await this.inspector.probeDevice();
+      return await this.inspector.probeDevice(request);
     } catch (error) {
       return { device: 'unknown', reason: toFailure(error).message };
     }

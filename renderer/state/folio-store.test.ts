@@ -18,7 +18,10 @@ class FakeMain implements FolioApi {
   }
 
   async appInfo() {
-    return { version: '0.1.0', device: 'cpu', deviceReason: 'CUDA libraries not installed' };
+    // as main answers: for the device setting
+    return this.settings.device === 'auto'
+      ? { version: '0.1.0', device: 'cpu', deviceReason: 'auto: cpu, the only device that answered (not available: cuda:0: CUDA libraries not installed)' }
+      : { version: '0.1.0', device: this.settings.device, deviceReason: `${this.settings.device} was asked for` };
   }
   async getWorkspace() {
     return this.workspace;
@@ -146,6 +149,13 @@ describe('the renderer store', () => {
     main.emit({ type: 'page-delta', docId: 'saved', page: 1, text: 'lo' });
     expect(findPage(store.getState().workspace, 'saved', 1)).toMatchObject({ state: 'converting', engineMarkdown: '# Hello' });
     expect(store.getState().workspace).toEqual(main.workspace);
+  });
+
+  it('asks main about the device again when the device setting changes, so the status bar follows it', async () => {
+    const store = await connectedStore();
+    await vi.waitFor(() => expect(store.getState().appInfo?.device).toBe('cpu'));
+    await store.getState().updateSettings({ device: 'webgpu' });
+    await vi.waitFor(() => expect(store.getState().appInfo).toMatchObject({ device: 'webgpu', deviceReason: 'webgpu was asked for' }));
   });
 
   it('opens dropped files, selects the first and converts each once it has opened', async () => {

@@ -362,7 +362,10 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
           set({ settings: await api.setSettings(patch) });
         } catch (error) {
           failWith('The settings could not be saved')(error);
+          return;
         }
+        // what the status bar says of the device depends on the device setting and the package
+        if ('device' in patch || 'modelDir' in patch) api.appInfo().then((appInfo) => set({ appInfo }), failWith('The engine did not report its device'));
       },
 
       toggleView() {

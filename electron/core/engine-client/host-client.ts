@@ -8,7 +8,7 @@
 
 import type { Failure } from '../../../shared/failure.js';
 import type { PageEvent, PageEventType } from '../../../shared/page-event.js';
-import type { ConvertOptions, DocumentInfo, HostEvent } from '../../../shared/protocol.js';
+import type { ConvertOptions, DeviceProbeRequest, DocumentInfo, HostEvent } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
 import type { HostEventQueue } from './host-event-queue.js';
 import { HostEventRoutes } from './host-event-routes.js';
@@ -164,10 +164,10 @@ export class HostClient {
     });
   }
 
-  /** Which execution provider ONNX Runtime gets, as the host finds it: its callers never load ONNX Runtime themselves. */
-  async probeDevice(signal?: AbortSignal): Promise<DeviceProbe> {
+  /** Which devices ONNX Runtime answers on and what the device setting makes of them, as the host finds it: its callers never load ONNX Runtime themselves. */
+  async probeDevice(request: DeviceProbeRequest = {}, signal?: AbortSignal): Promise<DeviceProbe> {
     const host = await this.liveHost(signal);
-    host.process.send({ type: 'probe-device' });
+    host.process.send({ type: 'probe-device', ...request });
     const deadline = Date.now() + this.openTimeoutMs;
     for (;;) {
       const taken = await host.events.host.take(deadline, signal);

@@ -1,15 +1,15 @@
 /**
  * Which ONNX Runtime execution provider Folio uses on this machine, and why. The user asks for a
- * device (`auto`, `cpu`, `webgpu`, `cuda[:N]`); an explicit device that does not start is an error
- * naming what failed, `auto` tries CUDA (its libraries come from `npm run install:gpu`), then the CPU,
- * which is always there.
+ * device (`auto`, `cpu`, `webgpu`, `cuda[:N]`); a named device that does not start is an error naming
+ * what failed. `auto` is no fixed order: it lists the devices that answer here (`availableDevices`)
+ * and measures them on the package (vlm/device-calibration.ts).
  */
 
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { DeviceRequest } from '../../../shared/device.js';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
 import { FailureError } from '../../core/failure-error.js';
 import { identityModel } from './probe-model.js';
 
@@ -75,11 +75,10 @@ export function runtimeVersion(): string {
   return ort.env.versions.node ?? 'unknown';
 }
 
-export async function chooseExecutionProvider(request: DeviceRequest | number = { kind: 'auto' }): Promise<ExecutionProviderChoice> {
-  const asked = typeof request === 'number' ? { kind: 'auto' as const, deviceId: request } : request;
+/** Starts a named device's provider, or says why it does not start. */
+export async function startExecutionProvider(request: NamedDeviceRequest): Promise<ExecutionProviderChoice> {
   const choice = (provider: ProviderName, device: string, reason: string): ExecutionProviderChoice => ({ provider, device, reason, runtimeVersion: runtimeVersion() });
-  const deviceId = asked.kind === 'cuda' || asked.kind === 'auto' ? (asked.deviceId ?? 0) : 0;
-  switch (asked.kind) {
+  switch (request.kind) {
     case 'cpu':
       return choice('cpu', 'cpu', 'the CPU was asked for');
     case 'webgpu': {
@@ -88,21 +87,16 @@ export async function chooseExecutionProvider(request: DeviceRequest | number = 
       return choice('webgpu', 'webgpu', 'WebGPU was asked for and its adapter answered');
     }
     case 'cuda': {
-      const problem = await cudaProblem(deviceId);
-      if (problem) throw deviceUnavailable(`cuda:${deviceId}`, problem);
-      return choice('cuda', `cuda:${deviceId}`, `CUDA device ${deviceId} was asked for and answered`);
-    }
-    case 'auto': {
-      const problem = await cudaProblem(deviceId);
-      if (!problem) return choice('cuda', `cuda:${deviceId}`, `CUDA device ${deviceId} answered`);
-      return choice('cpu', 'cpu', problem);
+      const problem = await cudaProblem(request.deviceId);
+      if (problem) throw deviceUnavailable(`cuda:${request.deviceId}`, problem);
+      return choice('cuda', `cuda:${request.deviceId}`, `CUDA device ${request.deviceId} was asked for and answered`);
     }
   }
 }
 
 /** A provider that answered its probe here, as a device request and its name in messages. */
 export interface AvailableDevice {
-  request: DeviceRequest;
+  request: NamedDeviceRequest;
   device: string;
 }
 

@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import os from 'node:os';
-import type { DeviceRequest } from '../../../shared/device.js';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
 import { availableDevices, runtimeVersion, type AvailableDevice } from '../onnx/execution-provider.js';
 import type { DraftPrior } from './draft-length.js';
 import type { Manifest } from '../../core/model/manifest.js';
@@ -62,6 +62,23 @@ export function autoReason(chosen: Calibration, others: readonly Calibration[], 
   return `auto chose ${chosen.device}: ${ms(chosen)} a step${against} (${when})${absent}`;
 }
 
+/**
+ * What `auto` will do with the devices that answer, before a page, from what it kept of this package
+ * (by device): the device it chose when every one is measured, else `auto` and which it will measure.
+ */
+export function autoOutlook(devices: readonly string[], missing: readonly string[], kept: ReadonlyMap<string, Calibration>): { device: string; reason: string } {
+  const absent = missing.length ? ` (not available: ${missing.join('; ')})` : '';
+  const only = devices.length === 1 ? devices[0] : undefined;
+  if (only) return { device: only, reason: `auto: ${only}, the only device that answered${absent}` };
+  const measured = devices.flatMap((device) => kept.get(device) ?? []);
+  const chosen = measured.length === devices.length ? fastest(measured) : undefined;
+  if (chosen) return { device: chosen.device, reason: autoReason(chosen, measured.filter((other) => other !== chosen), [], missing) };
+  const unmeasured = devices.filter((device) => !kept.has(device));
+  const known = measured.map((calibration) => `${calibration.device} ${formatMs(calibration.stepMs[0] ?? Number.NaN)} ms a step`);
+  const when = known.length ? `the next time the package opens (kept: ${known.join(', ')})` : 'the first time a package opens';
+  return { device: 'auto', reason: `auto measures each of ${unmeasured.join(', ')} ${when} and keeps the fastest${absent}` };
+}
+
 function formatMs(ms: number): string {
   return ms >= 10 ? ms.toFixed(0) : ms.toFixed(1);
 }
@@ -83,8 +100,11 @@ export async function knownStepCosts(pkg: ModelPackage, calibrationDir: string |
 export interface AutoOpenOptions {
   /** Where measurements are kept (the app-data folder); undefined: measured on every open, kept nowhere. */
   calibrationDir?: string;
-  /** Opens the package on one device; `verified` once its files were hashed by an earlier open. */
-  open(dir: string, device: DeviceRequest, verified: boolean): Promise<ModelPackage>;
+  /**
+   * Opens the package on one device; `verified` once its files were hashed by an earlier open;
+   * `stepGraphsOnly` to measure it (the vision graphs are opened on the chosen device only).
+   */
+  open(dir: string, device: NamedDeviceRequest, verified: boolean, stepGraphsOnly: boolean): Promise<ModelPackage>;
   /** The devices to consider; default: those that answer here. */
   devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
   /** Measures an opened package; `slowerThanMs`: the best plain step so far, past which drafting steps need not be measured. */
@@ -94,6 +114,7 @@ export interface AutoOpenOptions {
 /**
  * Opens the package on the device with the cheapest decoding step, measuring the devices not yet
  * measured; the package comes back with its reason saying what was compared and its step costs.
+ * A device is measured with the step graphs only; the vision encoder is opened on the winner.
  */
 export async function openByMeasurement(dir: string, options: AutoOpenOptions): Promise<ModelPackage> {
   const answered = await (options.devices ?? availableDevices)();
@@ -103,7 +124,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
   const only = devices.length === 1 ? devices[0] : undefined;
   if (only) {
     // nothing to compare: no measurement
-    const pkg = await options.open(dir, only.request, false);
+    const pkg = await options.open(dir, only.request, false, false);
     return { ...pkg, provider: { ...pkg.provider, reason: `auto: ${only.device}, the only device that answered (${missing.join('; ')})` } };
   }
   const manifest = await readManifest(dir);
@@ -124,7 +145,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
       let pkg: ModelPackage;
       let costs: StepCosts;
       try {
-        pkg = await options.open(dir, candidate.request, verified);
+        pkg = await options.open(dir, candidate.request, verified, true);
       } catch (error) {
         // a device that cannot hold or run the package is passed over; the last one's error is the page's
         if (candidate === devices.at(-1) && !calibrations.length) throw error;
@@ -155,8 +176,8 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
       await open?.release();
       open = undefined;
       const request = devices.find((candidate) => candidate.device === chosen.device)?.request ?? { kind: 'cpu' };
-      open = await options.open(dir, request, verified);
-    }
+      open = await options.open(dir, request, verified, false);
+    } else await open.openVision();
     if (options.calibrationDir && measuredNow.size) await saveCalibrations(options.calibrationDir, measuredNow);
     const others = calibrations.filter((calibration) => calibration !== chosen);
     const reason = autoReason(chosen, others, [...measuredNow.values()], missing);

@@ -9,8 +9,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
-import type { DeviceRequest } from '../../../shared/device.js';
-import { chooseExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
+import { startExecutionProvider, type ExecutionProviderChoice } from '../onnx/execution-provider.js';
 import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, tokenChoiceGraph } from './device-graphs.js';
 import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
@@ -38,12 +38,14 @@ export interface ModelPackage {
   tokenizerJson: string;
   /** What a decoding step costs on this device, measured before any page (device-calibration.ts). */
   stepCosts?: DraftPrior;
+  /** Opens the vision graphs a package opened with `stepGraphsOnly` left out; nothing when they are open. */
+  openVision(): Promise<void>;
   release(): Promise<void>;
 }
 
 export interface OpenOptions {
-  /** The device asked for; `auto` unless given. */
-  device?: DeviceRequest;
+  /** The device to open it on; the CPU unless given (`auto` measures devices: device-calibration.ts). */
+  device?: NamedDeviceRequest;
   /**
    * Test only: on WebGPU, return the caches' new rows to the host (and so upload them again), the
    * round trip a resident cache must not make; the residency test plants it to prove it can fail.
@@ -53,6 +55,11 @@ export interface OpenOptions {
   preferContribMoe?: boolean;
   /** Skip hashing the graph files (e.g. a package already verified this session). */
   skipChecksums?: boolean;
+  /**
+   * Open only the graphs a decoding step runs (embedding, decoder, MTP head), not the vision
+   * encoder: what `auto` measures a device with, so that a device that loses never opens it.
+   */
+  stepGraphsOnly?: boolean;
   /** ONNX Runtime intra-op threads for every graph; unset, `intraOpThreads` decides per graph. */
   threads?: number;
   /** On the CPU, vision graphs with more weight than this are opened per pass; default `PER_PASS_VISION_BYTES`. */
@@ -124,8 +131,8 @@ function checkInputs(dir: string, manifest: Manifest, name: string, session: ort
 export async function openModelPackage(dir: string, options: OpenOptions = {}): Promise<ModelPackage> {
   const manifest = await readManifest(dir);
   await checkFiles(dir, manifest, !options.skipChecksums);
-  const provider = await chooseExecutionProvider(options.device ?? { kind: 'auto' });
-  const deviceId = options.device?.kind === 'cuda' || options.device?.kind === 'auto' ? (options.device.deviceId ?? 0) : 0;
+  const provider = await startExecutionProvider(options.device ?? { kind: 'cpu' });
+  const deviceId = options.device?.kind === 'cuda' ? options.device.deviceId : 0;
   const providers: Record<ExecutionProviderChoice['provider'], ort.InferenceSession.ExecutionProviderConfig[]> = {
     cuda: [{ name: 'cuda', deviceId }, 'cpu'],
     webgpu: ['webgpu'],
@@ -171,18 +178,31 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
     return session;
   };
   const sizes = new Map<string, number>();
-  try {
+  const openGraphs = async (vision: boolean): Promise<void> => {
     for (const [name, graphFile] of graphFiles) {
+      if (name.startsWith('vision_') !== vision || sessions.has(name) || perPass.has(name)) continue;
       const bytes = await graphBytes(path.join(dir, graphFile));
       sizes.set(name, bytes);
-      if (provider.provider === 'cpu' && name.startsWith('vision_') && bytes > (options.perPassVisionBytes ?? PER_PASS_VISION_BYTES)) perPass.add(name);
+      if (provider.provider === 'cpu' && vision && bytes > (options.perPassVisionBytes ?? PER_PASS_VISION_BYTES)) perPass.add(name);
       else sessions.set(name, await createSession(name, bytes));
     }
+  };
+  try {
+    await openGraphs(false);
+    if (!options.stepGraphsOnly) await openGraphs(true);
     if (resident) for (const [name, session] of await deviceHelpers(manifest, decoder, sessions.has('mtp'))) sessions.set(name, session);
   } catch (error) {
     await release();
     throw error;
   }
+  const openVision = async (): Promise<void> => {
+    try {
+      await openGraphs(true);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+  };
   const tokenizerJson = await readFile(path.join(dir, 'tokenizer.json'), 'utf8');
   const withSession = async <T>(graph: string, use: (session: ort.InferenceSession) => Promise<T>): Promise<T> => {
     const kept = sessions.get(graph);
@@ -195,7 +215,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       await session.release();
     }
   };
-  return { dir, manifest, provider, sessions, withSession, perPass, onDevice, decoderGraph: decoder, tokenizerJson, release };
+  return { dir, manifest, provider, sessions, withSession, perPass, onDevice, decoderGraph: decoder, tokenizerJson, openVision, release };
 }
 
 /** Which outputs of a package graph stay on the device: all of a per-step graph's but the host-read ones. */

@@ -14,7 +14,7 @@ function countingOpener() {
   const released: ModelPackage[] = [];
   const waiting: (() => void)[] = [];
   const open = async (dir: string, device: string): Promise<ModelPackage> => {
-    const pkg = await openModelPackage(dir, { device: { kind: device === 'cpu' ? 'cpu' : 'auto' }, skipChecksums: true });
+    const pkg = await openModelPackage(dir, { device: { kind: 'cpu' }, skipChecksums: true });
     const counted: ModelPackage = {
       ...pkg,
       release: async () => {

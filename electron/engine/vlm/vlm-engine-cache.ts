@@ -105,7 +105,7 @@ function openWithDevice(dir: string, device: string, calibrationDir?: string): P
   return openByMeasurement(dir, {
     calibrationDir,
     devices: () => availableDevices(request.deviceId ?? 0),
-    open: (folder, named, verified) => openModelPackage(folder, { device: named, skipChecksums: verified }),
+    open: (folder, named, verified, stepGraphsOnly) => openModelPackage(folder, { device: named, skipChecksums: verified, stepGraphsOnly }),
   });
 }
 
