@@ -35,6 +35,9 @@ export interface ObjectHeap {
   HEAP32: Int32Array;
 }
 
+/** Object ids of images read here: the prefix, then the image's path of object indices. */
+export const PDFIUM_IMAGE_PREFIX = 'pdfium-image-';
+
 /** Bytes of scratch memory `readPageObjects` needs. */
 export const OBJECT_SCRATCH_BYTES = 64;
 
@@ -65,7 +68,9 @@ export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: numb
   const images: PaintedImage[] = [];
   const counts = { pathPaints: 0, textShows: 0, invisibleTextShows: 0 };
   let budget = MAX_SEGMENTS;
-  const visit = (object: number, outer: Matrix, depth: number) => {
+  // An image's id is its path through the page's objects and forms (`pdfium-image-3.0`), by which
+  // pdfium-images.ts finds it again to read its pixels.
+  const visit = (object: number, outer: Matrix, depth: number, at: string) => {
     const type = api.FPDFPageObj_GetType(object);
     if (type === TEXT_OBJECT) {
       counts.textShows++;
@@ -75,10 +80,10 @@ export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: numb
     if (type !== PATH_OBJECT && type !== IMAGE_OBJECT && type !== FORM_OBJECT) return;
     const ctm = multiply(outer, objectMatrix(api, heap, object, scratch));
     if (type === IMAGE_OBJECT) {
-      images.push({ ctm, objectId: `pdfium-image-${images.length}` });
+      images.push({ ctm, objectId: `${PDFIUM_IMAGE_PREFIX}${at}` });
     } else if (type === FORM_OBJECT) {
       if (depth >= MAX_FORM_DEPTH) return;
-      for (let i = 0, n = api.FPDFFormObj_CountObjects(object); i < n && budget > 0; i++) visit(api.FPDFFormObj_GetObject(object, i), ctm, depth + 1);
+      for (let i = 0, n = api.FPDFFormObj_CountObjects(object); i < n && budget > 0; i++) visit(api.FPDFFormObj_GetObject(object, i), ctm, depth + 1, `${at}.${i}`);
     } else {
       const path = readPath(api, heap, object, ctm, scratch, budget, counts);
       if (path) {
@@ -87,7 +92,7 @@ export function readPageObjects(api: ObjectExports, heap: ObjectHeap, page: numb
       }
     }
   };
-  for (let i = 0, n = api.FPDFPage_CountObjects(page); i < n && budget > 0; i++) visit(api.FPDFPage_GetObject(page, i), IDENTITY, 0);
+  for (let i = 0, n = api.FPDFPage_CountObjects(page); i < n && budget > 0; i++) visit(api.FPDFPage_GetObject(page, i), IDENTITY, 0, String(i));
   return { paths, images, ...counts };
 }
 

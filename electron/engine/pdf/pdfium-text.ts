@@ -9,6 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
+import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
 import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
 import { texSlotText } from '../text/tex-encodings.js';
@@ -101,6 +102,11 @@ export interface PdfiumDocument {
   readonly pageCount: number;
   /** Page `pageNumber` (from 1): its characters as pdf.js-like text items with their fonts, and its drawing. */
   readText(pageNumber: number): CharTextContent;
+  /**
+   * The pixels of images `readText` found on page `pageNumber`, by their object ids; images too
+   * large or undecodable are left out. Throws when PDFium cannot load the page.
+   */
+  readImages(pageNumber: number, objectIds: readonly string[], limits: ImageLimits): Map<string, ImagePixels>;
   /** Frees the document and its bytes in PDFium's heap; the document cannot be read after. */
   close(): void;
 }
@@ -136,6 +142,19 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
         }
       }
       return readPageText(pdfium, doc, pageNumber);
+    },
+    readImages(pageNumber, objectIds, limits) {
+      if (!open) throw new Error('PDFium document read after it was closed');
+      const api = pdfium.pdfium.wasmExports as unknown as ImageExports & CharExports;
+      const page = api.FPDF_LoadPage(doc, pageNumber - 1);
+      if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
+      const scratch = heap.wasmExports.malloc(IMAGE_SCRATCH_BYTES);
+      try {
+        return readImagePixels(api, heap, doc, page, objectIds, limits, scratch);
+      } finally {
+        heap.wasmExports.free(scratch);
+        api.FPDF_ClosePage(page);
+      }
     },
     close() {
       if (!open) return;

@@ -1,6 +1,6 @@
 /**
- * An image painted on a page, as PNG bytes: its decoded pixels fetched from pdf.js and re-encoded
- * with @napi-rs/canvas. Whatever cannot be decoded gives undefined; extraction is best effort and
+ * An image painted on a page, as PNG bytes: its decoded pixels fetched from pdf.js (or read by
+ * PDFium, pdf/pdfium-images.ts) and re-encoded with @napi-rs/canvas. Whatever cannot be decoded gives undefined; extraction is best effort and
  * must never fail a page.
  */
 
@@ -9,11 +9,14 @@ import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
 import type { ImagePlacement } from './geometry.js';
+import type { ImageLimits, ImagePixels } from '../pdf/pdfium-images.js';
 
 /** Longest side of an extracted image, in pixels: enough to read a figure, small enough to ship. */
 const MAX_SIDE = 2000;
 /** Larger images are not decoded at all (a corrupt size field can claim gigapixels). */
 const MAX_PIXELS = 100_000_000;
+/** The bounds PDFium's reader applies before it makes any bitmap, the same as pdf.js's images get here. */
+export const IMAGE_LIMITS: ImageLimits = { maxSide: MAX_SIDE, maxPixels: MAX_PIXELS };
 /** pdf.js decodes images while the operator list is built; this bounds the wait for one that never comes. */
 const WAIT_MS = 10_000;
 
@@ -26,18 +29,23 @@ interface DecodedImage {
   bitmap?: unknown;
 }
 
-interface Pixels {
-  width: number;
-  height: number;
-  rgba: Uint8ClampedArray;
-}
-
 export async function encodeImage(page: PDFPageProxy, placement: ImagePlacement): Promise<Uint8Array | undefined> {
   try {
     const image = await decodedImage(page, placement.objectId);
     if (!image) return undefined;
     const canvas = image.data ? pixelCanvas(image) : bitmapCanvas(image);
     return canvas ? new Uint8Array(await encodeCanvas(canvas, 'png')) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** PNG bytes of pixels PDFium read (already within IMAGE_LIMITS); undefined when encoding fails. */
+export async function encodePixels(pixels: ImagePixels): Promise<Uint8Array | undefined> {
+  try {
+    const canvas = createCanvas(pixels.width, pixels.height);
+    canvas.getContext('2d').putImageData(new ImageData(pixels.rgba, pixels.width, pixels.height), 0, 0);
+    return new Uint8Array(await encodeCanvas(fitted(canvas), 'png'));
   } catch {
     return undefined;
   }
@@ -82,7 +90,7 @@ function pixelCanvas(image: DecodedImage): Canvas | undefined {
   return fitted(canvas);
 }
 
-function samplePixels(image: DecodedImage, step: number): Pixels | undefined {
+function samplePixels(image: DecodedImage, step: number): ImagePixels | undefined {
   const data = image.data!;
   const width = Math.ceil(image.width / step);
   const height = Math.ceil(image.height / step);

@@ -1,11 +1,13 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { deflateSync } from 'node:zlib';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONVERT_OPTIONS, type ConvertOptions } from '../../../shared/protocol.js';
 import { fixturePdfPath } from '../../../test/fixtures/build-fixtures.js';
 import { launchPdfPrinter } from '../../../test/fixtures/print-pdf.js';
+import { assemblePdf, pdfStream } from '../../../test/hand-built-pdf.js';
 import type { PageContent } from '../engine.js';
 import { openPdf } from '../pdf/open-pdf.js';
 import { createTextEngine } from './text-engine.js';
@@ -122,6 +124,24 @@ describe('text engine', () => {
     expect(plain!.images).toMatchObject([{ name: 'page-1-image-1.png', mime: 'image/png' }]);
     expect(plain!.images[0]!.data).toBeUndefined();
     expect([...extracted!.images[0]!.data!.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+  });
+
+  it('places a 30000x30000 image on a page it reads, extracting no pixels of it, as pdf.js did', async () => {
+    const side = 30_000;
+    const file = path.join(folder, 'huge-image.pdf');
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >> >>',
+      pdfStream(Buffer.from('BT /F1 24 Tf 72 740 Td (A huge figure) Tj ET q 500 0 0 600 50 50 cm /Im1 Do Q')),
+      pdfStream(deflateSync(Buffer.alloc((side / 8) * side, 0xff)), ` /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode`),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ];
+    await writeFile(file, assemblePdf(objects, '/Root 1 0 R'));
+    const [page] = await convertFile(file, { extractImages: true });
+    expect(page!.markdown).toBe('A huge figure\n\n![](folio-image:page-1-image-1.png)');
+    expect(page!.images).toMatchObject([{ name: 'page-1-image-1.png' }]);
+    expect(page!.images[0]!.data).toBeUndefined();
   });
 
   it('gives a page without text empty Markdown', async () => {

@@ -1,6 +1,6 @@
 /**
- * The `text` engine: a page's text layer and drawing (read with PDFium, or with pdf.js where PDFium
- * cannot open the file or images are to be extracted), laid out as Markdown.
+ * The `text` engine: a page's text layer, drawing and images (read with PDFium, or with pdf.js where
+ * PDFium cannot open the file or read the page), laid out as Markdown.
  * Per page: drawing (ruling lines, images), text runs with font facts and links, running headers
  * and footers (compared with neighbouring pages), tables, then the layout of what is left.
  */
@@ -18,7 +18,8 @@ import { DocumentMemory } from './document-memory.js';
 import { drawingFromObjects, readDrawing } from './drawing.js';
 import type { CharTextContent } from './char-items.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
-import { encodeImage } from './image-encoder.js';
+import { encodeImage, encodePixels, IMAGE_LIMITS } from './image-encoder.js';
+import type { ImagePixels } from '../pdf/pdfium-images.js';
 import type { Box, ImagePlacement, Rule } from './geometry.js';
 import { buildFragments, type Line } from './lines.js';
 import { applyLinks, readLinkAreas, type AnnotationLike } from './links.js';
@@ -66,6 +67,11 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
     }
     return (await (await page).getTextContent()) as TextContentLike;
   };
+  const readPixels: PixelReader = async (pdf, pageNumber, objectIds) => {
+    const twin = await pdfiums.of(pdf);
+    if (!twin) throw new Error('no PDFium twin');
+    return twin.readImages(pageNumber, objectIds, IMAGE_LIMITS);
+  };
   const memoryOf = (pdf: PDFDocumentProxy) => {
     let memory = memories.get(pdf);
     if (!memory) memories.set(pdf, (memory = new DocumentMemory()));
@@ -79,7 +85,7 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       const memory = memoryOf(pdf);
       const page = await readPdf(job.page, pdf.getPage(job.page));
       try {
-        return await convertPage(page, { ...job, pdf }, memory, bandLines, read);
+        return await convertPage(page, { ...job, pdf }, memory, bandLines, { read, readPixels });
       } finally {
         page.cleanup();
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
@@ -104,6 +110,8 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
 
 /** Reads page `pageNumber`'s text content; `page` is pdf.js's page, for when pdf.js reads it. */
 type ContentReader = (pdf: PDFDocumentProxy, pageNumber: number, page: Promise<PDFPageProxy>) => Promise<TextContentLike>;
+/** Reads, with PDFium, the pixels of images its text content placed on a page, by object id; throws when PDFium fails. */
+type PixelReader = (pdf: PDFDocumentProxy, pageNumber: number, objectIds: readonly string[]) => Promise<Map<string, ImagePixels>>;
 
 /** pdf.js failing to parse a page means the file is damaged there; say so, not "unexpected error". */
 async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
@@ -142,14 +150,13 @@ async function convertPage(
   job: PdfPageJob,
   memory: DocumentMemory,
   bandLines: DocumentBandLines,
-  read: ContentReader,
+  { read, readPixels }: { read: ContentReader; readPixels: PixelReader },
 ): Promise<PageContent> {
   const { signal } = job;
   const viewport = page.getViewport({ scale: 1 });
   const content = memory.takeContent(job.page) ?? (await readPdf(job.page, read(job.pdf, job.page, Promise.resolve(page))));
   signal.throwIfAborted();
-  // Extracted images are decoded by pdf.js from its operator list, so that list is read for them.
-  const drawn = job.options.extractImages ? undefined : (content as Partial<CharTextContent>).drawing;
+  const drawn = (content as Partial<CharTextContent>).drawing;
   const drawing = drawn
     ? drawingFromObjects(drawn.paths, drawn.images, viewport)
     : // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
@@ -192,10 +199,7 @@ async function convertPage(
   ];
   const drafts = layoutPage(elements, memory.statistics(), memory.outline);
   const named = nameImages(drafts, placements, job.page, frame);
-  if (job.options.extractImages) {
-    // Before page.cleanup(): the decoded pixels live in the page's object store.
-    for (const { image, placement } of named) image.data = await encodeImage(page, placement);
-  }
+  if (job.options.extractImages) await attachImageData(named, page, job, frame, drawn !== undefined, readPixels);
   const pageImages = named.map(({ image }) => image);
   const blocks = [
     ...runningBlocks(running, 'top', job.options.keepHeaders),
@@ -211,6 +215,50 @@ async function convertPage(
     job.emitDelta(delta);
   }
   return { width: viewport.width, height: viewport.height, markdown, blocks, images: pageImages, device: 'cpu' };
+}
+
+/**
+ * Gives each named image its PNG bytes: from PDFium where it read the page (no second parse by
+ * pdf.js); from pdf.js's decoded objects where pdf.js read it, or where PDFium fails on the images,
+ * matched to pdf.js's placements by where they are painted.
+ */
+async function attachImageData(
+  named: readonly { image: PageImage; placement: ImagePlacement }[],
+  page: PDFPageProxy,
+  job: PdfPageJob,
+  frame: PageFrame,
+  readByPdfium: boolean,
+  readPixels: PixelReader,
+): Promise<void> {
+  if (named.length === 0) return;
+  let placements: (ImagePlacement | undefined)[] = named.map(({ placement }) => placement);
+  if (readByPdfium) {
+    const pixels = await readPixels(job.pdf, job.page, placements.map((p) => p!.objectId)).catch(() => undefined);
+    if (pixels) {
+      for (const { image, placement } of named) {
+        const read = pixels.get(placement.objectId);
+        if (read) image.data = await encodePixels(read);
+      }
+      return;
+    }
+    const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }).catch(() => undefined);
+    const pdfjsImages = ops ? readDrawing(ops, page.getViewport({ scale: 1 })).images : [];
+    // `named` holds frame boxes (the page turned upright); pdf.js's are on the page as it lies.
+    const framed = pdfjsImages.map((q) => ({ ...q, ...transformBox(frame.fromPage, q) }));
+    placements = placements.map((p) => framed.find((q) => samePlace(p!, q)));
+  }
+  // Before page.cleanup(): the decoded pixels live in the page's object store.
+  for (const [i, { image }] of named.entries()) {
+    const placement = placements[i];
+    if (placement) image.data = await encodeImage(page, placement);
+  }
+}
+
+/** Two readers' boxes of one image painted on the page agree within this (points, each edge). */
+const SAME_PLACE = 1;
+
+function samePlace(a: Box, b: Box): boolean {
+  return Math.abs(a.x0 - b.x0) <= SAME_PLACE && Math.abs(a.y0 - b.y0) <= SAME_PLACE && Math.abs(a.x1 - b.x1) <= SAME_PLACE && Math.abs(a.y1 - b.y1) <= SAME_PLACE;
 }
 
 /** Running headers and footers of this page: lone page numbers, and lines a neighbour repeats. */
