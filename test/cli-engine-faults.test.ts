@@ -8,10 +8,8 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCommandLine } from '../electron/cli/cli-args.js';
-import { runConvert } from '../electron/cli/convert-command.js';
+import { convertInProcess } from './in-process-convert.js';
 import { forkHost } from '../electron/core/engine-client/fork-host.js';
 import { repoRoot } from './folio-process.js';
 import { writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
@@ -37,19 +35,8 @@ afterAll(async () => {
 /** Converts `file` to md and json with the n-th engine host started with `faults(n)` in its environment. */
 async function convertWithFaults(file: string, faults: (spawn: number) => HostEnv) {
   const outDir = path.join(folder, `out-${++outCount}`);
-  const command = parseCommandLine(['convert', file, '-o', outDir, '--format', 'md,json']);
-  if (command.kind !== 'convert') throw new Error('expected a convert command');
-  let stderr = '';
   let spawned = 0;
-  const code = await runConvert(command.request, {
-    stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
-    stderr: new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        stderr += chunk.toString();
-        done();
-      },
-    }),
-    signal: new AbortController().signal,
+  const { code, stderr } = await convertInProcess([file, '-o', outDir, '--format', 'md,json'], {
     spawnHost: () => forkHost({ modulePath: faultyHost, env: { ...process.env, ...faults(++spawned) } }),
   });
   const stem = path.join(outDir, path.basename(file, '.pdf'));

@@ -8,11 +8,9 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeDurably, type WriteDurably } from '../electron/core/output/all-or-nothing-write.js';
-import { parseCommandLine } from '../electron/cli/cli-args.js';
-import { runConvert } from '../electron/cli/convert-command.js';
+import { convertInProcess } from './in-process-convert.js';
 import { forkHost } from '../electron/core/engine-client/fork-host.js';
 import { repoRoot } from './folio-process.js';
 import { writeSampleDocuments, type SampleDocuments } from './sample-documents.js';
@@ -39,26 +37,15 @@ function failing(code: string, message: string) {
 
 async function convert(args: readonly string[], write: WriteDurably) {
   const outDir = path.join(folder, `out-${++outCount}`);
-  const command = parseCommandLine(['convert', ...args, '-o', outDir]);
-  if (command.kind !== 'convert') throw new Error('expected a convert command');
-  let stderr = '';
   let hostsStarted = 0;
-  const code = await runConvert(command.request, {
-    stdout: new Writable({ write: (_chunk, _encoding, done) => done() }),
-    stderr: new Writable({
-      write: (chunk: Buffer, _encoding, done) => {
-        stderr += chunk.toString();
-        done();
-      },
-    }),
-    signal: new AbortController().signal,
+  const run = await convertInProcess([...args, '-o', outDir], {
     spawnHost: () => {
       hostsStarted++;
       return forkHost({ modulePath: builtHost });
     },
     write,
   });
-  return { code, stderr, hostsStarted, outDir };
+  return { ...run, hostsStarted, outDir };
 }
 
 describe('folio convert and its output folder', () => {

@@ -2,11 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forkHost } from '../core/engine-client/fork-host.js';
-import { parseCommandLine } from './cli-args.js';
-import { runConvert } from './convert-command.js';
+import { convertInProcess } from '../../test/in-process-convert.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const builtHost = path.join(root, 'dist/electron/engine/host.js');
@@ -24,22 +22,14 @@ afterAll(async () => {
 
 /** Runs `folio convert` in this process, counting the engine hosts it starts. */
 async function convert(argv: readonly string[]) {
-  const command = parseCommandLine(['convert', ...argv]);
-  if (command.kind !== 'convert') throw new Error('not a convert command');
-  let stderr = '';
-  const err = new PassThrough().setEncoding('utf8');
-  err.on('data', (chunk: string) => (stderr += chunk));
   let hostsStarted = 0;
-  const code = await runConvert(command.request, {
-    stdout: new PassThrough(),
-    stderr: err,
-    signal: new AbortController().signal,
+  const run = await convertInProcess(argv, {
     spawnHost: () => {
       hostsStarted++;
       return forkHost({ modulePath: builtHost });
     },
   });
-  return { code, stderr, hostsStarted };
+  return { ...run, hostsStarted };
 }
 
 describe('folio convert input checks', () => {

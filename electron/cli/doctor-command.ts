@@ -6,19 +6,13 @@
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { forkHost } from '../core/engine-client/fork-host.js';
-import { HostClient } from '../core/engine-client/host-client.js';
+import { HostClient, type DeviceProbe } from '../core/engine-client/host-client.js';
 import { CALIBRATION_FILE, readCalibrations } from '../core/model/device-calibrations.js';
 import { appDataFolder } from './app-data-folder.js';
 
 /** The engine host answers which devices ONNX Runtime has: the CLI process never loads ONNX Runtime itself. */
 export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Promise<number> {
-  const client = new HostClient({ spawnHost: () => forkHost() });
-  let probe;
-  try {
-    probe = await client.probeDevice({ calibrationDir: dataDir });
-  } finally {
-    client.dispose();
-  }
+  const probe = await probeInHost(dataDir);
   const { available, missing } = probe;
   const kept = [...(await readCalibrations(dataDir)).values()];
   const lines = [
@@ -34,4 +28,13 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
   ];
   stdout.write(`${lines.join('\n')}\n`);
   return 0;
+}
+
+async function probeInHost(calibrationDir: string): Promise<DeviceProbe> {
+  const client = new HostClient({ spawnHost: () => forkHost() });
+  try {
+    return await client.probeDevice({ calibrationDir });
+  } finally {
+    client.dispose();
+  }
 }

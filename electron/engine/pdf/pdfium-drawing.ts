@@ -9,14 +9,18 @@
 import { IDENTITY, multiply, type Matrix } from '../text/affine.js';
 import type { PageObjects, PaintedImage, PaintedPath } from '../text/drawing.js';
 
-/** The WebAssembly functions read per object and per path segment, called directly (numbers only). */
-export interface ObjectExports {
+/** The WebAssembly functions that walk a page's object tree (forms entered), called directly (numbers only). */
+export interface ObjectTreeExports {
   FPDFPage_CountObjects(page: number): number;
   FPDFPage_GetObject(page: number, index: number): number;
   FPDFFormObj_CountObjects(form: number): number;
   FPDFFormObj_GetObject(form: number, index: number): number;
   FPDFPageObj_GetType(object: number): number;
   FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+}
+
+/** The WebAssembly functions read per object and per path segment. */
+export interface ObjectExports extends ObjectTreeExports {
   FPDFPageObj_GetStrokeWidth(object: number, width: number): number;
   FPDFPageObj_GetStrokeColor(object: number, r: number, g: number, b: number, a: number): number;
   FPDFPageObj_GetFillColor(object: number, r: number, g: number, b: number, a: number): number;

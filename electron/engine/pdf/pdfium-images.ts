@@ -6,7 +6,7 @@
  * rendered straight at `maxSide`, so no full-size bitmap is ever allocated for it.
  */
 
-import { PDFIUM_IMAGE_PREFIX } from './pdfium-drawing.js';
+import { PDFIUM_IMAGE_PREFIX, type ObjectTreeExports } from './pdfium-drawing.js';
 
 /** An image's pixels, top row first, 4 bytes (RGBA, not premultiplied) a pixel. */
 export interface ImagePixels {
@@ -15,14 +15,8 @@ export interface ImagePixels {
   rgba: Uint8ClampedArray;
 }
 
-/** The WebAssembly functions read per image, called directly (numbers only). */
-export interface ImageExports {
-  FPDFPage_CountObjects(page: number): number;
-  FPDFPage_GetObject(page: number, index: number): number;
-  FPDFFormObj_CountObjects(form: number): number;
-  FPDFFormObj_GetObject(form: number, index: number): number;
-  FPDFPageObj_GetType(object: number): number;
-  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+/** The WebAssembly functions read per image. */
+export interface ImageExports extends ObjectTreeExports {
   FPDFPageObj_SetMatrix(object: number, matrix: number): number;
   FPDFImageObj_GetImagePixelSize(image: number, width: number, height: number): number;
   FPDFImageObj_GetRenderedBitmap(document: number, page: number, image: number): number;

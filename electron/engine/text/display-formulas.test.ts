@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFormula, renderedLayout } from '../../../shared/olmocr-bench/math.js';
-import { HAS_PDFLATEX, printLatex, textEngineMarkdown } from '../../../test/latex-page.js';
+import { HAS_PDFLATEX, printLatex } from '../../../test/latex-page.js';
+import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
 let folder: string;
 let markdown: string;

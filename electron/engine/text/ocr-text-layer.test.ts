@@ -5,10 +5,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONVERT_OPTIONS } from '../../../shared/protocol.js';
 import { launchPdfPrinter } from '../../../test/fixtures/print-pdf.js';
-import { openPdf } from '../pdf/open-pdf.js';
-import { createTextEngine } from './text-engine.js';
+import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
 const TESSERACT = '/usr/bin/tesseract';
 const PDFTOPPM = '/usr/bin/pdftoppm';
@@ -44,23 +42,7 @@ async function scannedWithTextLayer(): Promise<string> {
 describe.skipIf(!existsSync(TESSERACT) || !existsSync(PDFTOPPM))('a two-column scan with an OCR text layer', () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-ocr-layer-'));
-    const { pdf } = await openPdf(await scannedWithTextLayer());
-    const engine = createTextEngine();
-    try {
-      const content = await engine.convertPage({
-        pdf,
-        page: 1,
-        alsoConverts: () => false,
-        options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' },
-        signal: new AbortController().signal,
-        render: () => Promise.reject(new Error('the text engine reads no pixels')),
-        emitDelta: () => undefined,
-      });
-      markdown = content.markdown;
-    } finally {
-      engine.forgetDocument(pdf);
-      await pdf.destroy();
-    }
+    markdown = await textEngineMarkdown(await scannedWithTextLayer());
   }, 120_000);
   afterAll(async () => {
     await rm(folder, { recursive: true, force: true });

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_PDFLATEX, printLatex, textEngineMarkdown } from '../../../test/latex-page.js';
+import { HAS_PDFLATEX, printLatex } from '../../../test/latex-page.js';
+import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
 let folder: string;
 
