@@ -1,15 +1,18 @@
 // The real engine host (built in dist/) with faults injected at its transport, the way hostile PDFs
-// hurt pdf.js: FOLIO_FAKE_HANG_PAGE spins forever once that page starts, FOLIO_FAKE_CRASH_PAGE exits
+// hurt pdf.js: FOLIO_FAKE_HANG_PAGE spins forever once that page starts (with FOLIO_FAKE_HANG_ONCE, a
+// marker file's path, only in the first host that reaches it), FOLIO_FAKE_CRASH_PAGE exits
 // mid-page, FOLIO_FAKE_HANG_OPEN never answers "open", FOLIO_FAKE_EXIT_WHEN_IDLE exits once a
 // conversion is done; FOLIO_FAKE_KILLED_AT_START and FOLIO_FAKE_KILLED_AT_OPEN die by SIGKILL, as an
 // OOM kill does, before saying "ready" and on being asked to open a document. Plain JS so
 // child_process.fork runs it as is.
+import { existsSync, writeFileSync } from 'node:fs';
 import { EngineHost } from '../../dist/electron/engine/host-loop.js';
 import { connectToParent } from '../../dist/electron/engine/host-transport.js';
 import { dieWithParent } from '../../dist/electron/engine/parent-watchdog.js';
 import { EngineRouter } from '../../dist/electron/engine/router.js';
 
 const hangPage = Number(process.env.FOLIO_FAKE_HANG_PAGE);
+const hangOnceMarker = process.env.FOLIO_FAKE_HANG_ONCE;
 const crashPage = Number(process.env.FOLIO_FAKE_CRASH_PAGE);
 const hangOpen = process.env.FOLIO_FAKE_HANG_OPEN === '1';
 const exitWhenIdle = process.env.FOLIO_FAKE_EXIT_WHEN_IDLE === '1';
@@ -22,7 +25,10 @@ const parent = connectToParent();
 const transport = {
   ...parent,
   send(event) {
-    if (event.type === 'page-started' && event.page === hangPage) for (;;);
+    if (event.type === 'page-started' && event.page === hangPage && !(hangOnceMarker && existsSync(hangOnceMarker))) {
+      if (hangOnceMarker) writeFileSync(hangOnceMarker, '');
+      for (;;);
+    }
     if (event.type === 'page-started' && event.page === crashPage) {
       process.stderr.write(`fake crash on page ${crashPage}\n`);
       process.exit(70);
