@@ -5,7 +5,7 @@ import { DocumentSession } from './document-session.js';
 import { closePdf, openPdf } from './pdf/open-pdf.js';
 import { EngineRouter } from './router.js';
 
-type Reader = { getTextContent: (...args: unknown[]) => Promise<unknown> };
+type Reader = { getTextContent: (...args: unknown[]) => Promise<unknown>; getAnnotations: (...args: unknown[]) => Promise<unknown> };
 
 /** Pages PDFium's reader is asked for (the text engine reads with it where it opens the file). */
 const pdfiumReads = vi.hoisted(() => ({ count: 0 }));
@@ -41,11 +41,17 @@ async function pageClass(file: string): Promise<Reader> {
 async function convertCountingReads(file: string, options: Partial<ConvertOptions>) {
   const prototype = await pageClass(file);
   const read = prototype.getTextContent;
+  const readAnnotations = prototype.getAnnotations;
   let reads = 0;
+  let annotationReads = 0;
   pdfiumReads.count = 0;
   const spy = vi.spyOn(prototype, 'getTextContent').mockImplementation(function (this: unknown, ...args: unknown[]) {
     reads++;
     return read.apply(this, args);
+  });
+  const annotationSpy = vi.spyOn(prototype, 'getAnnotations').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    annotationReads++;
+    return readAnnotations.apply(this, args);
   });
   const session = await DocumentSession.open(new EngineRouter(), file);
   const pages: { markdown: string; reason: string | undefined }[] = [];
@@ -61,9 +67,10 @@ async function convertCountingReads(file: string, options: Partial<ConvertOption
     }, new AbortController().signal);
   } finally {
     spy.mockRestore();
+    annotationSpy.mockRestore();
     await session.close();
   }
-  return { pages, reads: reads + pdfiumReads.count };
+  return { pages, reads: reads + pdfiumReads.count, pdfjsReads: reads, annotationReads };
 }
 
 describe('auto routing of text pages', () => {
@@ -75,5 +82,15 @@ describe('auto routing of text pages', () => {
     expect(auto.reads).toBe(4);
     const text = await convertCountingReads(file, { engine: 'text' });
     expect(auto.pages.map((page) => page.markdown)).toEqual(text.pages.map((page) => page.markdown));
+  });
+
+  it('reads the links of a page with its text, without asking pdf.js for its annotations (which would read the whole text again)', async () => {
+    for (const engine of ['text', 'auto'] as const) {
+      const { pages, pdfjsReads, annotationReads } = await convertCountingReads(fixturePdfPath('links'), { engine });
+      expect(pages[0]?.markdown).toContain('published on the [open data portal](https://data.example.org/river-birds) under');
+      expect(pages[0]?.markdown).toContain('go to [the survey office](mailto:survey@example.org).');
+      expect(pdfjsReads).toBe(0);
+      expect(annotationReads).toBe(0);
+    }
   });
 });

@@ -23,7 +23,11 @@ export interface TextLayerFacts {
   imageShare: number;
   /** Paths filled or stroked: many with little text is text drawn as vector art. */
   pathPaints: number;
-  /** Annotations (form fields, stamps): drawn over the page, so a page with them is not blank. */
+  /**
+   * Annotations (form fields, stamps): drawn over the page, so a page with them is not blank.
+   * Counted only on a page with no text (0 where there is text): pdf.js reads a page's whole text
+   * content for its links' overlaid text when asked for its annotations.
+   */
   annotations: number;
 }
 
@@ -68,8 +72,7 @@ export async function probeTextLayer(
   const viewport = page.getViewport({ scale: 1 });
   const area = viewport.width * viewport.height;
   const imageArea = readDrawing(ops, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
-  const annotations = (await page.getAnnotations().catch(() => [])).length;
-  return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints, annotations });
+  return textFacts(text, shown === 0 ? 0 : invisible / shown, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints, annotations: await annotationsOfTextless(page, text) });
 }
 
 async function factsFromObjects(page: PDFPageProxy, content: TextContentLike, objects: PageObjects): Promise<TextLayerFacts> {
@@ -77,9 +80,14 @@ async function factsFromObjects(page: PDFPageProxy, content: TextContentLike, ob
   const viewport = page.getViewport({ scale: 1 });
   const area = viewport.width * viewport.height;
   const imageArea = drawingFromObjects([], objects.images, viewport).images.reduce((sum, image) => sum + (image.x1 - image.x0) * (image.y1 - image.y0), 0);
-  const annotations = (await page.getAnnotations().catch(() => [])).length;
   const invisibleShare = objects.textShows === 0 ? 0 : objects.invisibleTextShows / objects.textShows;
-  return textFacts(text, invisibleShare, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints: objects.pathPaints, annotations });
+  return textFacts(text, invisibleShare, { imageShare: area > 0 ? Math.min(1, imageArea / area) : 0, pathPaints: objects.pathPaints, annotations: await annotationsOfTextless(page, text) });
+}
+
+/** The page's annotations, counted only where it has no text: only a textless page may be blank. */
+async function annotationsOfTextless(page: PDFPageProxy, text: string): Promise<number> {
+  if (/\S/.test(text)) return 0;
+  return (await page.getAnnotations().catch(() => [])).length;
 }
 
 export function textFacts(text: string, invisibleShare: number, drawn: DrawnFacts = { imageShare: 0, pathPaints: 0, annotations: 0 }): TextLayerFacts {

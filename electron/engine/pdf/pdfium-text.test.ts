@@ -115,6 +115,23 @@ describe('a page read with PDFium', () => {
   });
 });
 
+describe("a page's links read with PDFium", () => {
+  it("gives pdf.js's web links: address, rectangle and the text each overlays", async () => {
+    const file = fixturePdfPath('links');
+    const document = openPdfiumDocument(pdfium, new Uint8Array(await readFile(file)));
+    try {
+      const links = document.readText(1).links ?? [];
+      const expected = await withPdfjs(file, async (pdf) => (await (await pdf.getPage(1)).getAnnotations()) as { subtype: string; url?: string; rect: number[]; overlaidText?: string }[]);
+      const web = expected.filter((annotation) => annotation.subtype === 'Link' && annotation.url);
+      expect(web.length).toBe(4);
+      expect(links.map((link) => [link.url, link.overlaidText])).toEqual(web.map((link) => [link.url, link.overlaidText]));
+      links.forEach((link, i) => (link.rect as number[]).forEach((value, k) => expect(value).toBeCloseTo(web[i]!.rect[k]!, 1)));
+    } finally {
+      document.close();
+    }
+  });
+});
+
 describe('a document opened with PDFium', () => {
   const password = 'hunter2';
   const locked = new Uint8Array(encryptedPdf(password, 'Words behind a password'));

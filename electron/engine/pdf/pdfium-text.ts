@@ -9,10 +9,12 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
+import { LINK_SCRATCH_BYTES, readPageLinks, type LinkExports } from './pdfium-links.js';
+import { overlaidText } from '../text/link-text.js';
 import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
 import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
-import { texSlotText } from '../text/tex-encodings.js';
+import { isTexCopyright, texSlotText } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
 
 /** FPDF_GetLastError's codes that mean a password is missing or wrong. */
@@ -58,7 +60,7 @@ function heapOf(pdfium: WrappedPdfiumModule): PdfiumHeap {
  * The WebAssembly functions read once per character, called directly: the wrapper's `ccall` for
  * each of them was a tenth of the engine's time on real papers. All take and give numbers.
  */
-interface CharExports extends ObjectExports {
+interface CharExports extends ObjectExports, LinkExports {
   FPDF_LoadPage(doc: number, index: number): number;
   FPDF_ClosePage(page: number): void;
   FPDFText_LoadPage(page: number): number;
@@ -172,7 +174,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
   if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
   const textPage = api.FPDFText_LoadPage(page);
   // 6 floats of matrix or 4 of box, then 2 doubles of origin, then a font name.
-  const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES) + FONT_NAME_BYTES);
+  const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES, LINK_SCRATCH_BYTES) + FONT_NAME_BYTES);
   try {
     if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
     const fontKeys = new Map<number, string>();
@@ -239,7 +241,12 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
       const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
       const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
-      chars.push({ text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) });
+      const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) };
+      // TeX draws its copyright sign as a `c` and a big circle over each other, in either order.
+      const previous = chars.at(-1);
+      if (previous && isTexCopyright(char, previous)) chars.splice(-1, 1, { ...char, text: '©' });
+      else if (previous && isTexCopyright(previous, char)) chars.splice(-1, 1, { ...previous, text: '©' });
+      else chars.push(char);
       // A font the file does not embed names its glyphs by a standard encoding, which pdf.js knows
       // no better (a table of a standard font's codes); only embedded fonts send the page to pdf.js.
       hasUnmapped ||= unmapped && embedded.has(font);
@@ -249,7 +256,8 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), ...(hasUnmapped && { chars }) };
+    const links = readPageLinks(api, heap, doc, page, scratch).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links, ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);

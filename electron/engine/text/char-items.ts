@@ -8,6 +8,7 @@
 import { isSpacingAccent } from './accents.js';
 import type { PageObjects } from './drawing.js';
 import type { FontFacts } from './font-facts.js';
+import type { AnnotationLike } from './links.js';
 import type { TextContentLike, TextItemLike, TextStyleLike } from './text-runs.js';
 
 /** One character of a page's text, in PDF user space. */
@@ -40,6 +41,8 @@ export interface CharTextContent extends TextContentLike {
   drawing?: PageObjects;
   /** The characters the items were made from, kept only when some are unmapped (unmapped-glyphs.ts). */
   chars?: readonly PageChar[];
+  /** The page's web links with the text under each, when the reader read them with the text (PDFium does). */
+  links?: AnnotationLike[];
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */

@@ -2,14 +2,14 @@
  * The characters of TeX's math italic (OML: CMMI) and math symbol (OMS: CMSY) fonts by slot. Their
  * encodings are fixed, so a glyph whose name neither PDFium nor pdf.js knows (`epsilon1`, `rho1`,
  * `lscript`, `diamondmath` in a file without a ToUnicode map) is still known by its code. Slot 13
- * of CMSY, the big circle of both `\bigcirc` and the copyright sign, is left to pdf.js, which reads
- * it as `©`.
+ * of CMSY, the big circle of both `\bigcirc` and plain TeX's copyright sign (a `c` drawn inside
+ * it), is `◯` here; the reader makes the pair `©` (texCopyright).
  */
 
 const OML =
   'ΓΔΘΛΞΠΣΥΦΨΩαβγδϵζηθικλμνξπρστυϕχψωεϑϖϱςφ↼↽⇀⇁\u0000\u0000▷◁0123456789.,</>⋆∂ABCDEFGHIJKLMNOPQRSTUVWXYZ♭♮♯⌣⌢ℓabcdefghijklmnopqrstuvwxyzıȷ℘\u20D7⁀';
 const OMS =
-  '−·×∗÷⋄±∓⊕⊖⊗⊘⊙\u0000∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻←→↑↓↔↗↘≃⇐⇒⇑⇓⇔↖↙∝′∞∈∋△▽\u0338\u0000∀∃¬∅ℜℑ⊤⊥ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠';
+  '−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻←→↑↓↔↗↘≃⇐⇒⇑⇓⇔↖↙∝′∞∈∋△▽\u0338\u0000∀∃¬∅ℜℑ⊤⊥ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠';
 
 const OML_FONT = /^(?:CMMI|CMMIB)\d/;
 const OMS_FONT = /^(?:CMSY|CMBSY)\d/;
@@ -28,4 +28,9 @@ function dvipsSlot(code: number): number {
   if (code >= 0xa1 && code <= 0xaa) return code - 0xa1;
   if (code >= 0xad && code <= 0xc3) return code - 0xa3;
   return code;
+}
+
+/** Whether `circle` is CMSY's big circle drawn around `inner`, a `c`: plain TeX's `\copyright`. */
+export function isTexCopyright(circle: { text: string; x: number; advance: number }, inner: { text: string; x: number } | undefined): boolean {
+  return circle.text === '◯' && inner?.text === 'c' && inner.x >= circle.x && inner.x <= circle.x + circle.advance;
 }

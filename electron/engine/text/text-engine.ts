@@ -162,7 +162,8 @@ async function convertPage(
     : // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
       readDrawing(await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })), viewport);
   signal.throwIfAborted();
-  const annotations = (await page.getAnnotations().catch(() => [])) as AnnotationLike[];
+  // PDFium reads the links with the text; pdf.js's annotations cost a second read of the whole text.
+  const annotations = (content as Partial<CharTextContent>).links ?? ((await page.getAnnotations().catch(() => [])) as AnnotationLike[]);
   signal.throwIfAborted();
 
   const frame = frameOf(page, content);
