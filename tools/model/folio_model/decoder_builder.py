@@ -103,6 +103,7 @@ class _Layers:
         self.cfg = cfg
         self.p = precision
         self._rope: tuple[str, str] | None = None
+        self._heads_shape: str | None = None
 
     def linear(self, x: str, weight: np.ndarray, name: str, quantised: bool | None = None) -> str:
         """x @ weight.T for a checkpoint matrix `weight` [out, in]."""
@@ -169,7 +170,10 @@ class _Layers:
                            f"{prefix}.down_proj")
 
     def heads_shape(self) -> str:
-        return self.g.const("shape.heads", np.array([1, -1, self.cfg.num_key_value_heads, self.cfg.head_dim]))
+        """The `[1, -1, heads, dim]` shape constant, written once per graph."""
+        if self._heads_shape is None:
+            self._heads_shape = self.g.const("shape.heads", np.array([1, -1, self.cfg.num_key_value_heads, self.cfg.head_dim]))
+        return self._heads_shape
 
     def last_rows_logits(self, hidden: str, num_logits: str, lm_head: np.ndarray, quantised: bool) -> str:
         count = self.g.op("Unsqueeze", [num_logits, self.g.const("axes.0", np.array([0]))], "logits.count")
