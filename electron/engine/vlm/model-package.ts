@@ -113,7 +113,7 @@ function sharedWeights(file: string): string[] {
 }
 
 /** A graph file's bytes with its external weights (`<file>.data`, or a shared weights file), if any. */
-async function graphBytes(file: string): Promise<number> {
+export async function graphBytes(file: string): Promise<number> {
   const shared = sharedWeights(file);
   const sizes = await Promise.all([file, `${file}.data`, ...shared].map((f) => stat(f).then((info) => info.size, () => 0)));
   return sizes.reduce((sum, size) => sum + size, 0);
