@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const opening = performance.now();
   const pkg = await openModelPackage(path.resolve(values.model), { device: { kind: 'cpu' }, skipChecksums: true, ...(values.threads && { threads: positive(values.threads, '--threads') }) });
   try {
-    console.log(`${pkg.manifest.name} (${values.model}): opened in ${((performance.now() - opening) / 1000).toFixed(1)} s, ${rssMb()} resident`);
+    console.log(`${pkg.manifest.name} (${values.model}), graph ${pkg.decoderGraph}: opened in ${((performance.now() - opening) / 1000).toFixed(1)} s, ${rssMb()} resident`);
     const runner = new ModelRunner(pkg);
     const rows = (count: number): Float32Array => Float32Array.from({ length: count * runner.hidden }, (_, i) => Math.sin(i) * 0.05);
     const cache = runner.decoderCache(context + steps + 8);

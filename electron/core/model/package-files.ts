@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import type { NamedDeviceRequest } from '../../../shared/device.js';
 import { MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
 
 /** A package that cannot be used, with a message naming the file, the fault and the remedy. */
@@ -74,12 +75,24 @@ export async function checkFiles(dir: string, manifest: Manifest, hash: boolean)
   }
 }
 
-export function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): { names: string[]; decoder: string } {
+/**
+ * The decoder graph a provider runs, of those the package has: `decoder_contrib_moe` when asked for;
+ * on the CPU `decoder_capacity` (its cache read in place at capacity: no copy of the past per layer
+ * per step), which WebGPU's resident cache cannot feed (it appends rows) and CUDA does not take;
+ * else `decoder`. Only the chosen one is opened: a second decoder session would hold its own weights.
+ */
+export function decoderGraph(graphs: readonly string[], provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): string {
+  if (preferContribMoe && graphs.includes('decoder_contrib_moe')) return 'decoder_contrib_moe';
+  if (provider === 'cpu' && graphs.includes('decoder_capacity')) return 'decoder_capacity';
+  return 'decoder';
+}
+
+export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): { names: string[]; decoder: string } {
   const graphs = Object.keys(manifest.graphs);
   for (const name of ['embedding', 'decoder']) {
     if (!graphs.includes(name)) throw new ModelPackageError(`manifest.json: the package has no ${name} graph; ${REMEDY}`);
   }
-  const decoder = preferContribMoe && graphs.includes('decoder_contrib_moe') ? 'decoder_contrib_moe' : 'decoder';
+  const decoder = decoderGraph(graphs, provider, preferContribMoe);
   const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
   return { names, decoder };
 }
@@ -90,7 +103,7 @@ export function requiredGraphs(manifest: Manifest, preferContribMoe: boolean): {
  */
 export async function checkModelPackage(dir: string): Promise<Manifest> {
   const manifest = await readManifest(dir);
-  requiredGraphs(manifest, false);
+  requiredGraphs(manifest, 'cpu', false);
   await checkFiles(dir, manifest, false);
   return manifest;
 }

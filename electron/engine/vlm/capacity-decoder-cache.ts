@@ -1,5 +1,7 @@
 /**
- * The decoder's key/value caches for a package exported with `--cache-layout capacity`: one
+ * The decoder's key/value caches for a decoder in the capacity layout (a package's
+ * `decoder_capacity` graph, which the CPU runs, or the only decoder of one exported with
+ * `--cache-layout capacity`): one
  * `CapacityKvCache` per layer, handed to the graph whole (`past_key.N`, `past_value.N`) with one
  * `attention_bias` for every layer. The graph reads the caches in place instead of joining each
  * layer's past to the new rows, which copied the whole past every step (about 110 MB a step at 900

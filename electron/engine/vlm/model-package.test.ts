@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { intraOpThreads, ONE_THREAD_STEP_GRAPH_BYTES, openModelPackage, type ModelPackage } from './model-package.js';
+import { graphBytes, intraOpThreads, ONE_THREAD_STEP_GRAPH_BYTES, openModelPackage, type ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
 import { resolutionMode } from './page-input.js';
 import { prepareViews } from './views.js';
@@ -113,7 +113,17 @@ describe('model package', () => {
 describe('intra-op threads per graph', () => {
   const small = 8 * 1024 * 1024;
   it('gives small per-step graphs one thread on the CPU', () => {
-    for (const graph of ['embedding', 'decoder', 'decoder_contrib_moe', 'mtp']) expect(intraOpThreads(graph, small, 'cpu'), graph).toBe(1);
+    for (const graph of ['embedding', 'decoder', 'decoder_capacity', 'decoder_contrib_moe', 'mtp']) expect(intraOpThreads(graph, small, 'cpu'), graph).toBe(1);
+  });
+
+  it('weighs the capacity decoder with the weights file it shares with the rows decoder', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'folio-weights-'));
+    scratch.push(dir);
+    await writeFile(path.join(dir, 'decoder.onnx'), new Uint8Array(10));
+    await writeFile(path.join(dir, 'decoder.onnx.data'), new Uint8Array(1000));
+    await writeFile(path.join(dir, 'decoder_capacity.onnx'), new Uint8Array(20));
+    expect(await graphBytes(path.join(dir, 'decoder.onnx'))).toBe(1010);
+    expect(await graphBytes(path.join(dir, 'decoder_capacity.onnx'))).toBe(1020);
   });
 
   it('leaves vision graphs, large graphs and CUDA sessions to ONNX Runtime, and obeys an explicit count', () => {

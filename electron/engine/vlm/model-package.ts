@@ -33,7 +33,10 @@ export interface ModelPackage {
   perPass: ReadonlySet<string>;
   /** Whether a graph's session runs on a device, so that host tensors it takes or returns cross to it. */
   onDevice(graph: string): boolean;
-  /** The decoder graph in use: the contrib-MoE one when the package has it and `preferContribMoe`. */
+  /**
+   * The decoder graph in use (package-files.ts `decoderGraph`): the contrib-MoE one when the package
+   * has it and `preferContribMoe`; on the CPU `decoder_capacity` when the package has it; else `decoder`.
+   */
   decoderGraph: string;
   tokenizerJson: string;
   /** What a decoding step costs on this device, measured before any page (device-calibration.ts). */
@@ -98,9 +101,20 @@ export function intraOpThreads(graph: string, weightBytes: number, provider: Exe
   return provider === 'cpu' && perStep && weightBytes < ONE_THREAD_STEP_GRAPH_BYTES ? 1 : undefined;
 }
 
-/** A graph file's bytes with its external weights (`<file>.data`, or the vision graphs' shared `vision.onnx.data`), if any. */
-async function graphBytes(file: string): Promise<number> {
-  const shared = path.basename(file).startsWith('vision_') ? [path.join(path.dirname(file), 'vision.onnx.data')] : [];
+/**
+ * Weights files that several graphs of a package share: the vision graphs' `vision.onnx.data`, and
+ * `decoder.onnx.data`, which `decoder_capacity.onnx` reads too (tools/model writes each weight once).
+ */
+function sharedWeights(file: string): string[] {
+  const name = path.basename(file);
+  if (name.startsWith('vision_')) return [path.join(path.dirname(file), 'vision.onnx.data')];
+  if (name === 'decoder_capacity.onnx') return [path.join(path.dirname(file), 'decoder.onnx.data')];
+  return [];
+}
+
+/** A graph file's bytes with its external weights (`<file>.data`, or a shared weights file), if any. */
+export async function graphBytes(file: string): Promise<number> {
+  const shared = sharedWeights(file);
   const sizes = await Promise.all([file, `${file}.data`, ...shared].map((f) => stat(f).then((info) => info.size, () => 0)));
   return sizes.reduce((sum, size) => sum + size, 0);
 }
@@ -142,7 +156,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
   // on WebGPU the prompt's rows are looked up on the host (vision features go into them there); steps use embedding_device
   const hostGraphs = new Set(resident ? ['embedding'] : []);
   const onDevice = (graph: string): boolean => provider.provider !== 'cpu' && !hostGraphs.has(graph);
-  const { names, decoder } = requiredGraphs(manifest, options.preferContribMoe ?? false);
+  const { names, decoder } = requiredGraphs(manifest, provider.provider, options.preferContribMoe ?? false);
   const sessions = new Map<string, ort.InferenceSession>();
   const perPass = new Set<string>();
   const release = async (): Promise<void> => {

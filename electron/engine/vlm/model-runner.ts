@@ -123,7 +123,7 @@ export class ModelRunner {
     const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype };
     const atCapacity = this.pkg.manifest.graphs[this.pkg.decoderGraph]?.inputs.some((input) => input.name === 'attention_bias') ?? false;
     if (this.resident) {
-      if (atCapacity) throw new Error(`${this.pkg.dir}: the decoder takes its cache at capacity (exported with --cache-layout capacity), which the WebGPU path's resident cache cannot feed; use --device cpu or a package exported with --cache-layout rows`);
+      if (atCapacity) throw new Error(`${this.pkg.dir}: the package's only decoder takes its cache at capacity (exported with --cache-layout capacity), which the WebGPU path's resident cache cannot feed; use --device cpu or a package exported with the default --cache-layout both`);
       return new DeviceKvCache(names, shape, (feeds) => this.run('cache_append', feeds), emptyTensor, (value) => int64([value], [1]));
     }
     // Not `capacity` rows up front: the graph reads every slot, held or not, so the cache grows by

@@ -23,7 +23,7 @@ from onnx import TensorProto
 
 from .checkpoint_reader import CheckpointReader
 from .config import DecoderConfig
-from .graph_writer import CONTRIB_DOMAIN, TYPE_NAMES, GraphWriter
+from .graph_writer import CONTRIB_DOMAIN, TYPE_NAMES, ExternalData, GraphWriter
 from .onnx_export import TensorSpec, half_weights
 from .quantize import BITS, quantise
 
@@ -103,6 +103,7 @@ class _Layers:
         self.cfg = cfg
         self.p = precision
         self._rope: tuple[str, str] | None = None
+        self._heads_shape: str | None = None
 
     def linear(self, x: str, weight: np.ndarray, name: str, quantised: bool | None = None) -> str:
         """x @ weight.T for a checkpoint matrix `weight` [out, in]."""
@@ -169,7 +170,10 @@ class _Layers:
                            f"{prefix}.down_proj")
 
     def heads_shape(self) -> str:
-        return self.g.const("shape.heads", np.array([1, -1, self.cfg.num_key_value_heads, self.cfg.head_dim]))
+        """The `[1, -1, heads, dim]` shape constant, written once per graph."""
+        if self._heads_shape is None:
+            self._heads_shape = self.g.const("shape.heads", np.array([1, -1, self.cfg.num_key_value_heads, self.cfg.head_dim]))
+        return self._heads_shape
 
     def last_rows_logits(self, hidden: str, num_logits: str, lm_head: np.ndarray, quantised: bool) -> str:
         count = self.g.op("Unsqueeze", [num_logits, self.g.const("axes.0", np.array([0]))], "logits.count")
@@ -302,11 +306,16 @@ CACHE_LAYOUTS = ("rows", "capacity")
 
 
 def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path,
-                  cache_layout: str = "rows") -> BuiltGraph:
+                  cache_layout: str = "rows", file: str = "decoder.onnx", data: ExternalData | None = None) -> BuiltGraph:
+    """The decoder graph `file` in `cache_layout`. `data`: the external data file its weights go to,
+    shared with the package's other decoder graph (deduplicating, so each weight is written once);
+    by default its own `<file>.data`."""
     if cfg.num_key_value_heads != cfg.num_attention_heads:
         raise ValueError(f"num_key_value_heads {cfg.num_key_value_heads} differs from num_attention_heads "
                          f"{cfg.num_attention_heads}; Folio's decoder graph supports plain multi-head attention only")
-    g = GraphWriter(out / "decoder.onnx", "decoder")
+    if cache_layout not in CACHE_LAYOUTS:
+        raise ValueError(f"cache layout {cache_layout!r} is not one of {', '.join(CACHE_LAYOUTS)}")
+    g = GraphWriter(out / file, Path(file).stem, data)
     layers = _Layers(g, _Weights(reader, precision), cfg, precision)
     f, fname = precision.float_type, precision.float_name
     hidden = cfg.hidden_size
@@ -365,7 +374,7 @@ def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Preci
     for spec, value in zip(outputs[2:], presents):
         g.output(value, spec.name, f, spec.shape)
     g.finish()
-    return BuiltGraph("decoder.onnx", inputs, outputs, g.node_count(), g.contrib_ops())
+    return BuiltGraph(file, inputs, outputs, g.node_count(), g.contrib_ops())
 
 
 def build_embedding(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path) -> BuiltGraph:

@@ -13,10 +13,10 @@ from pathlib import Path
 
 from .blas import blas_warning
 from .config import ConfigError, unknown_fields
-from .decoder_builder import CACHE_LAYOUTS, PRECISIONS
+from .decoder_builder import PRECISIONS
 from .package import DecodingRule, PackageOptions, read_licence
 from .preprocess import RESOLUTION_MODES
-from .stream_package import CheckpointMismatch, ExportOptions, write_streamed_package
+from .stream_package import DECODER_GRAPHS, CheckpointMismatch, ExportOptions, write_streamed_package
 
 # DeepSeek-OCR's vLLM settings and jina-ocr-v1's, for --decoding
 DECODING_RULES = {"deepseek-ocr": DecodingRule(30, 90), "jina-ocr-v1": DecodingRule(35, 1024)}
@@ -47,10 +47,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--name", help="model name; default: the checkpoint folder's name")
     parser.add_argument("--without-draft-head", action="store_true",
                         help="export the base model only, leaving out the checkpoint's mtp_module.* tensors")
-    parser.add_argument("--cache-layout", choices=CACHE_LAYOUTS, default="rows",
-                        help="the decoder's KV cache: rows (each step joins the past to the new rows, a copy of the "
-                             "whole past per layer; the WebGPU path's resident cache needs it) or capacity (read in "
-                             "place at capacity with an attention bias, for the CPU: no copy per step)")
+    parser.add_argument("--cache-layout", choices=sorted(DECODER_GRAPHS), default="both",
+                        help="the decoder's KV cache layout. both (the default): decoder.onnx in the rows layout "
+                             "(each step joins the past to the new rows; the WebGPU path's resident cache needs it, "
+                             "CUDA runs it) and decoder_capacity.onnx for the CPU (the cache read in place at "
+                             "capacity with an attention bias: no copy of the past per step), sharing one weights "
+                             "file; rows or capacity: that layout only, as decoder.onnx (capacity: no WebGPU)")
     parser.add_argument("--allow-unknown-config", action="store_true",
                         help="export although config.json has fields Folio does not know (each is named in a "
                              "warning); fields Folio knows but does not implement are still refused")

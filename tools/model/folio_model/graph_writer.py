@@ -76,6 +76,38 @@ class ExternalData:
             self._written[key] = (start, array.nbytes)
         return self.tensor(name, array.dtype, array.shape, start)
 
+    def add_stream(self, name: str, parts: Sequence[Callable[[], np.ndarray]]) -> TensorProto:
+        """One tensor stacked from equal parts made one at a time (a layer's experts):
+        [len(parts), *part.shape], with only one part in memory. With `dedupe`, bytes already
+        written under the same name are taken back and the earlier copy pointed to: the digest is
+        known only once every part was made, and keeping the parts until then would hold them all."""
+        end = self.offset
+        start, shape, dtype = self.begin(), None, None
+        digest = hashlib.sha256() if self._written is not None else None
+        for make in parts:
+            part = np.ascontiguousarray(make())
+            if shape is None:
+                shape, dtype = part.shape, part.dtype
+            elif part.shape != shape or part.dtype != dtype:
+                raise ValueError(f"{name}: parts differ ({part.shape} {part.dtype} after {shape} {dtype})")
+            if digest is not None:
+                digest.update(part.data)
+            self.write(part)
+            del part
+        assert shape is not None and dtype is not None
+        dims = (len(parts), *shape)
+        if digest is None or self._written is None:
+            return self.tensor(name, dtype, dims, start)
+        key = (name, digest.digest())
+        if key in self._written:
+            self._out.seek(end)
+            self._out.truncate()
+            self.offset = end
+            earlier, length = self._written[key]
+            return self._tensor_at(name, dtype, dims, earlier, length)
+        self._written[key] = (start, self.offset - start)
+        return self.tensor(name, dtype, dims, start)
+
     def close(self) -> None:
         """Closes the file, removing it when nothing was written."""
         self._out.close()
@@ -84,9 +116,13 @@ class ExternalData:
 
 
 class GraphWriter:
-    def __init__(self, path: Path, name: str) -> None:
+    """`data`: an external data file shared with other graphs, which its owner closes; by default
+    the graph's own `<graph>.onnx.data`, closed by `finish`."""
+
+    def __init__(self, path: Path, name: str, data: ExternalData | None = None) -> None:
         self.path = path
-        self._data = ExternalData.beside(path)
+        self._owns_data = data is None
+        self._data = ExternalData.beside(path) if data is None else data
         self._name = name
         self._nodes: list[onnx.NodeProto] = []
         self._initialisers: list[TensorProto] = []
@@ -128,17 +164,7 @@ class GraphWriter:
         """One external initialiser stacked from equal parts made one at a time (a layer's experts):
         [len(parts), *part.shape], with only one part in memory."""
         name = self._unique(name)
-        start, shape, dtype = self._data.begin(), None, None
-        for make in parts:
-            part = make()
-            if shape is None:
-                shape, dtype = part.shape, part.dtype
-            elif part.shape != shape or part.dtype != dtype:
-                raise ValueError(f"{name}: parts differ ({part.shape} {part.dtype} after {shape} {dtype})")
-            self._data.write(part)
-            del part
-        assert shape is not None and dtype is not None
-        self._initialisers.append(self._data.tensor(name, dtype, (len(parts), *shape), start))
+        self._initialisers.append(self._data.add_stream(name, parts))
         return name
 
     def const(self, name: str, values: np.ndarray | int | float | Sequence[int]) -> str:
@@ -163,7 +189,8 @@ class GraphWriter:
         return sorted({f"{n.domain}.{n.op_type}" for n in self._nodes if n.domain == CONTRIB_DOMAIN})
 
     def finish(self) -> None:
-        self._data.close()
+        if self._owns_data:
+            self._data.close()
         graph = helper.make_graph(self._nodes, self._name, self._inputs, self._outputs, self._initialisers)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET),
                                                         helper.make_opsetid(CONTRIB_DOMAIN, 1)])

@@ -21,6 +21,17 @@ from .package import PackageOptions, special_token_ids, view_sizes, write_manife
 from .vision_export import export_vision
 
 MTP_PREFIX = "mtp_module."
+
+# The decoder graphs each `--cache-layout` writes, by manifest name, with their layout. `both` (the
+# default): the `rows` decoder for the providers that keep the cache on the device or take it whole
+# (WebGPU's resident cache appends rows; CUDA), and `decoder_capacity` for the CPU, whose step no
+# longer copies the past per layer. The two share one `decoder.onnx.data`, each weight written once.
+# The second graph is built from the checkpoint again (its weights read and quantised again, then
+# found in the file by name and digest), so the decoder's share of an export takes twice as long.
+# A single layout is written as `decoder`.
+DECODER_GRAPHS = {"both": {"decoder": "rows", "decoder_capacity": "capacity"},
+                  "rows": {"decoder": "rows"},
+                  "capacity": {"decoder": "capacity"}}
 _HEAD_INDEX = re.compile(r"^mtp_module\.heads\.(\d+)\.")
 
 
@@ -36,8 +47,8 @@ class ExportOptions:
     without_draft_head: bool = False
     # export despite config.json fields Folio does not know (listed in a warning)
     allow_unknown_config: bool = False
-    # the decoder's cache layout, one of decoder_builder.CACHE_LAYOUTS
-    cache_layout: str = "rows"
+    # the decoder graphs to write: a key of DECODER_GRAPHS
+    cache_layout: str = "both"
 
 
 def _listing(names: list[str], limit: int = 8) -> str:
@@ -131,8 +142,13 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
     vision_weights.close()
     log("export: embedding")
     graphs["embedding"] = _graph_entry(build_embedding(reader, cfg.decoder, precision, out))
-    log(f"export: decoder ({cfg.decoder.num_hidden_layers} layers, {precision.name})")
-    graphs["decoder"] = _graph_entry(build_decoder(reader, cfg.decoder, precision, out, options.cache_layout))
+    decoders = DECODER_GRAPHS[options.cache_layout]
+    decoder_weights = ExternalData(out / "decoder.onnx.data", dedupe=len(decoders) > 1)
+    for name, layout in decoders.items():
+        log(f"export: {name} ({cfg.decoder.num_hidden_layers} layers, {precision.name}, cache in {layout})")
+        graphs[name] = _graph_entry(build_decoder(reader, cfg.decoder, precision, out, layout, f"{name}.onnx",
+                                                  decoder_weights))
+    decoder_weights.close()
     if cfg.num_mtp_heads:
         log("export: mtp (draft head)")
         graphs["mtp"] = _graph_entry(build_mtp(reader, cfg.decoder, precision, out))
@@ -143,5 +159,7 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
 
 def _providers(precision: str, cache_layout: str) -> list[str]:
     """The WebGPU path keeps the decoder's cache on the device in the `rows` layout (its
-    `cache_append` graphs), so a `capacity` package is for the providers that take host caches."""
-    return [p for p in PROVIDERS[precision] if cache_layout == "rows" or p != "webgpu"]
+    `cache_append` graphs), so a package without a `rows` decoder is for the providers that take
+    host caches."""
+    rows = DECODER_GRAPHS[cache_layout]["decoder"] == "rows"
+    return [p for p in PROVIDERS[precision] if rows or p != "webgpu"]

@@ -44,6 +44,13 @@ class Export(unittest.TestCase):
             cls.packages[precision] = root / precision
             cls.codes[precision] = export.main(["--checkpoint", str(cls.checkpoint), "--out", str(root / precision),
                                                 "--precision", precision, "--modes", "small"])
+        # one cache layout only, to compare the default (both layouts) with
+        cls.single_layout = {}
+        for precision, layout in (("fp32", "rows"), ("int4", "rows"), ("int4", "capacity")):
+            out = root / f"{precision}-{layout}"
+            cls.single_layout[precision, layout] = out
+            assert export.main(["--checkpoint", str(cls.checkpoint), "--out", str(out), "--precision", precision,
+                                "--modes", "small", "--cache-layout", layout]) == 0
 
     @classmethod
     def tearDownClass(cls):
@@ -57,10 +64,41 @@ class Export(unittest.TestCase):
         for precision, package in self.packages.items():
             self.assertEqual(self.codes[precision], 0, precision)
             manifest = self.manifest(precision)
-            self.assertEqual(sorted(manifest["graphs"]), ["decoder", "embedding", "mtp", "vision_640"])
+            self.assertEqual(sorted(manifest["graphs"]), ["decoder", "decoder_capacity", "embedding", "mtp", "vision_640"])
             self.assertEqual(manifest["precision"], precision)
             self.assertEqual(manifest["providers"], providers[precision])
             self.assertEqual(manifest["dtype"], "float16" if precision == "fp16" else "float32")
+
+    def test_the_capacity_decoder_shares_the_rows_decoders_weights(self):
+        for precision in ("fp32", "int4"):  # fp32 streams its experts (GraphWriter.weight_stream), int4 does not
+            package, rows_only = self.packages[precision], self.single_layout[precision, "rows"]
+            graphs = self.manifest(precision)["graphs"]
+            self.assertEqual(graphs["decoder_capacity"]["file"], "decoder_capacity.onnx")
+            self.assertIn("attention_bias", [i["name"] for i in graphs["decoder_capacity"]["inputs"]])
+            self.assertNotIn("attention_bias", [i["name"] for i in graphs["decoder"]["inputs"]])
+            # the rows decoder and its weights are byte for byte the single-layout package's
+            for file in ("decoder.onnx", "decoder.onnx.data"):
+                self.assertTrue(filecmp.cmp(package / file, rows_only / file, shallow=False), (precision, file))
+            # the second graph adds its protobuf only: no weights file of its own, each of its
+            # external weights where the rows decoder's same-named weight lies
+            self.assertEqual(sorted(p.name for p in package.iterdir()),
+                             sorted([p.name for p in rows_only.iterdir()] + ["decoder_capacity.onnx"]))
+            placed = {t.name: list(t.external_data) for t in load_graph(package, "decoder.onnx").graph.initializer
+                      if t.external_data}
+            external = [t for t in load_graph(package, "decoder_capacity.onnx").graph.initializer if t.external_data]
+            self.assertEqual(len(external), len(placed), precision)
+            for tensor in external:
+                self.assertEqual(list(tensor.external_data), placed[tensor.name], (precision, tensor.name))
+            grown = sum(p.stat().st_size for p in package.iterdir()) - sum(p.stat().st_size for p in rows_only.iterdir())
+            manifest_growth = (package / "manifest.json").stat().st_size - (rows_only / "manifest.json").stat().st_size
+            self.assertEqual(grown, (package / "decoder_capacity.onnx").stat().st_size + manifest_growth, precision)
+
+    def test_one_cache_layout_is_written_as_the_decoder(self):
+        manifest = json.loads((self.single_layout["int4", "capacity"] / "manifest.json").read_text())
+        self.assertEqual(sorted(manifest["graphs"]), ["decoder", "embedding", "mtp", "vision_640"])
+        self.assertIn("attention_bias", [i["name"] for i in manifest["graphs"]["decoder"]["inputs"]])
+        # WebGPU's resident cache appends rows: a package without the rows decoder is not for it
+        self.assertEqual(manifest["providers"], ["cpu", "cuda"])
 
     def test_manifest_hashes_every_file_including_external_weights(self):
         for package in self.packages.values():
