@@ -1,15 +1,11 @@
 /** The `folio` command: parses the command line and runs it; bin/folio.js calls `main`. */
 
 import { readFile } from 'node:fs/promises';
-import { forkHost } from '../core/engine-client/fork-host.js';
-import { HostClient } from '../core/engine-client/host-client.js';
 import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
-import { runBench } from './bench-command.js';
-import { runConvert } from './convert-command.js';
-import { runDoctor } from './doctor-command.js';
-import { runExportPairs } from './export-pairs-command.js';
-import { runServeCheck } from './serve-check-command.js';
+
+// Each command's module is loaded when it runs: `folio convert` need not load the benchmark's
+// scorer or the serve check, and a usage error answers before anything heavy is loaded.
 
 export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenStdoutCloses();
@@ -29,15 +25,15 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.stdout.write(`${await packageVersion()}\n`);
       return 0;
     case 'doctor':
-      return runDoctor(process.stdout);
+      return (await import('./doctor-command.js')).runDoctor(process.stdout);
     case 'convert':
-      return runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+      return (await import('./convert-command.js')).runConvert(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'bench':
-      return runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+      return (await import('./bench-command.js')).runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'export-pairs':
-      return runExportPairs(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+      return (await import('./export-pairs-command.js')).runExportPairs(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'serve-check':
-      return runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
+      return (await import('./serve-check-command.js')).runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
   }
 }
 

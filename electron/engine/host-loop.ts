@@ -7,7 +7,6 @@ import { parseHostRequest } from '../../shared/protocol-schema.js';
 import type { ConvertOptions, DeviceProbeRequest, HostRequest } from '../../shared/protocol.js';
 import { DocumentSession } from './document-session.js';
 import { toFailure } from '../core/failure-error.js';
-import { encodePageImage } from './remote/page-image.js';
 import type { HostTransport } from './host-transport.js';
 import type { EngineRouter } from './router.js';
 
@@ -121,6 +120,7 @@ export class EngineHost {
     if (!session) return this.reject(docId, `Document ${docId} is not open; send "open" first.`);
     try {
       const image = await session.render(page, longSide);
+      const { encodePageImage } = await import('./remote/page-image.js');
       const png = await encodePageImage(image, 'png');
       this.transport.send({ type: 'page-image', docId, page, width: image.width, height: image.height, png });
     } catch (error) {

@@ -3,10 +3,18 @@
  * and tests, and by Electron's `utilityProcess.fork` from the desktop app.
  */
 
-import { EngineHost } from './host-loop.js';
-import { connectToParent } from './host-transport.js';
-import { dieWithParent } from './parent-watchdog.js';
-import { EngineRouter } from './router.js';
+import { loadPdfium } from './pdf/pdfium-text.js';
+
+// PDFium's WebAssembly compiles on V8's background threads while the engine's modules load: the
+// first page read no longer waits for it. A failure here is met again, and reported, where a page is read.
+loadPdfium().catch(() => undefined);
+
+const [{ EngineHost }, { connectToParent }, { dieWithParent }, { EngineRouter }] = await Promise.all([
+  import('./host-loop.js'),
+  import('./host-transport.js'),
+  import('./parent-watchdog.js'),
+  import('./router.js'),
+]);
 
 dieWithParent();
 

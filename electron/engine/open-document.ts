@@ -3,21 +3,23 @@
 import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imageFormatOf } from './image/image-format.js';
-import { openImageDocument } from './image/image-document.js';
 import { closePdf, openPdf } from './pdf/open-pdf.js';
-import { renderPdfPage } from './raster/page-raster.js';
 import type { DocumentSource } from './document-source.js';
 
+/**
+ * The image decoders and the page renderer (@napi-rs/canvas) are loaded when an image file is
+ * opened or a page is first drawn: reading a PDF's text layer needs neither.
+ */
 export async function openDocumentSource(file: string, password?: string): Promise<DocumentSource> {
   const format = imageFormatOf(await readHead(file));
-  if (format) return openImageDocument(file, format);
+  if (format) return (await import('./image/image-document.js')).openImageDocument(file, format);
   const { pdf, info, strictCopy } = await openPdf(file, password);
   // opened on the first page that comes out empty, kept for the next ones
   let strict: Promise<PDFDocumentProxy> | undefined;
   return {
     info,
     pdf,
-    render: (page, longSide) => renderPdfPage(pdf, page, longSide),
+    render: async (page, longSide) => (await import('./raster/page-raster.js')).renderPdfPage(pdf, page, longSide),
     contentError: async (page) => {
       strict ??= strictCopy();
       try {

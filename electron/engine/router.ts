@@ -8,13 +8,12 @@ import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { PageEngine } from './engine.js';
 import { FailureError } from '../core/failure-error.js';
-import { createLiteEngine } from './lite/lite-engine.js';
 import { decidePageRoute } from './page-route.js';
 import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
-import { RemoteEngineCache } from './remote/remote-engine-cache.js';
+import type { RemoteEngineCache } from './remote/remote-engine-cache.js';
 import { DocumentBandLines } from './text/document-band-lines.js';
 import { createTextEngine } from './text/text-engine.js';
-import { VlmEngineCache } from './vlm/vlm-engine-cache.js';
+import type { VlmEngineCache } from './vlm/vlm-engine-cache.js';
 
 export interface Route {
   engine: PageEngine;
@@ -28,44 +27,54 @@ export interface PageRef {
   page: number;
 }
 
+/**
+ * The text engine is loaded with the router; the others when a conversion first asks for them, so
+ * a host that only reads text layers never loads ONNX Runtime, the OCR models or the remote client
+ * (they were most of its start-up: about 0.8 s of module loading on this 2-core machine).
+ */
 export class EngineRouter {
   // Each compares a page's running headers with its neighbours', whichever of the two read them.
   private readonly bandLines = new DocumentBandLines();
   private readonly text = createTextEngine(this.bandLines);
-  private readonly lite = createLiteEngine(this.bandLines);
-  private readonly vlm = new VlmEngineCache();
-  private readonly remote: RemoteEngineCache;
+  private lite?: Promise<PageEngine>;
+  private vlm?: Promise<VlmEngineCache>;
+  private remote?: Promise<RemoteEngineCache>;
 
   /** `remoteApiKey`: the host reads it from its environment (FOLIO_API_KEY); it never travels in ConvertOptions. */
-  constructor(credentials: { remoteApiKey?: string } = {}) {
-    this.remote = new RemoteEngineCache(credentials.remoteApiKey);
-  }
+  constructor(private readonly credentials: { remoteApiKey?: string } = {}) {}
 
   /** `document`: the open document asking (its session), which holds a model package until it closes. */
   async route(options: ConvertOptions, page?: PageRef, document?: object): Promise<Route> {
     if (options.engine === 'text') return { engine: this.text, reason: 'text engine requested' };
-    if (options.engine === 'lite') return { engine: this.lite, reason: 'lite engine requested' };
+    if (options.engine === 'lite') return { engine: await this.liteEngine(), reason: 'lite engine requested' };
     if (options.engine === 'remote' || (options.engine === 'auto' && options.remote)) {
       if (!options.remote) throw new FailureError('remote', 'The remote engine needs a server', 'remote-server');
-      return { engine: this.remote.engine(options.remote), reason: options.engine === 'remote' ? 'remote engine requested' : 'remote server configured' };
+      this.remote ??= import('./remote/remote-engine-cache.js').then(({ RemoteEngineCache }) => new RemoteEngineCache(this.credentials.remoteApiKey));
+      return { engine: (await this.remote).engine(options.remote), reason: options.engine === 'remote' ? 'remote engine requested' : 'remote server configured' };
     }
     if (options.vlm) {
-      const engine = await this.vlm.engine(options.vlm, document);
+      this.vlm ??= import('./vlm/vlm-engine-cache.js').then(({ VlmEngineCache }) => new VlmEngineCache());
+      const engine = await (await this.vlm).engine(options.vlm, document);
       return { engine, reason: options.engine === 'vlm' ? 'vlm engine requested' : 'model package configured' };
     }
     if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package', 'model-package');
     if (!page) return { engine: this.text, reason: 'no model package configured; reading the text layer' };
     const decision = decidePageRoute(page.pdf ? await this.textLayerFacts(page.pdf, page.page) : undefined);
-    return { engine: decision.engine === 'lite' ? this.lite : this.text, reason: decision.reason };
+    return { engine: decision.engine === 'lite' ? await this.liteEngine() : this.text, reason: decision.reason };
   }
 
   /** The document closed: what only it used (running headers, a model package's sessions) is let go. */
   documentClosed(document: object, pdf: PDFDocumentProxy | undefined): void {
     if (pdf) {
       this.text.forgetDocument(pdf);
-      this.lite.forgetDocument(pdf);
+      void this.lite?.then((lite) => lite.forgetDocument(pdf));
     }
-    this.vlm.letGo(document);
+    void this.vlm?.then((vlm) => vlm.letGo(document));
+  }
+
+  private liteEngine(): Promise<PageEngine> {
+    this.lite ??= import('./lite/lite-engine.js').then(({ createLiteEngine }) => createLiteEngine(this.bandLines));
+    return this.lite;
   }
 
   /**

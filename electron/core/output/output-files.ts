@@ -1,11 +1,8 @@
 /** What one converted document becomes on disk: names and contents, decided before anything is written. */
 
-import { documentDocx } from '../../../shared/export/docx.js';
 import type { ExportWarning } from '../../../shared/export/export-warning.js';
 import type { ExportedImage } from '../../../shared/export/exported-image.js';
-import { documentHtml } from '../../../shared/export/html.js';
 import { documentJson } from '../../../shared/export/json.js';
-import { documentLatex } from '../../../shared/export/latex.js';
 import { documentMarkdown } from '../../../shared/export/markdown.js';
 import type { PageFailure } from '../../../shared/failure.js';
 import type { PageResult } from '../../../shared/page.js';
@@ -51,6 +48,10 @@ export function assetsFolder(stem: string): string {
  * Assets first, then pages, then the whole document: each file written only links to files already
  * there. Warnings say, by page, what the Word and LaTeX files could not carry over as it was.
  */
+/**
+ * The HTML, Word and LaTeX writers (unified, KaTeX, docx) are loaded when a plan first asks for
+ * them: Markdown and JSON, the CLI's usual outputs, need none of them.
+ */
 export async function outputFiles(stem: string, doc: ConvertedDocument, plan: OutputPlan, mathCss: string): Promise<{ files: OutputFile[]; warnings: ExportWarning[] }> {
   const images = plan.images ? extractedImages(stem, doc.pages) : new Map<string, OutputFile>();
   const resolveImage = (name: string) => (images.has(name) ? linkTo(images.get(name)!.name) : undefined);
@@ -62,7 +63,7 @@ export async function outputFiles(stem: string, doc: ConvertedDocument, plan: Ou
       for (const format of pageFormats(plan)) {
         files.push({
           name: `${stem}_pg${page.page}.${format}`,
-          data: format === 'md' ? markdown : documentHtml(markdown, { title: `${title}, page ${page.page}`, mathCss }),
+          data: format === 'md' ? markdown : (await htmlWriter()).documentHtml(markdown, { title: `${title}, page ${page.page}`, mathCss }),
         });
       }
     }
@@ -73,11 +74,20 @@ export async function outputFiles(stem: string, doc: ConvertedDocument, plan: Ou
     if (format === 'docx' || format === 'tex') {
       const pages = doc.pages.map((page) => ({ page: page.page, markdown: documentMarkdown([page], { resolveImage }) }));
       const image = imageLookup(images, doc.pages);
-      const written = format === 'docx' ? await documentDocx(pages, { title, image }) : documentLatex(pages, { title, image });
+      const written =
+        format === 'docx'
+          ? await (await import('../../../shared/export/docx.js')).documentDocx(pages, { title, image })
+          : (await import('../../../shared/export/latex.js')).documentLatex(pages, { title, image });
       files.push({ name: `${stem}.${format}`, data: 'data' in written ? written.data : written.text });
       warnings.push(...written.warnings.map((warning) => ({ ...warning, message: `${format === 'docx' ? 'Word' : 'LaTeX'} export: ${warning.message}` })));
     } else {
-      files.push({ name: `${stem}.${format}`, data: documentFile(format, markdown, doc, title, mathCss) });
+      const data =
+        format === 'html'
+          ? (await htmlWriter()).documentHtml(markdown, { title, mathCss })
+          : format === 'json'
+            ? documentJson({ file: doc.file, info: doc.info }, doc.pages, doc.failures)
+            : markdown;
+      files.push({ name: `${stem}.${format}`, data });
     }
   }
   return { files, warnings };
@@ -97,15 +107,8 @@ function imageLookup(images: ReadonlyMap<string, OutputFile>, pages: readonly Pa
   return (src) => byLink.get(src);
 }
 
-function documentFile(format: 'md' | 'html' | 'json', markdown: string, doc: ConvertedDocument, title: string, mathCss: string): string {
-  switch (format) {
-    case 'md':
-      return markdown;
-    case 'html':
-      return documentHtml(markdown, { title, mathCss });
-    case 'json':
-      return documentJson({ file: doc.file, info: doc.info }, doc.pages, doc.failures);
-  }
+function htmlWriter(): Promise<typeof import('../../../shared/export/html.js')> {
+  return import('../../../shared/export/html.js');
 }
 
 /** Per-page files: Markdown always, HTML when asked; JSON stays whole, since it already holds every page. */

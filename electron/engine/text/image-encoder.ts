@@ -4,7 +4,7 @@
  * must never fail a page.
  */
 
-import { createCanvas, ImageData, type Canvas } from '@napi-rs/canvas';
+import type { Canvas } from '@napi-rs/canvas';
 import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
@@ -29,11 +29,21 @@ interface DecodedImage {
   bitmap?: unknown;
 }
 
+type CanvasApi = typeof import('@napi-rs/canvas');
+let canvasApi: Promise<CanvasApi> | undefined;
+
+/** @napi-rs/canvas, loaded on the first image: a page without figures never needs its native library. */
+function loadCanvas(): Promise<CanvasApi> {
+  canvasApi ??= import('@napi-rs/canvas');
+  return canvasApi;
+}
+
 export async function encodeImage(page: PDFPageProxy, placement: ImagePlacement): Promise<Uint8Array | undefined> {
   try {
     const image = await decodedImage(page, placement.objectId);
     if (!image) return undefined;
-    const canvas = image.data ? pixelCanvas(image) : bitmapCanvas(image);
+    const api = await loadCanvas();
+    const canvas = image.data ? pixelCanvas(api, image) : bitmapCanvas(api, image);
     return canvas ? new Uint8Array(await encodeCanvas(canvas, 'png')) : undefined;
   } catch {
     return undefined;
@@ -43,9 +53,8 @@ export async function encodeImage(page: PDFPageProxy, placement: ImagePlacement)
 /** PNG bytes of pixels PDFium read (already within IMAGE_LIMITS); undefined when encoding fails. */
 export async function encodePixels(pixels: ImagePixels): Promise<Uint8Array | undefined> {
   try {
-    const canvas = createCanvas(pixels.width, pixels.height);
-    canvas.getContext('2d').putImageData(new ImageData(pixels.rgba, pixels.width, pixels.height), 0, 0);
-    return new Uint8Array(await encodeCanvas(fitted(canvas), 'png'));
+    const api = await loadCanvas();
+    return new Uint8Array(await encodeCanvas(fitted(api, pixelsCanvas(api, pixels)), 'png'));
   } catch {
     return undefined;
   }
@@ -81,13 +90,16 @@ function asDecodedImage(value: unknown): DecodedImage | undefined {
 }
 
 /** Raw pixel data: every `step`-th pixel in each direction (bounded memory), then smoothed down. */
-function pixelCanvas(image: DecodedImage): Canvas | undefined {
+function pixelCanvas(api: CanvasApi, image: DecodedImage): Canvas | undefined {
   const step = Math.max(1, Math.floor(Math.max(image.width, image.height) / (2 * MAX_SIDE)));
   const pixels = samplePixels(image, step);
-  if (!pixels) return undefined;
-  const canvas = createCanvas(pixels.width, pixels.height);
-  canvas.getContext('2d').putImageData(new ImageData(pixels.rgba, pixels.width, pixels.height), 0, 0);
-  return fitted(canvas);
+  return pixels && fitted(api, pixelsCanvas(api, pixels));
+}
+
+function pixelsCanvas(api: CanvasApi, pixels: ImagePixels): Canvas {
+  const canvas = api.createCanvas(pixels.width, pixels.height);
+  canvas.getContext('2d').putImageData(new api.ImageData(pixels.rgba, pixels.width, pixels.height), 0, 0);
+  return canvas;
 }
 
 function samplePixels(image: DecodedImage, step: number): ImagePixels | undefined {
@@ -153,19 +165,19 @@ function bitAt(data: Uint8Array | Uint8ClampedArray, rowBytes: number, x: number
 }
 
 /** An already-drawn image (pdf.js hands over bitmaps when it can decode to a canvas itself). */
-function bitmapCanvas(image: DecodedImage): Canvas | undefined {
+function bitmapCanvas(api: CanvasApi, image: DecodedImage): Canvas | undefined {
   const bitmap = image.bitmap as Parameters<ReturnType<Canvas['getContext']>['drawImage']>[0] | undefined;
   if (!bitmap) return undefined;
-  const canvas = createCanvas(image.width, image.height);
+  const canvas = api.createCanvas(image.width, image.height);
   canvas.getContext('2d').drawImage(bitmap, 0, 0);
-  return fitted(canvas);
+  return fitted(api, canvas);
 }
 
 /** The canvas scaled down (smoothly) so that its longest side is at most MAX_SIDE. */
-function fitted(canvas: Canvas): Canvas {
+function fitted(api: CanvasApi, canvas: Canvas): Canvas {
   const scale = MAX_SIDE / Math.max(canvas.width, canvas.height);
   if (scale >= 1) return canvas;
-  const smaller = createCanvas(Math.max(1, Math.round(canvas.width * scale)), Math.max(1, Math.round(canvas.height * scale)));
+  const smaller = api.createCanvas(Math.max(1, Math.round(canvas.width * scale)), Math.max(1, Math.round(canvas.height * scale)));
   smaller.getContext('2d').drawImage(canvas, 0, 0, smaller.width, smaller.height);
   return smaller;
 }
