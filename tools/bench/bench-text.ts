@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { EngineRouter } from '../../electron/engine/router.js';
 import { fixturePdfs, GENERATED_KIND, resolveBenchSet } from './bench-set.js';
+import { folioCommand, pdftotextLoop, type CommandTime } from './cli-run.js';
 import { convertWithFolio, type RunTotals } from './folio-run.js';
 import { runLongDocument } from './memory-run.js';
 import { convertWithPdftotext, pdftotextAvailable, pdftotextCpuMs } from './pdftotext-run.js';
@@ -65,6 +66,7 @@ async function main(): Promise<void> {
   if (real.length) console.log(kindRow('real-world, all', real));
   console.log(`furthest behind: ${slowest.map((d) => `${path.basename(d.file)} ${(d.folioMs / d.popplerMs).toFixed(1)}x`).join(', ')}`);
   console.log(`peak RSS so far: ${peakRssMiB().toFixed(0)} MiB\n`);
+  if (real.length) await commandLine(real, set.files.filter((f) => set.kinds.get(f) === 'paper'), (f) => folio.pagesByFile.get(f)! / ROUNDS);
 
   const pagePdfs = await fixturePdfs();
   if (pagePdfs.length === 0) {
@@ -78,6 +80,32 @@ async function main(): Promise<void> {
   const span = `page ${long.samples[1]?.pages ?? '-'} to ${long.samples.at(-1)?.pages ?? '-'}`;
   console.log(`growth from ${span}: heap ${long.heapGrowthMiB.toFixed(0)} MiB, RSS ${long.rssGrowthMiB.toFixed(0)} MiB -> memory ${long.flat ? 'flat' : 'GROWS with page count'}`);
   console.log(`peak RSS: ${peakRssMiB().toFixed(0)} MiB`);
+}
+
+/**
+ * What a user waits for: `folio convert` as a command (Node and the engine host starting, the
+ * parsers loading) against pdftotext's processes, over the real-world set in one call and over the
+ * papers one call each.
+ */
+async function commandLine(real: readonly string[], papers: readonly string[], pagesOf: (file: string) => number): Promise<void> {
+  console.log('command line, end to end (least of 3; ms per page, CPU of the processes and their children):');
+  console.log(row('run', 'docs', 'pages', 'folio', 'pdftotext', 'ratio', 'folio CPU', 'pdftotext', 'CPU ratio'));
+  const line = (name: string, files: readonly string[], folio: CommandTime, poppler: CommandTime) => {
+    const pages = files.reduce((n, f) => n + pagesOf(f), 0);
+    const cells = [folio.wallMs, poppler.wallMs, folio.cpuMs, poppler.cpuMs].map((ms) => ms / pages);
+    console.log(row(name, String(files.length), String(pages), cells[0]!.toFixed(2), cells[1]!.toFixed(2), `${(cells[0]! / cells[1]!).toFixed(2)}x`, cells[2]!.toFixed(2), cells[3]!.toFixed(2), `${(cells[2]! / cells[3]!).toFixed(2)}x`));
+  };
+  line('one call, real-world', real, await folioCommand(real, ROUNDS), await pdftotextLoop(real, ROUNDS));
+  if (papers.length === 0) return;
+  const sum = (times: CommandTime[]): CommandTime => ({ wallMs: times.reduce((n, t) => n + t.wallMs, 0), cpuMs: times.reduce((n, t) => n + t.cpuMs, 0) });
+  const folio: CommandTime[] = [];
+  const poppler: CommandTime[] = [];
+  for (const paper of papers) {
+    folio.push(await folioCommand([paper], ROUNDS));
+    poppler.push(await pdftotextLoop([paper], ROUNDS));
+  }
+  line('one call per paper', papers, sum(folio), sum(poppler));
+  console.log('');
 }
 
 interface RoundTotals extends RunTotals {
