@@ -208,13 +208,13 @@ async function convertPage(
     ...runningBlocks(running, 'bottom', job.options.keepHeaders),
   ].map((draft) => toBlock(draft, frame));
 
-  let markdown = '';
-  for (const block of blocks) {
-    if (!block.markdown) continue;
-    const delta = markdown ? `\n\n${block.markdown}` : block.markdown;
-    markdown += delta;
-    job.emitDelta(delta);
-  }
+  const markdown = blocks
+    .map((block) => block.markdown)
+    .filter((text) => text)
+    .join('\n\n');
+  // The page is whole by now: one delta, not one a block (a message each to the host's parent was
+  // 7% of the host's time over a batch of real documents).
+  if (markdown) job.emitDelta(markdown);
   return { width: viewport.width, height: viewport.height, markdown, blocks, images: pageImages, device: 'cpu' };
 }
 
