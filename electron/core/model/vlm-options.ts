@@ -4,7 +4,6 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DemoModel } from '../../../shared/demo-models.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
-import { manifestSchema } from './manifest.js';
 
 /** The VLM settings as the user gave them (the CLI's flags, the app's settings); an unset `specK` is decided by the package. */
 export interface VlmRequest {
@@ -18,8 +17,10 @@ export interface VlmRequest {
   demo?: DemoModel;
 }
 
-/** With an MTP head the engine measures and picks K; without one only plain greedy decoding exists. */
-/** `calibrationDir`: the app-data folder, where `auto` keeps what it measured of the devices. */
+/**
+ * With an MTP head the engine measures and picks K; without one only plain greedy decoding exists.
+ * `calibrationDir`: the app-data folder, where `auto` keeps what it measured of the devices.
+ */
 export async function vlmOptions(request: VlmRequest, calibrationDir?: string): Promise<VlmOptions> {
   const specK = request.specK ?? ((await hasMtpHead(request.modelDir)) ? 'auto' : 0);
   return {
@@ -30,6 +31,8 @@ export async function vlmOptions(request: VlmRequest, calibrationDir?: string): 
 
 async function hasMtpHead(dir: string): Promise<boolean> {
   try {
+    // loaded here: the manifest's schema (zod) is for conversions that name a model
+    const { manifestSchema } = await import('./manifest.js');
     const parsed = manifestSchema.safeParse(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
     return parsed.success && 'mtp' in parsed.data.graphs;
   } catch {
