@@ -3,7 +3,7 @@
  * encodings are fixed, so a glyph whose name neither PDFium nor pdf.js knows (`epsilon1`, `rho1`,
  * `lscript`, `diamondmath` in a file without a ToUnicode map) is still known by its code. Slot 13
  * of CMSY, the big circle of both `\bigcirc` and plain TeX's copyright sign (a `c` drawn inside
- * it), is `◯` here; the reader makes the pair `©` (texCopyright).
+ * it), is `◯` here; the reader makes the pair `©` (isTexCopyright).
  */
 
 const OML =
