@@ -47,8 +47,6 @@ export function assetsFolder(stem: string): string {
 /**
  * Assets first, then pages, then the whole document: each file written only links to files already
  * there. Warnings say, by page, what the Word and LaTeX files could not carry over as it was.
- */
-/**
  * The HTML, Word and LaTeX writers (unified, KaTeX, docx) are loaded when a plan first asks for
  * them: Markdown and JSON, the CLI's usual outputs, need none of them.
  */
