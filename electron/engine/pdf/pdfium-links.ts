@@ -28,8 +28,11 @@ export interface PageLink {
 
 /** PDFACTION_URI in fpdf_doc.h. */
 const URI_ACTION = 3;
-/** A page with more links than this is hostile; the rest are not read. */
-const MAX_LINKS = 5000;
+/**
+ * A page with more web links than this is hostile; the rest are not read (each link's overlaid
+ * text is a pass over the page's characters, and placing them a pass over its runs).
+ */
+const MAX_LINKS = 1000;
 /** Scratch bytes: the enumeration's position and link (2 ints), a rectangle (4 floats), an address. */
 export const LINK_SCRATCH_BYTES = 8 + 16 + 2048;
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { AnnotationMode, getDocument, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encryptedPdf } from '../../../test/encrypted-pdf.js';
+import { assemblePdf, pdfStream } from '../../../test/hand-built-pdf.js';
 import { fixturePdfPath } from '../../../test/fixtures/build-fixtures.js';
 import { sourcePdfPath } from '../../../test/scans/scan-fixtures.js';
 import type { Matrix } from '../text/affine.js';
@@ -126,6 +127,28 @@ describe("a page's links read with PDFium", () => {
       expect(web.length).toBe(4);
       expect(links.map((link) => [link.url, link.overlaidText])).toEqual(web.map((link) => [link.url, link.overlaidText]));
       links.forEach((link, i) => (link.rect as number[]).forEach((value, k) => expect(value).toBeCloseTo(web[i]!.rect[k]!, 1)));
+    } finally {
+      document.close();
+    }
+  });
+
+  it('reads at most 1,000 web links of a page that has 20,000, the first over its words', () => {
+    const annots = Array.from({ length: 20_000 }, (_, i) => `<< /Type /Annot /Subtype /Link /Rect [72 ${690 + (i % 40)} 160 ${712 + (i % 40)}] /A << /S /URI /URI (https://example.org/${i}) >> >>`);
+    const bytes = assemblePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+        '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+        `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 5 0 R /Resources << /Font << /F1 3 0 R >> >> /Annots [${annots.join(' ')}] >>`,
+        pdfStream(Buffer.from('BT /F1 24 Tf 72 700 Td (Portal) Tj ET')),
+      ],
+      '/Root 1 0 R',
+    );
+    const document = openPdfiumDocument(pdfium, new Uint8Array(bytes));
+    try {
+      const links = document.readText(1).links ?? [];
+      expect(links).toHaveLength(1000);
+      expect(links[0]).toMatchObject({ url: 'https://example.org/0', overlaidText: 'Portal' });
     } finally {
       document.close();
     }
