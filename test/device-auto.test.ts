@@ -2,26 +2,21 @@
 // Mesa's lavapipe, and the CPU) decodes a few steps, the cheapest plain step wins, the reason says
 // what was compared, and the measurements are kept in the calibration folder so the next open
 // measures nothing; a device not seen before (another key) is measured then.
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { CALIBRATION_FILE } from '../electron/core/model/device-calibrations.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { availableDevices, runtimeVersion, webgpuProblem } from '../electron/engine/onnx/execution-provider.js';
+import { availableDevices, runtimeVersion } from '../electron/engine/onnx/execution-provider.js';
 import {
   calibrationKey, knownStepCosts, openByMeasurement, type AutoOpenOptions,
 } from '../electron/engine/vlm/device-calibration.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { readManifest } from '../electron/core/model/package-files.js';
 import { DEFAULT_STEP_COST_PLAN, measureStepCosts, type StepCosts } from '../electron/engine/vlm/step-costs.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
-// Mesa's Vulkan loader needs a runtime directory; CI sets one, a bare shell may not
-if (!process.env.XDG_RUNTIME_DIR) {
-  const dir = path.join(tmpdir(), `folio-xdg-${process.getuid?.() ?? 0}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  process.env.XDG_RUNTIME_DIR = dir;
-}
-const problem = await webgpuProblem();
+const problem = await webgpuTestProblem();
 const tiny = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
 
 /** Opens on the named device, counting measurements; every package it opens is released after the test. */

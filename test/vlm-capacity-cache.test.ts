@@ -9,13 +9,11 @@
 // layouts' 1e-6 differences into 1e-2 where a value sits on a rounding step (measured), hiding
 // whether the attention itself agrees. WebGPU runs the int4 package (it has no float `MoE` kernel).
 import { execFile } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webgpuProblem } from '../electron/engine/onnx/execution-provider.js';
 import { CapacityDecoderCache } from '../electron/engine/vlm/capacity-decoder-cache.js';
 import { openByMeasurement } from '../electron/engine/vlm/device-calibration.js';
 import { DeviceKvCache } from '../electron/engine/vlm/device-kv-cache.js';
@@ -23,14 +21,9 @@ import { KvCache } from '../electron/engine/vlm/kv-cache.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { isTensor, ModelRunner, type DecoderCache, type PassOutput } from '../electron/engine/vlm/model-runner.js';
 import { DEFAULT_STEP_COST_PLAN, measureStepCosts } from '../electron/engine/vlm/step-costs.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
-// Mesa's Vulkan loader needs a runtime directory; CI sets one, a bare shell may not
-if (!process.env.XDG_RUNTIME_DIR) {
-  const dir = path.join(tmpdir(), `folio-xdg-${process.getuid?.() ?? 0}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  process.env.XDG_RUNTIME_DIR = dir;
-}
-const problem = await webgpuProblem();
+const problem = await webgpuTestProblem();
 
 const run = promisify(execFile);
 const model = path.resolve(import.meta.dirname, '../tools/model');

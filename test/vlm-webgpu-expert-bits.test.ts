@@ -8,7 +8,7 @@
 // fixtures' 64, ONNX Runtime 1.30's WebGPU 8-bit QMoE computes wrong rows once a pass has more than
 // a few (off by 30% and more of the logits' size), which no real checkpoint's shapes reach.
 import { execFile } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -16,21 +16,15 @@ import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
 import ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webgpuProblem } from '../electron/engine/onnx/execution-provider.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { readManifest } from '../electron/core/model/package-files.js';
 import { openModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
 import { pageInput, resolutionMode } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
-// Mesa's Vulkan loader needs a runtime directory; CI sets one, a bare shell may not
-if (!process.env.XDG_RUNTIME_DIR) {
-  const dir = path.join(tmpdir(), `folio-xdg-${process.getuid?.() ?? 0}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  process.env.XDG_RUNTIME_DIR = dir;
-}
-const problem = await webgpuProblem();
+const problem = await webgpuTestProblem();
 
 const run = promisify(execFile);
 const model = path.resolve(import.meta.dirname, '../tools/model');

@@ -3,12 +3,10 @@
 // on the device between passes and only ids (and the bans, positions, lengths) cross to the host;
 // and the residency check catches a cache that makes a host round trip (planted with a test-only
 // option), so it can fail.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webgpuProblem } from '../electron/engine/onnx/execution-provider.js';
 import { decodeImage } from '../electron/engine/raster/page-raster.js';
 import { rgbFromRgba, type RgbImage } from '../electron/engine/raster/rgb-image.js';
 import { prefill, type DecodeLimits } from '../electron/engine/vlm/decoding.js';
@@ -22,14 +20,9 @@ import { pageInput, resolutionMode, type PageInput } from '../electron/engine/vl
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
 import { decodeSpeculative, MtpDrafter } from '../electron/engine/vlm/speculative.js';
 import type { NoRepeatRule } from '../electron/engine/vlm/token-choice.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
-// Mesa's Vulkan loader needs a runtime directory; CI sets one, a bare shell may not
-if (!process.env.XDG_RUNTIME_DIR) {
-  const dir = path.join(tmpdir(), `folio-xdg-${process.getuid?.() ?? 0}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  process.env.XDG_RUNTIME_DIR = dir;
-}
-const problem = await webgpuProblem();
+const problem = await webgpuTestProblem();
 
 const fixtures = path.resolve(import.meta.dirname, '../tools/model/fixtures');
 const parity = JSON.parse(readFileSync(path.join(fixtures, 'tiny/parity/parity.json'), 'utf8')) as {
