@@ -3,7 +3,7 @@
 import { utilityProcess } from 'electron';
 import type { HostEvent } from '../../shared/protocol.js';
 import { HOST_MODULE } from '../core/engine-client/fork-host.js';
-import { HOST_HEAP_LIMIT_MB, STDERR_TAIL_CHARS, type HostProcess } from '../core/engine-client/host-process.js';
+import { exitReport, HOST_HEAP_LIMIT_MB, type HostProcess } from '../core/engine-client/host-process.js';
 
 /** `env` is added to main's environment, e.g. the remote engine's API key, which the host reads from FOLIO_API_KEY. */
 export function spawnUtilityHost(env: Record<string, string> = {}): HostProcess {
@@ -13,29 +13,18 @@ export function spawnUtilityHost(env: Record<string, string> = {}): HostProcess 
     execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`],
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stderrTail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-  });
-  const exitListeners: ((description: string) => void)[] = [];
-  let exitDescription: string | undefined;
+  const report = exitReport(child.stderr);
   let alive = true;
   child.once('exit', (code) => {
     alive = false;
-    const lastLine = stderrTail.trim().split('\n').at(-1);
-    exitDescription = lastLine ? `exit code ${code}: ${lastLine}` : `exit code ${code}`;
-    for (const listener of exitListeners) listener(exitDescription);
+    report.exited(`exit code ${code}`);
   });
   return {
     send: (request) => {
       if (alive) child.postMessage(request);
     },
     onEvent: (listener) => child.on('message', (message: HostEvent) => listener(message)),
-    onExit: (listener) => {
-      if (exitDescription !== undefined) listener(exitDescription);
-      else exitListeners.push(listener);
-    },
+    onExit: report.onExit,
     kill: () => {
       if (alive) child.kill();
     },

@@ -3,7 +3,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../../shared/protocol.js';
-import { HOST_HEAP_LIMIT_MB, STDERR_TAIL_CHARS, type HostProcess } from './host-process.js';
+import { exitReport, HOST_HEAP_LIMIT_MB, type HostProcess } from './host-process.js';
 
 /** The built host entry (`dist/electron/engine/host.js`), which runs the engines. */
 export const HOST_MODULE = fileURLToPath(new URL('../../engine/host.js', import.meta.url));
@@ -28,41 +28,25 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env,
   });
-  let stderrTail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (chunk: string) => {
-    stderrTail = (stderrTail + chunk).slice(-STDERR_TAIL_CHARS);
-  });
-  const exitListeners: ((description: string) => void)[] = [];
-  let exitDescription: string | undefined;
-  const exited = (description: string) => {
-    if (exitDescription !== undefined) return;
-    exitDescription = description;
-    for (const listener of exitListeners) listener(description);
-  };
+  const report = exitReport(child.stderr);
   // A host stuck in a hostile page never reads the disconnect, so the caller's exit takes it along;
   // a profiled host is left to exit on the disconnect, so that it writes its profile.
   const killOnExit = () => child.kill('SIGKILL');
   if (profile.length === 0) process.once('exit', killOnExit);
   const ended = (code: number | null, signal: NodeJS.Signals | null) => {
     process.removeListener('exit', killOnExit);
-    const how = signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`;
-    const lastLine = stderrTail.trim().split('\n').at(-1);
-    exited(lastLine ? `${how}: ${lastLine}` : how);
+    report.exited(signal ? `signal ${signal}` : `exit code ${code ?? 'unknown'}`);
   };
   // 'close' rather than 'exit': it comes after stderr has drained, so the crash reason is complete.
   child.once('close', ended);
-  child.on('error', (error) => exited(`could not run ${options.modulePath ?? HOST_MODULE}: ${error.message}`));
+  child.on('error', (error) => report.failed(`could not run ${options.modulePath ?? HOST_MODULE}: ${error.message}`));
   return {
     send: (request) => {
       // A host that died a moment ago is reported through onExit; the failed send adds nothing.
       if (child.connected) child.send(request, () => undefined);
     },
     onEvent: (listener) => child.on('message', (message) => listener(message as HostEvent)),
-    onExit: (listener) => {
-      if (exitDescription !== undefined) listener(exitDescription);
-      else exitListeners.push(listener);
-    },
+    onExit: report.onExit,
     kill: () => {
       if (profile.length === 0 || !child.connected) {
         child.kill('SIGKILL');
