@@ -59,7 +59,8 @@ def _save(out: Path, name: str, array: np.ndarray) -> dict:
 
 
 def decoder_cases(model: DecoderReference, out: Path, rng: np.random.Generator) -> list[dict]:
-    """A prefill of 6 rows, then 3 rows over that past (a verify pass at K=2)."""
+    """A prefill of 6 rows, then 3 rows over that past (a verify pass at K=2), for `decoder` (the past
+    in rows) and `decoder_capacity` (the past at capacity)."""
     cfg = model.model.embed_tokens.weight.shape
     ids = torch.from_numpy(rng.integers(3, cfg[0], size=(1, 9)))
     cases = []
@@ -82,10 +83,37 @@ def decoder_cases(model: DecoderReference, out: Path, rng: np.random.Generator) 
                 for i, (k, v) in enumerate(past):
                     tensors[f"past_key.{i}"] = _save(out, f"decoder.{name}.past_key.{i}", k.numpy())
                     tensors[f"past_value.{i}"] = _save(out, f"decoder.{name}.past_value.{i}", v.numpy())
+            outputs = {key: spec for key, spec in tensors.items() if not key.startswith("past_")}
+            at_capacity = _past_at_capacity(past, new, rows.stop - rows.start, out, name, rng)
             past = new if past is None else [(torch.cat([p[0], n[0]], 1), torch.cat([p[1], n[1]], 1))
                                              for p, n in zip(past, new)]
             cases.append({"graph": "decoder", "name": name, "num_logits": rows.stop - rows.start, "tensors": tensors})
+            cases.append({"graph": "decoder_capacity", "name": name, "num_logits": rows.stop - rows.start,
+                          "tensors": {**outputs, **at_capacity}})
     return cases
+
+
+def _past_at_capacity(past: list | None, new: list, rows: int, out: Path, name: str, rng: np.random.Generator,
+                      capacity: int = 8) -> dict:
+    """The same pass's past as `decoder_capacity` takes it: each layer's cache at `capacity` slots,
+    keys transposed `[1, heads, dim, capacity]`, values `[1, heads, capacity, dim]`, junk in the empty
+    slots (as a reused cache holds), and the bias that hides them and the later new rows."""
+    length = 0 if past is None else past[0][0].shape[1]
+    _, _, heads, dim = new[0][0].shape
+    tensors = {}
+    for i in range(len(new)):
+        keys = rng.standard_normal((1, heads, dim, capacity)).astype(np.float32)
+        values = rng.standard_normal((1, heads, capacity, dim)).astype(np.float32)
+        if past is not None:
+            keys[..., :length] = past[i][0][0].permute(1, 2, 0).numpy()
+            values[:, :, :length] = past[i][1][0].transpose(0, 1).numpy()
+        tensors[f"past_key.{i}"] = _save(out, f"decoder_capacity.{name}.past_key.{i}", keys)
+        tensors[f"past_value.{i}"] = _save(out, f"decoder_capacity.{name}.past_value.{i}", values)
+    bias = np.full((1, 1, rows, capacity + rows), np.finfo(np.float32).min, dtype=np.float32)
+    bias[..., :length] = 0
+    bias[..., capacity:] = np.where(np.triu(np.ones((rows, rows), dtype=bool), 1), np.finfo(np.float32).min, 0)
+    tensors["attention_bias"] = _save(out, f"decoder_capacity.{name}.attention_bias", bias)
+    return tensors
 
 
 def mtp_cases(model: DecoderReference, out: Path, rng: np.random.Generator, capacity: int = 8) -> list[dict]:
