@@ -24,6 +24,12 @@ const graphSpec = z.object({
   view_size: z.number().int().positive().optional(),
   grid: z.number().int().positive().optional(),
   requires: z.array(z.string()).optional(),
+  /** How an int4 decoder's routed experts are stored (tools/model's decoder_builder.ExpertLayout). */
+  routed_experts: z.object({
+    bits: z.union([z.literal(4), z.literal(8)]),
+    block_size: z.number().int().nonnegative(),
+    scales: z.enum(['signed', 'symmetric']),
+  }).optional(),
 });
 
 const resolutionMode = z.object({

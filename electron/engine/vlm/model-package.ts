@@ -15,6 +15,7 @@ import { cacheAppendGraph, mtpCachePrepareGraph, mtpCacheStartGraph, rowsGraph, 
 import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, type Manifest } from '../../core/model/manifest.js';
+import { withExpertKernel } from './expert-kernel.js';
 import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from '../../core/model/package-files.js';
 
 export interface ModelPackage {
@@ -171,7 +172,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
     const threads = intraOpThreads(name, bytes, place, options.threads);
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(file, {
+      session = await withExpertKernel(manifest.graphs[name], () => ort.InferenceSession.create(file, {
         executionProviders: providers[place],
         graphOptimizationLevel: 'all',
         // WebGPU sessions warn that shape nodes run on the CPU, as they should
@@ -179,7 +180,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
         ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
         ...(place === 'cpu' ? CPU_SESSION_CONFIG : {}),
         ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
-      });
+      }));
     } catch (error) {
       throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
     }

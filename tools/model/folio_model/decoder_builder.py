@@ -39,17 +39,21 @@ class Precision:
     weight_dtype: type
     quantised: bool
     block_size: int = 32
-    # the routed experts' quantisation block along K; 0: one scale per output column. ONNX Runtime
-    # 1.30's CPU QMoE has a fast path only for per-column scales: one token through a real-width
-    # layer's 64 experts took 7.5 ms per column against 40 ms in blocks of 32 (and 116 in blocks
-    # of 128), and blocks made QMoE 96% of a 12-layer decoder step
-    expert_block_size: int = 0
-    # bits of the routed experts. ONNX Runtime 1.30's CPU QMoE caches 4-bit experts unpacked beside
-    # the packed ones: a real-width 12-layer decoder took 4.1 GB of memory for a 1.46 GB file, and
-    # one layer's 64 experts (110 MB) 372 MB. 8-bit experts it reads where they lie (the 2.7 GB file
-    # is mapped, not copied: 18 MB after creating that layer) and runs faster, 3.5 against 4.4 ms a
-    # token through one layer on this 2-core machine
-    expert_bits: int = 8
+    # bits of the routed experts; None: 4 where MLAS's blocks fit (expert_layout). ONNX Runtime
+    # 1.30's CPU QMoE runs 4-bit experts in MLAS blocks through MLAS's own 4-bit GEMM when
+    # ORT_USE_MLAS_Q4_GEMM_MOE=1 (the runtime sets it for graphs whose experts are in that form):
+    # one token through a real-width layer's 64 experts took 2.4 ms in blocks of 128 against 5.1 ms
+    # with 8 bits per column, the fastest 8-bit layout (blocks of 32: 10 ms; 4-bit experts without
+    # that kernel: 52-57 ms in blocks, 5.3 per column). The price is memory: QMoE also keeps them
+    # unpacked, a byte a value, where 8-bit experts are read from the mapped file
+    expert_bits: int | None = None
+    # the routed experts' quantisation block along K; 0: one scale per output column. None for
+    # either: chosen by expert_layout
+    expert_block_size: int | None = None
+    # the vision encoder's linear layers as 8-bit MatMulNBits (int4 packages): a real-width
+    # vision_1024 session took 0.65 GB instead of 1.9 and peaked at 1.5 GB instead of 2.8 over a
+    # view, in 14 s instead of 20 on this 2-core machine; its features kept a cosine of 0.9998
+    vision_linear_bits: int | None = None
     # MatMulNBits `accuracy_level` 4: activations quantised to int8 per block, the CPU's integer dot
     # products (AVX-VNNI here); the other matrices of a real-width decoder step took 40 ms of
     # kernel time instead of 65
@@ -64,11 +68,48 @@ class Precision:
         return np.float16 if self.float_type == TensorProto.FLOAT16 else np.float32
 
 
+# The blocks MLAS's 4-bit GEMM takes (BlkQ4Sym, BlkQ4Sym64, BlkQ4Sym128), largest first: 128 ran
+# 2.4 ms a token through a real-width layer's experts, 64 3.7 ms, 32 4.0 ms. ONNX Runtime 1.30's
+# QMoE gives NaN through that kernel when a matrix's K is a single block (measured at K = 64 and
+# 128), so a block must fit at least twice into both of the experts' widths.
+MLAS_EXPERT_BLOCKS = (128, 64, 32)
+
+
+def _mlas_block(block: int, cfg: DecoderConfig) -> bool:
+    return block in MLAS_EXPERT_BLOCKS and all(w % block == 0 and w >= 2 * block
+                                               for w in (cfg.hidden_size, cfg.moe_intermediate_size))
+
+
+@dataclass(frozen=True)
+class ExpertLayout:
+    """How the routed experts are stored, as the manifest's `routed_experts` records it. `signed`
+    scales (quantize.py), in a block MLAS's 4-bit GEMM takes, let the runtime hand them to that
+    kernel without loss (electron/engine/vlm/expert-kernel.ts)."""
+    bits: int
+    block_size: int
+    signed: bool
+
+    def manifest(self) -> dict:
+        return {"bits": self.bits, "block_size": self.block_size, "scales": "signed" if self.signed else "symmetric"}
+
+
+def expert_layout(precision: Precision, cfg: DecoderConfig) -> ExpertLayout:
+    """The routed experts' bits and block for `precision` at the checkpoint's widths. By default 4
+    bits in the largest MLAS block that fits, else 8 bits per column (the tiny test models)."""
+    bits, block = precision.expert_bits, precision.expert_block_size
+    if block is None:
+        fitting = [b for b in MLAS_EXPERT_BLOCKS if _mlas_block(b, cfg)]
+        block = fitting[0] if bits in (None, 4) and fitting else 0
+    if bits is None:
+        bits = 4 if block else 8
+    return ExpertLayout(bits, block, bits == 4 and _mlas_block(block, cfg))
+
+
 PRECISIONS = {
     "fp32": Precision("fp32", TensorProto.FLOAT, np.float32, quantised=False),
     "fp16": Precision("fp16", TensorProto.FLOAT16, np.float16, quantised=False),
     # int4 weights with float32 activations: the CPU provider runs them as they are, and WebGPU too
-    "int4": Precision("int4", TensorProto.FLOAT, np.float32, quantised=True),
+    "int4": Precision("int4", TensorProto.FLOAT, np.float32, quantised=True, vision_linear_bits=8),
 }
 
 # Which execution providers each precision is meant for, as the manifest records it. fp16 needs a
@@ -193,6 +234,8 @@ class BuiltGraph:
     outputs: list[TensorSpec]
     nodes: int
     requires: list[str]
+    # the decoder's routed experts in an int4 package
+    routed_experts: ExpertLayout | None = None
 
 
 def _kv_specs(prefix: str, layers: list[str], cfg: DecoderConfig, axis: str, float_name: str) -> list[TensorSpec]:
@@ -238,11 +281,12 @@ def _routed_experts(layers: _Layers, x_flat: str, prefix: str) -> str:
     common = dict(k=cfg.num_experts_per_tok, activation_type="swiglu", swiglu_fusion=1, activation_alpha=1.0,
                   activation_beta=0.0, normalize_routing_weights=int(cfg.norm_topk_prob))
     if p.quantised:
-        q1, s1 = _stacked_quantised(g, f"{prefix}.experts.fc1", experts, fc1, p)
-        q2, s2 = _stacked_quantised(g, f"{prefix}.experts.fc2", experts, fc2, p)
-        blocks = {"block_size": p.expert_block_size} if p.expert_block_size else {}
+        layout = expert_layout(p, cfg)
+        q1, s1 = _stacked_quantised(g, f"{prefix}.experts.fc1", experts, fc1, layout, p)
+        q2, s2 = _stacked_quantised(g, f"{prefix}.experts.fc2", experts, fc2, layout, p)
+        blocks = {"block_size": layout.block_size} if layout.block_size else {}
         routed = g.op("QMoE", [x_flat, logits_t, q1, s1, "", q2, s2], f"{prefix}.qmoe", domain=CONTRIB_DOMAIN,
-                      expert_weight_bits=p.expert_bits, **blocks, **common)
+                      expert_weight_bits=layout.bits, **blocks, **common)
         if not cfg.norm_topk_prob:
             # ONNX Runtime 1.30's QMoE renormalises the top-k weights whatever
             # `normalize_routing_weights` says (CPU and WebGPU; its `router_weights` input, which
@@ -271,15 +315,15 @@ def _stacked(g: GraphWriter, name: str, experts: range, read: Callable[[int], np
 
 
 def _stacked_quantised(g: GraphWriter, name: str, experts: range, read: Callable[[int], np.ndarray],
-                       p: Precision) -> tuple[str, str]:
+                       layout: ExpertLayout, p: Precision) -> tuple[str, str]:
     packed, scales = [], []
     for e in experts:
         weight = read(e)
-        q = quantise(weight, p.expert_block_size or weight.shape[1], p.expert_bits)
+        q = quantise(weight, layout.block_size or weight.shape[1], layout.bits, signed_scales=layout.signed)
         n = q.packed.shape[0]
         packed.append(q.packed.reshape(n, -1))
         # per column: QMoE takes the scales as [experts, rows]
-        scales.append((q.scales if p.expert_block_size else q.scales[:, 0]).astype(p.activation_dtype))
+        scales.append((q.scales if layout.block_size else q.scales[:, 0]).astype(p.activation_dtype))
     # the packed experts are a quarter (8 bits) or an eighth of their float32 size: a layer's worth fits
     return g.weight(f"{name}.qweight", np.stack(packed)), g.weight(f"{name}.scales", np.stack(scales))
 
@@ -374,7 +418,8 @@ def build_decoder(reader: CheckpointReader, cfg: DecoderConfig, precision: Preci
     for spec, value in zip(outputs[2:], presents):
         g.output(value, spec.name, f, spec.shape)
     g.finish()
-    return BuiltGraph(file, inputs, outputs, g.node_count(), g.contrib_ops())
+    experts = expert_layout(precision, cfg) if precision.quantised and cfg.first_k_dense_replace < cfg.num_hidden_layers else None
+    return BuiltGraph(file, inputs, outputs, g.node_count(), g.contrib_ops(), experts)
 
 
 def build_embedding(reader: CheckpointReader, cfg: DecoderConfig, precision: Precision, out: Path) -> BuiltGraph:

@@ -28,16 +28,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--out", required=True, type=Path, help="package folder to write")
     parser.add_argument("--precision", choices=sorted(PRECISIONS), default="int4",
                         help="fp32: exact, the CPU reference; fp16: fp16 weights and arithmetic, for CUDA; "
-                             "int4: 4-bit matrices (MatMulNBits) and 8-bit routed experts (QMoE; see --expert-bits), for CPUs, "
+                             "int4: 4-bit matrices (MatMulNBits) and routed experts (QMoE; see --expert-bits), for CPUs, "
                              "WebGPU and small GPUs")
     parser.add_argument("--block-size", type=int, default=32, choices=(16, 32, 64, 128),
                         help="int4 quantisation block along the input dimension, for every matrix but the routed experts")
-    parser.add_argument("--expert-block-size", type=int, default=0, choices=(0, 16, 32, 64, 128),
-                        help="int4 block of the routed experts; 0 (the default): one scale per output column, the only "
-                             "layout ONNX Runtime's CPU QMoE runs fast")
-    parser.add_argument("--expert-bits", type=int, default=8, choices=(4, 8),
-                        help="int4 package: bits of the routed experts; 8 (the default) runs faster on the CPU "
-                             "and in less memory there (ONNX Runtime caches 4-bit experts unpacked), 4 halves the file")
+    parser.add_argument("--expert-block-size", type=int, choices=(0, 16, 32, 64, 128),
+                        help="int4 block of the routed experts; 0: one scale per output column. Default: for 4-bit "
+                             "experts the largest of 128, 64, 32 that fits at least twice into each of the experts' "
+                             "widths (ONNX Runtime's CPU QMoE then runs them through MLAS's 4-bit GEMM), for 8-bit "
+                             "ones per column")
+    parser.add_argument("--expert-bits", type=int, choices=(4, 8),
+                        help="int4 package: bits of the routed experts. Default: 4 in MLAS's blocks, fastest on the CPU, "
+                             "where the experts' widths take them, else 8 per column, the fast 8-bit layout")
     parser.add_argument("--modes", default="gundam", help=f"comma-separated, from {', '.join(RESOLUTION_MODES)}")
     parser.add_argument("--decoding", choices=sorted(DECODING_RULES), default="deepseek-ocr",
                         help="no-repeat n-gram rule recorded in the manifest")

@@ -111,6 +111,8 @@ def banned_token_ids(tokenizer: dict, vocab_size: int) -> list[list[int]]:
 
 def _graph_entry(built: BuiltGraph) -> dict:
     entry: dict = {"file": built.file, "inputs": built.inputs, "outputs": built.outputs, "nodes": built.nodes}
+    if built.routed_experts:
+        entry["routed_experts"] = built.routed_experts.manifest()
     return {**entry, "requires": built.requires} if built.requires else entry
 
 
@@ -138,7 +140,7 @@ def write_streamed_package(checkpoint: Path, out: Path, options: ExportOptions,
     vision_weights = ExternalData(out / "vision.onnx.data", dedupe=True)
     for size in view_sizes(options.package.modes):
         log(f"export: vision_{size}")
-        graphs[f"vision_{size}"] = export_vision(reader, cfg, size, out, half, vision_weights)
+        graphs[f"vision_{size}"] = export_vision(reader, cfg, size, out, half, vision_weights, precision.vision_linear_bits)
     vision_weights.close()
     log("export: embedding")
     graphs["embedding"] = _graph_entry(build_embedding(reader, cfg.decoder, precision, out))

@@ -44,10 +44,10 @@ def load_vision(reader: CheckpointReader, cfg: ModelConfig) -> VisionModel:
 
 
 def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Path, half: bool,
-                  shared: ExternalData) -> dict:
+                  shared: ExternalData, linear_bits: int | None = None) -> dict:
     """`vision_<size>.onnx`: pixel_values [n, 3, S, S] -> features [n, (S/64)^2, H] and the layout
     embeddings. Weights are loaded afresh for each size and resized in place; the weights every size
-    shares are written once into `shared`."""
+    shares are written once into `shared`. `linear_bits`: see `export_graph_streamed`."""
     float_name = "float16" if half else "float32"
     hidden = cfg.decoder.hidden_size
     side = size // cfg.sam.patch_size // 4
@@ -58,5 +58,5 @@ def export_vision(reader: CheckpointReader, cfg: ModelConfig, size: int, out: Pa
     file = f"vision_{size}.onnx"
     graph = VisionGraph(load_vision(reader, cfg), size, in_place=True)
     # one view traced: a batch of two would double SAM's [views, heads, 4096, 4096] global attention
-    export_graph_streamed(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half, shared)
+    export_graph_streamed(graph, (torch.zeros(1, 3, size, size),), out / file, inputs, outputs, half, shared, linear_bits)
     return {"file": file, "view_size": size, "grid": side, "inputs": inputs, "outputs": outputs}

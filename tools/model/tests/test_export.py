@@ -5,6 +5,7 @@ import json
 import shutil
 import tempfile
 import unittest
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ from folio_model import build_tiny
 from folio_model import export
 from folio_model.onnx_export import half_weights
 from folio_model.package import sha256
+from folio_model.config import DecoderConfig
+from folio_model.decoder_builder import PRECISIONS, ExpertLayout, expert_layout
 from folio_model.quantize import quantise
 from folio_model.safetensors_io import INDEX_FILE, read_checkpoint, write_sharded
 from folio_model.stream_package import banned_token_ids
@@ -128,11 +131,14 @@ class Export(unittest.TestCase):
         # per layer q|k|v fused, o, and two MLP projections (dense or shared experts), plus the lm_head
         self.assertEqual(ops.count("MatMulNBits"), 3 * 4 + 1)
         qmoe = next(n for n in model.graph.node if n.op_type == "QMoE")
-        # 8-bit experts: ONNX Runtime's CPU QMoE keeps 4-bit ones a second time, unpacked
-        self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 8)
+        # 8-bit experts per column: the tiny widths (64 and 32) take none of MLAS's 4-bit blocks twice
+        attributes = {a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}
+        self.assertEqual((attributes["expert_weight_bits"], "block_size" in attributes), (8, False))
         weights = {i.name: i for i in model.graph.initializer}
         self.assertEqual(weights[qmoe.input[2]].data_type, UINT8)
         self.assertEqual(list(weights[qmoe.input[2]].dims)[1:], [2 * 32, 64])  # [experts, 2 x intermediate, hidden]: a byte a value
+        self.assertEqual(self.manifest("int4")["graphs"]["decoder"]["routed_experts"],
+                         {"bits": 8, "block_size": 0, "scales": "symmetric"})
         levels = {onnx.helper.get_attribute_value(a) for n in model.graph.node if n.op_type == "MatMulNBits"
                   for a in n.attribute if a.name == "accuracy_level"}
         self.assertEqual(levels, {4})
@@ -142,10 +148,23 @@ class Export(unittest.TestCase):
             self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", scratch, "--precision", "int4",
                                           "--modes", "small", "--expert-bits", "4"]), 0)
             model = load_graph(Path(scratch), "decoder.onnx")
+            manifest = json.loads((Path(scratch) / "manifest.json").read_text())
         qmoe = next(n for n in model.graph.node if n.op_type == "QMoE")
         self.assertEqual({a.name: onnx.helper.get_attribute_value(a) for a in qmoe.attribute}["expert_weight_bits"], 4)
         weights = {i.name: i for i in model.graph.initializer}
         self.assertEqual(list(weights[qmoe.input[2]].dims)[1:], [2 * 32, 32])
+        # per column, as no MLAS block fits twice: the runtime keeps MLAS's kernel off for them
+        self.assertEqual(manifest["graphs"]["decoder"]["routed_experts"], {"bits": 4, "block_size": 0, "scales": "symmetric"})
+
+    def test_experts_take_the_largest_mlas_block_that_fits_twice(self):
+        cases = {(1280, 896): (4, 128, True), (256, 128): (4, 64, True), (64, 32): (8, 0, False), (1280, 128): (4, 64, True)}
+        for (hidden, inner), (bits, block, signed) in cases.items():
+            cfg = replace(DecoderConfig(), hidden_size=hidden, moe_intermediate_size=inner)
+            self.assertEqual(expert_layout(PRECISIONS["int4"], cfg), ExpertLayout(bits, block, signed), (hidden, inner))
+        cfg = DecoderConfig()
+        self.assertEqual(expert_layout(replace(PRECISIONS["int4"], expert_bits=8), cfg), ExpertLayout(8, 0, False))
+        self.assertEqual(expert_layout(replace(PRECISIONS["int4"], expert_block_size=32), cfg), ExpertLayout(4, 32, True))
+        self.assertEqual(expert_layout(replace(PRECISIONS["int4"], expert_block_size=16), cfg), ExpertLayout(4, 16, False))
 
     def test_fp16_package_keeps_fp16_weights_and_arithmetic(self):
         # nothing is widened at load: the only float32 weights are the routers, whose softmax the
@@ -271,6 +290,27 @@ class Quantisation(unittest.TestCase):
         low, high = np.rint(np.array([7.0, -7.0]) / q.scales[0, 0]).astype(int) + 8
         self.assertEqual(q.packed[0, 0, 0], low | (high << 4))
 
+
+    def test_signed_scales_survive_mlas_repacking(self):
+        # MLAS's 4-bit GEMM re-quantises each block from its dequantised values: scale = the value of
+        # largest magnitude / -8, then round to nearest within [-8, 7]. Signed scales come back
+        # unchanged; the symmetric ones round a second time.
+        weight = np.random.default_rng(2).standard_normal((64, 256)).astype(np.float32)
+
+        def repacked(values: np.ndarray, block: int) -> np.ndarray:
+            blocks = values.reshape(values.shape[0], -1, block)
+            peak = np.take_along_axis(blocks, np.abs(blocks).argmax(axis=-1)[..., None], axis=-1)
+            scale = peak / -8
+            q = np.clip(np.floor(blocks * np.where(scale == 0, 0, 1 / np.where(scale == 0, 1, scale)) + 8.5), 0, 15) - 8
+            return (q * scale).reshape(values.shape)
+
+        for block in (32, 64, 128):
+            signed = quantise(weight, block, signed_scales=True).dequantised(256)
+            symmetric = quantise(weight, block).dequantised(256)
+            self.assertLess(np.abs(repacked(signed, block) - signed).max(), 1e-6 * np.abs(signed).max(), block)
+            self.assertGreater(np.abs(repacked(symmetric, block) - symmetric).max(), 0.05 * np.abs(symmetric).max(), block)
+            # and they err less: all sixteen levels are used
+            self.assertLess(((signed - weight) ** 2).sum(), ((symmetric - weight) ** 2).sum(), block)
 
     def test_8bit_values_are_bytes_around_128_and_err_less_than_4bit(self):
         weight = np.random.default_rng(1).standard_normal((16, 64)).astype(np.float32)
