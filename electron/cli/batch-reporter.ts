@@ -30,6 +30,8 @@ export interface BatchSummary {
 export interface BatchReporter {
   documentOpened(file: string, info: DocumentInfo, pages: readonly number[], index: number, count: number): void;
   pageStarted(file: string, page: number): void;
+  /** Text a page in progress has produced so far, a piece at a time (models stream theirs). */
+  pageDelta(file: string, page: number, text: string): void;
   pageDone(file: string, result: PageResult): void;
   pageFailed(file: string, page: number, failure: Failure): void;
   /** `warnings`: what the reader should know of a document that was still written. */
@@ -43,6 +45,7 @@ export function allOf(reporters: readonly BatchReporter[]): BatchReporter {
   return {
     documentOpened: (...args) => reporters.forEach((reporter) => reporter.documentOpened(...args)),
     pageStarted: (...args) => reporters.forEach((reporter) => reporter.pageStarted(...args)),
+    pageDelta: (...args) => reporters.forEach((reporter) => reporter.pageDelta(...args)),
     pageDone: (...args) => reporters.forEach((reporter) => reporter.pageDone(...args)),
     pageFailed: (...args) => reporters.forEach((reporter) => reporter.pageFailed(...args)),
     documentDone: (...args) => reporters.forEach((reporter) => reporter.documentDone(...args)),

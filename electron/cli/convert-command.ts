@@ -189,6 +189,7 @@ class Batch {
         this.options,
         {
           pageStarted: (page) => reporter.pageStarted(file, page),
+          pageDelta: (page, text) => reporter.pageDelta(file, page, text),
           pageDone: (result) => {
             results.push(result);
             this.counts.pagesDone++;

@@ -70,6 +70,7 @@ export function reporterAfter(turn: Promise<void>, target: BatchReporter): Batch
   return {
     documentOpened: (...args) => later(() => target.documentOpened(...args)),
     pageStarted: (...args) => later(() => target.pageStarted(...args)),
+    pageDelta: (...args) => later(() => target.pageDelta(...args)),
     pageDone: (...args) => later(() => target.pageDone(...args)),
     pageFailed: (...args) => later(() => target.pageFailed(...args)),
     documentDone: (...args) => later(() => target.documentDone(...args)),

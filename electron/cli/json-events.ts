@@ -11,6 +11,8 @@ export function jsonEvents(stdout: Writable): BatchReporter {
   return {
     documentOpened: (file, info, pages) => emit({ event: 'document-opened', file, pageCount: info.pageCount, title: info.title, pages }),
     pageStarted: (file, page) => pageEvent('page-started', { file, page }),
+    // the page's text comes whole with its result, in the .md file
+    pageDelta: () => undefined,
     pageDone: (file, result) =>
       pageEvent('page-done', { file, page: result.page, blocks: result.blocks.length, images: result.images.length, stats: result.stats }),
     pageFailed: (file, page, failure) => pageEvent('page-failed', { file, page, code: failure.code, message: failure.message }),

@@ -10,6 +10,7 @@ export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
   return {
     documentOpened: (file) => pagesDone.set(file, 0),
     pageStarted: () => undefined,
+    pageDelta: () => undefined,
     pageDone: (file, result) => {
       pagesDone.set(file, (pagesDone.get(file) ?? 0) + 1);
       const review = reviewLine(file, result);

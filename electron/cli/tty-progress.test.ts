@@ -1,5 +1,7 @@
+import type { WriteStream } from 'node:tty';
 import { describe, expect, it } from 'vitest';
-import { progressLine, type ProgressState } from './tty-progress.js';
+import type { DecodeStats, PageResult } from '../../shared/page.js';
+import { progressLine, ttyProgress, type ProgressState } from './tty-progress.js';
 
 const state: ProgressState = {
   file: '/data/papers/attention-is-all-you-need.pdf',
@@ -32,5 +34,54 @@ describe('progress line', () => {
 
   it('leaves out a single file counter', () => {
     expect(progressLine({ ...state, fileIndex: 0, fileCount: 1 }, 100)).toMatch(/^attention/);
+  });
+
+  it("adds the last page's tokens/s and what the page in progress has written", () => {
+    expect(progressLine({ ...state, tokensPerSecond: 22.44, streamedChars: 12_345 }, 140)).toBe(
+      '[2/3] attention-is-all-you-need.pdf: 5/15 pages, 2.0 pages/s, 5 s left, 22.4 tokens/s, 12,345 chars so far',
+    );
+  });
+});
+
+describe('progress on a terminal', () => {
+  function terminal(): { stream: WriteStream; lines: () => string[] } {
+    let written = '';
+    const stream = { columns: 200, write: (text: string) => ((written += text), true) } as unknown as WriteStream;
+    // each redraw clears the line first: what a person sees is the text after the last clear
+    return { stream, lines: () => written.split('\r\x1b[K').filter(Boolean) };
+  }
+
+  function result(page: number, tokensPerSecond: number): PageResult {
+    const decode = { tokensPerSecond } as DecodeStats;
+    return { page, width: 100, height: 100, blocks: [], images: [], markdown: 'x', stats: { engine: 'vlm', device: 'cpu', timeMs: 1000, chars: 1, decode } } as PageResult;
+  }
+
+  it("counts a model's streamed characters while its page converts, then shows the page's tokens/s", () => {
+    let clock = 0;
+    const { stream, lines } = terminal();
+    const progress = ttyProgress(stream, () => clock);
+    progress.documentOpened('scan.png', { pageCount: 2 }, [1, 2], 0, 1);
+    progress.pageStarted('scan.png', 1);
+    for (const piece of ['# Quarterly', ' report', '\n\nRevenue']) {
+      clock += 200;
+      progress.pageDelta('scan.png', 1, piece);
+    }
+    expect(lines().at(-1)).toBe('scan.png: 0/2 pages, 0.0 pages/s, 27 chars so far');
+    clock += 200;
+    progress.pageDone('scan.png', result(1, 21.5));
+    expect(lines().at(-1)).toMatch(/^scan\.png: 1\/2 pages, [\d.]+ pages\/s, \d+ s left, 21\.5 tokens\/s$/);
+  });
+
+  it('redraws streamed text at most every 100 ms', () => {
+    let clock = 0;
+    const { stream, lines } = terminal();
+    const progress = ttyProgress(stream, () => clock);
+    progress.documentOpened('scan.png', { pageCount: 1 }, [1], 0, 1);
+    const before = lines().length;
+    for (let i = 0; i < 50; i++) {
+      clock += 1;
+      progress.pageDelta('scan.png', 1, 'ab');
+    }
+    expect(lines().length - before).toBe(1);
   });
 });
