@@ -182,7 +182,7 @@ def export_graph_streamed(module: torch.nn.Module, example: tuple[torch.Tensor, 
     graph = model.graph
     linears = _traced_linears(graph) if linear_bits else {}
     kept, casts = [], []
-    for value in list(graph.input):
+    for value in graph.input:
         if value.name in declared:
             kept.append(value)
             continue

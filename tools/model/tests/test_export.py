@@ -143,6 +143,23 @@ class Export(unittest.TestCase):
                   for a in n.attribute if a.name == "accuracy_level"}
         self.assertEqual(levels, {4})
 
+    def test_int4_vision_runs_its_linear_layers_as_8bit_matmulnbits(self):
+        for precision in ("int4", "fp32"):
+            vision = next(g["file"] for name, g in self.manifest(precision)["graphs"].items() if name.startswith("vision_"))
+            model = load_graph(self.packages[precision], vision)
+            nbits = [n for n in model.graph.node if n.op_type == "MatMulNBits"]
+            if precision == "fp32":
+                self.assertEqual(nbits, [])
+                continue
+            # the SAM blocks' linear layers (K 32 or 64); CLIP's are 48 wide, not a whole block of 32
+            self.assertGreater(len(nbits), 0)
+            for node in nbits:
+                attributes = {a.name: onnx.helper.get_attribute_value(a) for a in node.attribute}
+                self.assertEqual((attributes["bits"], attributes["block_size"], attributes["accuracy_level"]), (8, 32, 4))
+                self.assertEqual(attributes["K"] % 32, 0)
+            weights = {i.name for i in model.graph.initializer}
+            self.assertTrue(all(node.input[1] in weights and node.input[1].endswith(".q8") for node in nbits))
+
     def test_expert_bits_4_packs_two_experts_values_a_byte(self):
         with tempfile.TemporaryDirectory() as scratch:
             self.assertEqual(export.main(["--checkpoint", str(self.checkpoint), "--out", scratch, "--precision", "int4",
