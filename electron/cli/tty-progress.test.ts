@@ -1,5 +1,5 @@
 import type { WriteStream } from 'node:tty';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DecodeStats, PageResult } from '../../shared/page.js';
 import { progressLine, ttyProgress, type ProgressState } from './tty-progress.js';
 
@@ -36,6 +36,12 @@ describe('progress line', () => {
     expect(progressLine({ ...state, fileIndex: 0, fileCount: 1 }, 100)).toMatch(/^attention/);
   });
 
+  it('says how long a wait has lasted once it passes 2 s', () => {
+    expect(progressLine({ ...state, running: { what: 'page 6 running', ms: 23_400 } }, 140)).toMatch(/, 5 s left, page 6 running 24 s$/);
+    expect(progressLine({ ...state, running: { what: 'page 6 running', ms: 95_000 } }, 140)).toMatch(/, page 6 running 1:35$/);
+    expect(progressLine({ ...state, running: { what: 'page 6 running', ms: 1_500 } }, 140)).not.toMatch(/running/);
+  });
+
   it("adds the last page's tokens/s and what the page in progress has written", () => {
     expect(progressLine({ ...state, tokensPerSecond: 22.44, streamedChars: 12_345 }, 140)).toBe(
       '[2/3] attention-is-all-you-need.pdf: 5/15 pages, 2.0 pages/s, 5 s left, 22.4 tokens/s, 12,345 chars so far',
@@ -70,6 +76,30 @@ describe('progress on a terminal', () => {
     clock += 200;
     progress.pageDone('scan.png', result(1, 21.5));
     expect(lines().at(-1)).toMatch(/^scan\.png: 1\/2 pages, [\d.]+ pages\/s, \d+ s left, 21\.5 tokens\/s$/);
+    progress.documentDone('scan.png', ['scan.md']);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('counts up while the engine starts (a model opening) and while a page runs, and stops with the document', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const { stream, lines } = terminal();
+    const progress = ttyProgress(stream, () => clock);
+    progress.documentOpened('scan.png', { pageCount: 1 }, [1], 0, 1);
+    clock = 26_000;
+    vi.advanceTimersByTime(1000);
+    expect(lines().at(-1)).toBe('scan.png: 0/1 pages, 0.0 pages/s, starting 26 s');
+    progress.pageStarted('scan.png', 1);
+    clock = 31_000;
+    vi.advanceTimersByTime(1000);
+    expect(lines().at(-1)).toBe('scan.png: 0/1 pages, 0.0 pages/s, page 1 running 5 s');
+    progress.pageDone('scan.png', result(1, 20));
+    expect(lines().at(-1)).not.toMatch(/running|starting/);
+    progress.documentDone('scan.png', ['scan.md']);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('redraws streamed text at most every 100 ms', () => {
@@ -83,5 +113,6 @@ describe('progress on a terminal', () => {
       progress.pageDelta('scan.png', 1, 'ab');
     }
     expect(lines().length - before).toBe(1);
+    progress.documentDone('scan.png', ['scan.md']);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Progress on a terminal: one line redrawn in place (file, pages done/total, pages/s, time left;
- * with a model, the last page's tokens/s and the characters the page in progress has written),
- * with finished files and failures printed above it.
+ * for a page, or a document's start, taking more than 2 s, how long so far; with a model, the last
+ * page's tokens/s and the characters the page in progress has written), with finished files and
+ * failures printed above it.
  */
 
 import path from 'node:path';
@@ -21,7 +22,15 @@ export interface ProgressState {
   tokensPerSecond?: number;
   /** Characters the page in progress has streamed so far (a model's pages take seconds to minutes). */
   streamedChars?: number;
+  /**
+   * What has been under way for a while, and for how long: the page in flight the longest, or
+   * before any page has started, the document's start (an engine opening its model).
+   */
+  running?: { what: string; ms: number };
 }
+
+/** A wait is shown once it has taken this long: text pages take milliseconds. */
+const RUNNING_SHOWN_MS = 2000;
 
 /** Fits `width` columns by shortening the file name, so the numbers always show. */
 export function progressLine(state: ProgressState, width: number): string {
@@ -32,7 +41,8 @@ export function progressLine(state: ProgressState, width: number): string {
   const tokens = state.tokensPerSecond ? `, ${state.tokensPerSecond.toFixed(1)} tokens/s` : '';
   const chars = state.streamedChars ?? 0;
   const streamed = chars ? `, ${chars.toLocaleString('en-US')} char${chars === 1 ? '' : 's'} so far` : '';
-  const numbers = `: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}${tokens}${streamed}`;
+  const running = state.running && state.running.ms >= RUNNING_SHOWN_MS ? `, ${state.running.what} ${clock(state.running.ms / 1000)}` : '';
+  const numbers = `: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}${tokens}${running}${streamed}`;
   const room = width - counter.length - numbers.length;
   const name = path.basename(state.file);
   const shown = name.length <= room ? name : `…${name.slice(Math.max(0, name.length - room + 1))}`;
@@ -46,14 +56,23 @@ function clock(seconds: number): string {
 
 /** Redraws for streamed text at most this often: a model writes a token every few milliseconds on a GPU. */
 const STREAM_REDRAW_MS = 100;
+/** While a document converts the line is redrawn this often, so a wait counts up. */
+const TICK_MS = 1000;
 
 export function ttyProgress(stderr: WriteStream, now: () => number = performance.now.bind(performance)): BatchReporter {
   const started = now();
   let state: ProgressState | undefined;
   let batchPages = 0;
   let tokensPerSecond: number | undefined;
-  // characters streamed by each page in flight (the remote engine keeps several)
+  // characters streamed by each page in flight (the remote engine keeps several), and when each started
   const streamed = new Map<number, number>();
+  const startedAt = new Map<number, number>();
+  let documentStartedAt = 0;
+  let ticker: ReturnType<typeof setInterval> | undefined;
+  const stopTicking = () => {
+    clearInterval(ticker);
+    ticker = undefined;
+  };
   let lastStreamDraw = Number.NEGATIVE_INFINITY;
   const clear = () => stderr.write('\r\x1b[K');
   const draw = () => {
@@ -61,7 +80,11 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     clear();
     // The last column stays empty: writing into it makes some terminals wrap before the next redraw.
     const streamedChars = [...streamed.values()].reduce((sum, chars) => sum + chars, 0);
-    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, streamedChars }, (stderr.columns || 80) - 1));
+    const [oldest] = [...startedAt].sort((a, b) => a[1] - b[1]);
+    const running = oldest
+      ? { what: `page ${oldest[0]} running`, ms: now() - oldest[1] }
+      : state.pagesDone === 0 ? { what: 'starting', ms: now() - documentStartedAt } : undefined;
+    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, streamedChars, running }, (stderr.columns || 80) - 1));
   };
   const above = (text: string) => {
     clear();
@@ -71,16 +94,20 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   const pageFinished = (page: number) => {
     batchPages++;
     streamed.delete(page);
+    startedAt.delete(page);
     if (state) state.pagesDone++;
     draw();
   };
   return {
     documentOpened: (file, _info, pages, index, count) => {
       streamed.clear();
+      startedAt.clear();
+      documentStartedAt = now();
+      ticker ??= setInterval(draw, TICK_MS).unref();
       state = { file, fileIndex: index, fileCount: count, pagesDone: 0, pagesTotal: pages.length, batchPages, batchMs: 0 };
       draw();
     },
-    pageStarted: () => undefined,
+    pageStarted: (_file, page) => startedAt.set(page, now()),
     pageDelta: (_file, page, text) => {
       streamed.set(page, (streamed.get(page) ?? 0) + text.length);
       if (now() - lastStreamDraw < STREAM_REDRAW_MS) return;
@@ -99,16 +126,19 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
       pageFinished(page);
     },
     documentDone: (file, outputs, warnings) => {
+      stopTicking();
       for (const warning of warnings ?? []) above(failureLine(file, `warning: ${warning.message}`, warning.page));
       const pages = state?.pagesDone ?? 0;
       state = undefined;
       above(documentLine(file, pages, outputs));
     },
     documentFailed: (file, failure) => {
+      stopTicking();
       state = undefined;
       above(failureLine(file, failure.message));
     },
     summary: (summary) => {
+      stopTicking();
       clear();
       stderr.write(`${summaryLine(summary)}\n`);
     },
