@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { dropFile, screenshot } from './support/app-page.js';
 
 const SCANS = path.resolve(import.meta.dirname, '../test/scans/out');

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { aes256Pdf } from '../test/encrypted-pdf.js';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { FIXTURES, screenshot } from './support/app-page.js';
 import { writeLongPdf } from './support/long-pdf.js';
 

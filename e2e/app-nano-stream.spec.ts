@@ -11,7 +11,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { findDemoModel } from '../shared/demo-models.js';
 import { levenshtein } from '../test/scoring/edit-distance.js';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { dropFile, screenshot } from './support/app-page.js';
 
 const NANO = path.resolve(import.meta.dirname, '../tools/model/fixtures/nano');

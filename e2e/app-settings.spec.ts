@@ -10,7 +10,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { findDemoModel } from '../shared/demo-models.js';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { dropFile, FIXTURES, screenshot } from './support/app-page.js';
 
 const API_KEY = 'sk-folio-e2e-5d81b2';

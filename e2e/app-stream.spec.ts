@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { FIXTURES, screenshot } from './support/app-page.js';
 
 let bridge: Bridge;

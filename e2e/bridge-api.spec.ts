@@ -7,7 +7,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { FolioApi, MenuCommand } from '../shared/app-api.js';
 import { applyWorkspaceEvent, type Workspace, type WorkspaceEvent } from '../shared/workspace.js';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 
 declare global {
   interface Window {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { startBridge, type Bridge } from './bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 
 let bridge: Bridge;
 test.beforeAll(async () => {

@@ -15,7 +15,7 @@ const RULES: readonly LayoutRule[] = [
   { files: 'renderer/', mustNotImport: ['electron/', 'node:', 'electron'], why: 'the renderer is a web page: it reaches the app through window.folio and shared/ types only' },
   {
     files: 'electron/core/',
-    mustNotImport: ['electron/cli/', 'electron/main/', 'electron/engine/', 'electron'],
+    mustNotImport: ['electron/cli/', 'electron/main/', 'electron/web/', 'electron/engine/', 'electron'],
     why: 'core/ is what the CLI and the app share; it runs in plain Node and knows neither face nor the engine host’s insides',
   },
   {
@@ -23,11 +23,26 @@ const RULES: readonly LayoutRule[] = [
     mustNotImport: ['electron/cli/', 'electron/core/', 'electron/engine/', 'electron/main/'],
     why: 'the sandboxed preload can require only Electron; what it shares with main lives in shared/',
   },
-  { files: 'electron/cli/', mustNotImport: ['electron/main/', 'electron/engine/', 'electron'], why: 'the CLI shares code with the app through core/ only, and reaches the engine host through core/engine-client' },
-  { files: 'electron/main/', mustNotImport: ['electron/cli/', 'electron/engine/'], why: 'the app does not depend on the command line; it reaches the engine host through core/engine-client' },
+  { files: 'electron/cli/', mustNotImport: ['electron/main/', 'electron/web/', 'electron/engine/', 'electron'], why: 'the CLI shares code with the app through core/ only, and reaches the engine host through core/engine-client' },
+  { files: 'electron/main/', mustNotImport: ['electron/cli/', 'electron/engine/', 'electron/web/'], why: 'the app does not depend on the command line; it reaches the engine host through core/engine-client' },
+  {
+    files: 'electron/web/folio-bridge-client',
+    mustNotImport: ['electron/', 'node:', 'electron'],
+    why: 'browser mode’s window.folio runs in the page from its own source: it may name shared/ types only',
+  },
+  {
+    files: 'electron/web/',
+    mustNotImport: ['electron/cli/', 'electron/engine/', 'electron'],
+    why: 'browser mode stands in for Electron main in plain Node: it runs main’s app service and reaches the engine host through core/engine-client',
+  },
+  {
+    files: 'electron/engine/layout/',
+    mustNotImport: ['electron/engine/text/', 'electron/engine/lite/', 'electron/engine/vlm/', 'electron/engine/remote/', 'electron/engine/pdf/'],
+    why: 'the layout library turns positioned text into Markdown for the text and lite engines alike, and knows neither engine nor where the text came from',
+  },
   {
     files: 'electron/engine/',
-    mustNotImport: ['electron/cli/', 'electron/main/', 'electron/core/engine-client/', 'electron'],
+    mustNotImport: ['electron/cli/', 'electron/main/', 'electron/web/', 'electron/core/engine-client/', 'electron'],
     why: 'the engine host runs as a plain Node child or utility process and knows nothing of its callers',
   },
 ];
@@ -48,7 +63,7 @@ describe('the repository’s layout', () => {
 
   it('reads the imports of every folder', () => {
     // a scanner that read nothing would pass every rule
-    for (const folder of ['shared/', 'renderer/', 'electron/core/', 'electron/cli/', 'electron/main/', 'electron/engine/', 'electron/preload/']) {
+    for (const folder of ['shared/', 'renderer/', 'electron/core/', 'electron/cli/', 'electron/main/', 'electron/web/', 'electron/engine/', 'electron/engine/layout/', 'electron/preload/']) {
       expect(graph.filter((edge) => edge.from.startsWith(folder)).length, folder).toBeGreaterThan(2);
     }
   });

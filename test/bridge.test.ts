@@ -2,7 +2,7 @@ import http from 'node:http';
 import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startBridge, type Bridge } from '../e2e/bridge/bridge-server.js';
+import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 
 let bridge: Bridge;
 

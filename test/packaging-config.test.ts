@@ -69,7 +69,7 @@ describe('electron-builder.yml', () => {
       enableEmbeddedAsarIntegrityValidation: true,
     });
     // electron-builder normalises `files` into filter sets
-    expect(JSON.stringify(config.files)).toContain('"!dist/e2e/**"');
+    expect(JSON.stringify(config.files)).toContain('"!dist/electron/web/**"');
   });
 
   it('packs PDFium into the archive as a pinned production dependency, its wasm not unpacked: the engine host reads it with fs.readFile, which Electron serves from the asar', async () => {

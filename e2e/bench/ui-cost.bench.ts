@@ -7,7 +7,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from '@playwright/test';
-import { startBridge } from '../bridge/bridge-server.js';
+import { startBridge } from '../../electron/web/bridge-server.js';
 import { writeLongPdf } from '../support/long-pdf.js';
 
 const PAGES = 2000;

@@ -11,7 +11,7 @@ import { FailureError } from '../core/failure-error.js';
 import { decidePageRoute } from './page-route.js';
 import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
 import type { RemoteEngineCache } from './remote/remote-engine-cache.js';
-import { DocumentBandLines } from './text/document-band-lines.js';
+import { DocumentBandLines } from './layout/document-band-lines.js';
 import { createTextEngine } from './text/text-engine.js';
 import type { VlmEngineCache } from './vlm/vlm-engine-cache.js';
 

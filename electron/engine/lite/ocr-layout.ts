@@ -5,13 +5,13 @@
  */
 
 import type { Block } from '../../../shared/page.js';
-import type { TextRun } from '../text/geometry.js';
-import { fontStatistics, sizeKey } from '../text/headings.js';
-import { buildFragments } from '../text/lines.js';
-import { layoutPage, type DraftBlock, type PageElement } from '../text/page-layout.js';
-import { bandLinesOf, runningBlocks, runningLines } from '../text/running-lines.js';
-import type { BandLine } from '../text/running-text.js';
-import { detectTables } from '../text/tables.js';
+import type { TextRun } from '../layout/geometry.js';
+import { fontStatistics, sizeKey } from '../layout/headings.js';
+import { buildFragments } from '../layout/lines.js';
+import { layoutPage, type DraftBlock, type PageElement } from '../layout/page-layout.js';
+import { bandLinesOf, runningBlocks, runningLines } from '../layout/running-lines.js';
+import type { BandLine } from '../layout/running-text.js';
+import { detectTables } from '../layout/tables.js';
 import { ocrWords } from './ocr-words.js';
 import { isSureLine, isUnsure, readingConfidence } from './reading-confidence.js';
 import type { RecognisedLine } from './text-recognition.js';

@@ -10,9 +10,9 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { decidePageRoute } from '../page-route.js';
 import { probeTextLayer } from '../text-layer-probe.js';
-import type { DocumentBandLines } from '../text/document-band-lines.js';
-import { NEIGHBOUR_PAGES } from '../text/running-lines.js';
-import type { BandLine } from '../text/running-text.js';
+import type { DocumentBandLines } from '../layout/document-band-lines.js';
+import { NEIGHBOUR_PAGES } from '../layout/running-lines.js';
+import type { BandLine } from '../layout/running-text.js';
 import { readTextSummary } from '../text/text-engine.js';
 
 /** A page read ahead: the reading kept for its turn, and its band lines. */

@@ -8,7 +8,7 @@ import { assemblePdf, pdfStream } from '../../../test/hand-built-pdf.js';
 import { printHtml } from '../../../test/printed-page.js';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { drawingFromObjects, readDrawing } from '../text/drawing.js';
-import type { ImagePlacement } from '../text/geometry.js';
+import type { ImagePlacement } from '../layout/geometry.js';
 import { encodeImage, encodePixels, IMAGE_LIMITS } from '../text/image-encoder.js';
 import { loadPdfium, openPdfiumDocument } from './pdfium-text.js';
 

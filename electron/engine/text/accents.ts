@@ -6,7 +6,7 @@
  * letter (`´t`) is left as it was.
  */
 
-import { overlapRatio, type TextRun } from './geometry.js';
+import { overlapRatio, type TextRun } from '../layout/geometry.js';
 
 /** Spacing accents and the combining marks they stand for. */
 const COMBINING: Readonly<Record<string, string>> = {

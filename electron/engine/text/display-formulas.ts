@@ -5,7 +5,7 @@
  * math are clusters with words, and stay text.
  */
 
-import { unionBox, type Box, type Rule, type TextRun } from './geometry.js';
+import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
 import { extensionDepth, isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
 import { formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
 

@@ -4,8 +4,8 @@
  * converting them next does not read them twice.
  */
 
-import { fontStatistics, type FontStatistics, type Outline } from './headings.js';
-import type { PageSummary } from './page-summary.js';
+import { fontStatistics, type FontStatistics, type Outline } from '../layout/headings.js';
+import type { PageSummary } from '../layout/page-summary.js';
 import type { TextContentLike } from './text-runs.js';
 
 const MAX_SUMMARIES = 32;

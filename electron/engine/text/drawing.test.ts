@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { readDrawing, type OperatorList } from './drawing.js';
-import type { Rule } from './geometry.js';
+import type { Rule } from '../layout/geometry.js';
 
 /** CSS pixels to PDF points, as Chromium prints. */
 const PT = 0.75;

@@ -7,7 +7,7 @@
 
 import { OPS, type PageViewport, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { IDENTITY, applyX, applyY, meanScale, multiply, toMatrix, type Matrix } from './affine.js';
-import type { Box, ImagePlacement, Rule } from './geometry.js';
+import type { Box, ImagePlacement, Rule } from '../layout/geometry.js';
 import { readPathShapes } from './path-shapes.js';
 import { mergeRules } from './rule-merging.js';
 

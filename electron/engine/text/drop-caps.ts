@@ -4,7 +4,7 @@
  * thefirst"); it belongs at the start of the topmost line beside it.
  */
 
-import type { TextRun } from './geometry.js';
+import type { TextRun } from '../layout/geometry.js';
 
 /** At least this many times the size of the text beside it. */
 const MIN_SCALE = 2;

@@ -3,7 +3,7 @@ import { ImageKind, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
-import type { ImagePlacement } from './geometry.js';
+import type { ImagePlacement } from '../layout/geometry.js';
 import { encodeImage } from './image-encoder.js';
 
 /** A 40x20 picture: red left half, blue right half, optionally half-transparent. */

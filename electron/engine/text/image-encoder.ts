@@ -8,7 +8,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
-import type { ImagePlacement } from './geometry.js';
+import type { ImagePlacement } from '../layout/geometry.js';
 import type { ImageLimits, ImagePixels } from '../pdf/pdfium-images.js';
 
 /** Longest side of an extracted image, in pixels: enough to read a figure, small enough to ship. */

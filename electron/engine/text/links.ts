@@ -4,7 +4,7 @@
  * positions from the run's width.
  */
 
-import type { Box, TextRun } from './geometry.js';
+import type { Box, TextRun } from '../layout/geometry.js';
 import type { Matrix } from './affine.js';
 import { transformBox } from './page-frame.js';
 

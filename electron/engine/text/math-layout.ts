@@ -6,7 +6,7 @@
  * accent glyph over a letter is that letter's accent. Each part is read the same way, recursively.
  */
 
-import type { Box, Rule, TextRun } from './geometry.js';
+import type { Box, Rule, TextRun } from '../layout/geometry.js';
 import { accentCommand, extensionDepth, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
 
 export interface MathGlyph extends Box {

@@ -6,7 +6,7 @@
  */
 
 import { multiply, type Matrix } from './affine.js';
-import type { Box } from './geometry.js';
+import type { Box } from '../layout/geometry.js';
 
 export interface PageFrame {
   /** Page size in the frame (width and height swap after an odd number of quarter turns). */

@@ -6,7 +6,7 @@
  */
 
 import { applyX, applyY, type Matrix } from './affine.js';
-import type { Box } from './geometry.js';
+import type { Box } from '../layout/geometry.js';
 
 const MOVE_TO = 0;
 const LINE_TO = 1;

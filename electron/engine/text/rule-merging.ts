@@ -3,7 +3,7 @@
  * word processors draw one short bar per cell side), while the grid wants whole lines.
  */
 
-import type { Rule } from './geometry.js';
+import type { Rule } from '../layout/geometry.js';
 
 /** Rules whose centre lines are this close (points) are on the same line. */
 const SAME_LINE = 1;

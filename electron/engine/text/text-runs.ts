@@ -7,7 +7,7 @@
 import { composeAccentsAcrossRuns, composeAccents } from './accents.js';
 import type { FontFacts } from './font-facts.js';
 import { mathFontClass, visibleExtensionSlots } from './math-glyphs.js';
-import type { TextRun } from './geometry.js';
+import type { TextRun } from '../layout/geometry.js';
 import type { Matrix } from './affine.js';
 import { applyMatrix, directionQuadrant } from './page-frame.js';
 

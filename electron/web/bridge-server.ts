@@ -19,9 +19,9 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy.js';
 import { commandForKey, shortcutKeys } from '../../shared/menu-accelerators.js';
 import type { Settings } from '../../shared/settings.js';
-import { forkHost } from '../../electron/core/engine-client/fork-host.js';
-import { apiHandlers, dispatch, type ApiHandlers } from '../../electron/main/api-dispatch.js';
-import { AppService } from '../../electron/main/app-service.js';
+import { forkHost } from '../core/engine-client/fork-host.js';
+import { apiHandlers, dispatch, type ApiHandlers } from '../main/api-dispatch.js';
+import { AppService } from '../main/app-service.js';
 import { installFolioBridge, type BridgeClientConfig } from './folio-bridge-client.js';
 
 export interface BridgeOptions {

@@ -9,7 +9,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startBridge } from '../e2e/bridge/bridge-server.js';
+import { startBridge } from './bridge-server.js';
 
 const { values } = parseArgs({
   options: { data: { type: 'string' }, export: { type: 'string' }, port: { type: 'string' }, 'model-folder': { type: 'string' } },
