@@ -10,29 +10,38 @@ export function tableParts(grid: TableGrid, maxColumns: number): TableGrid[] {
   if (grid.columns <= maxColumns) return [grid];
   const parts: TableGrid[] = [];
   const step = Math.max(1, maxColumns - 1);
-  for (let start = 1; start < grid.columns; start += step) parts.push(columnsOf(grid, [0, ...range(start, Math.min(grid.columns, start + step))]));
+  for (let start = 1; start < grid.columns; start += step) parts.push(part(grid, start, Math.min(grid.columns, start + step)));
   return parts;
 }
 
-function range(start: number, end: number): number[] {
-  return Array.from({ length: end - start }, (_, index) => start + index);
-}
-
-/** The grid restricted to `columns` (ascending), renumbered from 0. */
-function columnsOf(grid: TableGrid, columns: readonly number[]): TableGrid {
-  const position = new Map(columns.map((column, index) => [column, index]));
+/** Column 0 and columns [start, end), renumbered 0, 1... (each row's cells are in column order). */
+function part(grid: TableGrid, start: number, end: number): TableGrid {
   const rows = grid.rows.map((row) => {
     const kept: GridCell[] = [];
-    for (const cell of row) {
-      const inside = range(cell.column, cell.column + cell.colSpan).filter((column) => position.has(column));
-      if (inside.length === 0) continue;
-      // a span over a cut keeps the columns it covers on this side, as far as they run on
-      let span = 1;
-      while (span < inside.length && position.get(inside[span]!) === position.get(inside[0]!)! + span) span++;
-      const starts = position.has(cell.column);
-      kept.push({ element: starts ? cell.element : undefined, header: cell.header, column: position.get(inside[0]!)!, colSpan: span, rowSpan: cell.rowSpan });
+    const first = row[0];
+    if (first && first.column === 0) {
+      kept.push({ ...first, colSpan: 1 + Math.max(0, Math.min(first.column + first.colSpan, end) - start) });
+    }
+    for (let index = firstReaching(row, start); index < row.length && row[index]!.column < end; index++) {
+      const cell = row[index]!;
+      if (cell.column === 0) continue;
+      const from = Math.max(cell.column, start);
+      const to = Math.min(cell.column + cell.colSpan, end);
+      kept.push({ element: cell.column >= start ? cell.element : undefined, header: cell.header, column: from - start + 1, colSpan: to - from, rowSpan: cell.rowSpan });
     }
     return kept;
   });
-  return { rows, columns: columns.length, headerRows: grid.headerRows, problems: [] };
+  return { rows, columns: end - start + 1, headerRows: grid.headerRows, problems: [] };
+}
+
+/** The index of the first cell of the row that reaches column `column` or beyond. */
+function firstReaching(row: readonly GridCell[], column: number): number {
+  let low = 0;
+  let high = row.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (row[middle]!.column + row[middle]!.colSpan <= column) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
