@@ -22,6 +22,7 @@ import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
 import { convertOptions } from '../core/conversion-request.js';
+import { jsonLine, terminalSafe, terminalSafeLines } from './terminal-text.js';
 
 export interface BenchIo {
   stdout: Writable;
@@ -37,7 +38,7 @@ export async function runBench(request: BenchRequest, io: BenchIo): Promise<numb
     files = await readTestFiles(request.dir);
   } catch (error) {
     if (!(error instanceof BenchTestError)) throw error;
-    io.stderr.write(`folio: ${error.message}\n`);
+    io.stderr.write(`folio: ${terminalSafe(error.message)}\n`);
     return 2;
   }
   const pdfDir = path.join(request.dir, 'pdfs');
@@ -58,9 +59,9 @@ export async function runBench(request: BenchRequest, io: BenchIo): Promise<numb
 
   const report = summarise(scoreTests(files, (pdf, page) => outputs.get(pageKey(pdf, page)) ?? { failure: 'not converted' }));
   if (request.json) {
-    io.stdout.write(`${JSON.stringify({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report })}\n`);
+    io.stdout.write(jsonLine({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report }));
   } else {
-    io.stdout.write(formatBenchReport(report));
+    io.stdout.write(terminalSafeLines(formatBenchReport(report)));
     io.stdout.write(`\n${report.overall.passed}/${report.overall.total} tests passed (${(100 * rate(report.overall)).toFixed(1)}%), ${pageCount} page(s) in ${seconds.toFixed(1)} s, engine ${request.engine}\n`);
   }
   return 0;
@@ -101,7 +102,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
   const options = await convertOptions(request, false, appDataFolder());
   const failAll = (pdf: string, pages: Iterable<number>, why: string) => {
     for (const page of pages) outputs.set(pageKey(pdf, page), { failure: why });
-    io.stderr.write(`folio bench: ${pdf}: ${why}\n`);
+    io.stderr.write(`folio bench: ${terminalSafe(`${pdf}: ${why}`)}\n`);
   };
   try {
     for (const [pdf, pageSet] of [...pagesByPdf].sort(([a], [b]) => a.localeCompare(b))) {
@@ -131,7 +132,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
             pageFailed: (page, failure) => {
               const { message } = inCliWords(failure);
               outputs.set(pageKey(pdf, page), { failure: message });
-              io.stderr.write(`folio bench: ${pdf} page ${page}: ${message}\n`);
+              io.stderr.write(`folio bench: ${terminalSafe(`${pdf} page ${page}: ${message}`)}\n`);
             },
           },
           io.signal,

@@ -14,6 +14,11 @@ export function terminalSafe(text: string): string {
   });
 }
 
+/** Several lines, each made safe, the line ends kept. */
+export function terminalSafeLines(text: string): string {
+  return text.split('\n').map(terminalSafe).join('\n');
+}
+
 /** A JSON line in which the characters JSON leaves raw but a terminal obeys (DEL, C1, separators) are \u escapes too. */
 export function jsonLine(value: unknown): string {
   return `${JSON.stringify(value).replace(/[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
