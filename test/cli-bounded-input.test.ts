@@ -54,7 +54,12 @@ function runMeasured(args: readonly string[]): Promise<MeasuredRun> {
 }
 
 async function listen(server: Server): Promise<string> {
-  servers.push({ close: () => server.closeAllConnections() || server.close() });
+  servers.push({
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

@@ -5,7 +5,6 @@
  * that cannot be converted fails its tests and the run goes on.
  */
 
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -22,6 +21,7 @@ import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
 import { convertOptions } from '../core/conversion-request.js';
+import { benchPdfPath } from './bench-pdf-path.js';
 import { jsonLine, terminalSafe, terminalSafeLines } from './terminal-text.js';
 
 export interface BenchIo {
@@ -107,11 +107,12 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
   try {
     for (const [pdf, pageSet] of [...pagesByPdf].sort(([a], [b]) => a.localeCompare(b))) {
       if (io.signal.aborted) break;
-      const file = path.join(pdfDir, pdf);
-      if (!existsSync(file)) {
-        failAll(pdf, pageSet, `no such file ${file}`);
+      const found = await benchPdfPath(pdfDir, pdf);
+      if ('refused' in found) {
+        failAll(pdf, pageSet, found.refused);
         continue;
       }
+      const file = found.file;
       let doc;
       try {
         doc = await client.open(file, request.password, io.signal);
