@@ -5,7 +5,7 @@
  * that cannot be converted fails its tests and the run goes on.
  */
 
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { documentMarkdown } from '../../shared/export/markdown.js';
@@ -22,6 +22,7 @@ import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
 import { convertOptions } from '../core/conversion-request.js';
 import { benchPdfPath } from './bench-pdf-path.js';
+import { readBoundedFile, UnfitFileError } from '../core/bounded-file.js';
 import { jsonLine, terminalSafe, terminalSafeLines } from './terminal-text.js';
 
 export interface BenchIo {
@@ -76,9 +77,19 @@ async function readTestFiles(dir: string): Promise<TestFile[]> {
     throw new BenchTestError(`cannot read the benchmark folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
   if (names.length === 0) throw new BenchTestError(`${dir} holds no *.jsonl test files; a benchmark folder has test files and a pdfs/ folder.`);
-  const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readFile(path.join(dir, name), 'utf8'))));
+  const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readTests(path.join(dir, name)))));
   checkUniqueIds(files);
   return withDefaultBaselines(files, await pdfsIn(path.join(dir, 'pdfs')));
+}
+
+/** A test file: a regular file of at most 256 MiB (olmOCR-Bench's largest is under 2 MiB). */
+async function readTests(file: string): Promise<string> {
+  try {
+    return (await readBoundedFile(file, 256 * 1024 * 1024, 'test file')).toString('utf8');
+  } catch (error) {
+    if (error instanceof UnfitFileError) throw new BenchTestError(error.message);
+    throw error;
+  }
 }
 
 /** The `*.pdf` files under `dir` (at any depth, as olmOCR globs them), relative to it with `/` separators; none when it cannot be read. */
