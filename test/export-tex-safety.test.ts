@@ -54,9 +54,14 @@ describe('the allow-list for formulas', () => {
     expect(written('x %comment')).toBe('x');
     expect(written('a \\coloneqq \\mathscr{F}')).toBe('a \\coloneqq \\mathcal{F}');
     expect(written('\\frac12 + x^2_i')).toBe('\\frac{1}{2} + x^{2}_{i}');
-    expect(written('\\begin{align} a &= b \\\\ c &= d \\end{align}', true)).toBe('\\begin{aligned}a & = b \\\\ c & = d\\end{aligned}');
+    expect(written('\\begin{align} a &= b \\\\ c &= d \\end{align}', true)).toBe('\\begin{aligned} a & = b \\\\ c & = d \\end{aligned}');
     expect(written('α ≤ β')).toBe('\\alpha  \\leq  \\beta');
     expect(written('\\R')).toBe('\\mathbb{R}');
+    // TeX's own argument rules: a token or a group, a command bringing its arguments, a control space kept
+    expect(written('\\frac{\\frac ab}{\\frac cd}')).toBe('\\frac{\\frac{a}{b}}{\\frac{c}{d}}');
+    expect(written('x^\\frac12 + a_\\alpha^2')).toBe('x^{\\frac{1}{2}} + a_{\\alpha}^{2}');
+    expect(written('\\circ\\ ')).toBe('\\circ\\ ');
+    expect(written('\\sqrt [3]{x} \\label{eq:1}')).toBe('\\sqrt[3]{x}');
   });
 });
 

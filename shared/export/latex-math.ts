@@ -1,8 +1,10 @@
 /**
  * A formula from a page or a model, rewritten for the TeX export from an allow-list. The source is
- * parsed (unified-latex: it keeps the macros, arguments and environments as written, where KaTeX's
- * own tree has already expanded `\coloneqq` into a dozen kerns and classes) and written out again
- * token by token: only control words from latex-symbols.ts, environments from the table below,
+ * parsed into TeX's tokens and groups (unified-latex's minimal parse: it keeps the macros and
+ * environments as written, where KaTeX's own tree has already expanded `\coloneqq` into a dozen
+ * kerns and classes), each command's arguments are read as TeX reads them (a token or a group,
+ * `[...]` where optional), and it is written out again: only control words from latex-symbols.ts,
+ * environments from the table below,
  * characters from a fixed set and braces this code writes. Nothing of the source reaches the `.tex`
  * as it was written, so TeX's escapes cannot be expressed: `^^5c` is a double superscript, `\csname`,
  * `\catcode`, `\input`, `\write18`, `\url`, `\end{document}` are names outside the list, `%` is a
@@ -11,7 +13,7 @@
  */
 
 import type * as Ast from '@unified-latex/unified-latex-types';
-import { parseMath } from '@unified-latex/unified-latex-util-parse';
+import { parseMathMinimal } from '@unified-latex/unified-latex-util-parse';
 import { MATH_COMMANDS, MATH_CONTROL_SYMBOLS, MATH_RENAMED, MATH_SYMBOLS, TEXT_ARGUMENT_COMMANDS, TEXT_SPECIALS, UNICODE_MATH } from './latex-symbols.js';
 
 export type SafeMath = { ok: true; tex: string } | { ok: false; reason: string };
@@ -21,6 +23,13 @@ const MAX_SOURCE = 20_000;
 const MAX_DEPTH = 60;
 /** amsmath's matrices take this many columns once the preamble sets MaxMatrixCols to it. */
 export const MATRIX_COLUMNS = 64;
+/** Arguments of the commands that take other than one: [optional argument, mandatory count]. */
+const ARITY: Record<string, [boolean, number]> = {
+  ...Object.fromEntries('frac dfrac tfrac binom dbinom tbinom overset underset stackrel cancelto'.split(' ').map((name) => [name, [false, 2]])),
+  ...Object.fromEntries('sqrt smash xrightarrow xleftarrow xRightarrow xLeftarrow xleftrightarrow xLeftrightarrow xhookrightarrow xhookleftarrow xmapsto'.split(' ').map((name) => [name, [true, 1]])),
+  cfrac: [true, 2],
+  not: [false, 0],
+};
 /** A line of the `.tex` is broken before this length (TeX's input buffer is finite). */
 const LINE_LENGTH = 200;
 
@@ -89,7 +98,7 @@ export function safeMath(source: string, display: boolean): SafeMath {
   if (source.length > MAX_SOURCE) return { ok: false, reason: `it is longer than ${MAX_SOURCE.toLocaleString('en')} characters` };
   let nodes: Ast.Node[];
   try {
-    nodes = parseMath(source);
+    nodes = parseMathMinimal(source);
   } catch (error) {
     return { ok: false, reason: `it could not be parsed (${(error as Error).message.slice(0, 80)})` };
   }
@@ -105,9 +114,23 @@ export function safeMath(source: string, display: boolean): SafeMath {
 }
 
 interface Context {
-  /** Inside an alignment: its rule and the columns used on the current row so far. */
+  /** Inside an alignment: its columns and the column the current row has reached. */
   alignment: { rule: number; cells: number } | undefined;
   depth: number;
+}
+
+/** Nodes as TeX's tokens: strings one character each; groups, macros and environments as they are. */
+function tokens(nodes: readonly Ast.Node[]): Ast.Node[] {
+  return nodes.flatMap((node) => (node.type === 'string' ? [...node.content].map((content): Ast.Node => ({ type: 'string', content })) : [node]));
+}
+
+function isCharacter(node: Ast.Node | undefined, characters: string): node is Ast.String {
+  return node?.type === 'string' && characters.includes(node.content);
+}
+
+function skipSpace(list: readonly Ast.Node[], index: number): number {
+  while (list[index]?.type === 'whitespace' || list[index]?.type === 'comment' || list[index]?.type === 'parbreak') index++;
+  return index;
 }
 
 class MathWriter {
@@ -121,7 +144,8 @@ class MathWriter {
   constructor(private readonly display: boolean) {}
 
   text(): string {
-    return this.out.trim();
+    // a space after a backslash is a control space (`\ `), part of the formula
+    return this.out.replace(/^\s+/, '').replace(/(?<!\\)\s+$/, '');
   }
 
   /** Writes TeX this module built; breaks the line first if it is long (a newline is a space in math). */
@@ -140,178 +164,214 @@ class MathWriter {
     this.afterRowEnd = false;
   }
 
-  private control(name: string): void {
-    this.write(`\\${name}`);
-  }
-
   math(nodes: readonly Ast.Node[], context: Context): void {
     if (context.depth > MAX_DEPTH) throw new Refused('it is nested too deeply');
     const inner = { ...context, depth: context.depth + 1 };
-    for (let index = 0; index < nodes.length; index++) {
-      const node = nodes[index]!;
-      switch (node.type) {
-        case 'string':
-          this.characters(node.content, context);
-          break;
-        case 'whitespace':
-        case 'parbreak':
-          this.write(' ');
-          break;
-        case 'comment':
-          // the parser has taken `%` to the end of the line out of the formula; KaTeX does the same
-          this.write(' ');
-          break;
-        case 'group':
-          this.write('{');
-          this.math(node.content, { alignment: undefined, depth: inner.depth });
-          this.write('}');
-          break;
-        case 'macro':
-          index += this.macro(node, nodes, index, inner);
-          break;
-        case 'environment':
-        case 'mathenv':
-          this.environment(node, inner);
-          break;
-        default:
-          throw new Refused(`it holds ${node.type === 'inlinemath' || node.type === 'displaymath' ? 'a formula inside a formula' : `a ${node.type}`}`);
-      }
+    const list = tokens(nodes);
+    for (let index = 0; index < list.length; ) index = this.item(list, index, inner);
+  }
+
+  /** Writes the item at `index` (with the arguments it takes) and returns the index after it. */
+  private item(list: readonly Ast.Node[], index: number, context: Context): number {
+    const node = list[index]!;
+    switch (node.type) {
+      case 'string':
+        if (node.content === '^' || node.content === '_') return this.script(list, index, context);
+        this.character(node.content, context);
+        return index + 1;
+      case 'whitespace':
+      case 'parbreak':
+      case 'comment':
+        // a comment is gone from the source already (`%` to the line's end); KaTeX reads it the same way
+        this.write(' ');
+        return index + 1;
+      case 'group':
+        this.write('{');
+        this.math(node.content, { alignment: undefined, depth: context.depth });
+        this.write('}');
+        return index + 1;
+      case 'macro':
+        if (node.escapeToken === '' && (node.content === '^' || node.content === '_')) return this.script(list, index, context);
+        return this.macro(list, index, context);
+      case 'environment':
+      case 'mathenv':
+        this.environment(node, context);
+        return index + 1;
+      default:
+        throw new Refused(`it holds ${node.type === 'inlinemath' || node.type === 'displaymath' ? 'a formula inside a formula' : `a ${node.type}`}`);
     }
   }
 
-  private characters(text: string, context: Context): void {
-    for (const character of text) {
-      if (MATH_CHARACTERS.test(character)) {
-        this.write(character);
-      } else if (character === '&' && context.alignment) {
-        context.alignment.cells++;
-        if (context.alignment.cells > context.alignment.rule) throw new Refused(`a row has more than ${context.alignment.rule} columns`);
-        this.write(' & ');
-      } else if (character === '~') {
-        this.write('~');
-      } else if (character === '"') {
-        this.write("''");
-      } else if (UNICODE_MATH[character] !== undefined) {
-        this.write(UNICODE_MATH[character]!);
-      } else {
-        throw new Refused(`it holds the character ${describeCharacter(character)}`);
-      }
+  /** `^` or `_` and its argument, always braced: `^^5c` (TeX's spelling of a backslash) is a double superscript here. */
+  private script(list: readonly Ast.Node[], index: number, context: Context): number {
+    const node = list[index]!;
+    const mark = node.type === 'string' ? node.content : (node as Ast.Macro).content;
+    const what = mark === '^' ? 'superscript' : 'subscript';
+    const argument = this.argument(list, index + 1);
+    if (!argument) throw new Refused(`a ${what} has nothing after it`);
+    const [first] = argument.nodes;
+    if (!argument.braced && (isCharacter(first, '^_') || (first?.type === 'macro' && first.escapeToken === '' && '^_'.includes(first.content)))) {
+      throw new Refused(`it has a double ${what} (TeX would read "${mark}${mark}" as a character code)`);
+    }
+    this.write(`${mark}{`);
+    this.math(argument.nodes, { alignment: undefined, depth: context.depth });
+    this.write('}');
+    return argument.next;
+  }
+
+  /**
+   * An undelimited argument as TeX reads one after spaces: a group, or one token; a command as the
+   * token brings its own arguments along (`x^\frac12` is `x^{\frac12}`).
+   */
+  private argument(list: readonly Ast.Node[], index: number): { nodes: readonly Ast.Node[]; next: number; braced: boolean } | undefined {
+    const at = skipSpace(list, index);
+    const node = list[at];
+    if (!node) return undefined;
+    if (node.type === 'group') return { nodes: node.content, next: at + 1, braced: true };
+    if (node.type === 'macro' && node.escapeToken !== '') {
+      let next = at + 1;
+      const [optional, count] = ARITY[node.content] ?? (MATH_COMMANDS.has(node.content) || TEXT_ARGUMENT_COMMANDS.has(node.content) ? [false, 1] : [false, 0]);
+      if (optional) next = this.optional(list, next)?.next ?? next;
+      for (let n = 0; n < count; n++) next = this.argument(list, next)?.next ?? next;
+      return { nodes: list.slice(at, next), next, braced: false };
+    }
+    return { nodes: [node], next: at + 1, braced: false };
+  }
+
+  /** `[...]` after spaces, as LaTeX's optional arguments are found; undefined when there is none. */
+  private optional(list: readonly Ast.Node[], index: number): { nodes: readonly Ast.Node[]; next: number } | undefined {
+    const at = skipSpace(list, index);
+    if (!isCharacter(list[at], '[')) return undefined;
+    let depth = 0;
+    for (let end = at + 1; end < list.length; end++) {
+      if (isCharacter(list[end], '[')) depth++;
+      else if (isCharacter(list[end], ']') && depth-- === 0) return { nodes: list.slice(at + 1, end), next: end + 1 };
+    }
+    throw new Refused('an optional argument is not closed');
+  }
+
+  private character(character: string, context: Context): void {
+    if (MATH_CHARACTERS.test(character)) {
+      this.write(character);
+    } else if (character === '&' && context.alignment) {
+      context.alignment.cells++;
+      if (context.alignment.cells > context.alignment.rule) throw new Refused(`a row has more than ${context.alignment.rule} columns`);
+      this.write(' & ');
+    } else if (character === '~') {
+      this.write('~');
+    } else if (character === '"') {
+      this.write("''");
+    } else if (UNICODE_MATH[character] !== undefined) {
+      this.write(UNICODE_MATH[character]!);
+    } else {
+      throw new Refused(`it holds the character ${describeCharacter(character)}`);
     }
   }
 
-  /** Writes a macro and returns how many of the sibling nodes after it it took as arguments. */
-  private macro(node: Ast.Macro, siblings: readonly Ast.Node[], index: number, context: Context): number {
+  private macro(list: readonly Ast.Node[], index: number, context: Context): number {
+    const node = list[index] as Ast.Macro;
     const name = node.content;
-    if (node.escapeToken === '' && (name === '^' || name === '_')) {
-      const argument = node.args?.[node.args.length - 1];
-      const content = argument?.content ?? [];
-      if (content.length === 0) throw new Refused(`a ${name === '^' ? 'superscript' : 'subscript'} has nothing after it`);
-      // `^^5c` is TeX's spelling of a backslash; as math it is a superscript of a superscript
-      if (content.length === 1 && content[0]!.type === 'macro' && content[0]!.escapeToken === '' && (content[0]!.content === '^' || content[0]!.content === '_')) {
-        throw new Refused(`it has a double ${name === '^' ? 'superscript' : 'subscript'} (TeX would read "${name}${name}" as a character code)`);
-      }
-      this.write(`${name}{`);
-      this.math(content, { alignment: undefined, depth: context.depth });
-      this.write('}');
-      return 0;
-    }
+    const next = index + 1;
     if (name === '\\') {
       if (!context.alignment) {
         // a line break outside an alignment is an error in LaTeX's math; KaTeX breaks the line
         this.write(' ');
-        return 0;
+        return this.optional(list, isCharacter(list[next], '*') ? next + 1 : next)?.next ?? next;
       }
       context.alignment.cells = 1;
-      this.control('\\');
+      this.write('\\\\');
       this.afterRowEnd = true;
-      return 0;
+      // a star or a space to add after the row is left out
+      return this.optional(list, isCharacter(list[next], '*') ? next + 1 : next)?.next ?? next;
     }
     if (name.length === 1 && !/[A-Za-z]/.test(name)) {
       if (!MATH_CONTROL_SYMBOLS.has(name)) throw new Refused(`it uses \\${name}`);
       this.write(`\\${name}`);
-      return 0;
+      return next;
+    }
+    if (name === 'label' || name === 'relax') {
+      // a label has nothing to point at in the export; \relax does nothing
+      return name === 'label' ? (this.argument(list, next)?.next ?? next) : next;
     }
     const renamed = MATH_RENAMED[name];
     if (renamed !== undefined) {
       this.write(/^[<>{]/.test(renamed) ? renamed : `\\${renamed}`);
-      this.arguments(node, context);
-      return 0;
+      return next;
     }
     if (name === 'hline') {
       if (!context.alignment) throw new Refused('it has \\hline outside a table');
-      this.control(name);
-      return 0;
+      this.write('\\hline');
+      return next;
     }
     if (MATH_SYMBOLS.has(name)) {
-      if (node.args?.some((argument) => argument.content.length > 0)) throw new Refused(`\\${name} takes no argument`);
-      this.control(name);
-      return 0;
+      this.write(`\\${name}`);
+      return next;
     }
-    if (MATH_COMMANDS.has(name)) {
-      this.control(name);
-      this.arguments(node, context);
-      return 0;
-    }
+    if (MATH_COMMANDS.has(name)) return this.command(list, index, context);
     if (TEXT_ARGUMENT_COMMANDS.has(name) || name === 'tag') {
-      const [argument, taken] = this.textArgument(node, siblings, index);
+      const argument = this.argument(list, isCharacter(list[next], '*') ? next + 1 : next);
+      if (!argument) throw new Refused(`\\${name} has no argument`);
       // amsmath takes one \tag, at the top of a display; others (align's rows, now aligned) are written beside the row
       const ownTag = name === 'tag' && this.display && context.depth === 1 && !this.tagged;
       if (name === 'tag') this.tagged ||= ownTag;
       this.write(name === 'tag' ? (ownTag ? '\\tag{' : '\\qquad\\text{(') : `\\${name}{`);
-      this.textMode(argument, context);
+      this.textMode(argument.nodes, context);
       this.write(name === 'tag' && !ownTag ? ')}' : '}');
-      return taken;
+      return argument.next;
     }
-    if (name === 'color' || name === 'textcolor') return this.color(node, siblings, index, context);
+    if (name === 'color' || name === 'textcolor') return this.color(list, index, context);
     if (name === 'hspace') {
-      const size = plain(node.args?.[node.args.length - 1]?.content ?? []);
+      const argument = this.argument(list, isCharacter(list[next], '*') ? next + 1 : next);
+      const size = plain(argument?.nodes ?? []);
       if (!DIMENSION.test(size)) throw new Refused(`\\hspace has the size "${size.slice(0, 20)}"`);
       this.write(`\\hspace{${size}}`);
-      return 0;
+      return argument!.next;
     }
-    if (name === 'label') throw new Refused('it has a \\label');
     throw new Refused(`it uses \\${name}, which the TeX export does not write`);
   }
 
-  /** The arguments the parser attached, each braced or bracketed as written; a star stays a star. */
-  private arguments(node: Ast.Macro, context: Context): void {
-    for (const argument of node.args ?? []) {
-      if (argument.openMark === '' && argument.content.length === 0) continue;
-      if (argument.openMark === '' && plain(argument.content) === '*') {
-        this.write('*');
-        continue;
-      }
-      const [open, close] = argument.openMark === '[' ? ['[', ']'] : ['{', '}'];
-      this.write(open);
-      this.math(argument.content, { alignment: undefined, depth: context.depth });
-      this.write(close);
-    }
-  }
-
-  /** A text command's argument: attached by the parser, or (for commands it does not know) the group after it. */
-  private textArgument(node: Ast.Macro, siblings: readonly Ast.Node[], index: number): [readonly Ast.Node[], number] {
-    const attached = node.args?.filter((argument) => argument.openMark === '{');
-    if (attached && attached.length > 0) return [attached[attached.length - 1]!.content, 0];
+  /** A command of MATH_COMMANDS with its arguments, each written braced (or bracketed). */
+  private command(list: readonly Ast.Node[], index: number, context: Context): number {
+    const name = (list[index] as Ast.Macro).content;
+    const [hasOptional, count] = ARITY[name] ?? [false, 1];
     let next = index + 1;
-    while (siblings[next]?.type === 'whitespace') next++;
-    const group = siblings[next];
-    if (group?.type === 'group') return [group.content, next - index];
-    if (group?.type === 'string' && group.content.length > 0) return [[{ type: 'string', content: group.content }], next - index];
-    throw new Refused(`\\${node.content} has no argument`);
+    this.write(`\\${name}`);
+    if (name === 'operatorname' && isCharacter(list[next], '*')) {
+      this.write('*');
+      next++;
+    }
+    const optional = hasOptional ? this.optional(list, next) : undefined;
+    if (optional) {
+      this.write('[');
+      this.math(optional.nodes, { alignment: undefined, depth: context.depth });
+      this.write(']');
+      next = optional.next;
+    }
+    for (let n = 0; n < count; n++) {
+      const argument = this.argument(list, next);
+      if (!argument) throw new Refused(`\\${name} is missing an argument`);
+      this.write('{');
+      // \substack's rows end with \\ as an alignment's do
+      this.math(argument.nodes, { alignment: name === 'substack' ? { rule: 1, cells: 1 } : undefined, depth: context.depth });
+      this.write('}');
+      next = argument.next;
+    }
+    return next;
   }
 
   /** Text inside `\text{...}`: characters escaped for text, math inside it back through the allow-list. */
   private textMode(nodes: readonly Ast.Node[], context: Context): void {
     if (context.depth > MAX_DEPTH) throw new Refused('it is nested too deeply');
-    for (const node of nodes) {
+    const list = tokens(nodes);
+    for (let index = 0; index < list.length; index++) {
+      const node = list[index]!;
       if (node.type === 'string') {
-        for (const character of node.content) {
-          if (/^[A-Za-z0-9+\-=()[\]/,.;:!?'*@ ]$/.test(character)) this.write(character);
-          else if (TEXT_SPECIALS[character] !== undefined) this.write(TEXT_SPECIALS[character]!);
-          else if (UNICODE_MATH[character] !== undefined) this.write(`$${UNICODE_MATH[character]!}$`);
-          else if (/[\u00c0-\u00ff]/.test(character) && character !== '\u00d7' && character !== '\u00f7') this.write(character);
-          else throw new Refused(`its text holds the character ${describeCharacter(character)}`);
-        }
+        const character = node.content;
+        if (/^[A-Za-z0-9+\-=()[\]/,.;:!?'*@ ]$/.test(character)) this.write(character);
+        else if (TEXT_SPECIALS[character] !== undefined) this.write(TEXT_SPECIALS[character]!);
+        else if (UNICODE_MATH[character] !== undefined) this.write(`$${UNICODE_MATH[character]!}$`);
+        else if (/[\u00c0-\u00ff]/.test(character) && character !== '\u00d7' && character !== '\u00f7') this.write(character);
+        else throw new Refused(`its text holds the character ${describeCharacter(character)}`);
       } else if (node.type === 'whitespace' || node.type === 'comment') {
         this.write(' ');
       } else if (node.type === 'group') {
@@ -324,59 +384,59 @@ class MathWriter {
         this.write('$');
       } else if (node.type === 'macro' && node.content.length === 1 && '%&#$_{} ,'.includes(node.content)) {
         this.write(`\\${node.content}`);
-      } else if (node.type === 'macro' && TEXT_ARGUMENT_COMMANDS.has(node.content) && node.args?.length) {
+      } else if (node.type === 'macro' && TEXT_ARGUMENT_COMMANDS.has(node.content)) {
+        const argument = this.argument(list, index + 1);
+        if (!argument) throw new Refused(`\\${node.content} has no argument`);
         this.write(`\\${node.content}{`);
-        this.textMode(node.args[node.args.length - 1]!.content, { ...context, depth: context.depth + 1 });
+        this.textMode(argument.nodes, { ...context, depth: context.depth + 1 });
         this.write('}');
+        index = argument.next - 1;
       } else {
         throw new Refused(`its text uses ${node.type === 'macro' ? `\\${node.content}` : `a ${node.type}`}`);
       }
     }
   }
 
-  private color(node: Ast.Macro, siblings: readonly Ast.Node[], index: number, context: Context): number {
-    const args = node.args ?? [];
-    const model = plain(args.find((argument) => argument.openMark === '[')?.content ?? []);
-    const braced = args.filter((argument) => argument.openMark === '{');
-    const spec = plain(braced[0]?.content ?? []);
-    if (model === '' ? !COLOR_NAMES.has(spec) : !COLOR_MODELS[model]?.test(spec)) throw new Refused(`it uses the colour "${(model ? `[${model}]` : '') + spec.slice(0, 20)}"`);
-    this.write(`\\${node.content}${model ? `[${model}]` : ''}{${spec}}`);
-    if (node.content === 'color') return 0;
-    let content = braced[1]?.content;
-    let taken = 0;
-    if (!content) {
-      const next = siblings[index + 1];
-      if (next?.type !== 'group') throw new Refused('\\textcolor has no text');
-      content = next.content;
-      taken = 1;
-    }
+  private color(list: readonly Ast.Node[], index: number, context: Context): number {
+    const name = (list[index] as Ast.Macro).content;
+    const optional = this.optional(list, index + 1);
+    const model = optional ? plain(optional.nodes) : '';
+    const specArgument = this.argument(list, optional?.next ?? index + 1);
+    const spec = specArgument?.braced ? plain(specArgument.nodes) : '';
+    if (!specArgument || (model === '' ? !COLOR_NAMES.has(spec) : !COLOR_MODELS[model]?.test(spec))) throw new Refused(`it uses the colour "${(model ? `[${model}]` : '') + spec.slice(0, 20)}"`);
+    this.write(`\\${name}${model ? `[${model}]` : ''}{${spec}}`);
+    if (name === 'color') return specArgument.next;
+    const content = this.argument(list, specArgument.next);
+    if (!content) throw new Refused('\\textcolor has no text');
     this.write('{');
-    this.math(content, { alignment: undefined, depth: context.depth + 1 });
+    this.math(content.nodes, { alignment: undefined, depth: context.depth });
     this.write('}');
-    return taken;
+    return content.next;
   }
 
   private environment(node: Ast.Environment, context: Context): void {
     const name = environmentName(node);
     const rule = ENVIRONMENTS[name];
     if (!rule) throw new Refused(`it uses the environment ${name}, which the TeX export does not write`);
-    let content = node.content;
+    let content: readonly Ast.Node[] = node.content;
     let columns = rule.columns === 'spec' ? 0 : rule.columns;
     let argument = '';
+    const first = skipSpace(content, 0);
+    const leading = content[first]?.type === 'group' ? (content[first] as Ast.Group) : undefined;
+    const given = node.args?.find((arg) => arg.openMark === '{')?.content ?? leading?.content;
     if (rule.columns === 'spec') {
-      const spec = plain(node.args?.find((arg) => arg.openMark === '{')?.content ?? (content[0]?.type === 'group' ? content[0].content : []));
+      const spec = plain(given ?? []);
       if (!/^[lcr| ]{1,200}$/.test(spec)) throw new Refused(`its ${name} has the columns "${spec.slice(0, 20)}"`);
-      if (!node.args?.some((arg) => arg.openMark === '{')) content = content.slice(1);
+      if (!node.args?.some((arg) => arg.openMark === '{')) content = content.slice(first + 1);
       columns = (spec.match(/[lcr]/g) ?? []).length;
       argument = `{${spec.replace(/ /g, '')}}`;
     } else if (rule.countArgument) {
-      const first = content.findIndex((child) => child.type !== 'whitespace');
-      const count = first === -1 || content[first]!.type !== 'group' ? '' : plain((content[first] as Ast.Group).content);
+      const count = plain(given ?? []);
       if (!/^[1-9]\d?$/.test(count)) throw new Refused(`its ${name} has the column count "${count.slice(0, 20)}"`);
-      content = content.slice(first + 1);
+      if (!node.args?.some((arg) => arg.openMark === '{')) content = content.slice(first + 1);
       argument = `{${count}}`;
     }
-    const alignment = { rule: Math.min(columns === Infinity ? Number.MAX_SAFE_INTEGER : columns, Number.MAX_SAFE_INTEGER), cells: 1 };
+    const alignment = { rule: columns === Infinity ? Number.MAX_SAFE_INTEGER : columns, cells: 1 };
     if (rule.writeAs === '') {
       this.write('{');
       this.math(content, { alignment, depth: context.depth });
@@ -396,7 +456,7 @@ function environmentName(node: Ast.Environment): string {
   return '';
 }
 
-/** The characters of nodes that are only strings and spaces (a colour's name, a size), or '' when not. */
+/** The characters of nodes that are only strings and spaces (a colour's name, a size), or a NUL when not. */
 function plain(nodes: readonly Ast.Node[]): string {
   let text = '';
   for (const node of nodes) {
