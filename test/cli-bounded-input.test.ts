@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -123,5 +123,39 @@ describe('untrusted streams and files are bounded', () => {
     const piped = await runMeasured(['convert', fifo, '-o', path.join(folder, 'fifo')]);
     expect(piped.stderr).toContain(`${fifo}: is a named pipe (FIFO), not a document Folio can read.`);
     console.log(`/dev/zero: ${zero.seconds.toFixed(1)} s, peak ${zero.peakMb?.toFixed(0) ?? '?'} MB`);
+  });
+
+  it('refuses a package file linked to /dev/zero, naming it, instead of hashing forever', { timeout: 300_000 }, async () => {
+    const model = path.join(folder, 'model');
+    await cp(path.join(repoRoot, 'tools/model/fixtures/nano'), model, { recursive: true });
+    await rm(path.join(model, 'mtp.onnx'));
+    await symlink('/dev/zero', path.join(model, 'mtp.onnx'));
+    const run = await runMeasured(['convert', pdf, '-o', path.join(folder, 'zero-model'), '--engine', 'vlm', '--model', model]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/mtp\.onnx: (is a character device|a link to a file outside the model package)/);
+    if (run.peakMb !== undefined) expect(run.peakMb).toBeLessThan(1024);
+    console.log(`package file linked to /dev/zero: ${run.seconds.toFixed(1)} s, peak ${run.peakMb?.toFixed(0) ?? '?'} MB: ${run.stderr.trim()}`);
+  });
+
+  it('refuses a benchmark test naming a PDF outside its folder, the same whether it exists or not, and converts nothing there', { timeout: 300_000 }, async () => {
+    const bench = path.join(folder, 'bench');
+    await mkdir(path.join(bench, 'pdfs'), { recursive: true });
+    await mkdir(path.join(folder, 'secret'), { recursive: true });
+    await writeWidthCodedPdf(path.join(folder, 'secret/secret.pdf'), 1);
+    await symlink('../../secret/secret.pdf', path.join(bench, 'pdfs/link.pdf'));
+    const tests = ['../../secret/secret.pdf', '../../secret/absent.pdf', 'link.pdf', '/etc/passwd'].map((name, index) => ({ id: `t${index}`, pdf: name, page: 1, type: 'present', text: 'Page 1' }));
+    await writeFile(path.join(bench, 'escape.jsonl'), tests.map((test) => JSON.stringify(test)).join('\n'));
+    const out = path.join(folder, 'bench-out');
+    const run = await runMeasured(['bench', bench, '--engine', 'text', '--json', '-o', out]);
+    expect(run.code, run.stderr).toBe(0);
+    for (const name of ['../../secret/secret.pdf', '../../secret/absent.pdf', 'link.pdf', '/etc/passwd']) {
+      expect(run.stderr).toContain(`"${name}" is not a PDF inside ${path.join(bench, 'pdfs')}; a test may name only the benchmark's own PDFs`);
+    }
+    expect(run.stderr).not.toMatch(/no such file|not a PDF \(/);
+    const written = await readdir(out).catch(() => [] as string[]);
+    for (const file of written) expect(await readFile(path.join(out, file), 'utf8')).not.toContain('Page 1');
+    const report = JSON.parse(run.stdout) as { overall: { passed: number; total: number } };
+    // the four tests, and the baseline olmOCR adds for each PDF found in pdfs/ (the link among them)
+    expect(report.overall.passed).toBe(0);
   });
 });
