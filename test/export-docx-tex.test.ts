@@ -73,7 +73,7 @@ describe('TeX with pdflatex', () => {
     writeFileSync(path.join(folder, 'bad.tex'), tex);
     execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'bad.tex'], { cwd: folder, stdio: 'ignore', timeout: 120_000 });
     expect(warnings.every((warning) => warning.page === 4)).toBe(true);
-    expect(warnings.map((warning) => warning.message).join('\n')).toMatch(/not valid LaTeX[\s\S]*defines commands[\s\S]*spans 3 rows[\s\S]*spans 4 columns[\s\S]*missing.png[\s\S]*漢 字/);
+    expect(warnings.map((warning) => warning.message).join('\n')).toMatch(/not valid LaTeX[\s\S]*uses \\def[\s\S]*spans 3 rows[\s\S]*spans 4 columns[\s\S]*missing.png[\s\S]*漢 字/);
     expect(pdfText(path.join(folder, 'bad.pdf'))).toMatch(/\\frac\{/);
   });
 });

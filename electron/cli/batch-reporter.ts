@@ -4,6 +4,7 @@ import type { Failure, FailureCode, Remedy } from '../../shared/failure.js';
 import type { PageResult } from '../../shared/page.js';
 import { reviewReasons } from '../../shared/page-review.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** Why a whole file failed: a failure from the engine, or a page selection the file cannot satisfy. */
 export interface FileFailure {
@@ -57,7 +58,7 @@ export function allOf(reporters: readonly BatchReporter[]): BatchReporter {
 /** `file: page N: reason` or `file: reason`; engine messages that already start with the file are not prefixed twice. */
 export function failureLine(file: string, message: string, page?: number): string {
   const reason = message.startsWith(`${file}: `) ? message.slice(file.length + 2) : message;
-  return page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`;
+  return terminalSafe(page === undefined ? `${file}: ${reason}` : `${file}: page ${page}: ${reason}`);
 }
 
 /**
@@ -66,8 +67,8 @@ export function failureLine(file: string, message: string, page?: number): strin
  */
 export function reviewLine(file: string, result: PageResult): string | null {
   const reasons = reviewReasons(result.stats);
-  if (reasons.length) return `${file}: page ${result.page}: review: ${reasons.join('; ')}.`;
-  return result.markdown.trim() === '' ? `${file}: page ${result.page}: no text found on this page; its Markdown is empty.` : null;
+  if (reasons.length) return terminalSafe(`${file}: page ${result.page}: review: ${reasons.join('; ')}.`);
+  return result.markdown.trim() === '' ? terminalSafe(`${file}: page ${result.page}: no text found on this page; its Markdown is empty.`) : null;
 }
 
 /** `file: N pages -> a.md, a.html and 12 more`: per-page files (`_pgN`) come last and are counted, not listed. */
@@ -76,7 +77,7 @@ export function documentLine(file: string, pages: number, outputs: readonly stri
   const ordered = [...outputs.filter((name) => !isPageFile(name)), ...outputs.filter(isPageFile)];
   const shown = ordered.slice(0, 3).join(', ');
   const more = outputs.length > 3 ? ` and ${outputs.length - 3} more` : '';
-  return `${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${shown}${more}`;
+  return terminalSafe(`${file}: ${pages} page${pages === 1 ? '' : 's'} -> ${shown}${more}`);
 }
 
 export function summaryLine(summary: BatchSummary): string {

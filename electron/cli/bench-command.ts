@@ -5,8 +5,7 @@
  * that cannot be converted fails its tests and the run goes on.
  */
 
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { documentMarkdown } from '../../shared/export/markdown.js';
@@ -22,6 +21,9 @@ import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { writeFileAtomic } from '../core/output/atomic-write.js';
 import type { BenchRequest } from './cli-args.js';
 import { convertOptions } from '../core/conversion-request.js';
+import { benchPdfPath } from './bench-pdf-path.js';
+import { readBoundedFile, UnfitFileError } from '../core/bounded-file.js';
+import { jsonLine, terminalSafe, terminalSafeLines } from './terminal-text.js';
 
 export interface BenchIo {
   stdout: Writable;
@@ -37,7 +39,7 @@ export async function runBench(request: BenchRequest, io: BenchIo): Promise<numb
     files = await readTestFiles(request.dir);
   } catch (error) {
     if (!(error instanceof BenchTestError)) throw error;
-    io.stderr.write(`folio: ${error.message}\n`);
+    io.stderr.write(`folio: ${terminalSafe(error.message)}\n`);
     return 2;
   }
   const pdfDir = path.join(request.dir, 'pdfs');
@@ -58,9 +60,9 @@ export async function runBench(request: BenchRequest, io: BenchIo): Promise<numb
 
   const report = summarise(scoreTests(files, (pdf, page) => outputs.get(pageKey(pdf, page)) ?? { failure: 'not converted' }));
   if (request.json) {
-    io.stdout.write(`${JSON.stringify({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report })}\n`);
+    io.stdout.write(jsonLine({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report }));
   } else {
-    io.stdout.write(formatBenchReport(report));
+    io.stdout.write(terminalSafeLines(formatBenchReport(report)));
     io.stdout.write(`\n${report.overall.passed}/${report.overall.total} tests passed (${(100 * rate(report.overall)).toFixed(1)}%), ${pageCount} page(s) in ${seconds.toFixed(1)} s, engine ${request.engine}\n`);
   }
   return 0;
@@ -75,9 +77,19 @@ async function readTestFiles(dir: string): Promise<TestFile[]> {
     throw new BenchTestError(`cannot read the benchmark folder ${dir} (${(error as NodeJS.ErrnoException).code ?? String(error)}).`);
   }
   if (names.length === 0) throw new BenchTestError(`${dir} holds no *.jsonl test files; a benchmark folder has test files and a pdfs/ folder.`);
-  const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readFile(path.join(dir, name), 'utf8'))));
+  const files = await Promise.all(names.map(async (name) => parseTestFile(name, await readTests(path.join(dir, name)))));
   checkUniqueIds(files);
   return withDefaultBaselines(files, await pdfsIn(path.join(dir, 'pdfs')));
+}
+
+/** A test file: a regular file of at most 256 MiB (olmOCR-Bench's largest is under 2 MiB). */
+async function readTests(file: string): Promise<string> {
+  try {
+    return (await readBoundedFile(file, 256 * 1024 * 1024, 'test file')).toString('utf8');
+  } catch (error) {
+    if (error instanceof UnfitFileError) throw new BenchTestError(error.message);
+    throw error;
+  }
 }
 
 /** The `*.pdf` files under `dir` (at any depth, as olmOCR globs them), relative to it with `/` separators; none when it cannot be read. */
@@ -101,16 +113,17 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
   const options = await convertOptions(request, false, appDataFolder());
   const failAll = (pdf: string, pages: Iterable<number>, why: string) => {
     for (const page of pages) outputs.set(pageKey(pdf, page), { failure: why });
-    io.stderr.write(`folio bench: ${pdf}: ${why}\n`);
+    io.stderr.write(`folio bench: ${terminalSafe(`${pdf}: ${why}`)}\n`);
   };
   try {
     for (const [pdf, pageSet] of [...pagesByPdf].sort(([a], [b]) => a.localeCompare(b))) {
       if (io.signal.aborted) break;
-      const file = path.join(pdfDir, pdf);
-      if (!existsSync(file)) {
-        failAll(pdf, pageSet, `no such file ${file}`);
+      const found = await benchPdfPath(pdfDir, pdf);
+      if ('refused' in found) {
+        failAll(pdf, pageSet, found.refused);
         continue;
       }
+      const file = found.file;
       let doc;
       try {
         doc = await client.open(file, request.password, io.signal);
@@ -131,7 +144,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
             pageFailed: (page, failure) => {
               const { message } = inCliWords(failure);
               outputs.set(pageKey(pdf, page), { failure: message });
-              io.stderr.write(`folio bench: ${pdf} page ${page}: ${message}\n`);
+              io.stderr.write(`folio bench: ${terminalSafe(`${pdf} page ${page}: ${message}`)}\n`);
             },
           },
           io.signal,

@@ -34,6 +34,7 @@ import { outputFiles, outputNames, type ConvertedDocument, type OutputPlan } fro
 import { OutputNames } from '../core/output/output-names.js';
 import { ttyProgress } from './tty-progress.js';
 import { convertOptions } from '../core/conversion-request.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface ConvertIo {
   stdout: Writable;
@@ -54,7 +55,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     await mkdir(request.outDir, { recursive: true });
   } catch (error) {
     const code = errorCode(error);
-    io.stderr.write(`folio: cannot create the output folder ${request.outDir} (${code}${causeOf(code)}); choose another with -o.\n`);
+    io.stderr.write(`folio: cannot create the output folder ${terminalSafe(request.outDir)} (${code}${causeOf(code)}); choose another with -o.\n`);
     return 1;
   }
   try {
@@ -62,7 +63,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     await checkWritable(request.outDir, write);
   } catch (error) {
     if (!(error instanceof WriteError)) throw error;
-    io.stderr.write(`folio: cannot write to the output folder ${request.outDir} (${error.code}${causeOf(error.code)}); choose another with -o.\n`);
+    io.stderr.write(`folio: cannot write to the output folder ${terminalSafe(request.outDir)} (${error.code}${causeOf(error.code)}); choose another with -o.\n`);
     return 1;
   }
   const client = new HostClient({

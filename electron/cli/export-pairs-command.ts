@@ -15,6 +15,7 @@ import { exportTrainingPairs, HostPageRenderer, pairSettings, type PairSettings 
 import { readSavedWorkspace } from '../core/workspace-store.js';
 import { appDataFolder } from './app-data-folder.js';
 import type { ExportPairsRequest } from './cli-args.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface ExportPairsIo {
   stdout: Writable;
@@ -26,7 +27,7 @@ export interface ExportPairsIo {
 /** Exit status 0 when the folder was written (pages left out are warned of), 1 when it was not. */
 export async function runExportPairs(request: ExportPairsRequest, io: ExportPairsIo): Promise<number> {
   const fail = (message: string) => {
-    io.stderr.write(`folio: ${message}\n`);
+    io.stderr.write(`folio: ${terminalSafe(message)}\n`);
     return 1;
   };
   const workspaceDir = path.resolve(request.workspaceDir ?? appDataFolder());
@@ -34,7 +35,7 @@ export async function runExportPairs(request: ExportPairsRequest, io: ExportPair
     return fail(`no Folio workspace in ${workspaceDir} (no workspace.json); open the documents in the Folio app, review them, or name the app's data folder with --workspace <dir>.`);
   }
   const { workspace, problems } = await readSavedWorkspace(workspaceDir);
-  for (const problem of problems) io.stderr.write(`folio: ${problem}\n`);
+  for (const problem of problems) io.stderr.write(`folio: ${terminalSafe(problem)}\n`);
   let documents: WorkspaceDocument[];
   try {
     documents = chosenDocuments(workspace.documents, request.documents);
@@ -61,7 +62,7 @@ export async function runExportPairs(request: ExportPairsRequest, io: ExportPair
       case 'failed':
         return fail(outcome.message);
       case 'written':
-        for (const warning of outcome.warnings ?? []) io.stderr.write(`folio: ${warning}\n`);
+        for (const warning of outcome.warnings ?? []) io.stderr.write(`folio: ${terminalSafe(warning)}\n`);
         io.stdout.write(
           `${outcome.counts.train} training and ${outcome.counts.validation} validation pairs (${settings.format}, images ${settings.imageSize} px) in ${outcome.folder}\n`,
         );

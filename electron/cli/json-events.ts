@@ -3,9 +3,10 @@
 import type { Writable } from 'node:stream';
 import type { PageEventType } from '../../shared/page-event.js';
 import type { BatchReporter } from './batch-reporter.js';
+import { jsonLine } from './terminal-text.js';
 
 export function jsonEvents(stdout: Writable): BatchReporter {
-  const emit = (event: Record<string, unknown>) => stdout.write(`${JSON.stringify(event)}\n`);
+  const emit = (event: Record<string, unknown>) => stdout.write(jsonLine(event));
   // a page's events are named as the engine host and the workspace name them (shared/page-event.ts)
   const pageEvent = (event: PageEventType, fields: Record<string, unknown>) => emit({ event, ...fields });
   return {

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import { HELP_TEXT } from './help-text.js';
 import { UsageError, parseCommandLine, type CliCommand } from './cli-args.js';
+import { terminalSafe } from './terminal-text.js';
 
 // Each command's module is loaded when it runs: `folio convert` need not load the benchmark's
 // scorer or the serve check, and a usage error answers before anything heavy is loaded.
@@ -14,7 +15,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     command = parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`folio: ${error.message}\n`);
+    process.stderr.write(`folio: ${terminalSafe(error.message)}\n`);
     return 2;
   }
   switch (command.kind) {

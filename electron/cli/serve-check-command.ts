@@ -8,11 +8,12 @@ import type { Writable } from 'node:stream';
 import { AttemptError } from '../core/remote-server/attempt-error.js';
 import { chatRequestBody, imageDataUrl } from '../core/remote-server/chat-request.js';
 import { encodeCanvas } from '../core/canvas-encoding.js';
-import { streamCompletion } from '../core/remote-server/completion-stream.js';
+import { boundedText, streamCompletion } from '../core/remote-server/completion-stream.js';
 import { messageOfBody } from '../core/remote-server/server-message.js';
 import { apiBase, endpoint, shownServer } from '../core/remote-server/server-url.js';
 import { FailureError } from '../core/failure-error.js';
 import type { ServeCheckRequest } from './cli-args.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface ServeCheckIo {
   stdout: Writable;
@@ -27,9 +28,9 @@ const SAMPLE_TOKENS = 64;
 export async function runServeCheck(request: ServeCheckRequest, io: ServeCheckIo): Promise<number> {
   const base = apiBase(request.server);
   const server = shownServer(base);
-  const say = (line: string) => io.stdout.write(`${line}\n`);
+  const say = (line: string) => io.stdout.write(`${terminalSafe(line)}\n`);
   const fail = (line: string) => {
-    io.stderr.write(`folio: ${server}: ${redact(line, io.apiKey)}\n`);
+    io.stderr.write(`folio: ${terminalSafe(`${server}: ${redact(line, io.apiKey)}`)}\n`);
     return 1;
   };
   let models: string[];
@@ -72,7 +73,9 @@ async function listModels(url: URL, apiKey: string | undefined, timeoutMs: numbe
   } catch (error) {
     throw new AttemptError(`no answer (${(error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message})`, true);
   }
-  const text = await response.text();
+  // a list of model names; a body past this is no such list
+  const text = await boundedText(response, 4 * 1024 * 1024, !response.ok);
+  if (text === undefined) throw new AttemptError('/v1/models answered with more than 4 MiB', false);
   if (!response.ok) throw new AttemptError(`/v1/models answered ${response.status}: ${messageOfBody(text)}`, false);
   const data = (JSON.parse(text) as { data?: { id?: unknown }[] }).data ?? [];
   return data.map((entry) => entry.id).filter((id): id is string => typeof id === 'string');

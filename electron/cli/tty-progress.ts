@@ -8,6 +8,7 @@
 import path from 'node:path';
 import type { WriteStream } from 'node:tty';
 import { documentLine, failureLine, reviewLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { terminalSafe } from './terminal-text.js';
 
 export interface ProgressState {
   file: string;
@@ -44,7 +45,7 @@ export function progressLine(state: ProgressState, width: number): string {
   const running = state.running && state.running.ms >= RUNNING_SHOWN_MS ? `, ${state.running.what} ${clock(state.running.ms / 1000)}` : '';
   const numbers = `: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}${tokens}${running}${streamed}`;
   const room = width - counter.length - numbers.length;
-  const name = path.basename(state.file);
+  const name = terminalSafe(path.basename(state.file));
   const shown = name.length <= room ? name : `…${name.slice(Math.max(0, name.length - room + 1))}`;
   return `${counter}${room > 1 ? shown : ''}${numbers}`.slice(0, width);
 }

@@ -7,7 +7,7 @@
  * Electron-free: the app and `folio export-pairs` both call it.
  */
 
-import { access, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { TrainingPairsOutcome } from '../../shared/app-api.js';
 import {
@@ -24,6 +24,7 @@ import {
   type PairRecord,
 } from '../../shared/export/training-pairs.js';
 import { pageMarkdown, type WorkspaceDocument } from '../../shared/workspace.js';
+import { readBoundedFile } from './bounded-file.js';
 import { toFailure } from './failure-error.js';
 import { manifestSchema, type Manifest } from './model/manifest.js';
 import type { HostClient, OpenedDocument, RenderedPage } from './engine-client/host-client.js';
@@ -56,7 +57,7 @@ export async function exportTrainingPairs(
   options: TrainingPairsOptions,
   renderer: PageRenderer,
 ): Promise<TrainingPairsOutcome> {
-  const wanted = documents.flatMap((document) => vouchedPages(document).map((page) => ({ document, page })));
+  const wanted = distinctImages(documents.flatMap((document) => vouchedPages(document).map((page) => ({ document, page, image: pairImagePath(document, page.page) }))));
   if (wanted.length === 0) {
     return {
       kind: 'failed',
@@ -65,7 +66,7 @@ export async function exportTrainingPairs(
   }
   const folder = path.resolve(options.folder);
   if (!options.overwrite) {
-    const planned = [...FIXED_FILES, ...wanted.map(({ document, page }) => pairImagePath(document, page.page))];
+    const planned = [...FIXED_FILES, ...wanted.map(({ image }) => image)];
     const existing = await existingFiles(planned.map((name) => path.join(folder, ...name.split('/'))));
     if (existing.length > 0) return { kind: 'would-overwrite', files: existing };
   }
@@ -82,7 +83,7 @@ export async function exportTrainingPairs(
     const lines = { train: [] as string[], validation: [] as string[] };
     const warnings: string[] = [];
     await mkdir(path.join(stage, 'images'));
-    for (const { document, page } of wanted) {
+    for (const { document, page, image } of wanted) {
       if (options.signal?.aborted) return { kind: 'failed', message: 'The export was cancelled; nothing was written.' };
       let rendered: RenderedPage;
       try {
@@ -93,7 +94,7 @@ export async function exportTrainingPairs(
         continue;
       }
       const split = splitOf(document.id, options.validationShare);
-      const record = pairRecord(document, page, split, rendered);
+      const record = { ...pairRecord(document, page, split, rendered), image };
       await write(path.join(stage, ...record.image.split('/')), rendered.png);
       records.push(record);
       lines[split].push(chatLine(options.format, options.prompt, record.image, pairText(pageMarkdown(page))));
@@ -119,6 +120,21 @@ export async function exportTrainingPairs(
   } finally {
     await rm(stage, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * Image names made distinct: two documents with the same file name and id prefix (or names that
+ * differ only in case, on a file system that ignores it) would otherwise write one image over the
+ * other. Later ones get `-2`, `-3`... before `.png`.
+ */
+function distinctImages<T extends { image: string }>(pairs: readonly T[]): T[] {
+  const taken = new Set<string>();
+  return pairs.map((pair) => {
+    let image = pair.image;
+    for (let n = 2; taken.has(image.toLowerCase()); n++) image = pair.image.replace(/\.png$/, `-${n}.png`);
+    taken.add(image.toLowerCase());
+    return { ...pair, image };
+  });
 }
 
 function jsonl(lines: readonly string[]): string {
@@ -186,7 +202,7 @@ export async function pairSettings(modelDir: string | null | undefined, chosen: 
     const file = path.join(modelDir, 'manifest.json');
     let manifest: Manifest;
     try {
-      manifest = manifestSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+      manifest = manifestSchema.parse(JSON.parse((await readBoundedFile(file, 16 * 1024 * 1024, 'manifest')).toString('utf8')));
     } catch (error) {
       throw new Error(`${file}: not a Folio model package manifest (${error instanceof SyntaxError ? error.message : errorCode(error)}); choose the package folder tools/model wrote, or give the format and size yourself.`);
     }

@@ -1,5 +1,6 @@
 /** Opens a document by what its first bytes say it is: an image file, or else a PDF. */
 
+import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { imageFormatOf } from './image/image-format.js';
@@ -39,8 +40,10 @@ export async function openDocumentSource(file: string, password?: string): Promi
 /** The first bytes, or none when the file cannot be read: then opening it as a PDF says why. */
 async function readHead(file: string): Promise<Uint8Array> {
   try {
-    const handle = await open(file, 'r');
+    // not blocking on a FIFO; a file that is no regular file is refused by name when opened as a PDF
+    const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!(await handle.stat()).isFile()) return new Uint8Array(0);
       const head = new Uint8Array(16);
       const { bytesRead } = await handle.read(head, 0, head.length, 0);
       return head.subarray(0, bytesRead);

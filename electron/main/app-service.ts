@@ -6,7 +6,6 @@
  */
 
 import { randomUUID } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
 import type { DeviceProbeRequest } from '../../shared/protocol.js';
@@ -27,6 +26,7 @@ import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/training-pairs-export.js';
 import { WorkspaceStore, type WorkspaceStoreOptions } from '../core/workspace-store.js';
+import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../core/bounded-file.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
 export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
@@ -192,11 +192,12 @@ export class AppService implements AppServiceApi {
     const document = this.document(docId);
     try {
       const { mime } = await sniffFile(document.path);
-      const data = new Uint8Array(await readFile(document.path));
+      const data = new Uint8Array(await readBoundedFile(document.path, MAX_DOCUMENT_BYTES, 'document'));
       // the preview's pdf.js would ask for a password that the engine found it needs none of (see passwordless-view.ts)
       const view = mime === 'application/pdf' && !this.passwords.has(docId) ? passwordlessView(data) : undefined;
       return { mime, data: view?.bytes ?? data };
     } catch (error) {
+      if (error instanceof UnfitFileError) throw new Error(error.message);
       throw new Error(`${document.path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); it may have been moved or deleted. Remove it and add it again.`);
     }
   }

@@ -32,7 +32,9 @@ import type { ExportWarning } from './export-warning.js';
 import type { ExportedImage, ImageLookup } from './exported-image.js';
 import { formulaOf, isElement, markdownTree, textOf } from './markdown-tree.js';
 import { mathmlToOmml } from './mathml-omml.js';
-import { tableGrid } from './table-grid.js';
+import { tableGrid, type TableGrid } from './table-grid.js';
+import { tableParts } from './table-parts.js';
+import { codePoint, withoutXmlForbidden } from './xml-characters.js';
 
 export interface DocxOptions {
   title: string;
@@ -77,6 +79,11 @@ const STYLE_TAGS: Record<string, RunStyle> = {
 };
 const BLOCK_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'pre', 'blockquote', 'hr', 'table', 'div', 'section', 'figure', 'details', 'dl']);
 const LIST_LEVELS = 9;
+/** Word's limit on a table's columns; wider tables are cut into parts of PART_COLUMNS. */
+const WORD_COLUMNS = 63;
+const PART_COLUMNS = 16;
+/** Quotes indent 1 cm a level; past this many the text would have under half the page's width. */
+const QUOTE_LEVELS = 6;
 
 export async function documentDocx(
   pages: readonly { page: number; markdown: string }[],
@@ -86,7 +93,7 @@ export async function documentDocx(
   const body: Block[] = [];
   for (const page of [...pages].sort((a, b) => a.page - b.page)) body.push(...writer.addPage(page.page, page.markdown));
   const document = new Document({
-    title: options.title,
+    title: withoutXmlForbidden(options.title).text,
     creator: 'Folio',
     numbering: { config: [listNumbering('bullets', LevelFormat.BULLET), listNumbering('numbers', LevelFormat.DECIMAL)] },
     footnotes: writer.footnotes,
@@ -122,7 +129,9 @@ class DocxWriter {
 
   addPage(page: number, markdown: string): Block[] {
     this.currentPage = page;
-    const tree = markdownTree(markdown);
+    const { text, removed } = withoutXmlForbidden(markdown);
+    if (removed.length > 0) this.warn(`characters a Word file cannot hold (${removed.slice(0, 10).map(codePoint).join(', ')}) were left out.`);
+    const tree = markdownTree(text);
     this.collectFootnotes(tree.children);
     return this.blocks(tree.children, {}, 0);
   }
@@ -178,11 +187,12 @@ class DocxWriter {
       case 'pre':
         return [this.code(textOf(element), quoteDepth)];
       case 'blockquote':
-        return this.blocks(element.children, style, quoteDepth + 1);
+        if (quoteDepth === QUOTE_LEVELS) this.warnOnce(`quotes nested deeper than ${QUOTE_LEVELS} levels are indented as the ${QUOTE_LEVELS}th, so their text keeps its width.`);
+        return this.blocks(element.children, style, Math.min(quoteDepth + 1, QUOTE_LEVELS));
       case 'hr':
         return [new Paragraph({ thematicBreak: true })];
       case 'table':
-        return [this.table(element)];
+        return this.tables(element);
       case 'section':
         // the footnotes, already written as Word footnotes
         return 'dataFootnotes' in element.properties ? [] : this.blocks(element.children, style, quoteDepth);
@@ -240,9 +250,21 @@ class DocxWriter {
     });
   }
 
-  private table(element: Element): Table {
-    const grid = tableGrid(element);
-    for (const problem of grid.problems) this.warn(`a table's ${problem}; the span was cut to fit.`);
+  private warnOnce(message: string): void {
+    if (!this.warnings.some((warning) => warning.page === this.currentPage && warning.message === message)) this.warn(message);
+  }
+
+  /** The table, or its parts when it has more columns than Word takes, each with a line naming it. */
+  private tables(element: Element): Block[] {
+    const whole = tableGrid(element);
+    for (const problem of whole.problems) this.warn(`a table's ${problem}; the span was cut to fit.`);
+    if (whole.columns <= WORD_COLUMNS) return [this.table(whole)];
+    const parts = tableParts(whole, PART_COLUMNS);
+    this.warn(`a table of ${whole.columns} columns is wider than Word allows (${WORD_COLUMNS}); it was written in ${parts.length} parts of at most ${PART_COLUMNS} columns, each beginning with the table's first column.`);
+    return parts.flatMap((grid, index) => [new Paragraph({ children: [textRun(`Table, part ${index + 1} of ${parts.length}`, { italics: true })] }), this.table(grid)]);
+  }
+
+  private table(grid: TableGrid): Table {
     const columns = Math.max(grid.columns, 1);
     const rows = grid.rows
       .filter((row) => row.length > 0)

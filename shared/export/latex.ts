@@ -1,16 +1,22 @@
 /**
- * The LaTeX export: a `.tex` that pdflatex compiles with only what a base TeX Live holds (article,
- * amsmath, amssymb, graphicx). Tables become `tabular` with `\multicolumn`; a row span keeps its
- * text in its first row and leaves the rule out below it, since multirow is not in the base set.
- * Formulas are written as they are when KaTeX parsed them; everything else is text with LaTeX's
- * special characters escaped, so nothing a page says becomes a command.
+ * The LaTeX export: a `.tex` that pdflatex compiles with TeX Live's base, recommended and extra sets
+ * (Debian's texlive-latex-base, -recommended and -extra: amsmath, amssymb, mathtools, bm, xcolor,
+ * cancel, longtable, graphicx). Tables become `longtable`s that break across pages, set smaller as
+ * they widen and cut into parts of at most 16 columns; a row span keeps its text in its first row and
+ * leaves the rule out below it. Formulas are rewritten from an allow-list (latex-math.ts); text is
+ * written with LaTeX's special characters escaped and control characters dropped, so nothing a page
+ * says becomes a command. No input can stop the PDF from being made: lines stay short for TeX's
+ * input buffer, lists and quotes stay within LaTeX's nesting, a table's columns keep a width.
  */
 
 import type { Element, ElementContent, RootContent } from 'hast';
 import type { ExportWarning } from './export-warning.js';
 import type { ImageLookup } from './exported-image.js';
+import { describeCharacter, MATRIX_COLUMNS, safeMath } from './latex-math.js';
+import { TEXT_SPECIALS, UNICODE_MATH } from './latex-symbols.js';
 import { formulaOf, isElement, markdownTree, textOf } from './markdown-tree.js';
-import { tableGrid } from './table-grid.js';
+import { tableGrid, type TableGrid } from './table-grid.js';
+import { tableParts } from './table-parts.js';
 
 export interface LatexOptions {
   title: string;
@@ -27,48 +33,14 @@ const HEADINGS: Record<string, string> = {
 };
 const STYLES: Record<string, string> = { em: 'emph', i: 'emph', strong: 'textbf', b: 'textbf', code: 'texttt', kbd: 'texttt' };
 const BLOCK_TAGS = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'pre', 'blockquote', 'hr', 'table', 'div', 'section', 'figure', 'details', 'dl']);
-/** Commands KaTeX accepts that would reach past a formula in real TeX: definitions and file access. */
-const UNSAFE_MATH = /\\(?:[egx]?def|global|let|futurelet|(?:re|provide)?newcommand|newenvironment|csname|catcode|input|include|write|immediate|openout|openin|read|special|usepackage|makeatletter)(?![a-zA-Z])/;
-const SPECIALS: Record<string, string> = {
-  '\\': '\\textbackslash{}',
-  '{': '\\{',
-  '}': '\\}',
-  $: '\\$',
-  '&': '\\&',
-  '#': '\\#',
-  '%': '\\%',
-  _: '\\_',
-  '^': '\\textasciicircum{}',
-  '~': '\\textasciitilde{}',
-  '<': '\\textless{}',
-  '>': '\\textgreater{}',
-  '|': '\\textbar{}',
-  '“': '``',
-  '”': "''",
-  '‘': '`',
-  '’': "'",
-  '–': '--',
-  '—': '---',
-  '…': '\\ldots{}',
-  '€': 'EUR',
-  '×': '$\\times$',
-  '÷': '$\\div$',
-  '±': '$\\pm$',
-  '°': '$^\\circ$',
-  '•': '$\\bullet$',
-  '→': '$\\rightarrow$',
-  '≤': '$\\leq$',
-  '≥': '$\\geq$',
-  '≠': '$\\neq$',
-  '\u00a0': '~',
-  '§': '\\S{}',
-  '©': '\\copyright{}',
-  '¶': '\\P{}',
-  '☐': '[ ]',
-  '☒': '[x]',
-};
-const GREEK = 'αβγδεζηθικλμνξοπρστυφχψω';
-const GREEK_NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'o', 'pi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'chi', 'psi', 'omega'];
+/** Columns in one part of a wide table; the first column is repeated in each part as its rows' labels. */
+const PART_COLUMNS = 16;
+/** LaTeX's own limits: 4 levels of itemize or enumerate, 6 list-like environments (quote is one) in all. */
+const MAX_LIST_DEPTH = 4;
+const MAX_NESTING = 6;
+/** Escaped text gets a line break (a comment's end, which TeX reads as nothing) at least this often. */
+const TEXT_LINE = 500;
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export function documentLatex(pages: readonly { page: number; markdown: string }[], options: LatexOptions): { text: string; warnings: ExportWarning[] } {
   const writer = new LatexWriter(options.image);
@@ -77,11 +49,12 @@ export function documentLatex(pages: readonly { page: number; markdown: string }
     .map((page) => writer.addPage(page.page, page.markdown))
     .filter((text) => text.trim() !== '')
     .join('\n\n');
-  const packages = ['amsmath', 'amssymb', ...(writer.usesGraphics ? ['graphicx'] : [])];
+  const packages = ['amsmath', 'amssymb', 'mathtools', 'bm', 'xcolor', 'cancel', 'longtable', 'array', ...(writer.usesGraphics ? ['graphicx'] : [])];
   const text = `% Written by Folio
 \\documentclass{article}
 \\usepackage[utf8]{inputenc}
 ${packages.map((name) => `\\usepackage{${name}}`).join('\n')}
+\\setcounter{MaxMatrixCols}{${MATRIX_COLUMNS}}
 \\title{${escapeLatex(options.title, () => undefined)}}
 \\date{}
 \\begin{document}
@@ -98,6 +71,10 @@ class LatexWriter {
   readonly warnings: ExportWarning[] = [];
   usesGraphics = false;
   private currentPage = 0;
+  /** List-like environments open around what is being written (LaTeX counts quote among them). */
+  private lists: ('itemize' | 'enumerate' | 'quote')[] = [];
+  /** How many tables (or footnotes) are open around what is being written: a longtable cannot be inside one. */
+  private boxed = 0;
   private footnotes = new Map<string, Element>();
   private unsetCharacters = new Set<string>();
 
@@ -113,9 +90,12 @@ class LatexWriter {
       if (isElement(item, 'li')) this.footnotes.set(String(item.properties['id']), item);
     }
     const text = this.blocks(tree.children);
-    if (this.unsetCharacters.size > 0) {
-      this.warn(`pdflatex cannot set the characters ${[...this.unsetCharacters].join(' ')} without extra packages; they were written as "?".`);
+    const dropped = [...this.unsetCharacters].filter((character) => CONTROL.test(character));
+    const unset = [...this.unsetCharacters].filter((character) => !CONTROL.test(character));
+    if (unset.length > 0) {
+      this.warn(`pdflatex cannot set the characters ${unset.slice(0, 20).join(' ')}${unset.length > 20 ? ` and ${unset.length - 20} more` : ''} with TeX Live's Latin fonts; each was written as its code, such as ${codeOf(unset[0]!)} (the .md and the Word and HTML exports keep them).`);
     }
+    if (dropped.length > 0) this.warn(`control characters (${dropped.slice(0, 10).map(describeCharacter).join(', ')}) were left out.`);
     return text;
   }
 
@@ -156,15 +136,12 @@ class LatexWriter {
       case 'p':
         return this.inline(element.children).trim();
       case 'ul':
-      case 'ol': {
-        const environment = tag === 'ol' ? 'enumerate' : 'itemize';
-        const items = element.children.filter((child): child is Element => isElement(child, 'li')).map((item) => `\\item ${this.blocks(item.children)}`);
-        return items.length === 0 ? '' : `\\begin{${environment}}\n${items.join('\n')}\n\\end{${environment}}`;
-      }
+      case 'ol':
+        return this.list(element, tag === 'ol' ? 'enumerate' : 'itemize');
       case 'pre':
         return this.code(textOf(element));
       case 'blockquote':
-        return `\\begin{quote}\n${this.blocks(element.children)}\n\\end{quote}`;
+        return this.nested('quote', () => this.blocks(element.children), (text) => `\\begin{quote}\n${text}\n\\end{quote}`, (text) => text);
       case 'hr':
         return '\\noindent\\rule{\\linewidth}{0.4pt}';
       case 'table':
@@ -178,6 +155,38 @@ class LatexWriter {
     }
   }
 
+  private list(element: Element, environment: 'itemize' | 'enumerate'): string {
+    const items = element.children.filter((child): child is Element => isElement(child, 'li'));
+    if (items.length === 0) return '';
+    return this.nested(
+      environment,
+      () => items.map((item, index) => ({ index, text: this.blocks(item.children) })),
+      (written) => `\\begin{${environment}}\n${written.map(({ text }) => `\\item ${text}`).join('\n')}\n\\end{${environment}}`,
+      // past LaTeX's depth the items are paragraphs that keep their marks
+      (written) => written.map(({ index, text }) => `\\noindent ${environment === 'enumerate' ? `${index + 1}.` : '--'}~${text}`).join('\n\n'),
+    );
+  }
+
+  /** Writes inside a list-like environment, or flat once LaTeX's nesting limit is reached ("Too deeply nested"). */
+  private nested<T>(kind: 'itemize' | 'enumerate' | 'quote', write: () => T, wrap: (written: T) => string, flat: (written: T) => string): string {
+    const sameKind = this.lists.filter((open) => open === kind).length;
+    const fits = this.lists.length < MAX_NESTING && (kind === 'quote' || sameKind < MAX_LIST_DEPTH);
+    if (!fits) {
+      this.warnOnce(`quotes and lists nested deeper than LaTeX allows (${MAX_NESTING} in all, ${MAX_LIST_DEPTH} lists of a kind) were written as plain paragraphs.`);
+      return flat(write());
+    }
+    this.lists.push(kind);
+    try {
+      return wrap(write());
+    } finally {
+      this.lists.pop();
+    }
+  }
+
+  private warnOnce(message: string): void {
+    if (!this.warnings.some((warning) => warning.page === this.currentPage && warning.message === message)) this.warn(message);
+  }
+
   /** Code as typewriter text, line by line: a verbatim environment would end early at a line that ends it. */
   private code(text: string): string {
     const lines = text.replace(/\n$/, '').split('\n').map((line) => (line === '' ? '~' : this.escape(line).replace(/ /g, '~')));
@@ -185,11 +194,28 @@ class LatexWriter {
   }
 
   private table(element: Element): string {
-    const grid = tableGrid(element);
-    for (const problem of grid.problems) this.warn(`a table's ${problem}; the span was cut to fit.`);
-    if (grid.columns === 0) return '';
-    const width = `\\dimexpr ${(0.95 / grid.columns).toFixed(4)}\\linewidth-2\\tabcolsep\\relax`;
-    const column = `p{${width}}`;
+    const whole = tableGrid(element);
+    for (const problem of whole.problems) this.warn(`a table's ${problem}; the span was cut to fit.`);
+    if (whole.columns === 0) return '';
+    const parts = tableParts(whole, PART_COLUMNS);
+    if (parts.length > 1) {
+      this.warn(`a table of ${whole.columns} columns is wider than a page; it was written in ${parts.length} parts of at most ${PART_COLUMNS} columns, each beginning with the table's first column.`);
+    }
+    // a longtable cannot sit in a table cell, a footnote or a list; those tables stay tabulars
+    const long = this.boxed === 0 && this.lists.length === 0;
+    this.boxed++;
+    try {
+      return parts.map((grid, index) => this.tablePart(grid, long, parts.length > 1 ? `Table, part ${index + 1} of ${parts.length}` : undefined)).join('\n\n');
+    } finally {
+      this.boxed--;
+    }
+  }
+
+  private tablePart(grid: TableGrid, long: boolean, caption: string | undefined): string {
+    // wider tables are set smaller, with less space between columns, so each column keeps a width
+    const size = grid.columns <= 6 ? '' : grid.columns <= 10 ? '\\footnotesize' : '\\scriptsize';
+    const separation = grid.columns <= 6 ? '6pt' : grid.columns <= 10 ? '4pt' : '2pt';
+    const column = `p{${columnWidth(1, grid.columns)}}`;
     // rows still covered by a span from above: those columns get no rule under the row before them
     const coveredBelow = grid.rows.map(() => new Array<boolean>(grid.columns).fill(false));
     grid.rows.forEach((row, r) => {
@@ -217,15 +243,21 @@ class LatexWriter {
         cells.push('');
         next++;
       }
-      return `${cells.join(' & ')} \\\\\n${this.rule(coveredBelow[r + 1])}`;
+      const line = `${cells.join('\n& ')} \\\\\n${this.rule(coveredBelow[r + 1])}`;
+      // a longtable repeats its header rows at the top of each page
+      return long && grid.headerRows > 0 && r === grid.headerRows - 1 ? `${line}\n\\endhead` : line;
     });
-    return `\\begin{center}\n\\begin{tabular}{|${Array.from({ length: grid.columns }, () => column).join('|')}|}\n\\hline\n${lines.join('\n')}\n\\end{tabular}\n\\end{center}`;
+    const preamble = `{|${Array.from({ length: grid.columns }, () => column).join('|')}|}`;
+    if (long) {
+      const label = caption ? `\\multicolumn{${grid.columns}}{l}{\\emph{${caption}}} \\\\\n` : '';
+      return `\\begingroup${size}\\setlength{\\tabcolsep}{${separation}}\n\\begin{longtable}${preamble}\n${label}\\hline\n${lines.join('\n')}\n\\end{longtable}\n\\endgroup`;
+    }
+    return `\\begin{center}${size}\\setlength{\\tabcolsep}{${separation}}\n${caption ? `\\emph{${caption}}\\\\\n` : ''}\\begin{tabular}${preamble}\n\\hline\n${lines.join('\n')}\n\\end{tabular}\n\\end{center}`;
   }
 
   /** A cell across columns: one paragraph column as wide as those it covers, with their rules. */
   private multicolumn(column: number, span: number, columns: number, text: string): string {
-    const width = `\\dimexpr ${((0.95 * span) / columns).toFixed(4)}\\linewidth-2\\tabcolsep\\relax`;
-    return `\\multicolumn{${span}}{${column === 0 ? '|' : ''}p{${width}}|}{${text}}`;
+    return `\\multicolumn{${span}}{${column === 0 ? '|' : ''}p{${columnWidth(span, columns)}}|}{${text}}`;
   }
 
   /** `\hline`, or `\cline`s around columns a span continues into. */
@@ -278,7 +310,13 @@ class LatexWriter {
     if ('dataFootnoteBackref' in anchor.properties) return '';
     if ('dataFootnoteRef' in anchor.properties) {
       const note = this.footnotes.get(`user-content-${href.slice(1)}`) ?? this.footnotes.get(href.slice(1));
-      return note ? `\\footnote{${this.blocks(note.children).replace(/\n\n+/g, ' \\par ').trim()}}` : this.inline(anchor.children);
+      if (!note) return this.inline(anchor.children);
+      this.boxed++;
+      try {
+        return `\\footnote{${this.blocks(note.children).replace(/\n\n+/g, ' \\par ').trim()}}`;
+      } finally {
+        this.boxed--;
+      }
     }
     const text = this.inline(anchor.children);
     return /^(https?:|mailto:)/i.test(href) && textOf(anchor).trim() !== href ? `${text} (\\texttt{${this.escape(href)}})` : text;
@@ -289,18 +327,22 @@ class LatexWriter {
       this.warn(`the formula ${quote(formula.source)} is not valid LaTeX (${formula.reason}); it is written as text.`);
       return `\\texttt{${this.escape(formula.source)}}`;
     }
-    if (UNSAFE_MATH.test(formula.source)) {
-      this.warn(`the formula ${quote(formula.source)} defines commands or reads files; it is written as text.`);
+    const math = safeMath(formula.source, formula.display);
+    if (!math.ok) {
+      this.warn(`the formula ${quote(formula.source)} was written as text: ${math.reason}.`);
       return `\\texttt{${this.escape(formula.source)}}`;
     }
-    return formula.display ? `\\[\n${formula.source.trim()}\n\\]` : `\\(${formula.source.trim()}\\)`;
+    if (math.tex === '') return '';
+    // display math in a heading or a table cell would end its paragraph there: it is set inline, displaystyle
+    if (formula.display && this.boxed === 0) return `\\[\n${math.tex}\n\\]`;
+    return formula.display ? `\\(\\displaystyle ${math.tex}\\)` : `\\(${math.tex}\\)`;
   }
 
   private imageFor(element: Element): string {
     const src = String(element.properties['src'] ?? '');
     const alt = String(element.properties['alt'] ?? '');
     const image = src === '' || src === '#' ? undefined : this.image(src);
-    if (image && !/[%#{}\\^~$&]/.test(image.path)) {
+    if (image && !/[%#{}\\^~$&]/.test(image.path) && !/^\/|(?:^|\/)\.\.(?:\/|$)/.test(image.path)) {
       this.usesGraphics = true;
       return `\\includegraphics[width=${Math.min(1, image.width / 450).toFixed(3)}\\linewidth,keepaspectratio]{\\detokenize{${image.path}}}`;
     }
@@ -315,22 +357,49 @@ function isDisplayMath(element: Element): boolean {
   return formula?.kind === 'math' && formula.display;
 }
 
-/** Text as LaTeX prints it; `unset` hears of each character pdflatex could not set (written as `?`). */
+/**
+ * Text as LaTeX prints it. Characters TeX treats specially are escaped, symbols and Greek become math,
+ * Latin letters are set by inputenc, and `unset` hears of each other character: a control character is
+ * left out, anything else (CJK, Cyrillic...) is written as its code point, `[U+6F22]`, since the
+ * Latin fonts of TeX Live's base sets have no glyph for it. A long run without spaces gets a line
+ * end that TeX reads as nothing, so no line outgrows TeX's input buffer.
+ */
 export function escapeLatex(text: string, unset: (character: string) => void): string {
   let out = '';
+  let line = 0;
   for (const character of text) {
-    const special = SPECIALS[character];
-    if (special !== undefined) out += special;
-    else if (character.codePointAt(0)! < 0x7f) out += character;
-    else if (GREEK.includes(character)) out += `$\\${GREEK_NAMES[GREEK.indexOf(character)]}$`;
+    let written: string;
+    const special = TEXT_SPECIALS[character];
+    if (special !== undefined) written = special;
+    else if (CONTROL.test(character)) {
+      unset(character);
+      written = '';
+    } else if (character.codePointAt(0)! < 0x7f) written = character;
     // Latin-1 and Latin Extended-A letters: utf8 input sets them from accents OT1 has
-    else if (/[\u00c0-\u017f]/.test(character) && !'\u00d7\u00f7'.includes(character)) out += character;
+    else if (/[\u00c0-\u017f]/.test(character) && character !== '\u00d7' && character !== '\u00f7') written = character;
+    else if (UNICODE_MATH[character] !== undefined) written = `$${UNICODE_MATH[character]!.trim()}$`;
     else {
       unset(character);
-      out += '?';
+      written = `{\\ttfamily${codeOf(character)}}`;
     }
+    if (character === ' ' || character === '\n') line = 0;
+    else if (line > TEXT_LINE) {
+      out += '%\n';
+      line = 0;
+    }
+    out += written;
+    line += written.length;
   }
   return out;
+}
+
+function codeOf(character: string): string {
+  return `[U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`;
+}
+
+/** A paragraph column's width: its share of the line less the space beside it (positive up to PART_COLUMNS columns at the sizes above). */
+function columnWidth(span: number, columns: number): string {
+  return `\\dimexpr ${((0.97 * span) / columns).toFixed(4)}\\linewidth-2\\tabcolsep\\relax`;
 }
 
 function quote(text: string): string {

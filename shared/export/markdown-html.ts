@@ -17,6 +17,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { KATEX_OPTIONS } from '../katex-quiet.js';
 import { rehypeExportSafety } from './html-safety.js';
 import { exportSanitizeSchema } from './html-sanitize-schema.js';
 
@@ -30,7 +31,7 @@ export function markdownToHtml(mathOutput: 'html' | 'htmlAndMathml') {
     .use(rehypeRaw)
     .use(rehypeSanitize, exportSanitizeSchema)
     .use(rehypeExportSafety)
-    .use(rehypeKatex, { output: mathOutput, trust: false })
+    .use(rehypeKatex, { ...KATEX_OPTIONS, output: mathOutput })
     .use(rehypeStringify)
     .freeze();
 }

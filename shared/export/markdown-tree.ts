@@ -14,6 +14,7 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { KATEX_OPTIONS } from '../katex-quiet.js';
 import { dollarMath } from '../math-delimiters.js';
 import { exportSanitizeSchema } from './html-sanitize-schema.js';
 
@@ -24,7 +25,7 @@ const processor = unified()
   .use(remarkRehype, { allowDangerousHtml: true })
   .use(rehypeRaw)
   .use(rehypeSanitize, exportSanitizeSchema)
-  .use(rehypeKatex, { output: 'mathml', trust: false })
+  .use(rehypeKatex, { ...KATEX_OPTIONS, output: 'mathml' })
   .freeze();
 
 export function markdownTree(markdown: string): Root {

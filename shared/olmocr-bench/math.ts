@@ -7,6 +7,7 @@
  */
 
 import katex from 'katex';
+import { KATEX_OPTIONS } from '../katex-quiet.js';
 import { ratio } from './fuzzy-match.js';
 
 // olmOCR's order: \(...\), \[...\], then $$...$$ and $...$ unless dollars are ignored.
@@ -28,7 +29,7 @@ export function formulasIn(content: string, ignoreDollarDelimited = false): stri
 export function renderedLayout(latex: string): string | undefined {
   let mathml: string;
   try {
-    mathml = katex.renderToString(latex, { output: 'mathml', throwOnError: true, strict: 'ignore', displayMode: true });
+    mathml = katex.renderToString(latex, { ...KATEX_OPTIONS, output: 'mathml', throwOnError: true, displayMode: true });
   } catch {
     return undefined;
   }

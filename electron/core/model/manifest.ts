@@ -9,7 +9,20 @@ export const MANIFEST_FORMAT = 'folio-model-package';
 /** 2: the MTP graph takes its cache at its capacity, keys transposed, with an attention bias (capacity-kv-cache.ts). */
 export const MANIFEST_FORMAT_VERSION = 2;
 
-const dimension = z.union([z.number().int().nonnegative(), z.string()]);
+/**
+ * Bounds on every size the runtime allocates by, far above any real model's (DeepSeek-OCR: vocabulary
+ * 129,280, 12 layers, views of 1,280 pixels): a manifest that says 1e15 is refused naming the field,
+ * instead of a typed array of that length failing somewhere later.
+ */
+const count = (max: number) => z.number().int().positive().max(max);
+const MAX_VOCABULARY = 4_194_304;
+const MAX_WIDTH = 65_536;
+const MAX_LAYERS = 1_024;
+const MAX_HEADS = 1_024;
+const MAX_PIXELS = 8_192;
+const MAX_CROPS = 256;
+
+const dimension = z.union([z.number().int().nonnegative().max(2 ** 31 - 1), z.string().max(256)]);
 
 const tensorSpec = z.object({
   name: z.string(),
@@ -21,8 +34,8 @@ const graphSpec = z.object({
   file: z.string(),
   inputs: z.array(tensorSpec),
   outputs: z.array(tensorSpec),
-  view_size: z.number().int().positive().optional(),
-  grid: z.number().int().positive().optional(),
+  view_size: count(MAX_PIXELS).optional(),
+  grid: count(MAX_CROPS).optional(),
   requires: z.array(z.string()).optional(),
   /** How an int4 decoder's routed experts are stored (tools/model's decoder_builder.ExpertLayout). */
   routed_experts: z.object({
@@ -34,12 +47,12 @@ const graphSpec = z.object({
 
 const resolutionMode = z.object({
   name: z.string(),
-  base_size: z.number().int().positive(),
-  image_size: z.number().int().positive(),
+  base_size: count(MAX_PIXELS),
+  image_size: count(MAX_PIXELS),
   crop: z.boolean(),
-  min_crops: z.number().int().positive(),
-  max_crops: z.number().int().positive(),
-  candidate_grids: z.array(z.tuple([z.number().int().positive(), z.number().int().positive()])),
+  min_crops: count(MAX_CROPS),
+  max_crops: count(MAX_CROPS),
+  candidate_grids: z.array(z.tuple([count(MAX_CROPS), count(MAX_CROPS)])).max(MAX_CROPS * MAX_CROPS),
 });
 
 export const manifestSchema = z.looseObject({
@@ -51,13 +64,13 @@ export const manifestSchema = z.looseObject({
   precision: z.enum(['fp32', 'fp16', 'int4']).optional(),
   architecture: z.looseObject({
     language_config: z.looseObject({
-      vocab_size: z.number().int().positive(),
-      hidden_size: z.number().int().positive(),
-      num_hidden_layers: z.number().int().positive(),
-      num_attention_heads: z.number().int().positive(),
-      num_key_value_heads: z.number().int().positive(),
+      vocab_size: count(MAX_VOCABULARY),
+      hidden_size: count(MAX_WIDTH),
+      num_hidden_layers: count(MAX_LAYERS),
+      num_attention_heads: count(MAX_HEADS),
+      num_key_value_heads: count(MAX_HEADS),
     }),
-    num_mtp_heads: z.number().int().nonnegative().optional(),
+    num_mtp_heads: z.number().int().nonnegative().max(16).optional(),
   }),
   tokens: z.object({
     bos: z.number().int(),
@@ -71,8 +84,8 @@ export const manifestSchema = z.looseObject({
   ]),
   decoding: z.looseObject({
     no_repeat_ngram: z.object({
-      size: z.number().int().positive(),
-      window: z.number().int().positive(),
+      size: count(1_024),
+      window: count(1_048_576),
       exempt: z.array(z.number().int()),
     }),
     mtp_emb_zero_at_position_0: z.boolean().optional(),
@@ -84,7 +97,7 @@ export const manifestSchema = z.looseObject({
     std: z.number().positive(),
     pad_colour: z.tuple([z.number().int(), z.number().int(), z.number().int()]),
     resample: z.literal('bicubic'),
-    tokens_per_view_side: z.record(z.string(), z.number().int().positive()),
+    tokens_per_view_side: z.record(z.string(), count(MAX_PIXELS)),
     resolution_modes: z.array(resolutionMode).min(1),
   }),
   graphs: z.record(z.string(), graphSpec),

@@ -6,10 +6,12 @@
 
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { NamedDeviceRequest } from '../../../shared/device.js';
+import { fileKind, readBoundedFile, UnfitFileError } from '../bounded-file.js';
 import { MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
+import { externalDataLocations, OnnxReadError } from './onnx-external-data.js';
 
 /** A package that cannot be used, with a message naming the file, the fault and the remedy. */
 export class ModelPackageError extends Error {
@@ -21,12 +23,16 @@ export class ModelPackageError extends Error {
 
 export const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
 
+/** A manifest is a few KiB of JSON; anything near this is not one. */
+const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
 export async function readManifest(dir: string): Promise<Manifest> {
   const file = path.join(dir, 'manifest.json');
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
-  } catch {
+    text = (await readBoundedFile(file, MAX_MANIFEST_BYTES, 'manifest')).toString('utf8');
+  } catch (error) {
+    if (error instanceof UnfitFileError) throw new ModelPackageError(`${error.message.replace(/\.$/, '')}; ${REMEDY}`);
     throw new ModelPackageError(`${file}: no manifest.json here; choose a model package folder written by tools/model`);
   }
   let json: unknown;
@@ -51,10 +57,52 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
-async function sha256(file: string): Promise<string> {
+/** The file's first `size` bytes hashed: the size stat gave for a regular file, so nothing reads on past it. */
+async function sha256(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  if (size > 0) for await (const chunk of createReadStream(file, { start: 0, end: size - 1 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * A manifest entry as a file of the package: a relative name with no `..`, that (links followed)
+ * is a regular file inside the package folder. Anything else is refused before it is read or
+ * hashed, so a manifest cannot ask about files elsewhere (`../../etc/passwd`) or read a device.
+ */
+async function packageFile(dir: string, name: string): Promise<{ full: string; size: number }> {
+  const manifestFile = path.join(dir, 'manifest.json');
+  if (name === '' || path.isAbsolute(name) || path.win32.isAbsolute(name) || name.split(/[\\/]/).includes('..')) {
+    throw new ModelPackageError(`${manifestFile}: lists "${name}", which is not a file inside the package; ${REMEDY}`);
+  }
+  const full = path.join(dir, name);
+  let real: string;
+  try {
+    real = await realpath(full);
+  } catch {
+    throw new ModelPackageError(`${full}: file missing from the model package; copy the whole package folder again`);
+  }
+  const root = await realpath(dir);
+  if (real !== root && !real.startsWith(root + path.sep)) throw new ModelPackageError(`${full}: a link to a file outside the model package; copy the package's own files into its folder`);
+  const stats = await stat(real);
+  if (!stats.isFile()) throw new ModelPackageError(`${full}: is ${fileKind(stats)}, not a file of the model package; copy the package again`);
+  return { full, size: stats.size };
+}
+
+/** Every file a graph loads (its external data) must be listed, and so checked, in the manifest. */
+async function checkExternalData(manifest: Manifest, graphFile: string, full: string): Promise<void> {
+  let locations: Set<string>;
+  try {
+    locations = await externalDataLocations(full);
+  } catch (error) {
+    if (error instanceof OnnxReadError) throw new ModelPackageError(`${full}: not an ONNX graph (${error.message}); ${REMEDY}`);
+    throw error;
+  }
+  for (const location of locations) {
+    const name = path.posix.join(path.posix.dirname(graphFile), location.replace(/\\/g, '/'));
+    if (!(name in manifest.files)) {
+      throw new ModelPackageError(`${full}: loads its weights from "${location}", which manifest.json does not list (so it could not be checked); ${REMEDY}`);
+    }
+  }
 }
 
 export async function checkFiles(dir: string, manifest: Manifest, hash: boolean): Promise<void> {
@@ -62,14 +110,13 @@ export async function checkFiles(dir: string, manifest: Manifest, hash: boolean)
   for (const file of needed) {
     if (!(file in manifest.files)) throw new ModelPackageError(`${path.join(dir, 'manifest.json')}: no checksum listed for ${file}; ${REMEDY}`);
   }
+  const files = new Map<string, { full: string; size: number }>();
+  for (const file of Object.keys(manifest.files)) files.set(file, await packageFile(dir, file));
+  for (const graph of Object.values(manifest.graphs)) await checkExternalData(manifest, graph.file, files.get(graph.file)!.full);
+  if (!hash) return;
   for (const [file, digest] of Object.entries(manifest.files)) {
-    const full = path.join(dir, file);
-    try {
-      await stat(full);
-    } catch {
-      throw new ModelPackageError(`${full}: file missing from the model package; copy the whole package folder again`);
-    }
-    if (hash && (await sha256(full)) !== digest) {
+    const { full, size } = files.get(file)!;
+    if ((await sha256(full, size)) !== digest) {
       throw new ModelPackageError(`${full}: checksum mismatch (the file is damaged or was changed); copy the package again`);
     }
   }

@@ -1,9 +1,9 @@
 /** The VLM settings sent to the engine host, with the defaults that depend on the model package. */
 
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DemoModel } from '../../../shared/demo-models.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
+import { readBoundedFile } from '../bounded-file.js';
 
 /** The VLM settings as the user gave them (the CLI's flags, the app's settings); an unset `specK` is decided by the package. */
 export interface VlmRequest {
@@ -33,7 +33,7 @@ async function hasMtpHead(dir: string): Promise<boolean> {
   try {
     // loaded here: the manifest's schema (zod) is for conversions that name a model
     const { manifestSchema } = await import('./manifest.js');
-    const parsed = manifestSchema.safeParse(JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')));
+    const parsed = manifestSchema.safeParse(JSON.parse((await readBoundedFile(path.join(dir, 'manifest.json'), 16 * 1024 * 1024)).toString('utf8')));
     return parsed.success && 'mtp' in parsed.data.graphs;
   } catch {
     // an unreadable package is reported, with its remedy, by the engine host's loader on the first page

@@ -1,8 +1,8 @@
 /** An image file opened as a document: one page per image (a multi-page TIFF has several), one pixel per point. */
 
-import { readFile } from 'node:fs/promises';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import type { DocumentSource } from '../document-source.js';
+import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../../core/bounded-file.js';
 import { FailureError } from '../../core/failure-error.js';
 import { resizeLarge } from '../raster/box-reduce.js';
 import type { RgbImage } from '../raster/rgb-image.js';
@@ -13,7 +13,12 @@ export async function openImageDocument(file: string, format: ImageFormat): Prom
   if (!isReadable(format)) {
     throw new FailureError('not-pdf', `${file}: a ${format.toUpperCase()} image, which Folio does not read; save it as PNG, JPEG or TIFF.`);
   }
-  const bytes = await readFile(file);
+  let bytes: Buffer;
+  try {
+    bytes = await readBoundedFile(file, MAX_DOCUMENT_BYTES, 'document');
+  } catch (error) {
+    throw error instanceof UnfitFileError ? new FailureError('not-pdf', error.message) : error;
+  }
   let pages;
   try {
     pages = await readImagePages(bytes, format);

@@ -8,13 +8,13 @@
  * (`pageToRender`), from the same bytes.
  */
 
-import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
 import { emptyInput, unreadableInput } from '../../../shared/input-failure.js';
+import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../../core/bounded-file.js';
 import { FailureError } from '../../core/failure-error.js';
 import { passwordlessView } from '../../core/passwordless-view.js';
 import './pdfjs-worker.js';
@@ -115,8 +115,9 @@ async function loadDocument(data: Uint8Array, password: string | undefined, glyp
 async function readPdfBytes(file: string): Promise<Uint8Array> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(file);
+    bytes = await readBoundedFile(file, MAX_DOCUMENT_BYTES, 'document');
   } catch (error) {
+    if (error instanceof UnfitFileError) throw new FailureError('not-pdf', error.message);
     const unreadable = unreadableInput(file, (error as NodeJS.ErrnoException).code ?? String(error));
     throw new FailureError(unreadable.code, unreadable.message);
   }

@@ -6,7 +6,7 @@
  * (see `PER_PASS_VISION_BYTES`).
  */
 
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { NamedDeviceRequest } from '../../../shared/device.js';
@@ -16,6 +16,7 @@ import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, type Manifest } from '../../core/model/manifest.js';
 import { withExpertKernel } from './expert-kernel.js';
+import { readBoundedFile } from '../../core/bounded-file.js';
 import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from '../../core/model/package-files.js';
 
 export interface ModelPackage {
@@ -218,7 +219,8 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       throw error;
     }
   };
-  const tokenizerJson = await readFile(path.join(dir, 'tokenizer.json'), 'utf8');
+  // a regular file inside the package, checked by checkFiles; bounded all the same
+  const tokenizerJson = (await readBoundedFile(path.join(dir, 'tokenizer.json'), 256 * 1024 * 1024, 'tokenizer')).toString('utf8');
   const withSession = async <T>(graph: string, use: (session: ort.InferenceSession) => Promise<T>): Promise<T> => {
     const kept = sessions.get(graph);
     if (kept) return use(kept);
