@@ -79,6 +79,9 @@ describe('display formulas as math checks', () => {
     expect(displayRows('eqnarray', 'E &=& mc^2 \\\\ F &=& ma')).toEqual(['E = mc^2', 'F = ma']);
     // rows of a nested environment stay together
     expect(displayRows('align*', 'f(x) &= \\begin{cases} 1 & x > 0 \\\\ 0 & x \\le 0 \\end{cases}')).toHaveLength(1);
+    // every second & of an align row starts another formula; an equation that is one split is rows
+    expect(displayRows('alignat', '{3} x &= y & X &= Y & a &= b + c')).toEqual(['x = y', 'X = Y', 'a = b + c']);
+    expect(displayRows('equation', '\\begin{split} a &= b + c \\\\ &= d . \\end{split}')).toEqual(['a = b + c', '= d']);
   });
 
   it('takes only standard LaTeX the document leaves alone', () => {

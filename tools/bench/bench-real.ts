@@ -50,9 +50,10 @@ async function benchReport(args: string[]): Promise<BenchReport> {
   return JSON.parse(Buffer.concat(chunks).toString('utf8')) as BenchReport;
 }
 
-/** pdftotext's text of every tested page, as `<stem>_pg<N>_repeat1.md` in a new folder. */
+/** pdftotext's text of every tested page (and every first page, which the default baseline tests), as `<stem>_pg<N>_repeat1.md` in a new folder. */
 async function pdftotextOutputs(dir: string): Promise<string> {
   const pages = new Map<string, Set<number>>();
+  for (const pdf of (await readdir(path.join(dir, 'pdfs'))).filter((n) => n.endsWith('.pdf'))) pages.set(pdf, new Set([1]));
   for (const name of (await readdir(dir)).filter((n) => n.endsWith('.jsonl'))) {
     for (const test of parseTestFile(name, await readFile(path.join(dir, name), 'utf8')).tests) {
       (pages.get(test.pdf) ?? pages.set(test.pdf, new Set()).get(test.pdf)!).add(test.page);
@@ -101,7 +102,7 @@ async function main(): Promise<void> {
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
   console.log(line(header));
-  console.log(`|${widths.map((w, i) => (i < 2 ? `-${'-'.repeat(w)}-` : `-${'-'.repeat(w - 1)}:-`)).join('|')}|`);
+  console.log(`|${widths.map((w, i) => (i < 2 ? '-'.repeat(w + 2) : `${'-'.repeat(w + 1)}:`)).join('|')}|`);
   for (const cells of table) console.log(line(cells));
   console.log('\nChecks by kind (tune / holdout):', types.map((t) => `${t} ${rows.find((r) => r.side === 'tune')?.report.types[t]?.total ?? 0}/${rows.find((r) => r.side === 'holdout')?.report.types[t]?.total ?? 0}`).join(', '));
   console.log('Failures of tune: node bin/folio.js bench test/real-docs/out/tune --engine text; holdout is totals only.');

@@ -25,7 +25,25 @@ const TABLE_CHECKS = 4;
 /** Words of a paragraph's end or start an order check quotes. */
 const ORDER_WORDS = 12;
 
-type Block = { kind: 'heading' | 'paragraph'; text: string } | { kind: 'table'; caption: string; element: Element };
+type Block =
+  | { kind: 'heading'; text: string }
+  /** `plain`: the paragraph's text between its code and links, which a correct rendering may write with backticks or as `[text](url)`. */
+  | { kind: 'paragraph'; text: string; plain: string[] }
+  | { kind: 'table'; caption: string; element: Element };
+
+/** Text between the elements that Markdown marks up: code and links. */
+function plainSegments(element: Element): string[] {
+  const segments: string[] = [''];
+  const visit = (node: ElementContent) => {
+    if (node.type === 'text') segments[segments.length - 1] += node.value;
+    else if (node.type === 'element') {
+      if (node.tagName === 'code' || node.tagName === 'a' || node.tagName === 'kbd' || node.tagName === 'tt') segments.push('');
+      else node.children.forEach(visit);
+    }
+  };
+  element.children.forEach(visit);
+  return segments.map(collapse).filter((segment) => segment !== '');
+}
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
@@ -43,13 +61,13 @@ export function htmlBlocks(root: Root): Block[] {
         continue;
       }
       if (/^h[1-4]$/.test(node.tagName)) {
-        const text = collapse(textOf(node)).replace(/^(?:[A-Z]|\d+)(?:\.\d+)*\.\s+/, '');
+        const text = collapse(textOf(node)).replace(/^(?:(?:Chapter|Appendix)\s+)?(?:[A-Z]|\d+)(?:\.\d+)*\.\s+/, '');
         if (text) blocks.push({ kind: 'heading', text });
         continue;
       }
       if (node.tagName === 'p') {
         const text = collapse(textOf(node));
-        if (text) blocks.push({ kind: 'paragraph', text });
+        if (text) blocks.push({ kind: 'paragraph', text, plain: plainSegments(node) });
         continue;
       }
       visit(node.children);
@@ -113,9 +131,13 @@ export async function debianChecks(dir: string, pdf: PdfText, pages: PageFinder)
   for (let i = 0; i + 1 < blocks.length; i++) {
     const [first, second] = [blocks[i]!, blocks[i + 1]!];
     if (first.kind === 'table' || second.kind !== 'paragraph') continue;
+    // the end of the first block and the start of the second, only where no code or link is
     const words = (text: string) => text.split(' ');
-    const before = first.kind === 'heading' ? first.text : words(first.text).slice(-ORDER_WORDS).join(' ');
-    const after = words(second.text).slice(0, ORDER_WORDS).join(' ');
+    const lastPlain = first.kind === 'heading' ? first.text : first.plain.at(-1) ?? '';
+    if (first.kind === 'paragraph' && !first.text.endsWith(lastPlain)) continue;
+    if (!second.text.startsWith(second.plain[0] ?? ' ')) continue;
+    const before = first.kind === 'heading' ? first.text : words(lastPlain).slice(-ORDER_WORDS).join(' ');
+    const after = words(second.plain[0]!).slice(0, ORDER_WORDS).join(' ');
     if (letterKey(before).length < 12 || letterKey(after).length < 20) continue;
     const page = pages.uniquePage(before);
     if (page === undefined || page !== pages.uniquePage(after) || usedPages.has(page)) continue;

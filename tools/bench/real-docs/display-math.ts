@@ -25,6 +25,8 @@ const STANDARD = new Set(
 );
 /** Spacing and numbering that a rendering need not repeat. */
 const NUMBERING = /\\(?:label|tag\*?|eqref)\s*\{[^}]*\}|\\(?:nonumber|notag|displaybreak(?:\[\d\])?|allowdisplaybreaks)\b/g;
+/** Environments whose columns come in pairs (right-aligned, then left-aligned), one formula to a pair. */
+const PAIRED_COLUMNS = new Set(['align', 'align*', 'flalign', 'flalign*', 'alignat', 'alignat*']);
 /** Multi-row environments: each row is a formula of its own. */
 const MULTI_ROW = new Set(['align', 'align*', 'gather', 'gather*', 'multline', 'multline*', 'eqnarray', 'eqnarray*', 'flalign', 'flalign*', 'alignat', 'alignat*']);
 
@@ -32,8 +34,34 @@ const MULTI_ROW = new Set(['align', 'align*', 'gather', 'gather*', 'multline', '
 export function displayRows(environment: string, body: string): string[] {
   let source = body.replace(NUMBERING, ' ');
   if (environment.startsWith('alignat')) source = source.replace(/^\s*\{\d+\}/, '');
-  const rows = MULTI_ROW.has(environment) ? topLevelRows(source).map(removeAlignment) : [source];
-  return rows.map(tidy).filter((row) => row.length > 0);
+  // An equation that is one split (or aligned, gathered) is rows as an align is.
+  const inner = /^\s*\\begin\{(split|aligned|gathered)\}([\s\S]*)\\end\{\1\}\s*[.,;]?\s*$/.exec(source);
+  if (inner && !/\\begin\{(?:split|aligned|gathered)\}/.test(inner[2]!)) return displayRows(inner[1] === 'gathered' ? 'gather' : 'align', inner[2]!);
+  const rows = MULTI_ROW.has(environment) ? topLevelRows(source) : [source];
+  // In align-like environments every second `&` starts another formula of the same row.
+  const formulas = PAIRED_COLUMNS.has(environment) ? rows.flatMap((row) => splitTopLevel(row, '&').reduce<string[]>((out, part, i) => (i % 2 === 0 ? [...out, part] : [...out.slice(0, -1), `${out.at(-1)}&${part}`]), [])) : rows;
+  return formulas.map(removeAlignment).map(tidy).filter((row) => row.length > 0);
+}
+
+/** Splits at `&` outside braces and nested environments. */
+function splitTopLevel(source: string, separator: '&'): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source.startsWith('\\begin{', i)) depth++;
+    else if (source.startsWith('\\end{', i)) depth--;
+    const ch = source[i];
+    if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}') depth--;
+    else if (ch === separator && depth === 0) {
+      parts.push(source.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(source.slice(start));
+  return parts;
 }
 
 /** Splits at `\\` outside braces and nested environments (`\\*` and `\\[2pt]` included). */

@@ -14,7 +14,7 @@ import { groupEnd, readArgument } from './tex-text.js';
 export interface DisplayFormula {
   environment: string;
   body: string;
-  /** The source just before it, back to the previous paragraph break or display (at most 600 characters). */
+  /** The source just before it, back to the previous display (at most 600 characters). */
   before: string;
 }
 
@@ -213,7 +213,7 @@ function replaceDisplays(src: string, displays: DisplayFormula[]): string {
   let out = src;
   const record = (at: number, end: number, environment: string, body: string) => {
     const before = out.slice(Math.max(0, at - 600), at);
-    displays.push({ environment, body, before: before.slice(Math.max(before.lastIndexOf('\n\n'), before.lastIndexOf(DISPLAY) + DISPLAY.length, 0)) });
+    displays.push({ environment, body, before: before.slice(Math.max(before.lastIndexOf(DISPLAY) + DISPLAY.length, 0)) });
     out = out.slice(0, at) + DISPLAY + out.slice(end);
     return at + DISPLAY.length;
   };

@@ -135,6 +135,20 @@ export class PageFinder {
     return pages.length === 1 && this.occurrences(text) === 1 ? pages[0] : undefined;
   }
 
+  /**
+   * The one page holding these words in this order, at most `gap` letters or digits apart (what
+   * the PDF prints between them: a reference's number, a formula's letters), when the document
+   * holds them so only once.
+   */
+  uniquePageOfWords(words: readonly string[], gap: number): number | undefined {
+    const keys = words.map(letterKey).filter(Boolean);
+    if (keys.length === 0) return undefined;
+    const pattern = new RegExp(keys.join(`[\\p{L}\\p{N}]{0,${gap}}`), 'gu');
+    if ((this.all.match(pattern) ?? []).length !== 1) return undefined;
+    const pages = this.keys.flatMap((key, index) => (new RegExp(pattern.source, 'u').test(key) ? [index + 1] : []));
+    return pages.length === 1 ? pages[0] : undefined;
+  }
+
   /** How many times `text` occurs on `page`. */
   occurrencesOn(page: number, text: string): number {
     const key = letterKey(text);

@@ -48,17 +48,32 @@ export function runningLineChecks(pdf: PdfText, pages: PageFinder, isContent: (t
   const pageCount = lines.length;
   const enough = Math.max(3, Math.ceil(0.3 * pageCount));
 
-  const pagesByTemplate = new Map<string, Set<number>>();
+  const byTemplate = new Map<string, EdgeLine[]>();
   for (const edge of edges) {
     const key = `${edge.top}:${template(edge.text)}`;
-    (pagesByTemplate.get(key) ?? pagesByTemplate.set(key, new Set()).get(key)!).add(edge.page);
+    byTemplate.set(key, [...(byTemplate.get(key) ?? []), edge]);
   }
-  const running = (edge: EdgeLine) => {
-    const shape = template(edge.text);
-    const letters = shape.replace(/[^\p{L}]/gu, '').length;
-    if (isNumber(edge.text) || (letters < 3 && !/#.*\S.*#/.test(shape))) return false;
-    return (pagesByTemplate.get(`${edge.top}:${shape}`)?.size ?? 0) >= enough && !isContent(edge.text);
+  /** The template's lines print the same numbers everywhere, or one of their numbers keeps pace with the page (a caption's table number does not). */
+  const steady = (lines: readonly EdgeLine[]) => {
+    const numbers = lines.map((line) => (line.text.match(/\d+/g) ?? []).map(Number));
+    if (new Set(lines.map((line) => line.text)).size === 1) return true;
+    const width = Math.min(...numbers.map((n) => n.length));
+    for (let i = 0; i < width; i++) {
+      const offsets = new Map<number, number>();
+      lines.forEach((line, j) => offsets.set(numbers[j]![i]! - line.page, (offsets.get(numbers[j]![i]! - line.page) ?? 0) + 1));
+      if (Math.max(...offsets.values()) >= 0.75 * lines.length) return true;
+    }
+    return false;
   };
+  const runningTemplates = new Set<string>();
+  for (const [key, lines] of byTemplate) {
+    const shape = key.slice(key.indexOf(':') + 1);
+    const letters = shape.replace(/[^\p{L}]/gu, '').length;
+    // text, or numbers set apart as a page count is ("3 / 233", "111:4"), not a section number
+    if (letters < 3 && !/^[-–(\[]?\s*#\s*[/:–-]\s*#\s*[-–)\]]?$/.test(shape)) continue;
+    if (new Set(lines.map((line) => line.page)).size >= enough && steady(lines)) runningTemplates.add(key);
+  }
+  const running = (edge: EdgeLine) => !isNumber(edge.text) && runningTemplates.has(`${edge.top}:${template(edge.text)}`) && !isContent(edge.text);
 
   // Page numbers: lone numbers at an edge whose difference from the page index most of them share.
   const numbers = edges.filter((edge) => isNumber(edge.text));

@@ -18,7 +18,7 @@ import { passesOn } from './truth-check.js';
 import { tableChecks, tableHtml } from './truth-table.js';
 
 /** At most this many checks of each kind per document, spread over its pages. */
-export const TEXLIVE_LIMITS = { present: 30, order: 15, math: 25, table: 30, absent: 30 } as const;
+export const TEXLIVE_LIMITS = { present: 30, order: 15, math: 40, table: 30, absent: 30 } as const;
 const PRESENT_PER_PAGE = 2;
 /** Table checks per table. */
 const TABLE_CHECKS = 6;
@@ -38,12 +38,32 @@ export function sentences(paragraph: string): string[] {
   return paragraph.split(SENTENCE_END).map((raw) => raw.trim()).filter(Boolean);
 }
 
-/** The printed text of the last (or first) words of `raw` that print with certainty, long enough to find. */
+/** The longest run of words at the end (or start) of `raw`, at most 15, that prints with certainty and is worth finding. */
 function cleanEdge(raw: string, end: 'last' | 'first'): string | undefined {
   const words = raw.replace(/\\FOLIO[A-Z]+/g, ' ').trim().split(/\s+/);
-  for (let n = Math.min(12, words.length); n >= 4; n--) {
+  for (let n = Math.min(15, words.length); n >= 6; n--) {
     const text = texToText((end === 'last' ? words.slice(-n) : words.slice(0, n)).join(' '));
-    if (text !== undefined && letterKey(text).length >= 20) return text;
+    if (text !== undefined && text.replace(/[^\p{L}]/gu, '').length >= 25) return text;
+  }
+  return undefined;
+}
+
+/**
+ * The page of a display formula: the page printing the last words of the text before it (TeX does
+ * not break a page before a display). Words only: inline math, references and citations print
+ * otherwise, so they are dropped and may stand between the words.
+ */
+function displayPage(before: string, pages: PageFinder): number | undefined {
+  const text = before
+    .replace(/\$[^$]*\$|\\\([\s\S]*?\\\)/g, ' ')
+    .replace(/\\(?:ref|eqref|cite|citep|citet|pageref|label|lemref|autoref|cref|Cref)\*?\s*(?:\[[^\]]*\])?\s*\{[^}]*\}/g, ' ')
+    .replace(/\\[a-zA-Z]+\*?/g, ' ');
+  const words = text.match(/[A-Za-z]{3,}/g) ?? [];
+  for (const count of [8, 6, 5]) {
+    const last = words.slice(-count);
+    if (last.length < count || last.join('').length < 20) continue;
+    const page = pages.uniquePageOfWords(last, 40);
+    if (page !== undefined) return page;
   }
   return undefined;
 }
@@ -68,14 +88,14 @@ export async function texliveChecks(texFile: string, pdf: PdfText, pages: PageFi
   }
   checks.push(...spread(present, TEXLIVE_LIMITS.present));
 
-  // Order: the last sentence of a paragraph before the first of the next, on a two-column page.
+  // Order: the end of a paragraph before the start of the next, on a two-column page.
   const order: BuiltCheck[] = [];
   for (let i = 0; i + 1 < doc.paragraphs.length; i++) {
     const [first, second] = [doc.paragraphs[i], doc.paragraphs[i + 1]];
     if (first === undefined || second === undefined) continue;
-    const before = texToText(sentences(first).at(-1) ?? '');
-    const after = texToText(sentences(second)[0] ?? '');
-    if (before === undefined || after === undefined || !isSentence(before) || !isSentence(after)) continue;
+    const before = cleanEdge(first, 'last');
+    const after = cleanEdge(second, 'first');
+    if (before === undefined || after === undefined) continue;
     const page = pages.uniquePage(before);
     if (page === undefined || page !== pages.uniquePage(after) || !pdf.twoColumnPages.has(page)) continue;
     const maxDiffs = Math.min(textMaxDiffs(before), textMaxDiffs(after));
@@ -88,8 +108,7 @@ export async function texliveChecks(texFile: string, pdf: PdfText, pages: PageFi
   const math: BuiltCheck[] = [];
   if (!doc.packages.has('nath')) {
     for (const display of doc.displays) {
-      const context = cleanEdge(display.before, 'last');
-      const page = context === undefined ? undefined : pages.uniquePage(context);
+      const page = displayPage(display.before, pages);
       if (page === undefined) continue;
       const rows = displayRows(display.environment, display.body).filter((row) => isStandardFormula(row, doc.defined));
       for (const row of rows.slice(0, ROWS_PER_DISPLAY)) {
@@ -116,8 +135,14 @@ export async function texliveChecks(texFile: string, pdf: PdfText, pages: PageFi
   }
   checks.push(...spread(table, TEXLIVE_LIMITS.table));
 
-  // Absent: running heads and page numbers; a table's heading row repeated on each page is content.
-  checks.push(...runningLineChecks(pdf, pages, (line) => cellKeys.has(letterKey(line)), TEXLIVE_LIMITS.absent));
+  // Absent: running heads and page numbers, not what the source holds as text (a table's heading
+  // row or a test document's sentence repeated on each page).
+  const sourceKey = letterKey([...doc.paragraphs, ...doc.tabulars].join(' '));
+  const isContent = (line: string) => {
+    const key = letterKey(line);
+    return cellKeys.has(key) || (key.length >= 6 && sourceKey.includes(key));
+  };
+  checks.push(...runningLineChecks(pdf, pages, isContent, TEXLIVE_LIMITS.absent));
   return checks;
 }
 
