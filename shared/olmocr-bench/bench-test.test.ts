@@ -1,59 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { BenchTestError, parseBenchTest, runBenchTest, trailingRepeats } from './bench-test.js';
-import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
-import { normaliseText } from './normalise.js';
 
 const base = { pdf: 'doc.pdf', page: 1 };
 let counter = 0;
 function run(fields: Record<string, unknown>, content: string): boolean {
   return runBenchTest(parseBenchTest({ ...base, id: `t${counter++}`, ...fields }, 'test.jsonl:1'), content).passed;
 }
-
-describe('normalisation', () => {
-  it('strips Markdown emphasis, composes letters and makes quotes and dashes plain', () => {
-    expect(normaliseText('**Bold** and *it* and __u__ — “q” ‘s’ −1<br/>next\n\nline')).toBe('Bold and it and u - "q" \'s\' -1 next line');
-    expect(normaliseText('Ja\u0301n')).toBe('Ján');
-    expect(normaliseText('5 \u00b5m')).toBe('5 \u03bcm');
-  });
-
-  it('strips emphasis before joining lines, so emphasis never spans a line break', () => {
-    expect(normaliseText('*one\ntwo*')).toBe('*one two*');
-    expect(normaliseText('*one*\r\n*two*')).toBe('one two');
-    expect(normaliseText('a\u2028*b*')).toBe('a b');
-  });
-
-  it('counts whitespace as Python does: U+001F and U+0085 are spaces, U+FEFF is not', () => {
-    expect(normaliseText('a\u001f\u0085b\ufeffc')).toBe('a b\ufeffc');
-  });
-
-  it('turns only <br> and <br/> into spaces, as olmOCR does', () => {
-    expect(normaliseText('a<br>b<br/>c<br />d')).toBe('a b c<br />d');
-  });
-});
-
-describe('fuzzy matching', () => {
-  it('ratio is the normalised Indel similarity', () => {
-    expect(ratio('abcd', 'abcd')).toBe(1);
-    expect(ratio('abcd', 'abed')).toBeCloseTo(0.75);
-    expect(ratio('', '')).toBe(1);
-    expect(ratio('a', '')).toBe(0);
-  });
-
-  it('partial ratio finds the best window, also for needles longer than 32 characters', () => {
-    expect(partialRatio('fox', 'the quick brown fox jumps')).toBe(1);
-    expect(partialRatio('fax', 'the quick brown fox jumps')).toBeCloseTo(2 / 3);
-    const long = 'a sentence of well over thirty-two characters in length';
-    expect(partialRatio(long, `prefix ${long} suffix`)).toBe(1);
-    expect(partialRatio(long.replace('well', 'wall'), `prefix ${long} suffix`)).toBeGreaterThan(0.97);
-    expect(partialRatio('zzz', 'abc')).toBe(0);
-  });
-
-  it('near matches give the first and last start within the allowed edits', () => {
-    expect(nearMatchStarts('abc', 'xxabcxxabc', 0)).toEqual({ first: 2, last: 7 });
-    expect(nearMatchStarts('abc', 'xxabxx', 0)).toBeUndefined();
-    expect(nearMatchStarts('abcd', 'xxabxdx', 1)?.first).toBe(2);
-  });
-});
 
 describe('present and absent', () => {
   it('present passes on the text under Markdown emphasis and fails when it is missing', () => {

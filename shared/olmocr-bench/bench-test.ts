@@ -8,10 +8,10 @@
  * checks look at the raw Markdown/HTML markup.
  */
 
-import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { nearMatchStarts, partialRatio, ratio } from '../text-match/fuzzy-match.js';
 import { checkFootnote, hasFormattedText, TEXT_FORMATS, type TextFormat } from './markup-checks.js';
 import { findFormula, renderedLayout } from './math.js';
-import { normaliseText, PYTHON_WHITESPACE } from './normalise.js';
+import { normaliseText, PYTHON_WHITESPACE } from '../text-match/normalise.js';
 import { parseHtmlTables, parseMarkdownTables } from './tables.js';
 
 export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline', 'format', 'footnote'] as const;

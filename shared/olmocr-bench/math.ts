@@ -7,7 +7,7 @@
  */
 
 import katex from 'katex';
-import { ratio } from './fuzzy-match.js';
+import { ratio } from '../text-match/fuzzy-match.js';
 
 // olmOCR's order: \(...\), \[...\], then $$...$$ and $...$ unless dollars are ignored.
 const BACKSLASH_DELIMITERS: readonly RegExp[] = [/\\\((.+?)\\\)/gs, /\\\[(.+?)\\\]/gs];

@@ -3,7 +3,7 @@
  * (Markdown syntax, HTML table tags, escapes and layout whitespace removed), then edits per known character.
  */
 
-import { levenshtein } from '../scoring/edit-distance.js';
+import { levenshtein } from '../../shared/text-match/fuzzy-match.js';
 
 export function plainText(markdown: string): string {
   return markdown

@@ -5,6 +5,8 @@
  * not redefine it.
  */
 
+import { splitTopLevel } from './tex-text.js';
+
 /** Standard LaTeX, amsmath and amssymb math: what a formula may use to be checked. */
 const STANDARD = new Set(
   `alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa lambda mu nu xi pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega
@@ -43,74 +45,14 @@ export function displayRows(environment: string, body: string): string[] {
   return formulas.map(removeAlignment).map(tidy).filter((row) => row.length > 0);
 }
 
-/** Splits at `&` outside braces and nested environments. */
-function splitTopLevel(source: string, separator: '&'): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    if (source.startsWith('\\begin{', i)) depth++;
-    else if (source.startsWith('\\end{', i)) depth--;
-    const ch = source[i];
-    if (ch === '\\') i++;
-    else if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (ch === separator && depth === 0) {
-      parts.push(source.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(source.slice(start));
-  return parts;
-}
-
-/** Splits at `\\` outside braces and nested environments (`\\*` and `\\[2pt]` included). */
+/** Rows at `\\\\`, each without the `*` or `[2pt]` that may follow its break. */
 function topLevelRows(source: string): string[] {
-  const rows: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    if (source.startsWith('\\begin{', i)) depth++;
-    else if (source.startsWith('\\end{', i)) depth--;
-    const ch = source[i];
-    if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (ch === '\\' && source[i + 1] === '\\' && depth === 0) {
-      rows.push(source.slice(start, i));
-      let end = i + 2;
-      if (source[end] === '*') end++;
-      const spacing = /^\s*\[[^\]]*\]/.exec(source.slice(end));
-      if (spacing) end += spacing[0].length;
-      start = end;
-      i = end - 1;
-    } else if (ch === '\\') i++;
-  }
-  rows.push(source.slice(start));
-  return rows;
+  return splitTopLevel(source, '\\\\').map((row, i) => (i === 0 ? row : row.replace(/^\*?\s*(?:\[[^\]]*\])?/, '')));
 }
 
 /** Alignment points (`&` outside braces and nested environments) removed. */
 function removeAlignment(row: string): string {
-  let out = '';
-  let depth = 0;
-  for (let i = 0; i < row.length; i++) {
-    if (row.startsWith('\\begin{', i)) depth++;
-    else if (row.startsWith('\\end{', i)) depth--;
-    const ch = row[i]!;
-    if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    if (ch === '\\') {
-      out += row.slice(i, i + 2);
-      i++;
-      continue;
-    }
-    if (ch === '&' && depth === 0) {
-      out += ' ';
-      continue;
-    }
-    out += ch;
-  }
-  return out;
+  return splitTopLevel(row, '&').join(' ');
 }
 
 /** Whitespace collapsed; spacing and punctuation at either end removed (the sentence's, not the formula's). */

@@ -4,29 +4,10 @@
  * dropped. A cell's text is usable only when it prints with certainty (tex-text.ts).
  */
 
-import { readArgument, texToText } from './tex-text.js';
+import { readArgument, splitTopLevel, texToText } from './tex-text.js';
 import type { TruthCell, TruthTable } from './truth-table.js';
 
 const RULES = /\\(?:hline|toprule|midrule|bottomrule|colrule|hhline|cline|cmidrule|addlinespace|specialrule|endhead|endfirsthead|endfoot|endlastfoot|noalign)\b(?:\([^)]*\))?(?:\s*\{[^}]*\})*(?:\s*\[[^\]]*\])?/g;
-
-/** Splits at `separator` (`\\` or `&`) outside braces. */
-function splitTopLevel(source: string, separator: '\\\\' | '&'): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i];
-    if (ch === '{') depth++;
-    else if (ch === '}') depth--;
-    else if (depth === 0 && source.startsWith(separator, i)) {
-      parts.push(source.slice(start, i));
-      i += separator.length - 1;
-      start = i + 1;
-    } else if (ch === '\\') i++;
-  }
-  parts.push(source.slice(start));
-  return parts;
-}
 
 interface SourceCell {
   text: string;

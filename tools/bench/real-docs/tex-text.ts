@@ -34,6 +34,27 @@ export function groupEnd(src: string, open: number): number {
   return -1;
 }
 
+/** Splits at `separator` (`\\\\` or `&`) outside braces and nested environments; an escaped `\\&` is no separator. */
+export function splitTopLevel(source: string, separator: '\\\\' | '&'): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < source.length; i++) {
+    if (source.startsWith('\\begin{', i)) depth++;
+    else if (source.startsWith('\\end{', i)) depth--;
+    const ch = source[i];
+    if (depth === 0 && source.startsWith(separator, i)) {
+      parts.push(source.slice(start, i));
+      i += separator.length - 1;
+      start = i + 1;
+    } else if (ch === '\\') i++;
+    else if (ch === '{') depth++;
+    else if (ch === '}') depth--;
+  }
+  parts.push(source.slice(start));
+  return parts;
+}
+
 /** The argument at `at` (after spaces): a braced group's inside, or one character or control sequence. */
 export function readArgument(src: string, at: number): { text: string; end: number } | undefined {
   let i = at;
