@@ -31,9 +31,9 @@ async function chromiumGlyphs(latex: string): Promise<GlyphBox[] | undefined> {
     } catch {
       return undefined;
     }
-    return [...document.querySelectorAll('span')]
+    return Array.from(document.querySelectorAll('span'))
       .filter((span) => span.children.length === 0 && /\S/.test(span.textContent ?? ''))
-      .map((span) => {
+      .map((span): { text: string; x: number; y: number; width: number; height: number } => {
         const rect = span.getBoundingClientRect();
         return { text: (span.textContent ?? '').trim(), x: rect.x, y: rect.y, width: rect.width, height: rect.height };
       });
