@@ -78,10 +78,26 @@ describe('table', () => {
     });
   }
 
-  it('counts as headings the first row and column of a Markdown table, but only <th> and <thead> cells of an HTML one', () => {
+  it('counts as headings the first row and column of a Markdown table, and <th> and <thead> cells of an HTML one', () => {
     expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, MD_TABLE)).toBe(true);
-    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE)).toBe(false);
-    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE.replace('<td>Net income</td>', '<th>Net income</th>'))).toBe(true);
+    expect(run({ type: 'table', cell: '98', top_heading: '2024' }, HTML_TABLE)).toBe(true);
+    // a heading is looked for past other cells: 1,204 is not the heading of 98, 2024 is
+    expect(run({ type: 'table', cell: '98', top_heading: '1,204' }, HTML_TABLE)).toBe(false);
+  });
+
+  it('takes, where the walk meets no heading, the cells it ends at, as olmOCR does', () => {
+    // no <th> in the first column: the walk leftwards from 98 ends at "Net income"
+    expect(run({ type: 'table', cell: '98', left_heading: 'Net income' }, HTML_TABLE)).toBe(true);
+    const plain = '<table><tr><td>Item</td><td>2024</td></tr><tr><td>Quay</td><td>120</td></tr></table>';
+    expect(run({ type: 'table', cell: '120', top_heading: '2024' }, plain)).toBe(true);
+    expect(run({ type: 'table', cell: 'Item', top_heading: 'anything' }, plain)).toBe(false);
+  });
+
+  it('walks through spans: a heading over two columns heads both', () => {
+    const spanned = '<table><thead><tr><th colspan="2">Cost</th></tr><tr><th>2026</th><th>2027</th></tr></thead><tr><td>120</td><td>135</td></tr></table>';
+    expect(run({ type: 'table', cell: '135', top_heading: 'Cost' }, spanned)).toBe(true);
+    expect(run({ type: 'table', cell: '135', top_heading: '2027' }, spanned)).toBe(true);
+    expect(run({ type: 'table', cell: '135', top_heading: '2026' }, spanned)).toBe(false);
   });
 
   it('fails a neighbour asked for beyond the edge of the table', () => {
@@ -105,8 +121,9 @@ describe('table', () => {
     expect(run({ type: 'table', cell: 'Both years', down: '2023' }, wide)).toBe(true);
   });
 
-  it('reads cell text as its text nodes joined by line breaks', () => {
-    expect(run({ type: 'table', cell: 'x 2', right: 'y' }, '<table><tr><td>x<sup>2</sup></td><td>y</td></tr></table>')).toBe(true);
+  it('reads cell text as olmOCR does: text nodes joined as they are, <br> a line break', () => {
+    expect(run({ type: 'table', cell: 'x2', right: 'y' }, '<table><tr><td>x<sup>2</sup></td><td>y</td></tr></table>')).toBe(true);
+    expect(run({ type: 'table', cell: 'one two', right: 'y' }, '<table><tr><td>one<br>two</td><td>y</td></tr></table>')).toBe(true);
   });
 
   it('ignore_markdown_tables looks at HTML tables only', () => {
