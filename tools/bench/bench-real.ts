@@ -1,5 +1,5 @@
 /**
- * `npm run bench:real [-- --engines text,auto] [--no-baseline] [--rebuild]`: the real-document
+ * `npm run bench:real [-- --engines text,auto] [--no-baseline] [--rebuild] [--build-only]`: the real-document
  * benchmark (third-party PDFs and their makers' ground truth, tools/bench/real-docs/) built when
  * its inputs changed, then each engine run over `tune/` and `holdout/` with `folio bench`, and
  * pdftotext's text scored side by side (`folio bench --outputs`). Prints pass rates by kind of
@@ -24,16 +24,18 @@ interface Options {
   engines: string[];
   baseline: boolean;
   rebuild: boolean;
+  buildOnly: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { engines: ['text', 'auto'], baseline: true, rebuild: false };
+  const options: Options = { engines: ['text', 'auto'], baseline: true, rebuild: false, buildOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--engines') options.engines = (args[++i] ?? '').split(',').filter(Boolean);
     else if (arg === '--no-baseline') options.baseline = false;
     else if (arg === '--rebuild') options.rebuild = true;
-    else throw new UsageError(`bench:real takes --engines E1,E2, --no-baseline and --rebuild, not "${arg}"`);
+    else if (arg === '--build-only') options.buildOnly = true;
+    else throw new UsageError(`bench:real takes --engines E1,E2, --no-baseline, --rebuild and --build-only, not "${arg}"`);
   }
   return options;
 }
@@ -77,6 +79,10 @@ const percent = (report: BenchReport, type?: BenchTestType) => {
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const summary = await buildRealBench({ force: options.rebuild, progress: (line) => process.stderr.write(`  ${line}\n`) });
+  if (options.buildOnly) {
+    console.log(JSON.stringify({ dir: REAL_BENCH_DIR, ...summary }, null, 2));
+    return;
+  }
   const rows: { side: string; converter: string; report: BenchReport }[] = [];
   for (const side of BENCH_SIDES) {
     const dir = path.join(REAL_BENCH_DIR, side);

@@ -62,7 +62,7 @@ export async function realDocuments(root = REAL_DOCS_DIR): Promise<RealDocument[
 }
 
 /** The checks of one document, each having passed on its ground truth; `dropped` counts those that did not. */
-export async function documentChecks(doc: RealDocument, root = REAL_DOCS_DIR): Promise<{ checks: BuiltCheck[]; dropped: number }> {
+async function documentChecks(doc: RealDocument, root = REAL_DOCS_DIR): Promise<{ checks: BuiltCheck[]; dropped: number }> {
   const checks = await generatedChecks(doc, root);
   const kept = checks.filter((check) => passesOn(check.spec, check.truth));
   return { checks: kept, dropped: checks.length - kept.length };
@@ -86,7 +86,7 @@ export async function generatedChecks(doc: RealDocument, root = REAL_DOCS_DIR): 
   return checks;
 }
 
-export interface BuildSummary {
+interface BuildSummary {
   documents: Record<BenchSide, number>;
   /** Checks by side, then by test file. */
   checks: Record<BenchSide, Record<string, number>>;
@@ -97,7 +97,7 @@ export interface BuildSummary {
 /** A fingerprint of what the benchmark is built from: the builder's sources and each document's size and time. */
 async function inputsFingerprint(docs: readonly RealDocument[], root: string): Promise<string> {
   const hash = createHash('sha256');
-  for (const dir of [BUILDER_DIR, path.join(REPO_ROOT, 'shared/olmocr-bench')]) {
+  for (const dir of [BUILDER_DIR, path.join(REPO_ROOT, 'shared/olmocr-bench'), path.join(REPO_ROOT, 'shared/text-match')]) {
     for (const name of (await readdir(dir)).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) hash.update(name).update(await readFile(path.join(dir, name)));
   }
   for (const doc of docs) {

@@ -18,8 +18,8 @@ import { runningLineChecks } from './running-heads.js';
 import { tableChecks, tableHtml, type TruthCell, type TruthTable } from './truth-table.js';
 
 /** The HTML files in reading order. */
-export const DEBIAN_HTML = ['index', 'pr01', ...Array.from({ length: 12 }, (_, i) => `ch${String(i + 1).padStart(2, '0')}`), 'apa'].map((name) => `${name}.en.html`);
-export const DEBIAN_LIMITS = { table: 300, order: 150, absent: 150 } as const;
+const DEBIAN_HTML = ['index', 'pr01', ...Array.from({ length: 12 }, (_, i) => `ch${String(i + 1).padStart(2, '0')}`), 'apa'].map((name) => `${name}.en.html`);
+const DEBIAN_LIMITS = { table: 300, order: 150, absent: 150 } as const;
 /** Table checks per table and page. */
 const TABLE_CHECKS = 4;
 /** Words of a paragraph's end or start an order check quotes. */
@@ -48,7 +48,7 @@ function plainSegments(element: Element): string[] {
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 /** Headings (their numbers dropped), paragraphs and tables of one HTML file, in order; navigation, contents and code left out. */
-export function htmlBlocks(root: Root): Block[] {
+function htmlBlocks(root: Root): Block[] {
   const blocks: Block[] = [];
   const visit = (nodes: readonly ElementContent[] | Root['children']) => {
     for (const node of nodes) {
@@ -87,14 +87,14 @@ function findFirst(root: Element, tagName: string): Element | undefined {
   return undefined;
 }
 
-export async function readDebianBlocks(dir: string): Promise<Block[]> {
+async function readDebianBlocks(dir: string): Promise<Block[]> {
   const blocks: Block[] = [];
   for (const name of DEBIAN_HTML) blocks.push(...htmlBlocks(fromHtml(await readFile(path.join(dir, name), 'utf8'))));
   return blocks;
 }
 
 /** An HTML table as a ground-truth grid. */
-export function htmlTruthTable(table: Element): TruthTable {
+function htmlTruthTable(table: Element): TruthTable {
   const grid = tableGrid(table);
   const cells: TruthCell[] = [];
   grid.rows.forEach((row, r) => {

@@ -24,7 +24,7 @@ interface RawCell {
 }
 
 /** One table as printed on one page: the cells of its regions on that page. */
-export interface IcdarPageTable {
+interface IcdarPageTable {
   table: string;
   page: number;
   /** Whether the table's first row is on this page (so its heading row is). */

@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { groupEnd, readArgument } from './tex-text.js';
+import { groupEnd } from './tex-text.js';
 
 export interface DisplayFormula {
   environment: string;
@@ -18,7 +18,7 @@ export interface DisplayFormula {
   before: string;
 }
 
-export interface TexDocument {
+interface TexDocument {
   /** Paragraphs of running text (raw LaTeX); `undefined` stands for anything else between them (a heading, a float, a list). */
   paragraphs: (string | undefined)[];
   displays: DisplayFormula[];
@@ -34,7 +34,7 @@ const VERBATIM_ENVIRONMENTS = [
   'verbatim', 'verbatim*', 'Verbatim', 'BVerbatim', 'LVerbatim', 'lstlisting', 'minted', 'alltt', 'comment', 'filecontents', 'filecontents*',
   'example', 'sourcecode', 'code', 'macrocode', 'lstcode', 'tcblisting', 'latexcode', 'LTXexample', 'dispExample', 'verbatimtab',
 ];
-export const DISPLAY_ENVIRONMENTS = [
+const DISPLAY_ENVIRONMENTS = [
   'equation', 'equation*', 'align', 'align*', 'gather', 'gather*', 'multline', 'multline*', 'eqnarray', 'eqnarray*', 'displaymath',
   'flalign', 'flalign*', 'alignat', 'alignat*',
 ];
@@ -70,7 +70,7 @@ export function cleanTexSource(src: string): string {
 }
 
 /** Verbatim environments, `\verb`, `\lstinline` and declared short-verb characters become a placeholder that prints nothing certain. */
-export function maskVerbatim(src: string): string {
+function maskVerbatim(src: string): string {
   let out = src;
   for (const name of VERBATIM_ENVIRONMENTS) {
     const escaped = name.replace(/\*/g, '\\*');
@@ -87,7 +87,7 @@ export function maskVerbatim(src: string): string {
 }
 
 /** Removes `%` comments (an unescaped `%` to the end of its line, and the line break after it). */
-export function stripComments(src: string): string {
+function stripComments(src: string): string {
   return src.replace(/(^|[^\\])((?:\\\\)*)%[^\n]*\n?/g, '$1$2');
 }
 
@@ -112,8 +112,8 @@ function packagesOf(src: string): Set<string> {
   return packages;
 }
 
-/** Where the environment `name` begun at `from` ends (after its `\end{name}`), nested ones counted; -1 when it does not. */
-export function environmentEnd(src: string, name: string, from: number): { inner: number; innerEnd: number; end: number } | undefined {
+/** Where the inside of the environment `name` begun at `from` lies, and where it ends (after its `\end{name}`), nested ones counted; undefined when it does not end. */
+function environmentEnd(src: string, name: string, from: number): { inner: number; innerEnd: number; end: number } | undefined {
   const begin = `\\begin{${name}}`;
   const end = `\\end{${name}}`;
   let depth = 0;
@@ -274,4 +274,3 @@ function replaceCommands(src: string): string {
   }
 }
 
-export { readArgument };

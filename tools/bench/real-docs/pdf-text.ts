@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 
 const run = promisify(execFile);
 
-export interface PageLine {
+interface PageLine {
   text: string;
   /** Top and bottom, in points from the top of the page. */
   yMin: number;

@@ -18,7 +18,7 @@ import { passesOn } from './truth-check.js';
 import { tableChecks, tableHtml } from './truth-table.js';
 
 /** At most this many checks of each kind per document, spread over its pages. */
-export const TEXLIVE_LIMITS = { present: 30, order: 15, math: 40, table: 30, absent: 30 } as const;
+const TEXLIVE_LIMITS = { present: 30, order: 15, math: 40, table: 30, absent: 30 } as const;
 const PRESENT_PER_PAGE = 2;
 /** Table checks per table. */
 const TABLE_CHECKS = 6;

@@ -8,7 +8,7 @@ export function testLine(spec: CheckSpec, id: string, pdf: string, page: number)
   return { pdf, page, id, ...spec };
 }
 
-export function asBenchTest(spec: CheckSpec, id = 'check', pdf = 'doc.pdf', page = 1): BenchTest {
+function asBenchTest(spec: CheckSpec, id = 'check', pdf = 'doc.pdf', page = 1): BenchTest {
   return parseBenchTest(testLine(spec, id, pdf, page), id);
 }
 
