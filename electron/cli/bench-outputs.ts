@@ -42,7 +42,8 @@ export async function readPageOutputs(mdDir: string, pagesByPdf: ReadonlyMap<str
         outputs.set(key(pdf, page), { failure: `no Markdown for it in ${mdDir} (${stem}_pg${page}_repeat1.md or ${stem}_pg${page}.md)` });
         continue;
       }
-      const texts = await Promise.all(pageFiles.map((file) => readFile(path.join(mdDir, file), 'utf8')));
+      // read as Python reads text files: any line ending becomes \n
+      const texts = await Promise.all(pageFiles.map(async (file) => (await readFile(path.join(mdDir, file), 'utf8')).replace(/\r\n?/g, '\n')));
       outputs.set(key(pdf, page), texts.length === 1 ? { markdown: texts[0]! } : { repeats: texts });
     }
   }
