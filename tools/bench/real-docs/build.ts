@@ -21,7 +21,7 @@ import { passesOn, testLine } from './truth-check.js';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** The repository root, from tools/bench/real-docs or from its compiled copy in dist/. */
-const REPO_ROOT = path.resolve(HERE, HERE.split(path.sep).includes('dist') ? '../../../..' : '../../..');
+const REPO_ROOT = path.resolve(HERE, path.basename(path.resolve(HERE, '../../..')) === 'dist' ? '../../../..' : '../../..');
 /** `../shared/real-docs` beside the clone (where CI has it), or FOLIO_REAL_DOCS. */
 export const REAL_DOCS_DIR = process.env.FOLIO_REAL_DOCS ?? path.resolve(REPO_ROOT, '../shared/real-docs');
 export const REAL_BENCH_DIR = path.join(REPO_ROOT, 'test/real-docs/out');
