@@ -42,7 +42,7 @@ const decodeXml = (text: string) =>
   text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name as 'lt']);
 
 /** The lines of each page of pdftotext's `-bbox-layout` output, sorted top to bottom. */
-export function pageLines(bboxLayout: string): PageLine[][] {
+function pageLines(bboxLayout: string): PageLine[][] {
   return bboxLayout
     .split(/<page /)
     .slice(1)
@@ -61,7 +61,7 @@ export function pageLines(bboxLayout: string): PageLine[][] {
  * Pages where most lines lie wholly in the left or the right half, with enough of each: the lines of
  * a one-column page cross the middle, a two-column page's do not (its title and full-width floats aside).
  */
-export function twoColumnPages(bboxLayout: string): Set<number> {
+function twoColumnPages(bboxLayout: string): Set<number> {
   const found = new Set<number>();
   const pages = bboxLayout.split(/<page /).slice(1);
   pages.forEach((page, index) => {
@@ -97,13 +97,13 @@ export function letterKey(text: string): string {
 /** A document's pages by letter key, for finding where a text is printed. */
 export class PageFinder {
   private readonly keys: string[];
+  /** The pages' keys joined, for what runs across a page break. */
+  private readonly all: string;
 
   constructor(pages: readonly string[]) {
     this.keys = pages.map(letterKey);
     this.all = this.keys.join('');
   }
-
-  private readonly all: string;
 
   get pageCount(): number {
     return this.keys.length;
