@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { findDemoModel } from '../shared/demo-models.js';
-import { levenshtein } from '../test/scoring/edit-distance.js';
+import { levenshtein } from '../shared/text-match/fuzzy-match.js';
 import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 import { dropFile, screenshot } from './support/app-page.js';
 

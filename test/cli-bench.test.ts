@@ -75,4 +75,40 @@ describe('folio bench', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('bad.jsonl:1: "cell" must be a non-empty string');
   }, 60_000);
+
+  it('--outputs scores Markdown another converter wrote, in olmOCR\'s layout or one file a page, without converting', async () => {
+    const good = 'The tide gauges were read twice a day during the whole of the spring season.\n\nReadings from the northern basin were lower than those from the southern basin.';
+    const bad = 'Readings from the northern basin were lower. Downloaded from the harbour archive';
+    // olmOCR's runbench layout, with the PDF's subfolder: two of three repeats good
+    const olmocr = path.join(folder, 'olmocr-outputs');
+    await mkdir(path.join(olmocr, 'survey'), { recursive: true });
+    await writeFile(path.join(olmocr, 'survey/article_pg1_repeat1.md'), good);
+    await writeFile(path.join(olmocr, 'survey/article_pg1_repeat2.md'), good);
+    await writeFile(path.join(olmocr, 'survey/article_pg1_repeat3.md'), bad);
+    const run = await runFolio(['bench', folder, '--outputs', olmocr, '--json']);
+    expect(run.code, run.stderr).toBe(0);
+    const report = JSON.parse(run.stdout) as { files: Record<string, { passed: number; total: number }>; types: Record<string, { passed: number; total: number }> };
+    // as olmOCR: a test passes on a majority of repeats; a type's rate averages the repeats' scores
+    expect(report.files['text.jsonl']).toEqual({ passed: 4, total: 6 });
+    expect(report.types['absent']!.passed).toBeCloseTo(2 / 3);
+    expect(run.stderr).toContain('no Markdown for gone.pdf');
+
+    // one file a page, named by the PDF's bare stem
+    const plain = path.join(folder, 'plain-outputs');
+    await mkdir(plain, { recursive: true });
+    await writeFile(path.join(plain, 'article_pg1.md'), bad);
+    const second = await runFolio(['bench', folder, '--outputs', plain]);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toMatch(/text\.jsonl\s+1\/6\s+16\.7%/);
+    expect(second.stdout).toContain('outputs in');
+  }, 120_000);
+
+  it('--outputs refuses engine flags and an unreadable folder, saying why', async () => {
+    const flagged = await runFolio(['bench', folder, '--outputs', folder, '--engine', 'text']);
+    expect(flagged.code).toBe(2);
+    expect(flagged.stderr).toContain('--outputs scores Markdown already written');
+    const missing = await runFolio(['bench', folder, '--outputs', path.join(folder, 'no-such-folder')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read the outputs folder');
+  }, 60_000);
 });

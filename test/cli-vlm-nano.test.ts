@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dollarMath } from '../shared/math-delimiters.js';
 import { repoRoot, runFolio } from './folio-process.js';
-import { levenshtein } from './scoring/edit-distance.js';
+import { levenshtein } from '../shared/text-match/fuzzy-match.js';
 
 const pagesDir = path.join(repoRoot, 'tools/model/fixtures/nano/pages');
 /**

@@ -2,7 +2,8 @@
  * `folio bench DIR`: converts every page an olmOCR-Bench-format folder tests (`DIR/*.jsonl`, PDFs
  * under `DIR/pdfs/`) with the chosen engine, scores the pages with shared/olmocr-bench, and prints
  * pass rates by test file and by test type and the failures (or, with --json, one object). A page
- * that cannot be converted fails its tests and the run goes on.
+ * that cannot be converted fails its tests and the run goes on. With `--outputs MDDIR` it converts
+ * nothing and scores the Markdown another converter wrote (bench-outputs.ts).
  */
 
 import { mkdir, readdir } from 'node:fs/promises';
@@ -19,6 +20,7 @@ import { HostClient } from '../core/engine-client/host-client.js';
 import type { SpawnHost } from '../core/engine-client/host-process.js';
 import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { writeFileAtomic } from '../core/output/atomic-write.js';
+import { readPageOutputs } from './bench-outputs.js';
 import type { BenchRequest } from './cli-args.js';
 import { convertOptions } from '../core/conversion-request.js';
 import { benchPdfPath } from './bench-pdf-path.js';
@@ -50,22 +52,44 @@ export async function runBench(request: BenchRequest, io: BenchIo): Promise<numb
   }
   const testCount = files.reduce((n, f) => n + f.tests.length, 0);
   const pageCount = [...pagesByPdf.values()].reduce((n, pages) => n + pages.size, 0);
-  io.stderr.write(`folio bench: ${testCount} tests in ${files.length} file(s) over ${pageCount} page(s) of ${pagesByPdf.size} PDF(s), engine ${request.engine}\n`);
+  const source = request.outputsDir === undefined ? `engine ${request.engine}` : `outputs in ${request.outputsDir}`;
+  io.stderr.write(`folio bench: ${testCount} tests in ${files.length} file(s) over ${pageCount} page(s) of ${pagesByPdf.size} PDF(s), ${source}\n`);
 
   const started = performance.now();
-  const outputs = await convertPages(request, pdfDir, pagesByPdf, io);
-  if (io.signal.aborted) return 130;
+  let outputs: Map<string, PageOutput>;
+  if (request.outputsDir !== undefined) {
+    const read = await readOutputs(request.outputsDir, pagesByPdf, io);
+    if (!read) return 2;
+    outputs = read;
+  } else {
+    outputs = await convertPages(request, pdfDir, pagesByPdf, io);
+    if (io.signal.aborted) return 130;
+    if (request.outDir) await writePageOutputs(request.outDir, outputs);
+  }
   const seconds = (performance.now() - started) / 1000;
-  if (request.outDir) await writePageOutputs(request.outDir, outputs);
 
   const report = summarise(scoreTests(files, (pdf, page) => outputs.get(pageKey(pdf, page)) ?? { failure: 'not converted' }));
   if (request.json) {
-    io.stdout.write(jsonLine({ dir: request.dir, engine: request.engine, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report }));
+    const what = request.outputsDir === undefined ? { engine: request.engine } : { outputs: request.outputsDir };
+    io.stdout.write(jsonLine({ dir: request.dir, ...what, pages: pageCount, seconds: Number(seconds.toFixed(2)), ...report }));
   } else {
     io.stdout.write(terminalSafeLines(formatBenchReport(report)));
-    io.stdout.write(`\n${report.overall.passed}/${report.overall.total} tests passed (${(100 * rate(report.overall)).toFixed(1)}%), ${pageCount} page(s) in ${seconds.toFixed(1)} s, engine ${request.engine}\n`);
+    const passed = Number.isInteger(report.overall.passed) ? report.overall.passed : report.overall.passed.toFixed(1);
+    io.stdout.write(`\n${passed}/${report.overall.total} tests passed (${(100 * rate(report.overall)).toFixed(1)}%), ${pageCount} page(s) in ${seconds.toFixed(1)} s, ${source}\n`);
   }
   return 0;
+}
+
+/** The pages' Markdown from `--outputs`, each PDF without any file named on stderr; undefined when the folder cannot be read. */
+async function readOutputs(mdDir: string, pagesByPdf: ReadonlyMap<string, ReadonlySet<number>>, io: BenchIo): Promise<Map<string, PageOutput> | undefined> {
+  try {
+    const { outputs, pdfsWithoutFiles } = await readPageOutputs(mdDir, pagesByPdf, pageKey);
+    for (const pdf of pdfsWithoutFiles) io.stderr.write(`folio bench: no Markdown for ${pdf} in ${mdDir}; its tests fail\n`);
+    return outputs;
+  } catch (error) {
+    io.stderr.write(`folio: cannot read the outputs folder ${mdDir} (${(error as NodeJS.ErrnoException).code ?? String(error)}).\n`);
+    return undefined;
+  }
 }
 
 /** Every `*.jsonl` directly in `dir`, parsed and checked; throws BenchTestError saying what is wrong. */
@@ -165,7 +189,7 @@ async function convertPages(request: BenchRequest, pdfDir: string, pagesByPdf: R
 async function writePageOutputs(outDir: string, outputs: ReadonlyMap<string, PageOutput>): Promise<void> {
   await mkdir(outDir, { recursive: true });
   for (const [key, output] of outputs) {
-    if ('failure' in output) continue;
+    if (!('markdown' in output)) continue;
     const [pdf, page] = [key.slice(0, key.lastIndexOf('#')), key.slice(key.lastIndexOf('#') + 1)];
     await writeFileAtomic(path.join(outDir, `${path.basename(pdf, path.extname(pdf))}_pg${page}_repeat1.md`), output.markdown);
   }

@@ -49,6 +49,8 @@ export interface BenchRequest {
   lang?: OcrLanguage;
   /** Where to write each page's Markdown as `<pdf>_pg<N>_repeat1.md`, the layout olmOCR's own scorer reads. */
   outDir?: string;
+  /** --outputs: score the Markdown already in this folder (olmOCR's layout) instead of converting. */
+  outputsDir?: string;
 }
 
 export interface ServeCheckRequest {
@@ -128,6 +130,7 @@ const CONVERT_OPTIONS = {
 /** Convert's engine settings, without its output choices. */
 const BENCH_OPTIONS = {
   out: { type: 'string', short: 'o' },
+  outputs: { type: 'string' },
   ...ENGINE_OPTIONS,
 } as const;
 
@@ -211,7 +214,11 @@ function parseBench(args: string[]): CliCommand {
   const { values, positionals } = parseOptions(args, BENCH_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (positionals.length !== 1) throw new UsageError('bench takes one benchmark folder (*.jsonl test files and pdfs/): folio bench <dir>.');
-  return { kind: 'bench', request: { dir: positionals[0]!, outDir: values.out, ...engineSettings(values) } };
+  if (values.outputs !== undefined) {
+    const converting = (['out', 'engine', 'model', 'server'] as const).find((flag) => values[flag] !== undefined);
+    if (converting) throw new UsageError(`--outputs scores Markdown already written and converts nothing, so --${converting} has no use with it.`);
+  }
+  return { kind: 'bench', request: { dir: positionals[0]!, outDir: values.out, outputsDir: values.outputs, ...engineSettings(values) } };
 }
 
 function parseVlm(

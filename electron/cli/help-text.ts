@@ -11,6 +11,9 @@ Usage:
                       score it by olmOCR-Bench's rules and print pass rates by test file and
                       type, and each failure; -o writes each page's Markdown as
                       <pdf>_pg<N>_repeat1.md for olmOCR's own scorer
+  folio bench <dir> --outputs MDDIR [--json]
+                      score Markdown another converter wrote, without converting:
+                      <pdf stem>_pg<N>_repeat<R>.md (olmOCR's layout) or <pdf stem>_pg<N>.md
   folio export-pairs -o <dir> [documents...] [options]
                       fine-tuning pairs of the pages you reviewed or edited in the app
   folio doctor        say which devices ONNX Runtime answers on, and what auto measured on them

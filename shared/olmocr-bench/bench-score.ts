@@ -54,14 +54,20 @@ export function withDefaultBaselines(files: readonly TestFile[], pdfs: readonly 
   return [...files, { name: 'baseline', tests: baselines }];
 }
 
-/** What an engine made of one page: its Markdown, or why there is none. */
-export type PageOutput = { markdown: string } | { failure: string };
+/**
+ * What a converter made of one page: its Markdown; several outputs of the same page (olmOCR's
+ * `_repeat<R>` files), each scored; or why there is none.
+ */
+export type PageOutput = { markdown: string } | { repeats: string[] } | { failure: string };
 
 export interface TestOutcome {
   file: string;
   test: BenchTest;
+  /** Passed on more than half of the page's outputs, as olmOCR decides a test with repeats. */
   passed: boolean;
-  /** Why it failed. */
+  /** The share of the page's outputs it passed on (0 or 1 for a single output). */
+  score: number;
+  /** Why it failed (on the first output it failed on). */
   detail?: string;
 }
 
@@ -69,14 +75,17 @@ export function scoreTests(files: readonly TestFile[], outputOf: (pdf: string, p
   return files.flatMap((file) =>
     file.tests.map((test): TestOutcome => {
       const output = outputOf(test.pdf, test.page);
-      if ('failure' in output) return { file: file.name, test, passed: false, detail: `page not converted: ${output.failure}` };
-      const verdict = runBenchTest(test, output.markdown);
-      return verdict.passed ? { file: file.name, test, passed: true } : { file: file.name, test, passed: false, detail: verdict.detail };
+      if ('failure' in output) return { file: file.name, test, passed: false, score: 0, detail: `page not converted: ${output.failure}` };
+      const verdicts = ('repeats' in output ? output.repeats : [output.markdown]).map((markdown) => runBenchTest(test, markdown));
+      const score = verdicts.filter((v) => v.passed).length / verdicts.length;
+      const failed = verdicts.find((v): v is Extract<typeof v, { passed: false }> => !v.passed);
+      return { file: file.name, test, passed: score > 0.5, score, ...(failed && { detail: failed.detail }) };
     }),
   );
 }
 
 export interface Tally {
+  /** By test type and overall, the sum of the tests' scores (fractional only with repeats); by file, the tests passed. */
   passed: number;
   total: number;
 }
@@ -108,14 +117,15 @@ export function summarise(outcomes: readonly TestOutcome[]): BenchReport {
   const overall: Tally = { passed: 0, total: 0 };
   const failures: BenchFailure[] = [];
   for (const outcome of outcomes) {
-    const add = (tally: Tally) => {
+    // As olmOCR: a file's rate counts the tests passed, a type's rate averages the tests' scores.
+    const add = (tally: Tally, value: number) => {
       tally.total++;
-      if (outcome.passed) tally.passed++;
+      tally.passed += value;
     };
-    add((files[outcome.file] ??= { passed: 0, total: 0 }));
-    add((types[outcome.test.type] ??= { passed: 0, total: 0 }));
-    add(overall);
-    if (!outcome.passed) {
+    add((files[outcome.file] ??= { passed: 0, total: 0 }), outcome.passed ? 1 : 0);
+    add((types[outcome.test.type] ??= { passed: 0, total: 0 }), outcome.score);
+    add(overall, outcome.score);
+    if (outcome.score < 1) {
       const { id, type, pdf, page } = outcome.test;
       failures.push({ file: outcome.file, id, type, pdf, page, detail: outcome.detail ?? '' });
     }
@@ -130,8 +140,9 @@ export function rate(tally: Tally): number {
 
 /** The report as a person reads it: pass rates by file, by type, overall, then each failure. */
 export function formatBenchReport(report: BenchReport): string {
+  const count = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
   const line = (name: string, tally: Tally, width: number) =>
-    `  ${name.padEnd(width)}  ${`${tally.passed}/${tally.total}`.padStart(9)}  ${(100 * rate(tally)).toFixed(1).padStart(5)}%`;
+    `  ${name.padEnd(width)}  ${`${count(tally.passed)}/${tally.total}`.padStart(9)}  ${(100 * rate(tally)).toFixed(1).padStart(5)}%`;
   const fileNames = Object.keys(report.files).sort();
   const typeNames = BENCH_TEST_TYPES.filter((t) => report.types[t]);
   const width = Math.max(8, ...fileNames.map((n) => n.length));

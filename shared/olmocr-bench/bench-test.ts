@@ -8,10 +8,10 @@
  * checks look at the raw Markdown/HTML markup.
  */
 
-import { nearMatchStarts, partialRatio, ratio } from './fuzzy-match.js';
+import { nearMatchStarts, partialRatio, ratio } from '../text-match/fuzzy-match.js';
 import { checkFootnote, hasFormattedText, TEXT_FORMATS, type TextFormat } from './markup-checks.js';
-import { findFormula, renderedLayout } from './math.js';
-import { normaliseText, PYTHON_WHITESPACE } from './normalise.js';
+import { findFormula, renderFormula, type RenderedFormula } from './math.js';
+import { normaliseText, PYTHON_WHITESPACE } from '../text-match/normalise.js';
 import { parseHtmlTables, parseMarkdownTables } from './tables.js';
 
 export const BENCH_TEST_TYPES = ['present', 'absent', 'order', 'table', 'math', 'baseline', 'format', 'footnote'] as const;
@@ -58,8 +58,8 @@ export interface MathTest extends TestBase {
   math: string;
   /** Only `\\(...\\)` and `\\[...\\]` count as formulas. */
   ignoreDollarDelimited: boolean;
-  /** The formula's rendered layout, computed once at load. */
-  layout: string;
+  /** The formula rendered, once at load. */
+  rendered: RenderedFormula;
 }
 
 export interface BaselineTest extends TestBase {
@@ -145,9 +145,9 @@ export function parseBenchTest(value: unknown, where: string): BenchTest {
     case 'math': {
       const math = fields.string('math');
       if (!math.trim()) throw new BenchTestError(`${where}: "math" is empty`);
-      const layout = renderedLayout(math);
-      if (layout === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
-      return { ...base, type: 'math', math, ignoreDollarDelimited: fields.optionalBoolean('ignore_dollar_delimited') ?? false, layout };
+      const rendered = renderFormula(math);
+      if (rendered === undefined) throw new BenchTestError(`${where}: the formula ${math} does not render with KaTeX`);
+      return { ...base, type: 'math', math, ignoreDollarDelimited: fields.optionalBoolean('ignore_dollar_delimited') ?? false, rendered };
     }
     case 'format': {
       const text = normaliseText(fields.string('text'));
@@ -191,7 +191,7 @@ export function runBenchTest(test: BenchTest, content: string): TestVerdict {
     case 'table':
       return runTable(test, content);
     case 'math':
-      return findFormula(test.math, test.layout, content, test.ignoreDollarDelimited);
+      return findFormula(test.math, test.rendered, content, test.ignoreDollarDelimited);
     case 'baseline':
       return runBaseline(test, content);
     case 'format':

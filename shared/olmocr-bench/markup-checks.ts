@@ -4,8 +4,8 @@
  * is written as one (`[^1]`, `<sup>1</sup>` or `¹`) with the expected text just before or after it.
  */
 
-import { partialRatio } from './fuzzy-match.js';
-import { normaliseText } from './normalise.js';
+import { partialRatio } from '../text-match/fuzzy-match.js';
+import { normaliseText } from '../text-match/normalise.js';
 
 export type TextFormat = 'heading' | 'bold' | 'italic';
 export const TEXT_FORMATS: readonly TextFormat[] = ['heading', 'bold', 'italic'];

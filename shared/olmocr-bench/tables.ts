@@ -3,7 +3,8 @@
  * (any run of two or more lines holding a `|`; the first row and the first column are headings) and
  * HTML tables (`<th>` cells and cells of `<thead>` rows are headings). A spanned cell is one cell
  * that occupies several grid slots; its neighbours up, down, left and right are the nearest other
- * cell in each of those slots' rows or columns, and its headings every heading cell above (left of) it.
+ * cell in each of those slots' rows or columns, and its headings the heading cells reached by
+ * walking upwards (leftwards) from it through its neighbours.
  * HTML is read without a DOM: a tolerant scan of the table tags, enough for what engines write.
  */
 
@@ -126,9 +127,9 @@ function span(attributes: string, name: string, rowIndex: number): number {
   return n >= 1 ? n : 1;
 }
 
-/** The cell's text nodes joined by line breaks (BeautifulSoup's get_text("\n")), `<br>` a line break. */
+/** The cell's text as olmOCR reads it: each `<br>` a line break, then the text nodes joined as they are (BeautifulSoup's get_text(separator='')). */
 function cellText(html: string): string {
-  return decodeEntities(html.replace(/<[^>]*>/g, '\n')).trim();
+  return decodeEntities(html.replace(/<br\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '')).trim();
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
@@ -141,6 +142,30 @@ function decodeEntities(text: string): string {
     }
     return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
   });
+}
+
+/**
+ * A cell's headings as olmOCR finds them: every heading cell reached by walking from it through
+ * its neighbours upwards (or leftwards), spans and all; where none is reached, the cells the walk
+ * ends at (a table without headings is headed by its first row).
+ */
+function headingWalk(start: CellKey, relation: ReadonlyMap<CellKey, CellKey[]>, heading: ReadonlySet<CellKey>): CellKey[] {
+  const headings = new Set<CellKey>();
+  const ends = new Set<CellKey>();
+  const seen = new Set<CellKey>();
+  const toVisit = [start];
+  while (toVisit.length > 0) {
+    const current = toVisit.pop()!;
+    if (seen.has(current)) continue;
+    seen.add(current);
+    if (heading.has(current)) headings.add(current);
+    const next = relation.get(current) ?? [];
+    if (next.length === 0) ends.add(current);
+    else toVisit.push(...next);
+  }
+  headings.delete(start);
+  ends.delete(start);
+  return [...(headings.size > 0 ? headings : ends)];
 }
 
 /**
@@ -217,25 +242,16 @@ function tableGraph(rowSpecs: readonly CellSpec[][]): TableData | undefined {
       }
       return [...found];
     };
-    /** Every heading cell met stepping from `start` by -1 along each of the span's lines. */
-    const headings = (lines: [number, number], start: number, slot: (line: number, i: number) => CellKey | undefined) => {
-      const found = new Set<CellKey>();
-      for (let line = lines[0]; line <= lines[1]; line++) {
-        for (let i = start; i >= 0; i--) {
-          const other = slot(line, i);
-          if (other !== undefined && other !== key && heading.has(other)) found.add(other);
-        }
-      }
-      return [...found];
-    };
     const inRow = (r: number, c: number) => (c < width ? at(r, c) : undefined);
     const inCol = (c: number, r: number) => at(r, c);
     table.right.set(key, nearest([row, rowEnd], colEnd + 1, width, 1, inRow));
     table.left.set(key, nearest([row, rowEnd], col - 1, -1, -1, inRow));
     table.down.set(key, nearest([col, colEnd], rowEnd + 1, height, 1, inCol));
     table.up.set(key, nearest([col, colEnd], row - 1, -1, -1, inCol));
-    table.topHeading.set(key, headings([col, colEnd], row - 1, inCol));
-    table.leftHeading.set(key, headings([row, rowEnd], col - 1, inRow));
+  }
+  for (const key of extent.keys()) {
+    table.topHeading.set(key, headingWalk(key, table.up, heading));
+    table.leftHeading.set(key, headingWalk(key, table.left, heading));
   }
   return table;
 }

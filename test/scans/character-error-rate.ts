@@ -3,10 +3,11 @@
  * (Markdown syntax, HTML table tags, escapes and layout whitespace removed), then edits per known character.
  */
 
-import { levenshtein } from '../scoring/edit-distance.js';
+import { levenshtein } from '../../shared/text-match/fuzzy-match.js';
+import { normaliseText, READING_TEXT } from '../../shared/text-match/normalise.js';
 
 export function plainText(markdown: string): string {
-  return markdown
+  const text = markdown
     .normalize('NFKC')
     .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
     .replace(/<[^>]+>/g, ' ')
@@ -15,12 +16,9 @@ export function plainText(markdown: string): string {
     .replace(/^\s*(?:[-*+]|\d+[.)])\s+/gm, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>~])/g, '$1')
     .replace(/\*\*|__|(?<![\w*])[*_](?=\S)|(?<=\S)[*_](?![\w*])/g, '')
-    .replace(/[|]/g, ' ')
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u2010-\u2015\u2212]/g, '-')
-    .replace(/\s+/g, ' ')
-    .trim();
+    .replace(/[|]/g, ' ');
+  // typography and whitespace as every quality check sets them aside, case kept
+  return normaliseText(text, { ...READING_TEXT, caseSensitive: true });
 }
 
 /** Edits per character of the known text; CJK text is compared without spaces (it has none to keep). */

@@ -3,9 +3,24 @@
  * Markdown. Each check passes or fails with a sentence saying what was found instead.
  */
 
-import { substringEditDistance } from './edit-distance.js';
+import { nearMatchStarts } from '../../shared/text-match/fuzzy-match.js';
+import { normaliseText, READING_TEXT } from '../../shared/text-match/normalise.js';
 import type { InlineStyle, MarkdownDocument, Table, TableCell, TableFormat } from './markdown-document.js';
-import { normaliseText, type NormaliseOptions } from './normalise-text.js';
+
+/** How texts are compared: the repository's reading rules, with these changes. */
+export interface NormaliseOptions {
+  /** Compare letter case exactly (default false). */
+  caseSensitive?: boolean;
+  /** Drop punctuation and symbols before comparing (default false). */
+  ignorePunctuation?: boolean;
+  /** Compare the characters exactly as they are (no Unicode, case or whitespace changes): for ligature glyphs or code indentation. */
+  exact?: boolean;
+}
+
+function normalise(text: string, options: NormaliseOptions = {}): string {
+  if (options.exact) return text;
+  return normaliseText(text, { ...READING_TEXT, caseSensitive: options.caseSensitive ?? false, ignorePunctuation: options.ignorePunctuation ?? false });
+}
 
 export interface TextMatchOptions extends NormaliseOptions {
   /** Fraction of the text's length that may differ (edits), for fuzzy matching; default 0 (exact). */
@@ -88,20 +103,15 @@ function failureDetail(check: Check, doc: MarkdownDocument): string | undefined 
 
 /** Where `needle` starts in the normalised text (at or after `from`), or undefined when it is not there. */
 function findText(needle: string, doc: MarkdownDocument, options: TextMatchOptions, from = 0): number | undefined {
-  const haystack = normaliseText(options.inMarkdown ? doc.markdown : doc.text, options).slice(from);
-  const target = normaliseText(needle, options);
+  const haystack = normalise(options.inMarkdown ? doc.markdown : doc.text, options).slice(from);
+  const target = normalise(needle, options);
   const at = haystack.indexOf(target);
   if (at >= 0) return from + at;
   const allowed = Math.floor((options.maxDistance ?? 0) * target.length);
   if (allowed === 0) return undefined;
-  return substringEditDistance(target, haystack) <= allowed ? from + approximateStart(target, haystack) : undefined;
-}
-
-/** Where a fuzzy match starts, near enough for ordering: where the needle's opening characters occur, else the start. */
-function approximateStart(target: string, haystack: string): number {
-  const probe = target.slice(0, Math.min(24, target.length));
-  const at = haystack.indexOf(probe);
-  return at >= 0 ? at : 0;
+  // code-point offsets of the near match, back to string offsets
+  const start = nearMatchStarts(target, haystack, allowed)?.first;
+  return start === undefined ? undefined : from + Array.from(haystack).slice(0, start).join('').length;
 }
 
 function checkOrder(before: string, after: string, doc: MarkdownDocument, options: TextMatchOptions): string | undefined {
@@ -181,7 +191,7 @@ function isSubsequence(wanted: readonly string[], items: readonly string[]): boo
 }
 
 function norm(text: string): string {
-  return normaliseText(text);
+  return normalise(text);
 }
 
 function quoteList(texts: readonly string[]): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport } from './report.js';
-import { scoreDocument } from './score.js';
+import { normalisedEditDistance, normaliseMarkdown, scoreDocument } from './score.js';
 
 const expected = `# Ferry Timetable
 
@@ -34,5 +34,22 @@ describe('scoreDocument and its report', () => {
     expect(report).toContain('- heading level 1 "Ferry Timetable": present, but not as a heading');
     expect(report).toMatch(/- edit distance 0\.\d{3} above 0\.050/);
     expect(report).not.toContain('Skerry Lass":');
+  });
+});
+
+describe('normaliseMarkdown and the edit distance', () => {
+  it('treats bullet characters, emphasis markers and table padding as the same Markdown', () => {
+    const a = '* one\n+ two\n\n__bold__ _it_\n\n|  A |B|\n|:---|---:|\n| 1 |  2 |';
+    const b = '- one\n- two\n\n**bold** *it*\n\n| A | B |\n| --- | --- |\n| 1 | 2 |';
+    expect(normaliseMarkdown(a)).toBe(normaliseMarkdown(b));
+    expect(normaliseMarkdown('- one')).not.toBe(normaliseMarkdown('- won'));
+  });
+
+  it('normalises by the longer text, from 0 (identical) to 1 (nothing shared), and caps the compared length', () => {
+    expect(normalisedEditDistance('abcd', 'abcd')).toBe(0);
+    expect(normalisedEditDistance('abcd', 'wxyz')).toBe(1);
+    expect(normalisedEditDistance('abcd', '')).toBe(1);
+    expect(normalisedEditDistance('', '')).toBe(0);
+    expect(normalisedEditDistance('a'.repeat(50), 'a'.repeat(10) + 'b'.repeat(40), 10)).toBe(0);
   });
 });

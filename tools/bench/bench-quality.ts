@@ -1,7 +1,7 @@
 /**
  * `npm run bench:quality [-- --engine E]`: Folio's own benchmark set (test/bench-set/, olmOCR-Bench
- * format) built from its sources, then scored by `folio bench`'s scorer: the tune part (what changes
- * are tuned on) and the holdout part (what is reported). Default engine: text.
+ * format) built from its sources, then scored by `folio bench`'s scorer: its one part, tuned on
+ * (what is held out is the real-document benchmark's, `npm run bench:real`). Default engine: text.
  */
 
 import path from 'node:path';

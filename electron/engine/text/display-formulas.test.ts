@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findFormula, renderedLayout } from '../../../shared/olmocr-bench/math.js';
+import { findFormula, renderFormula } from '../../../shared/olmocr-bench/math.js';
 import { HAS_PDFLATEX, printLatex } from '../../../test/latex-page.js';
 import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
@@ -66,7 +66,7 @@ async function convertLatex(name: string, source: string): Promise<string> {
 
 /** Whether the output has the formula as olmOCR-Bench's math check decides it (KaTeX layout). */
 function rendersAs(reference: string): boolean {
-  return findFormula(reference, renderedLayout(reference)!, markdown).passed;
+  return findFormula(reference, renderFormula(reference)!, markdown).passed;
 }
 
 describe.skipIf(!HAS_PDFLATEX)('display formulas of a LaTeX-made page', () => {
@@ -147,7 +147,7 @@ S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
 \end{equation*}
 \end{document}`;
     const delimited = await convertLatex('delimiters', source);
-    const renders = (reference: string) => findFormula(reference, renderedLayout(reference)!, delimited).passed;
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, delimited).passed;
     expect(renders('y = \\left( \\frac{a}{b} \\right) + \\Big[ x + 1 \\Big]')).toBe(true);
     expect(renders('S = \\left\\{ \\frac{p}{q} \\right\\} \\cup \\left\\langle \\frac{u}{v} \\right\\rangle')).toBe(true);
     expect(delimited.match(/\$\$/g)).toHaveLength(4);

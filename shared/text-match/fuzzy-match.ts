@@ -1,8 +1,10 @@
 /**
- * The string similarities olmOCR-Bench scores with, as rapidfuzz and fuzzysearch define them:
- * `ratio` (normalised Indel similarity), `partialRatio` (the best `ratio` of the shorter string
- * against any window of the longer one) and the starts of approximate (Levenshtein) matches.
- * Strings are compared by code point, as Python compares them.
+ * The one fuzzy matcher of the repository, used by `folio bench` and by the quality checks: the
+ * similarities olmOCR-Bench scores with, as rapidfuzz defines them (`ratio`, the normalised Indel
+ * similarity; `partialRatio`, the best `ratio` of the shorter string against any window of the
+ * longer one), and edit distances from one Levenshtein table: between two strings, and from a
+ * needle to the closest substring of a text (Sellers' algorithm, as fuzzysearch finds near
+ * matches). Strings are compared by code point, as Python compares them.
  */
 
 /** rapidfuzz `fuzz.ratio` / 100: 1 - indel distance / total length; two empty strings are equal. */
@@ -41,27 +43,56 @@ export function partialRatio(a: string, b: string): number {
   return best;
 }
 
-/** Where matches of `needle` within `maxDistance` edits start in `text`: the first and the last such start, or undefined. */
+/**
+ * The last row of the Levenshtein table of `pattern` against `text`: entry j is the fewest edits
+ * turning the pattern into text[0, j) (`anywhere` false) or into some substring ending at j
+ * (`anywhere` true: a match may start anywhere for free, Sellers' algorithm). `visit` sees each
+ * column's last entry as the table fills, as the distance of a match ending there.
+ */
+function lastRow(pattern: readonly number[], text: readonly number[], anywhere: boolean, visit?: (end: number, distance: number) => void): Int32Array {
+  const m = pattern.length;
+  // columns run over the text, rows over the pattern
+  let column = Int32Array.from({ length: m + 1 }, (_, i) => i);
+  let next = new Int32Array(m + 1);
+  const row = new Int32Array(text.length + 1);
+  row[0] = m;
+  for (let j = 1; j <= text.length; j++) {
+    next[0] = anywhere ? 0 : j;
+    const c = text[j - 1];
+    for (let i = 1; i <= m; i++) next[i] = Math.min(column[i]! + 1, next[i - 1]! + 1, column[i - 1]! + (pattern[i - 1] === c ? 0 : 1));
+    [column, next] = [next, column];
+    row[j] = column[m]!;
+    visit?.(j, column[m]!);
+  }
+  return row;
+}
+
+/** Edit distance between `a` and `b` (insertions, deletions, substitutions all cost 1). */
+export function levenshtein(a: string, b: string): number {
+  if (a === b) return 0;
+  const [x, y] = [codePoints(a), codePoints(b)];
+  return lastRow(x.length < y.length ? x : y, x.length < y.length ? y : x, false).at(-1)!;
+}
+
+/** The fewest edits that turn `needle` into some substring of `haystack`: what a fuzzy "text present" check needs. */
+export function substringEditDistance(needle: string, haystack: string): number {
+  const pattern = codePoints(needle);
+  if (pattern.length === 0) return 0;
+  return lastRow(pattern, codePoints(haystack), true).reduce((best, distance) => Math.min(best, distance), pattern.length);
+}
+
+/** Where matches of `needle` within `maxDistance` edits start in `text` (code-point offsets): the first and the last such start, or undefined. */
 export function nearMatchStarts(needle: string, text: string, maxDistance: number): { first: number; last: number } | undefined {
   // Sellers' algorithm on both strings reversed: a match ending at j in the reversed text starts at n - j in the text.
   const p = codePoints(needle).reverse();
   const t = codePoints(text).reverse();
-  const n = t.length;
-  let column = Array.from({ length: p.length + 1 }, (_, i) => i);
   let first: number | undefined;
   let last: number | undefined;
-  for (let j = 1; j <= n; j++) {
-    const next = [0];
-    for (let i = 1; i <= p.length; i++) {
-      next[i] = Math.min(column[i]! + 1, next[i - 1]! + 1, column[i - 1]! + (p[i - 1] === t[j - 1] ? 0 : 1));
-    }
-    column = next;
-    if (column[p.length]! <= maxDistance) {
-      const start = n - j;
-      first = start;
-      last ??= start;
-    }
-  }
+  lastRow(p, t, true, (end, distance) => {
+    if (distance > maxDistance) return;
+    first = t.length - end;
+    last ??= t.length - end;
+  });
   return first === undefined || last === undefined ? undefined : { first, last };
 }
 
