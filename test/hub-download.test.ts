@@ -2,8 +2,6 @@
 // layout, resume after a dropped connection, digests checked, retries, and each error in words.
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +9,7 @@ import { fetchFiles, openSnapshot, type RepoSnapshot } from '../electron/core/hu
 import { HubError } from '../electron/core/hub/hub-error.js';
 import { hubSettings, type HubSettings } from '../electron/core/hub/hub-settings.js';
 import type { RetryPolicy } from '../electron/core/hub/hub-fetch.js';
-import { startHubTestServer, type HubTestServer } from '../tools/bench/hub-test-server.js';
+import { closedPort, startHubTestServer, type HubTestServer } from '../tools/bench/hub-test-server.js';
 
 const FAST: RetryPolicy = { retries: 3, baseDelayMs: 5, maxDelayMs: 20 };
 const DEBUG = (p: unknown) => console.log(Date.now() % 100000, JSON.stringify(p));
@@ -71,15 +69,6 @@ async function fetchAll(settings: HubSettings, repo = 'acme/ocr-test', options: 
 async function sameBytes(first: string | Buffer, second: string | Buffer): Promise<boolean> {
   const read = (file: string | Buffer) => (typeof file === 'string' ? readFile(file) : file);
   return (await read(first)).equals(await read(second));
-}
-
-/** A port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 async function failure(promise: Promise<unknown>): Promise<HubError> {

@@ -13,6 +13,12 @@ Usage:
                       <pdf>_pg<N>_repeat1.md for olmOCR's own scorer
   folio export-pairs -o <dir> [documents...] [options]
                       fine-tuning pairs of the pages you reviewed or edited in the app
+  folio model get REPO[@REVISION] | DIR [--precision int4|fp16|fp32]
+                      install a model from Hugging Face (jinaai/jina-ocr-v1, deepseek-ai/DeepSeek-OCR)
+                      or a checkpoint folder into the app-data folder's models/: resumes what an
+                      earlier get began, prints the package folder last; then --model REPO uses it
+  folio model list [--json] | remove REPO[:PRECISION]
+                      the installed models (id, precision, revision, size, devices, licence, folder)
   folio doctor        say which devices ONNX Runtime answers on, and what auto measured on them
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,
@@ -33,9 +39,10 @@ Convert options:
                           is a scan, an image, a poor invisible OCR layer or unmapped glyphs
   --lang auto|en|zh|fr    language lite reads: auto, en, zh (PP-OCRv4, English and Chinese;
                           default auto) or fr (Tesseract with the fra pack)
-  --model DIR|NAME        model package folder for the vlm engine (written by tools/model), or a
-                          demo model by name: ${DEMO_MODEL_NAMES.join(', ')} (trained on synthetic pages
-                          only: it will not read real documents well);
+  --model DIR|REPO|NAME   model package folder for the vlm engine, a model installed by "folio model
+                          get" by its repo id (owner/name, or owner/name:fp16 for one precision of
+                          several), or a demo model by name: ${DEMO_MODEL_NAMES.join(', ')}
+                          (trained on synthetic pages only: it will not read real documents well);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
                           (default auto with an MTP head, else 0)
@@ -83,6 +90,11 @@ Export-pairs options:
   --password P            password of encrypted PDFs
   --overwrite             replace an earlier export's files
   --page-timeout S        time limit per page image, in seconds (default 60)
+
+Model get: HF_ENDPOINT, HF_TOKEN (else the token file "hf auth login" writes under HF_HOME) and the
+shared Hugging Face cache (HF_HUB_CACHE, default $HF_HOME/hub, HF_HOME default ~/.cache/huggingface)
+are honoured as huggingface_hub does: a checkpoint it already fetched is not fetched again.
+  --precision P           int4 (default: CPUs, WebGPU, small GPUs), fp16 (CUDA) or fp32 (the reference)
 
 Output goes to <dir>/<stem>.md (.html, .json); inputs with the same name get <stem>-2, -3...
 Exit status: 0 all converted, 1 some file or page failed (one line each on stderr), 2 usage error,

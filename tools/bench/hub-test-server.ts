@@ -395,6 +395,15 @@ export async function startHubTestServer(config: HubTestServerConfig): Promise<H
   };
 }
 
+/** A port on 127.0.0.1 that nothing listens on: a Hub that cannot be reached. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await listen(server, 0);
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 async function serveRepo(config: HubTestRepo): Promise<ServedRepo> {
   const files: RepoFile[] = [];
   for (const relative of listFiles(config.dir)) {

@@ -51,7 +51,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
-async function sha256(file: string): Promise<string> {
+export async function sha256(file: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
   return hash.digest('hex');
