@@ -59,5 +59,7 @@ export interface PackageExportOptions {
 export type PackageExportMessage =
   | { kind: 'progress'; progress: PackageExportProgress }
   | { kind: 'warning'; message: string }
+  /** About to write this file (a path inside the package folder), so that a killed export can be cleaned up. */
+  | { kind: 'file'; file: string }
   | { kind: 'done'; manifestPath: string }
   | { kind: 'failed'; message: string };

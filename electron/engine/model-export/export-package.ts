@@ -26,6 +26,8 @@ export interface ExportHooks {
   signal?: AbortSignal;
   onProgress?: (progress: PackageExportProgress) => void;
   onWarning?: (message: string) => void;
+  /** Before each file is written, with its path. */
+  onFile?: (file: string) => void;
 }
 
 /** A request the exporter refuses before reading any weight (a bad option, a checkpoint it cannot use). */
@@ -126,6 +128,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
     rmSync(path.join(out, 'manifest.json'), { force: true });
     const file = (name: string) => {
       written.push(name);
+      hooks.onFile?.(path.join(out, name));
       return path.join(out, name);
     };
     copyFileSync(tokenizerPath, file('tokenizer.json'));

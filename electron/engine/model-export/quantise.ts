@@ -33,12 +33,6 @@ export interface Quantised {
  */
 const SCALE_FRACTIONS = [1.0, 0.95, 0.9, 0.85, 0.8].map(f32);
 
-/** numpy's `np.rint`: halves to the even neighbour. */
-function rint(x: number): number {
-  const r = Math.round(x);
-  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
-
 /** numpy's float32 pairwise sum of `values[start, start + n)` (8 accumulators up to 128, halves above). */
 function pairwiseSum(values: Float32Array, start: number, n: number): number {
   if (n < 8) {
@@ -64,6 +58,45 @@ function pairwiseSum(values: Float32Array, start: number, n: number): number {
   return f32(pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half));
 }
 
+/** The squared error of one block's values quantised with `scale`, summed in numpy's order. */
+function blockError(values: Float32Array, squares: Float32Array, block: number, scale: number, top: number): number {
+  if (block % 8 !== 0 || block > 128 || block < 8) {
+    for (let i = 0; i < block; i++) {
+      let q = Math.round(f32(values[i]! / scale));
+      if (q - f32(values[i]! / scale) === 0.5 && q & 1) q -= 1;
+      q = q > top ? top : q < -top - 1 ? -top - 1 : q;
+      const error = f32(f32(q * scale) - values[i]!);
+      squares[i] = f32(error * error);
+    }
+    return pairwiseSum(squares, 0, block);
+  }
+  // numpy's 8 accumulators, with the squares made as they are summed
+  let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0;
+  for (let i = 0; i < block; i += 8) {
+    for (let j = 0; j < 8; j++) {
+      const v = values[i + j]!;
+      const x = f32(v / scale);
+      let q = Math.round(x);
+      if (q - x === 0.5 && q & 1) q -= 1;
+      q = q > top ? top : q < -top - 1 ? -top - 1 : q;
+      const error = f32(f32(q * scale) - v);
+      const square = f32(error * error);
+      if (i === 0) {
+        if (j === 0) r0 = square; else if (j === 1) r1 = square; else if (j === 2) r2 = square; else if (j === 3) r3 = square;
+        else if (j === 4) r4 = square; else if (j === 5) r5 = square; else if (j === 6) r6 = square; else r7 = square;
+      } else if (j === 0) r0 = f32(r0 + square);
+      else if (j === 1) r1 = f32(r1 + square);
+      else if (j === 2) r2 = f32(r2 + square);
+      else if (j === 3) r3 = f32(r3 + square);
+      else if (j === 4) r4 = f32(r4 + square);
+      else if (j === 5) r5 = f32(r5 + square);
+      else if (j === 6) r6 = f32(r6 + square);
+      else r7 = f32(r7 + square);
+    }
+  }
+  return f32(f32(f32(r0 + r1) + f32(r2 + r3)) + f32(f32(r4 + r5) + f32(r6 + r7)));
+}
+
 /**
  * `weight` `[rows, k]` (one row per output, as checkpoints store linear layers) in blocks of `block`
  * along K, `bits` a value; K is padded with zeros to a whole number of blocks.
@@ -77,47 +110,58 @@ export function quantise(weight: Float32Array, rows: number, k: number, block: n
   const scales = new Float32Array(rows * blocks);
   const values = new Float32Array(block);
   const squares = new Float32Array(block);
-  const levels = new Int32Array(block);
+  const fractions = SCALE_FRACTIONS;
   for (let row = 0; row < rows; row++) {
     for (let b = 0; b < blocks; b++) {
       const from = row * k + b * block;
       const count = Math.min(block, k - b * block);
-      values.fill(0);
-      for (let i = 0; i < count; i++) values[i] = weight[from + i]!;
+      if (count < block) values.fill(0);
+      values.set(weight.subarray(from, from + count));
       let largest: number;
       if (signedScales) {
         // the largest-magnitude value becomes -8 (-128), and with a fraction below 1 clips to it, so
         // it stays the block's largest after dequantising, as re-packing needs
         let peak = values[0]!;
-        for (let i = 1; i < block; i++) if (Math.abs(values[i]!) > Math.abs(peak)) peak = values[i]!;
+        let peakSize = Math.abs(peak);
+        for (let i = 1; i < block; i++) {
+          const size = Math.abs(values[i]!);
+          if (size > peakSize) {
+            peak = values[i]!;
+            peakSize = size;
+          }
+        }
         largest = f32(peak / -(top + 1));
       } else {
         // symmetric: -8 (-128) is never used but by clipping
         let max = 0;
-        for (let i = 0; i < block; i++) max = Math.max(max, Math.abs(values[i]!));
+        for (let i = 0; i < block; i++) {
+          const size = Math.abs(values[i]!);
+          if (size > max) max = size;
+        }
         largest = f32(max / top);
       }
       if (largest === 0) largest = 1;
       let best = largest;
       let bestError = Number.POSITIVE_INFINITY;
-      for (const fraction of SCALE_FRACTIONS) {
-        const scale = f32(largest * fraction);
-        for (let i = 0; i < block; i++) {
-          const q = Math.min(top, Math.max(-top - 1, rint(f32(values[i]! / scale))));
-          const error = f32(f32(q * scale) - values[i]!);
-          squares[i] = f32(error * error);
-        }
-        const error = pairwiseSum(squares, 0, block);
+      for (let t = 0; t < fractions.length; t++) {
+        const scale = f32(largest * fractions[t]!);
+        const error = blockError(values, squares, block, scale, top);
         if (error < bestError) {
           best = scale;
           bestError = error;
         }
       }
       scales[row * blocks + b] = best;
-      for (let i = 0; i < block; i++) levels[i] = Math.min(top, Math.max(-top - 1, rint(f32(values[i]! / best)))) + zero;
       const out = (row * blocks + b) * bytesPerBlock;
-      if (bits === 8) for (let i = 0; i < block; i++) packed[out + i] = levels[i]!;
-      else for (let i = 0; i < block; i += 2) packed[out + i / 2] = levels[i]! | (levels[i + 1]! << 4);
+      for (let i = 0; i < block; i++) {
+        const x = f32(values[i]! / best);
+        let q = Math.round(x);
+        if (q - x === 0.5 && q & 1) q -= 1;
+        q = (q > top ? top : q < -top - 1 ? -top - 1 : q) + zero;
+        if (bits === 8) packed[out + i] = q;
+        else if (i & 1) packed[out + (i >> 1)]! |= q << 4;
+        else packed[out + (i >> 1)] = q;
+      }
     }
   }
   return { packed, scales, rows, blocks, bits };
