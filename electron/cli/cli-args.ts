@@ -18,6 +18,7 @@ import { findInstalled, installedIds, modelsFolder } from '../core/model/install
 import { DEFAULT_MODEL_PRECISION, MODEL_PRECISIONS, parseRepoReference, type ModelPrecision } from '../../shared/model-library.js';
 import { appDataFolder } from './app-data-folder.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
+import type { PackageExportOptions } from '../../shared/model-export.js';
 
 export interface ConvertRequest {
   files: string[];
@@ -86,6 +87,7 @@ export type CliCommand =
   | { kind: 'convert'; request: ConvertRequest }
   | { kind: 'bench'; request: BenchRequest }
   | { kind: 'serve-check'; request: ServeCheckRequest }
+  | { kind: 'export-model'; request: PackageExportOptions }
   | { kind: 'model'; request: ModelRequest };
 
 /** `folio model get|list|remove`: packages installed from Hugging Face into the app-data folder. */
@@ -170,6 +172,7 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (command === 'bench') return parseBench(rest);
   if (command === 'export-pairs') return parseExportPairs(rest);
   if (command === 'model') return parseModel(rest);
+  if (command === 'export-model') return parseExportModel(rest);
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
@@ -364,6 +367,64 @@ function parseModel(args: string[]): CliCommand {
     return { kind: 'model', request: { action, id } };
   }
   throw new UsageError(`model ${action === undefined ? 'needs' : `"${action}" is not`} one of get, list, remove: folio model get owner/name | list | remove owner/name.`);
+}
+
+const EXPORT_MODEL_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  precision: { type: 'string' },
+  modes: { type: 'string' },
+  'max-crops': { type: 'string' },
+  decoding: { type: 'string' },
+  licence: { type: 'string' },
+  name: { type: 'string' },
+  'without-draft-head': { type: 'boolean' },
+  'allow-unknown-config': { type: 'boolean' },
+  'cache-layout': { type: 'string' },
+  'block-size': { type: 'string' },
+  'expert-bits': { type: 'string' },
+  'expert-block-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function oneOf<T extends string>(value: string | undefined, choices: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  const choice = choices.find((c) => c === value);
+  if (!choice) throw new UsageError(`${flag} "${value}" is not one of ${choices.join(', ')}.`);
+  return choice;
+}
+
+function parseExportModel(args: string[]): CliCommand {
+  const { values, positionals } = parseOptions(args, EXPORT_MODEL_OPTIONS);
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1) throw new UsageError('export-model takes one checkpoint folder: folio export-model <checkpoint> -o <package>.');
+  if (values.out === undefined) throw new UsageError('no output folder; add -o <package folder>.');
+  const number = (flag: keyof typeof values, choices: readonly number[]) => {
+    const text = values[flag] as string | undefined;
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!choices.includes(n)) throw new UsageError(`--${flag} "${text}" is not one of ${choices.join(', ')}.`);
+    return n;
+  };
+  const expertBits = number('expert-bits', [4, 8]) as 4 | 8 | undefined;
+  return {
+    kind: 'export-model',
+    request: {
+      checkpointDir: positionals[0]!,
+      outDir: values.out,
+      precision: oneOf(values.precision, ['int4', 'fp16', 'fp32'] as const, '--precision') ?? 'int4',
+      ...(values.modes === undefined ? {} : { modes: values.modes.split(',') }),
+      ...(values['max-crops'] === undefined ? {} : { maxCrops: number('max-crops', [2, 3, 4, 5, 6, 7, 8, 9]) }),
+      ...(values.decoding === undefined ? {} : { decoding: oneOf(values.decoding, ['deepseek-ocr', 'jina-ocr-v1'] as const, '--decoding') }),
+      ...(values.licence === undefined ? {} : { licence: values.licence }),
+      ...(values.name === undefined ? {} : { name: values.name }),
+      withoutDraftHead: values['without-draft-head'] ?? false,
+      allowUnknownConfig: values['allow-unknown-config'] ?? false,
+      cacheLayout: oneOf(values['cache-layout'], ['both', 'rows', 'capacity'] as const, '--cache-layout') ?? 'both',
+      ...(values['block-size'] === undefined ? {} : { blockSize: number('block-size', [16, 32, 64, 128]) }),
+      ...(expertBits === undefined ? {} : { expertBits }),
+      ...(values['expert-block-size'] === undefined ? {} : { expertBlockSize: number('expert-block-size', [0, 16, 32, 64, 128]) }),
+    },
+  };
 }
 
 function parseShare(text: string): number {

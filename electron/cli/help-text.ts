@@ -19,6 +19,9 @@ Usage:
                       earlier get began, prints the package folder last; then --model REPO uses it
   folio model list [--json] | remove REPO[:PRECISION]
                       the installed models (id, precision, revision, size, devices, licence, folder)
+  folio export-model <checkpoint> -o <dir> [--precision int4|fp16|fp32] [options]
+                      make a model package for --model from a Hugging Face checkpoint folder
+                      of DeepSeek-OCR or jina-ocr-v1 (config.json, *.safetensors, tokenizer.json)
   folio doctor        say which devices ONNX Runtime answers on, and what auto measured on them
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,
@@ -91,10 +94,37 @@ Export-pairs options:
   --overwrite             replace an earlier export's files
   --page-timeout S        time limit per page image, in seconds (default 60)
 
-Model get: HF_ENDPOINT, HF_TOKEN (else the token file "hf auth login" writes under HF_HOME) and the
-shared Hugging Face cache (HF_HUB_CACHE, default $HF_HOME/hub, HF_HOME default ~/.cache/huggingface)
-are honoured as huggingface_hub does: a checkpoint it already fetched is not fetched again.
+Model get options:
+  HF_ENDPOINT, HF_TOKEN (else the token file "hf auth login" writes under HF_HOME) and the shared
+  Hugging Face cache (HF_HUB_CACHE, default $HF_HOME/hub, HF_HOME default ~/.cache/huggingface) are
+  honoured as huggingface_hub does: a checkpoint it already fetched is not fetched again.
   --precision P           int4 (default: CPUs, WebGPU, small GPUs), fp16 (CUDA) or fp32 (the reference)
+
+Export-model options:
+  Reads the checkpoint one tensor at a time (about 0.3 GB of memory whatever its size) and writes
+  the package: ONNX graphs, tokenizer.json and manifest.json. Progress goes to stderr; the last line
+  on stdout is the package folder. Every config.json field is honoured or refused by name.
+  -o, --out DIR           the package folder (created if missing)
+  --precision P           int4 (default: 4-bit weights, for CPUs, WebGPU and small GPUs), fp16 (CUDA)
+                          or fp32 (the CPU reference)
+  --modes LIST            views to write a vision graph for: tiny, small, base, large, gundam
+                          (default gundam)
+  --max-crops N           most Gundam tiles, 2..9 (default: 9 with a chat template, jina-ocr-v1's
+                          ports; else 6, DeepSeek-OCR's)
+  --decoding R            no-repeat rule: deepseek-ocr (30 tokens in 90) or jina-ocr-v1 (35 in 1024);
+                          default: jina-ocr-v1's with a chat template, else deepseek-ocr's
+  --licence L             the weights' licence (default: the model card's license: field)
+  --name N                the package's name (default: the checkpoint folder's name)
+  --without-draft-head    leave out the checkpoint's FastMTP head (mtp_module.*)
+  --allow-unknown-config  export although config.json has fields Folio does not know (named in
+                          warnings); fields it knows but does not implement are still refused
+  --cache-layout both|rows|capacity
+                          the decoder's cache layouts (default both: rows for WebGPU and CUDA,
+                          capacity for the CPU, one weights file)
+  --block-size N          int4: 4-bit block of the matrices (16, 32, 64, 128; default 32)
+  --expert-bits 4|8       int4: bits of the routed experts (default 4 in MLAS's blocks where
+                          the widths allow, else 8)
+  --expert-block-size N   int4: the experts' block (0, 16, 32, 64, 128; 0: one scale a column)
 
 Output goes to <dir>/<stem>.md (.html, .json); inputs with the same name get <stem>-2, -3...
 Exit status: 0 all converted, 1 some file or page failed (one line each on stderr), 2 usage error,

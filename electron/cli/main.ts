@@ -34,6 +34,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return (await import('./export-pairs-command.js')).runExportPairs(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'model':
       return (await import('./model-command.js')).runModelCommand(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal('stopping the download; what arrived is kept') });
+    case 'export-model':
+      return (await import('./export-model-command.js')).runExportModel(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'serve-check':
       return (await import('./serve-check-command.js')).runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
   }
