@@ -18,6 +18,7 @@ const REPO = 'acme/tiny-package';
 let folder: string;
 let hub: HubTestServer;
 let page: string;
+let checkpoint: string;
 
 beforeAll(async () => {
   if (!existsSync(path.join(repoRoot, 'dist/electron/cli/main.js'))) throw new Error('The CLI is not built; run "npm run build" before these tests.');
@@ -27,7 +28,22 @@ beforeAll(async () => {
   await writeFile(path.join(repoDir, 'README.md'), '---\nlicense: cc-by-nc-4.0\n---\n# tiny\n');
   page = path.join(folder, 'page.png');
   await writeFile(page, pngPage(300, 400));
-  hub = await startHubTestServer({ repos: [{ id: REPO, dir: repoDir }, { id: 'acme/gated', dir: repoDir, gated: 'auto' }] });
+  // a checkpoint with the real one's structure at toy sizes (tools/model, about 8 s), and one whose config Folio refuses
+  checkpoint = path.join(folder, 'tiny-checkpoint');
+  execFileSync('/usr/bin/python3', ['-m', 'folio_model', 'build-tiny', '--checkpoint-only', checkpoint], { cwd: path.join(repoRoot, 'tools/model'), stdio: 'ignore' });
+  const refused = path.join(folder, 'refused-checkpoint');
+  await cp(checkpoint, refused, { recursive: true });
+  const config = JSON.parse(await readFile(path.join(refused, 'config.json'), 'utf8')) as { language_config: Record<string, unknown> };
+  config.language_config.scoring_func = 'sigmoid';
+  await writeFile(path.join(refused, 'config.json'), JSON.stringify(config));
+  hub = await startHubTestServer({
+    repos: [
+      { id: REPO, dir: repoDir },
+      { id: 'acme/gated', dir: repoDir, gated: 'auto' },
+      { id: 'acme/tiny-checkpoint', dir: checkpoint },
+      { id: 'acme/refused', dir: refused },
+    ],
+  });
 });
 
 afterAll(async () => {
@@ -126,6 +142,50 @@ describe('folio model get', () => {
     expect(total).toBeGreaterThanOrEqual(whole);
     expect(total).toBeLessThan(whole + 300_000);
     expect((await runFolio(['model', 'list'], env)).stderr).not.toContain('unfinished');
+  });
+});
+
+describe('folio model get, a checkpoint', () => {
+  it('downloads a checkpoint, converts it in TypeScript with its steps on stderr, and --model REPO converts a page with it', async () => {
+    const env = await machine();
+    const run = await runFolio(['model', 'get', 'acme/tiny-checkpoint', '--precision', 'int4'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/acme\/tiny-checkpoint@main \(commit [0-9a-f]{10}\): a checkpoint, converted to an int4 package; licence MIT \(any use, commercial included\); 8\d\d kB to download, the package about/);
+    expect(run.stderr).toMatch(/converting: decoder \d+\/\d+/);
+    const installed = run.stdout.trim().split('\n').pop()!;
+    expect(installed).toBe(path.join(env.FOLIO_USER_DATA_DIR!, 'models', 'acme--tiny-checkpoint--int4'));
+    const manifest = JSON.parse(await readFile(path.join(installed, 'manifest.json'), 'utf8')) as { precision: string; name: string };
+    expect(manifest).toMatchObject({ precision: 'int4', name: 'acme/tiny-checkpoint' });
+    // the shards in the cache are the Hub's, byte for byte
+    const snapshot = path.join(env.HF_HOME!, 'hub', 'models--acme--tiny-checkpoint', 'snapshots', hub.commitOf('acme/tiny-checkpoint'));
+    for (const shard of ['model-00001-of-00002.safetensors', 'model-00002-of-00002.safetensors']) {
+      expect((await readFile(path.join(snapshot, shard))).equals(await readFile(path.join(checkpoint, shard))), shard).toBe(true);
+    }
+    const convert = await runFolio(['convert', page, '-o', path.join(folder, 'out-checkpoint'), '--model', 'acme/tiny-checkpoint', '--max-tokens', '8', '--device', 'cpu', '--json'], env);
+    expect(convert.code, convert.stderr).toBe(0);
+    expect(convert.stdout).toMatch(/"event":"page-done".*"engine":"vlm"/);
+    const list = await runFolio(['model', 'list', '--json'], env);
+    expect(JSON.parse(list.stdout)).toMatchObject({ installed: [{ id: 'acme/tiny-checkpoint', precision: 'int4', origin: 'converted', devices: ['cpu', 'webgpu', 'cuda'], license: 'mit' }], unfinished: [] });
+  });
+
+  it('converts a checkpoint folder on disk as local/<folder>', async () => {
+    const env = await machine();
+    const run = await runFolio(['model', 'get', checkpoint, '--precision', 'fp32'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split('\n').pop()).toBe(path.join(env.FOLIO_USER_DATA_DIR!, 'models', 'local--tiny-checkpoint--fp32'));
+    expect((await runFolio(['model', 'list'], env)).stdout).toMatch(/^local\/tiny-checkpoint\tfp32\t/);
+  });
+
+  it('names the config fields Folio refuses, after fetching the checkpoint, and keeps the download for another try', async () => {
+    const env = await machine();
+    const run = await runFolio(['model', 'get', 'acme/refused'], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("folio: acme/refused could not be converted: ");
+    expect(run.stderr).toContain("language_config.scoring_func = 'sigmoid' is not supported");
+    expect(run.stdout).toBe('');
+    expect(existsSync(path.join(env.FOLIO_USER_DATA_DIR!, 'models', 'acme--refused--int4'))).toBe(false);
+    expect(existsSync(path.join(env.HF_HOME!, 'hub', 'models--acme--refused', 'snapshots', hub.commitOf('acme/refused'), 'model-00001-of-00002.safetensors'))).toBe(true);
+    expect((await runFolio(['model', 'list'], env)).stderr).toContain("unfinished: acme/refused (int4), started");
   });
 });
 

@@ -18,6 +18,8 @@ export type HubErrorCode =
   | 'disk-full'
   | 'disk-space'
   | 'offline'
+  /** The checkpoint is not one Folio converts (a config field, a tensor), as the exporter names it. */
+  | 'refused'
   | 'cancelled';
 
 export class HubError extends Error {

@@ -13,11 +13,12 @@ import { estimatePackageBytes, checkFreeSpace, freeSpace as measureFreeSpace, ty
 import { clearUnfinished, listInstalled, markUnfinished, writeRecord, type ModelRecord } from './installed-models.js';
 import { MANIFEST_FORMAT } from './manifest.js';
 import { sha256 } from './package-files.js';
-import { HubError } from '../hub/hub-error.js';
+import { cancelledError, HubError } from '../hub/hub-error.js';
 import type { RetryPolicy } from '../hub/hub-fetch.js';
 import type { HubSettings } from '../hub/hub-settings.js';
 import { bytesToFetch, fetchFiles, openSnapshot, type HubFile, type RepoSnapshot } from '../hub/hub-snapshot.js';
 import type { TransferProgress } from '../hub/transfer-meter.js';
+import type { PackageExportProgress } from '../../../shared/model-export.js';
 import { installFolderName, parseRepoReference, type InstalledModel, type ModelPrecision, type ModelProgress, type ModelSourceInfo } from '../../../shared/model-library.js';
 
 export interface InstallRequest {
@@ -231,13 +232,22 @@ async function linkPackage(prepared: Prepared, partial: string): Promise<void> {
   }
 }
 
-/** Until the TypeScript exporter is in this build, a checkpoint is fetched into the cache but not converted. */
-async function convertCheckpoint(prepared: Prepared, _partial: string, _request: InstallRequest): Promise<void> {
-  throw new HubError(
-    'file-not-found',
-    `${prepared.info.id} is a checkpoint (${prepared.dir}) and this build cannot convert checkpoints yet; ` +
-      'its files are in the Hugging Face cache, and tools/model/export.py converts them (tools/model/README.md)',
-  );
+/**
+ * The checkpoint converted by the TypeScript exporter (package-export.ts, its own process) into
+ * `partial`; its steps come back as progress, its warnings (a config field it ignores) as notes.
+ */
+async function convertCheckpoint(prepared: Prepared, partial: string, request: InstallRequest): Promise<void> {
+  const { runPackageExport } = await import('./package-export.js');
+  const converting = (step: PackageExportProgress): ModelProgress => ({ ...phase('converting'), step: { name: step.step, done: step.done, total: step.total } });
+  try {
+    await runPackageExport(
+      { checkpointDir: prepared.dir, outDir: partial, precision: request.precision, name: prepared.info.id, ...(prepared.info.license && { licence: prepared.info.license }) },
+      { signal: request.signal, onProgress: (step) => request.onProgress?.(converting(step)), onWarning: request.onNote },
+    );
+  } catch (error) {
+    if (request.signal?.aborted) throw cancelledError();
+    throw new HubError('refused', `${prepared.info.id} could not be converted: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }
 
 async function linkOrCopy(source: string, target: string): Promise<void> {
