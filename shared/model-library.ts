@@ -43,6 +43,8 @@ export interface UnfinishedDownload {
   /** What to fetch again: the repo with its revision, or the checkpoint folder. */
   source: string;
   precision: ModelPrecision;
+  /** The licence it was started under (the model card's), accepted again by resuming; undefined when it names none. */
+  license?: string;
   startedAt: string;
   /** Why it stopped, when it was seen to stop. */
   message?: string;

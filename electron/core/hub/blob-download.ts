@@ -97,6 +97,7 @@ async function fetchToFile(request: BlobRequest, target: string): Promise<string
         if (file.offset > size) await file.restart();
         // a connection that brought bytes resets the count: only a link that makes no progress gives up
         failures = file.offset > before ? 0 : failures + 1;
+        if (failures === 0 && file.offset < size) request.onNote?.(`${context.file}: the connection dropped after ${file.offset.toLocaleString('en-US')} bytes (${networkCause(error)}); resuming from there`);
         if (failures > retry.retries) throw unreachableError(context.settings, `${networkCause(error)} while downloading ${context.file}`);
         await backoff(failures, retry, undefined, signal);
       }

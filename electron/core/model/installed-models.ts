@@ -34,6 +34,7 @@ const unfinishedSchema = z.object({
   id: z.string(),
   source: z.string(),
   precision: z.enum(MODEL_PRECISIONS),
+  license: z.string().optional(),
   startedAt: z.string(),
   message: z.string().optional(),
 });

@@ -66,7 +66,7 @@ export async function installModel(request: InstallRequest): Promise<InstalledMo
   const { info, snapshot } = prepared;
   request.onPlan?.(info);
   await checkFreeSpace(prepared.needs, request.freeSpace ?? measureFreeSpace);
-  const unfinished = { id: info.id, source: info.source, precision: request.precision, startedAt: new Date().toISOString() };
+  const unfinished = { id: info.id, source: info.source, precision: request.precision, ...(info.license !== undefined && { license: info.license }), startedAt: new Date().toISOString() };
   await markUnfinished(request.modelsDir, unfinished);
   try {
     if (snapshot) {
@@ -82,9 +82,9 @@ export async function installModel(request: InstallRequest): Promise<InstalledMo
     const partial = path.join(request.modelsDir, '.partial', path.basename(folder));
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
+    if (info.kind === 'checkpoint') await convertCheckpoint(prepared, partial, request);
     request.onProgress?.(phase('installing'));
     if (info.kind === 'package') await linkPackage(prepared, partial);
-    else await convertCheckpoint(prepared, partial, request);
     const record: ModelRecord = {
       id: info.id,
       precision,
