@@ -80,6 +80,8 @@ test('jina-ocr-v1 got from the offered list: its licence shown and accepted befo
   await screenshot(page, '41-settings-model-installed');
   await settings.getByRole('button', { name: 'Done' }).click();
   await expect.poll(async () => (await bridge.service.getSettings()).modelDir).toBe(folderOf);
+  // the status bar names the model by its repo, not its folder
+  await expect(page.getByText('Model: jinaai/jina-ocr-v1 (fp32)')).toBeVisible();
 });
 
 test('a gated repo is refused at look-up with where to accept its conditions and how to give a token', async ({ page }) => {

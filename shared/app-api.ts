@@ -75,6 +75,8 @@ export interface ModelFolderCheck {
   problem: string | null;
   /** Present when the folder is a demo model's package (shared/demo-models.ts): shown wherever the model in use is named. */
   demoLabel?: string;
+  /** Present when the folder is a model `folio model get` or the model manager installed: its id and precision, `owner/name (int4)`. */
+  installedAs?: string;
 }
 
 /** "Get a model": what to fetch, and the licence the user was shown and accepted (the model card's id; '' when it names none). */

@@ -51,12 +51,7 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  hub.faults.dropOnce = [];
-  hub.faults.corruptOnce = [];
-  hub.faults.bytesPerSecond = undefined;
-  hub.bytesSent.clear();
-});
+afterEach(() => hub.reset());
 
 /** A user's machine: its own app-data folder and Hugging Face cache, nothing of this one's. */
 async function machine(): Promise<Record<string, string>> {

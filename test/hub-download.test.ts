@@ -46,13 +46,7 @@ afterAll(async () => {
   if (folder) await rm(folder, { recursive: true, force: true });
 });
 
-afterEach(() => {
-  hub.faults.dropOnce = [];
-  hub.faults.corruptOnce = [];
-  hub.faults.failNext = undefined;
-  hub.bytesSent.clear();
-  hub.requests.length = 0;
-});
+afterEach(() => hub.reset());
 
 async function freshCache(env: Record<string, string> = {}): Promise<HubSettings> {
   cacheDir = await mkdtemp(path.join(folder, 'cache-'));

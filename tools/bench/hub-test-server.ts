@@ -78,6 +78,8 @@ export interface HubTestServer {
   commitOf(repo: string): string;
   /** The file's sha256 (its LFS oid). */
   sha256Of(repo: string, file: string): string;
+  /** No faults, no bytes or requests counted: between tests. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -387,6 +389,11 @@ export async function startHubTestServer(config: HubTestServerConfig): Promise<H
     bytesSent,
     requests,
     commitOf: (repo) => repos.get(repo)!.commit,
+    reset: () => {
+      for (const key of Object.keys(faults) as (keyof HubTestFaults)[]) delete faults[key];
+      bytesSent.clear();
+      requests.length = 0;
+    },
     sha256Of: (repo, file) => repos.get(repo)!.files.find((candidate) => candidate.path === file)!.sha256,
     close: async () => {
       for (const socket of sockets) socket.destroy();
