@@ -12,12 +12,13 @@
  */
 
 import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { sha256 as sha256File } from '../../electron/core/model/package-files.js';
 
 export interface HubTestRepo {
   /** `owner/name`. */
@@ -460,11 +461,6 @@ function sha1(text: string): string {
   return createHash('sha1').update(text).digest('hex');
 }
 
-async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
 
 function json(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   response.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8' });
