@@ -5,6 +5,7 @@
  */
 
 import type { EngineChoice } from './engine-name.js';
+import type { InstalledModel, ModelPrecision, ModelProgress, ModelSourceInfo, UnfinishedDownload } from './model-library.js';
 import type { PairFormat } from './export/training-pairs.js';
 import type { Settings } from './settings.js';
 import type { Workspace, WorkspaceEvent } from './workspace.js';
@@ -74,6 +75,42 @@ export interface ModelFolderCheck {
   problem: string | null;
   /** Present when the folder is a demo model's package (shared/demo-models.ts): shown wherever the model in use is named. */
   demoLabel?: string;
+  /** Present when the folder is a model `folio model get` or the model manager installed: its id and precision, `owner/name (int4)`. */
+  installedAs?: string;
+}
+
+/** "Get a model": what to fetch, and the licence the user was shown and accepted (the model card's id; '' when it names none). */
+export interface ModelGetRequest {
+  source: string;
+  precision: ModelPrecision;
+  acceptedLicense: string;
+}
+
+/** The download under way, or the last one and how it ended. */
+export interface ModelDownloadState {
+  /** The repo id once known, else the source as given. */
+  id: string;
+  source: string;
+  precision: ModelPrecision;
+  state: 'running' | 'installed' | 'failed' | 'cancelled';
+  progress: ModelProgress | undefined;
+  /** What the user should know on the way (a file fetched again, a config field ignored). */
+  notes: string[];
+  /** Why it failed or stopped. */
+  message?: string;
+  /** The installed package, once `installed`. */
+  folder?: string;
+}
+
+/** What the model manager in Settings shows. */
+export interface ModelLibraryState {
+  installed: InstalledModel[];
+  /** Downloads that stopped (cancelled, failed, the app closed): each can be resumed or discarded. */
+  unfinished: UnfinishedDownload[];
+  download: ModelDownloadState | null;
+  /** Where packages are installed, and the Hugging Face cache downloads go to. */
+  modelsDir: string;
+  hubCache: string;
 }
 
 export type DocumentBytes = { mime: 'application/pdf' | 'image/png' | 'image/jpeg' | 'image/tiff'; data: Uint8Array };
@@ -114,6 +151,12 @@ export const IPC_CHANNELS = {
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
   useDemoModel: 'folio:use-demo-model',
+  modelLibrary: 'folio:model-library',
+  inspectModel: 'folio:inspect-model',
+  getModel: 'folio:get-model',
+  cancelModelDownload: 'folio:cancel-model-download',
+  removeModel: 'folio:remove-model',
+  discardModelDownload: 'folio:discard-model-download',
   /** main -> renderer: the MessagePort that carries workspace events. */
   workspacePort: 'folio:workspace-port',
   /** main -> renderer: an application-menu command. */
@@ -173,6 +216,20 @@ export interface FolioApi {
    * folder and saves it as `modelDir` when usable; `problem` says when it is not installed.
    */
   useDemoModel(name: string): Promise<ModelFolderCheck>;
+  /** The installed models, the download under way and the unfinished ones. */
+  modelLibrary(): Promise<ModelLibraryState>;
+  /**
+   * A Hugging Face repo (`owner/name[@revision]`) or checkpoint folder looked at before downloading:
+   * its kind, licence and sizes. Rejects in the user's words (gated, unknown, no network).
+   */
+  inspectModel(source: string, precision: ModelPrecision): Promise<ModelSourceInfo>;
+  /** Starts a download (one at a time), resuming what an earlier one left; follow it with `modelLibrary`. */
+  getModel(request: ModelGetRequest): Promise<void>;
+  /** Stops the download; what arrived is kept for a later `getModel` to resume. */
+  cancelModelDownload(): Promise<void>;
+  removeModel(id: string, precision: ModelPrecision): Promise<void>;
+  /** Forgets an unfinished download (its partial files stay in the shared cache). */
+  discardModelDownload(id: string, precision: ModelPrecision): Promise<void>;
   /** Workspace changes, streamed page deltas included, in the order they happened. */
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe;
   onMenuCommand(listener: (command: MenuCommand) => void): Unsubscribe;

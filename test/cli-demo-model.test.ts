@@ -69,6 +69,6 @@ describe('folio convert --model nano-demo', () => {
   it('lists the demo names in folio convert --help', async () => {
     const run = await runFolio(['convert', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/--model DIR\|NAME[\s\S]*demo model by name: nano-demo \(trained on synthetic pages\s+only/);
+    expect(run.stdout).toMatch(/--model DIR\|REPO\|NAME[\s\S]*demo model by name: nano-demo\s+\(trained on synthetic pages\s+only/);
   });
 });

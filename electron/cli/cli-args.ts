@@ -14,7 +14,11 @@ import { defaultPageTimeLimitMs } from '../core/page-time-limit.js';
 import type { VlmRequest } from '../core/model/vlm-options.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/output-files.js';
 import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../core/model/demo-model-location.js';
+import { findInstalled, installedIds, modelsFolder } from '../core/model/installed-models.js';
+import { DEFAULT_MODEL_PRECISION, MODEL_PRECISIONS, parseRepoReference, type ModelPrecision } from '../../shared/model-library.js';
+import { appDataFolder } from './app-data-folder.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
+import type { PackageExportOptions } from '../../shared/model-export.js';
 
 export interface ConvertRequest {
   files: string[];
@@ -84,7 +88,15 @@ export type CliCommand =
   | { kind: 'doctor' }
   | { kind: 'convert'; request: ConvertRequest }
   | { kind: 'bench'; request: BenchRequest }
-  | { kind: 'serve-check'; request: ServeCheckRequest };
+  | { kind: 'serve-check'; request: ServeCheckRequest }
+  | { kind: 'export-model'; request: PackageExportOptions }
+  | { kind: 'model'; request: ModelRequest };
+
+/** `folio model get|list|remove`: packages installed from Hugging Face into the app-data folder. */
+export type ModelRequest =
+  | { action: 'get'; source: string; precision: ModelPrecision }
+  | { action: 'list'; json: boolean }
+  | { action: 'remove'; id: string };
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -162,6 +174,8 @@ export function parseCommandLine(argv: readonly string[]): CliCommand {
   if (command === 'serve-check') return parseServeCheck(rest);
   if (command === 'bench') return parseBench(rest);
   if (command === 'export-pairs') return parseExportPairs(rest);
+  if (command === 'model') return parseModel(rest);
+  if (command === 'export-model') return parseExportModel(rest);
   throw new UsageError(`unknown command "${command}"; try "folio convert <files...> -o <dir>" or "folio --help".`);
 }
 
@@ -233,7 +247,7 @@ function parseVlm(
   }
   const demo = demoModelNamed(values.model);
   return {
-    modelDir: demo?.dir ?? path.resolve(values.model),
+    modelDir: demo?.dir ?? modelFolderNamed(values.model),
     ...(demo && { demo: demo.model }),
     specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
     mode: values.mode,
@@ -257,6 +271,23 @@ function demoModelNamed(text: string): LocatedDemoModel | undefined {
     if (error instanceof DemoModelNotInstalledError) throw new UsageError(`--model ${text}: ${error.message}.`);
     throw error;
   }
+}
+
+/**
+ * `--model acme/ocr-test` (or `acme/ocr-test:fp16`) selects the package `folio model get` installed
+ * under that id, unless a folder of that name is here; anything else is a folder.
+ */
+function modelFolderNamed(text: string): string {
+  const folder = path.resolve(text);
+  if (existsSync(folder) || !parseRepoReference(text.split(':')[0] ?? '')) return folder;
+  const modelsDir = modelsFolder(appDataFolder());
+  const installed = findInstalled(modelsDir, text);
+  if (installed) return installed.folder;
+  const known = installedIds(modelsDir);
+  throw new UsageError(
+    `--model ${text}: no such folder, and no model installed as ${text} (${known.length ? `installed: ${known.join(', ')}` : `none installed in ${modelsDir}`}); ` +
+      `"folio model get ${text.split(':')[0]}" installs it.`,
+  );
 }
 
 type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens' | 'device']?: string };
@@ -301,13 +332,104 @@ function parseExportPairs(args: string[]): CliCommand {
       outDir: values.out,
       workspaceDir: values.workspace,
       documents: positionals,
-      modelDir: values.model === undefined ? undefined : (demoModelNamed(values.model)?.dir ?? path.resolve(values.model)),
+      modelDir: values.model === undefined ? undefined : (demoModelNamed(values.model)?.dir ?? modelFolderNamed(values.model)),
       format,
       imageSize: size,
       validationShare: values.split === undefined ? DEFAULT_VALIDATION_SHARE : parseShare(values.split),
       password: values.password,
       overwrite: values.overwrite ?? false,
       pageTimeoutMs: values['page-timeout'] === undefined ? 60_000 : parsePageTimeout(values['page-timeout']) * 1000,
+    },
+  };
+}
+
+const MODEL_GET_OPTIONS = {
+  precision: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function parseModel(args: string[]): CliCommand {
+  const [action, ...rest] = args;
+  if (action === 'get') {
+    const { values, positionals } = parseOptions(rest, MODEL_GET_OPTIONS);
+    if (values.help) return { kind: 'help' };
+    if (positionals.length !== 1) throw new UsageError('model get takes one Hugging Face repo or checkpoint folder: folio model get jinaai/jina-ocr-v1 [--precision int4|fp16|fp32].');
+    const precision = MODEL_PRECISIONS.find((choice) => choice === (values.precision ?? DEFAULT_MODEL_PRECISION));
+    if (!precision) throw new UsageError(`--precision "${values.precision}" is not one of ${MODEL_PRECISIONS.join(', ')}.`);
+    return { kind: 'model', request: { action, source: positionals[0]!, precision } };
+  }
+  if (action === 'list') {
+    const { values, positionals } = parseOptions(rest, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const);
+    if (values.help) return { kind: 'help' };
+    if (positionals.length > 0) throw new UsageError('model list takes no arguments.');
+    return { kind: 'model', request: { action, json: values.json ?? false } };
+  }
+  if (action === 'remove') {
+    const { values, positionals } = parseOptions(rest, { help: { type: 'boolean', short: 'h' } } as const);
+    if (values.help) return { kind: 'help' };
+    const id = positionals[0];
+    if (positionals.length !== 1 || !id || !parseRepoReference(id.split(':')[0] ?? '') || id.includes('@')) {
+      throw new UsageError('model remove takes one installed model: folio model remove owner/name[:int4|fp16|fp32] ("folio model list" shows them).');
+    }
+    return { kind: 'model', request: { action, id } };
+  }
+  throw new UsageError(`model ${action === undefined ? 'needs' : `"${action}" is not`} one of get, list, remove: folio model get owner/name | list | remove owner/name.`);
+}
+
+const EXPORT_MODEL_OPTIONS = {
+  out: { type: 'string', short: 'o' },
+  precision: { type: 'string' },
+  modes: { type: 'string' },
+  'max-crops': { type: 'string' },
+  decoding: { type: 'string' },
+  licence: { type: 'string' },
+  name: { type: 'string' },
+  'without-draft-head': { type: 'boolean' },
+  'allow-unknown-config': { type: 'boolean' },
+  'cache-layout': { type: 'string' },
+  'block-size': { type: 'string' },
+  'expert-bits': { type: 'string' },
+  'expert-block-size': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function oneOf<T extends string>(value: string | undefined, choices: readonly T[], flag: string): T | undefined {
+  if (value === undefined) return undefined;
+  const choice = choices.find((c) => c === value);
+  if (!choice) throw new UsageError(`${flag} "${value}" is not one of ${choices.join(', ')}.`);
+  return choice;
+}
+
+function parseExportModel(args: string[]): CliCommand {
+  const { values, positionals } = parseOptions(args, EXPORT_MODEL_OPTIONS);
+  if (values.help) return { kind: 'help' };
+  if (positionals.length !== 1) throw new UsageError('export-model takes one checkpoint folder: folio export-model <checkpoint> -o <package>.');
+  if (values.out === undefined) throw new UsageError('no output folder; add -o <package folder>.');
+  const number = (flag: keyof typeof values, choices: readonly number[]) => {
+    const text = values[flag] as string | undefined;
+    if (text === undefined) return undefined;
+    const n = Number(text);
+    if (!choices.includes(n)) throw new UsageError(`--${flag} "${text}" is not one of ${choices.join(', ')}.`);
+    return n;
+  };
+  const expertBits = number('expert-bits', [4, 8]) as 4 | 8 | undefined;
+  return {
+    kind: 'export-model',
+    request: {
+      checkpointDir: positionals[0]!,
+      outDir: values.out,
+      precision: oneOf(values.precision, ['int4', 'fp16', 'fp32'] as const, '--precision') ?? 'int4',
+      ...(values.modes === undefined ? {} : { modes: values.modes.split(',') }),
+      ...(values['max-crops'] === undefined ? {} : { maxCrops: number('max-crops', [2, 3, 4, 5, 6, 7, 8, 9]) }),
+      ...(values.decoding === undefined ? {} : { decoding: oneOf(values.decoding, ['deepseek-ocr', 'jina-ocr-v1'] as const, '--decoding') }),
+      ...(values.licence === undefined ? {} : { licence: values.licence }),
+      ...(values.name === undefined ? {} : { name: values.name }),
+      withoutDraftHead: values['without-draft-head'] ?? false,
+      allowUnknownConfig: values['allow-unknown-config'] ?? false,
+      cacheLayout: oneOf(values['cache-layout'], ['both', 'rows', 'capacity'] as const, '--cache-layout') ?? 'both',
+      ...(values['block-size'] === undefined ? {} : { blockSize: number('block-size', [16, 32, 64, 128]) }),
+      ...(expertBits === undefined ? {} : { expertBits }),
+      ...(values['expert-block-size'] === undefined ? {} : { expertBlockSize: number('expert-block-size', [0, 16, 32, 64, 128]) }),
     },
   };
 }

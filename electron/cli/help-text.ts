@@ -16,6 +16,15 @@ Usage:
                       <pdf stem>_pg<N>_repeat<R>.md (olmOCR's layout) or <pdf stem>_pg<N>.md
   folio export-pairs -o <dir> [documents...] [options]
                       fine-tuning pairs of the pages you reviewed or edited in the app
+  folio model get REPO[@REVISION] | DIR [--precision int4|fp16|fp32]
+                      install a model from Hugging Face (jinaai/jina-ocr-v1, deepseek-ai/DeepSeek-OCR)
+                      or a checkpoint folder into the app-data folder's models/: resumes what an
+                      earlier get began, prints the package folder last; then --model REPO uses it
+  folio model list [--json] | remove REPO[:PRECISION]
+                      the installed models (id, precision, revision, size, devices, licence, folder)
+  folio export-model <checkpoint> -o <dir> [--precision int4|fp16|fp32] [options]
+                      make a model package for --model from a Hugging Face checkpoint folder
+                      of DeepSeek-OCR or jina-ocr-v1 (config.json, *.safetensors, tokenizer.json)
   folio doctor        say which devices ONNX Runtime answers on, and what auto measured on them
   folio serve-check URL [--model NAME] [--timeout S]
                       does a vLLM/OpenAI-compatible server answer, which models it serves,
@@ -36,9 +45,10 @@ Convert options:
                           is a scan, an image, a poor invisible OCR layer or unmapped glyphs
   --lang auto|en|zh|fr    language lite reads: auto, en, zh (PP-OCRv4, English and Chinese;
                           default auto) or fr (Tesseract with the fra pack)
-  --model DIR|NAME        model package folder for the vlm engine (written by tools/model), or a
-                          demo model by name: ${DEMO_MODEL_NAMES.join(', ')} (trained on synthetic pages
-                          only: it will not read real documents well);
+  --model DIR|REPO|NAME   model package folder for the vlm engine, a model installed by "folio model
+                          get" by its repo id (owner/name, or owner/name:fp16 for one precision of
+                          several), or a demo model by name: ${DEMO_MODEL_NAMES.join(', ')}
+                          (trained on synthetic pages only: it will not read real documents well);
                           with --server: the model name the server serves
   --spec-k K|auto         vlm draft tokens per step, 0..4, or auto: measured and picked as it runs
                           (default auto with an MTP head, else 0)
@@ -86,6 +96,38 @@ Export-pairs options:
   --password P            password of encrypted PDFs
   --overwrite             replace an earlier export's files
   --page-timeout S        time limit per page image, in seconds (default 60)
+
+Model get options:
+  HF_ENDPOINT, HF_TOKEN (else the token file "hf auth login" writes under HF_HOME) and the shared
+  Hugging Face cache (HF_HUB_CACHE, default $HF_HOME/hub, HF_HOME default ~/.cache/huggingface) are
+  honoured as huggingface_hub does: a checkpoint it already fetched is not fetched again.
+  --precision P           int4 (default: CPUs, WebGPU, small GPUs), fp16 (CUDA) or fp32 (the reference)
+
+Export-model options:
+  Reads the checkpoint one tensor at a time (about 0.3 GB of memory whatever its size) and writes
+  the package: ONNX graphs, tokenizer.json and manifest.json. Progress goes to stderr; the last line
+  on stdout is the package folder. Every config.json field is honoured or refused by name.
+  -o, --out DIR           the package folder (created if missing)
+  --precision P           int4 (default: 4-bit weights, for CPUs, WebGPU and small GPUs), fp16 (CUDA)
+                          or fp32 (the CPU reference)
+  --modes LIST            views to write a vision graph for: tiny, small, base, large, gundam
+                          (default gundam)
+  --max-crops N           most Gundam tiles, 2..9 (default: 9 with a chat template, jina-ocr-v1's
+                          ports; else 6, DeepSeek-OCR's)
+  --decoding R            no-repeat rule: deepseek-ocr (30 tokens in 90) or jina-ocr-v1 (35 in 1024);
+                          default: jina-ocr-v1's with a chat template, else deepseek-ocr's
+  --licence L             the weights' licence (default: the model card's license: field)
+  --name N                the package's name (default: the checkpoint folder's name)
+  --without-draft-head    leave out the checkpoint's FastMTP head (mtp_module.*)
+  --allow-unknown-config  export although config.json has fields Folio does not know (named in
+                          warnings); fields it knows but does not implement are still refused
+  --cache-layout both|rows|capacity
+                          the decoder's cache layouts (default both: rows for WebGPU and CUDA,
+                          capacity for the CPU, one weights file)
+  --block-size N          int4: 4-bit block of the matrices (16, 32, 64, 128; default 32)
+  --expert-bits 4|8       int4: bits of the routed experts (default 4 in MLAS's blocks where
+                          the widths allow, else 8)
+  --expert-block-size N   int4: the experts' block (0, 16, 32, 64, 128; 0: one scale a column)
 
 Output goes to <dir>/<stem>.md (.html, .json); inputs with the same name get <stem>-2, -3...
 Exit status: 0 all converted, 1 some file or page failed (one line each on stderr), 2 usage error,

@@ -33,17 +33,21 @@ export async function main(argv: readonly string[]): Promise<number> {
       return (await import('./bench-command.js')).runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'export-pairs':
       return (await import('./export-pairs-command.js')).runExportPairs(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
+    case 'model':
+      return (await import('./model-command.js')).runModelCommand(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal('stopping the download; what arrived is kept') });
+    case 'export-model':
+      return (await import('./export-model-command.js')).runExportModel(command.request, { stdout: process.stdout, stderr: process.stderr, signal: interruptSignal() });
     case 'serve-check':
       return (await import('./serve-check-command.js')).runServeCheck(command.request, { stdout: process.stdout, stderr: process.stderr, apiKey: process.env.FOLIO_API_KEY });
   }
 }
 
 /** Ctrl-C stops after the page in flight and writes nothing half-done; a second Ctrl-C quits at once. */
-function interruptSignal(): AbortSignal {
+function interruptSignal(stopping = 'stopping after the current page'): AbortSignal {
   const controller = new AbortController();
   const interrupt = () => {
     if (controller.signal.aborted) process.exit(130);
-    process.stderr.write('\nfolio: interrupted; stopping after the current page (Ctrl-C again to quit now).\n');
+    process.stderr.write(`\nfolio: interrupted; ${stopping} (Ctrl-C again to quit now).\n`);
     controller.abort();
   };
   process.on('SIGINT', interrupt);

@@ -42,6 +42,12 @@ function recordingService(calls: unknown[][]): AppServiceApi {
       calls.push(['useDemoModel', name]);
       return { folder: '/resources/models/nano', problem: null, demoLabel: 'nano demo' };
     },
+    modelLibrary: async () => ({ installed: [], unfinished: [], download: null, modelsDir: '/data/models', hubCache: '/cache' }),
+    inspectModel: async (source) => ({ id: source, source, kind: 'checkpoint', license: 'mit', gated: false, downloadBytes: 0, packageBytes: 0 }),
+    getModel: record('getModel'),
+    cancelModelDownload: record('cancelModelDownload'),
+    removeModel: record('removeModel'),
+    discardModelDownload: record('discardModelDownload'),
     onWorkspaceEvent: () => () => undefined,
   };
 }
@@ -67,6 +73,20 @@ describe('dispatch', () => {
     ]);
     expect(await dispatch(handlers, 'chooseExportFolder', [])).toBe('/exports');
     expect(await dispatch(handlers, 'defaultExportFolder', ['doc'])).toBe('/beside/doc');
+  });
+
+  it('forwards the model manager’s calls, and refuses an unknown precision or an id that is a path', async () => {
+    calls.length = 0;
+    await dispatch(handlers, 'getModel', [{ source: 'jinaai/jina-ocr-v1', precision: 'int4', acceptedLicense: 'cc-by-nc-4.0' }]);
+    await dispatch(handlers, 'removeModel', ['acme/ocr-test', 'fp16']);
+    expect(calls).toEqual([
+      ['getModel', { source: 'jinaai/jina-ocr-v1', precision: 'int4', acceptedLicense: 'cc-by-nc-4.0' }],
+      ['removeModel', 'acme/ocr-test', 'fp16'],
+    ]);
+    await expect(dispatch(handlers, 'inspectModel', ['jinaai/jina-ocr-v1', 'int8'])).rejects.toThrow(/window\.folio\.inspectModel was called with arguments it does not take/);
+    await expect(dispatch(handlers, 'removeModel', ['../../etc', 'int4'])).rejects.toThrow(/a model id, owner\/name/);
+    expect(calls).toHaveLength(2);
+    calls.length = 0;
   });
 
   it('tells the shell which documents the page opened', async () => {

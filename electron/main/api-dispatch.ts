@@ -48,6 +48,12 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     },
     checkModelFolder: (folder) => service.checkModelFolder(folder),
     useDemoModel: (name) => service.useDemoModel(name),
+    modelLibrary: () => service.modelLibrary(),
+    inspectModel: (source, precision) => service.inspectModel(source, precision),
+    getModel: (request) => service.getModel(request),
+    cancelModelDownload: () => service.cancelModelDownload(),
+    removeModel: (id, precision) => service.removeModel(id, precision),
+    discardModelDownload: (id, precision) => service.discardModelDownload(id, precision),
   };
 }
 

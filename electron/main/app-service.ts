@@ -7,7 +7,11 @@
 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
+import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, ModelGetRequest, ModelLibraryState, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
+import type { ModelPrecision, ModelSourceInfo } from '../../shared/model-library.js';
+import { hubSettings, type HubSettings } from '../core/hub/hub-settings.js';
+import { modelsFolder } from '../core/model/installed-models.js';
+import { ModelDownloads } from './model-downloads.js';
 import type { DeviceProbeRequest } from '../../shared/protocol.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
@@ -48,6 +52,8 @@ export interface AppServiceOptions {
   probeDevice?: (request: DeviceProbeRequest) => Promise<DeviceChoice>;
   /** How the workspace's files are written; tests inject a full disk. */
   writeWorkspaceFile?: WorkspaceStoreOptions['writeFile'];
+  /** The Hugging Face Hub and cache models are fetched from and into; default: from the environment (HF_ENDPOINT, HF_TOKEN, HF_HOME...). */
+  hub?: HubSettings;
 }
 
 export type DeviceChoice = Pick<DeviceProbe, 'device' | 'reason'>;
@@ -66,6 +72,7 @@ export class AppService implements AppServiceApi {
   private device: { asked: string; choice: Promise<DeviceChoice> } | undefined;
   /** The converting host was started with another API key than the one now stored. */
   private hostKeyStale = false;
+  private readonly models: ModelDownloads;
 
   private constructor(
     private readonly options: AppServiceOptions,
@@ -75,6 +82,7 @@ export class AppService implements AppServiceApi {
     private apiKey: string | null,
   ) {
     // the key reaches the engine host only through its environment, read as each host starts
+    this.models = new ModelDownloads(modelsFolder(options.dataDir), options.hub ?? hubSettings());
     const spawnHost = () => options.spawnHost(this.apiKey === null ? {} : { FOLIO_API_KEY: this.apiKey });
     const clientOptions = { spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
     this.inspector = new HostClient(clientOptions);
@@ -100,6 +108,7 @@ export class AppService implements AppServiceApi {
   /** Cancels conversions, ends the engine hosts and waits for every save. */
   async close(): Promise<void> {
     this.queue.stop();
+    await this.models.close();
     // ending the hosts now, rather than waiting for a cancelled page to stop, keeps a hung page from holding up the quit
     this.inspector.dispose();
     this.converter.dispose();
@@ -278,6 +287,30 @@ export class AppService implements AppServiceApi {
     const check = await checkDemoModel(name);
     if (check.problem === null) await this.setSettings({ modelDir: check.folder });
     return check;
+  }
+
+  modelLibrary(): Promise<ModelLibraryState> {
+    return this.models.library();
+  }
+
+  inspectModel(source: string, precision: ModelPrecision): Promise<ModelSourceInfo> {
+    return this.models.inspect(source, precision);
+  }
+
+  getModel(request: ModelGetRequest): Promise<void> {
+    return this.models.get(request);
+  }
+
+  cancelModelDownload(): Promise<void> {
+    return this.models.cancel();
+  }
+
+  removeModel(id: string, precision: ModelPrecision): Promise<void> {
+    return this.models.remove(id, precision);
+  }
+
+  discardModelDownload(id: string, precision: ModelPrecision): Promise<void> {
+    return this.models.discard(id, precision);
   }
 
   async exportDocument(request: ExportRequest): Promise<ExportOutcome> {

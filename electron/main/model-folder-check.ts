@@ -8,12 +8,14 @@ import path from 'node:path';
 import type { ModelFolderCheck } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { checkModelPackage } from '../core/model/package-files.js';
+import { readRecord } from '../core/model/installed-models.js';
 import { currentDemoModelSearch, demoModelAt, demoModelPackage, demoModelPlaces, DemoModelNotInstalledError, type DemoModelSearch } from '../core/model/demo-model-location.js';
 
 export async function checkModelFolder(folder: string, search: DemoModelSearch = currentDemoModelSearch()): Promise<ModelFolderCheck> {
   const dir = path.resolve(folder);
   const demo = demoModelAt(dir, search);
-  const label = demo ? { demoLabel: demo.label } : {};
+  const record = await readRecord(dir);
+  const label = { ...(demo && { demoLabel: demo.label }), ...(record && { installedAs: `${record.id} (${record.precision})` }) };
   try {
     await checkModelPackage(dir);
     return { folder: dir, problem: null, ...label };

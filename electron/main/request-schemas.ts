@@ -9,10 +9,16 @@ import type { FolioApi } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES } from '../../shared/engine-name.js';
 import { PAIR_FORMATS } from '../../shared/export/training-pairs.js';
+import { MODEL_PRECISIONS } from '../../shared/model-library.js';
 
 const docId = z.string().min(1).max(200);
 const page = z.int().min(1);
 const pages = z.array(page).max(100_000);
+const precision = z.enum(MODEL_PRECISIONS);
+/** A Hub repo (`owner/name[@revision]`) or a checkpoint folder. */
+const modelSource = z.string().trim().min(1).max(4096);
+/** An installed model's id: `owner/name`, or `local/<folder>`. */
+const modelId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*\/[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: 'a model id, owner/name' });
 
 const ARGUMENTS = {
   appInfo: z.tuple([]),
@@ -65,6 +71,12 @@ const ARGUMENTS = {
   checkModelFolder: z.tuple([z.string().min(1).max(4096)]),
   // a name, never a path: main alone knows where the demo packages are
   useDemoModel: z.tuple([z.string().refine((name) => findDemoModel(name) !== undefined, { error: `a demo model name: ${DEMO_MODEL_NAMES.join(', ')}` })]),
+  modelLibrary: z.tuple([]),
+  inspectModel: z.tuple([modelSource, precision]),
+  getModel: z.tuple([z.object({ source: modelSource, precision, acceptedLicense: z.string().max(200) })]),
+  cancelModelDownload: z.tuple([]),
+  removeModel: z.tuple([modelId, precision]),
+  discardModelDownload: z.tuple([modelId, precision]),
 } satisfies Record<InvokedMethod, z.ZodType>;
 
 /** The FolioApi methods that are calls (not subscriptions, not resolved in the page itself). */

@@ -29,6 +29,12 @@ const CHANNELS = {
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
   useDemoModel: 'folio:use-demo-model',
+  modelLibrary: 'folio:model-library',
+  inspectModel: 'folio:inspect-model',
+  getModel: 'folio:get-model',
+  cancelModelDownload: 'folio:cancel-model-download',
+  removeModel: 'folio:remove-model',
+  discardModelDownload: 'folio:discard-model-download',
   workspacePort: 'folio:workspace-port',
   menuCommand: 'folio:menu-command',
 } as const satisfies typeof SharedChannels;
@@ -99,6 +105,12 @@ const api = {
   chooseModelFolder: () => invoke(CHANNELS.chooseModelFolder),
   checkModelFolder: (folder) => invoke(CHANNELS.checkModelFolder, folder),
   useDemoModel: (name) => invoke(CHANNELS.useDemoModel, name),
+  modelLibrary: () => invoke(CHANNELS.modelLibrary),
+  inspectModel: (source, precision) => invoke(CHANNELS.inspectModel, source, precision),
+  getModel: (request) => invoke(CHANNELS.getModel, request),
+  cancelModelDownload: () => invoke(CHANNELS.cancelModelDownload),
+  removeModel: (id, precision) => invoke(CHANNELS.removeModel, id, precision),
+  discardModelDownload: (id, precision) => invoke(CHANNELS.discardModelDownload, id, precision),
   onWorkspaceEvent: (listener) => {
     workspaceListeners.add(listener);
     return () => {

@@ -20,6 +20,7 @@ import { CONTENT_SECURITY_POLICY } from '../../shared/content-security-policy.js
 import { commandForKey, shortcutKeys } from '../../shared/menu-accelerators.js';
 import type { Settings } from '../../shared/settings.js';
 import { forkHost } from '../core/engine-client/fork-host.js';
+import { hubSettings } from '../core/hub/hub-settings.js';
 import { apiHandlers, dispatch, type ApiHandlers } from '../main/api-dispatch.js';
 import { AppService } from '../main/app-service.js';
 import { installFolioBridge, type BridgeClientConfig } from './folio-bridge-client.js';
@@ -37,6 +38,8 @@ export interface BridgeOptions {
   /** The engine host script and extra environment (tests inject faults with test/fake-hosts). */
   hostModule?: string;
   hostEnv?: Record<string, string>;
+  /** The Hugging Face Hub and cache for "Get a model" (HF_ENDPOINT, HF_HOME...), over this process's environment. */
+  hubEnv?: Record<string, string>;
   /** The built renderer; default: dist/renderer. */
   rendererDir?: string;
   /** 0: any free port. */
@@ -84,6 +87,7 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
     dataDir,
     version,
     pageTimeoutMs: options.pageTimeoutMs,
+    ...(options.hubEnv && { hub: hubSettings({ ...process.env, ...options.hubEnv }) }),
     // the API key, when the page sets one, lives in this process's memory only and reaches the host through `env`
     spawnHost: (env) => forkHost({ modulePath: hostModule, env: { ...process.env, ...options.hostEnv, ...env } }),
   });

@@ -117,6 +117,12 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     chooseModelFolder: () => call('chooseModelFolder'),
     checkModelFolder: (folder) => call('checkModelFolder', folder),
     useDemoModel: (name) => call('useDemoModel', name),
+    modelLibrary: () => call('modelLibrary'),
+    inspectModel: (source, precision) => call('inspectModel', source, precision),
+    getModel: (request) => call('getModel', request),
+    cancelModelDownload: () => call('cancelModelDownload'),
+    removeModel: (id, precision) => call('removeModel', id, precision),
+    discardModelDownload: (id, precision) => call('discardModelDownload', id, precision),
     onWorkspaceEvent: (listener) => {
       workspaceListeners.add(listener);
       return () => {

@@ -5,6 +5,7 @@ import { OCR_LANGUAGE_INFO, OCR_LANGUAGES, type OcrLanguage } from '../../shared
 import type { Settings } from '../../shared/settings.js';
 import { engineLabel } from '../settings/engine-label.js';
 import { ModelFolderField } from '../settings/model-folder-field.js';
+import { ModelLibrary } from '../settings/model-library.js';
 import { remoteDraft, remotePatch } from '../settings/remote-draft.js';
 import { RemoteServerFields } from '../settings/remote-server-fields.js';
 import { useActions, useFolio } from '../state/store-context.js';
@@ -46,6 +47,7 @@ export function SettingsDialog() {
         </select>
       </label>
       <ModelFolderField value={modelDir} onChange={setModelDir} />
+      <ModelLibrary modelDir={modelDir} onUse={setModelDir} />
       <label className="field">
         Resolution mode
         <input type="text" value={mode} spellCheck={false} placeholder="the package's first" onChange={(event) => setMode(event.target.value)} />

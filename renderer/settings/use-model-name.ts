@@ -3,7 +3,8 @@ import { useApi } from '../state/store-context.js';
 
 /**
  * How the app names the model in use: a demo model by its label (asked of main, which alone knows
- * where the demo packages are), any other package by its folder's name.
+ * where the demo packages are), an installed model by its repo id and precision, any other package
+ * by its folder's name.
  */
 export function useModelName(modelDir: string | null): string {
   const api = useApi();
@@ -12,7 +13,7 @@ export function useModelName(modelDir: string | null): string {
     if (!modelDir) return;
     let current = true;
     api.checkModelFolder(modelDir).then(
-      (check) => current && setDemo({ dir: modelDir, label: check.demoLabel }),
+      (check) => current && setDemo({ dir: modelDir, label: check.demoLabel ?? check.installedAs }),
       // an unreadable folder is still named by its folder name; the settings dialog says what is wrong
       () => current && setDemo({ dir: modelDir, label: undefined }),
     );

@@ -99,6 +99,24 @@ class FakeMain implements FolioApi {
   async useDemoModel(): Promise<never> {
     throw new Error('not used');
   }
+  async modelLibrary(): Promise<never> {
+    throw new Error('not used');
+  }
+  async inspectModel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async getModel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async cancelModelDownload(): Promise<never> {
+    throw new Error('not used');
+  }
+  async removeModel(): Promise<never> {
+    throw new Error('not used');
+  }
+  async discardModelDownload(): Promise<never> {
+    throw new Error('not used');
+  }
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void) {
     this.listeners.add(listener);
     return () => void this.listeners.delete(listener);

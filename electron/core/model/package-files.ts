@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { NamedDeviceRequest } from '../../../shared/device.js';
-import { fileKind, readBoundedFile, UnfitFileError } from '../bounded-file.js';
+import { checkFile, fileKind, readBoundedFile, UnfitFileError } from '../bounded-file.js';
 import { MANIFEST_FORMAT_VERSION, manifestSchema, type Manifest } from './manifest.js';
 import { externalDataLocations, OnnxReadError } from './onnx-external-data.js';
 
@@ -62,6 +62,11 @@ async function sha256(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
   if (size > 0) for await (const chunk of createReadStream(file, { start: 0, end: size - 1 })) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** A regular file's sha256 (after links); a device, FIFO or folder is refused by name instead of read forever. */
+export async function fileSha256(file: string): Promise<string> {
+  return sha256(file, (await checkFile(file, Number.MAX_SAFE_INTEGER)).size);
 }
 
 /**

@@ -7,40 +7,15 @@
  * x * HardSigmoid(x) (HardSigmoid exists since opset 6).
  */
 
-import {
-  concatBytes,
-  decodeMessage,
-  fieldText,
-  float32Field,
-  lenField,
-  stringField,
-  varintField,
-  WIRE_LEN,
-  type WireField,
-} from './protobuf-wire.js';
+import { attributeProto, ELEMENT_CODES, nodeProto, ONNX_FIELD } from '../onnx/onnx-proto.js';
+import { concatBytes, decodeMessage, fieldText, lenField, stringField, WIRE_LEN, type WireField } from '../onnx/protobuf-wire.js';
 
-// Field numbers from onnx.proto.
-const MODEL_GRAPH = 7;
-const GRAPH_NODE = 1;
-const GRAPH_OUTPUT = 12;
-const NODE_INPUT = 1;
-const NODE_OUTPUT = 2;
-const NODE_NAME = 3;
-const NODE_OP = 4;
-const NODE_ATTRIBUTE = 5;
-const ATTR_NAME = 1;
-const ATTR_FLOAT = 2;
-const ATTR_TENSOR = 5;
-const ATTR_INTS = 8;
-const ATTR_TYPE = 20;
-const ATTR_TYPE_FLOAT = 1;
-const ATTR_TYPE_TENSOR = 4;
-const TENSOR_DIMS = 1;
-const TENSOR_TYPE = 2;
-const TENSOR_FLOAT_DATA = 4;
-const TENSOR_NAME = 8;
-const TENSOR_RAW = 9;
-const TENSOR_TYPE_FLOAT = 1;
+const MODEL_GRAPH = ONNX_FIELD.model.graph;
+const GRAPH_NODE = ONNX_FIELD.graph.node;
+const GRAPH_OUTPUT = ONNX_FIELD.graph.output;
+const { input: NODE_INPUT, output: NODE_OUTPUT, opType: NODE_OP, attribute: NODE_ATTRIBUTE } = ONNX_FIELD.node;
+const { name: ATTR_NAME, f: ATTR_FLOAT, t: ATTR_TENSOR, ints: ATTR_INTS } = ONNX_FIELD.attribute;
+const { dims: TENSOR_DIMS, dataType: TENSOR_TYPE, floatData: TENSOR_FLOAT_DATA, rawData: TENSOR_RAW } = ONNX_FIELD.tensor;
 
 interface GraphNode {
   op: string;
@@ -215,7 +190,7 @@ function constantTensor(node: GraphNode): FloatTensor | undefined {
   const tensorField = attributes(node).get('value')?.find((f) => f.no === ATTR_TENSOR);
   if (!tensorField) return undefined;
   const fields = decodeMessage(tensorField.data);
-  if ((fields.find((f) => f.no === TENSOR_TYPE)?.value ?? 0) !== TENSOR_TYPE_FLOAT) return undefined;
+  if ((fields.find((f) => f.no === TENSOR_TYPE)?.value ?? 0) !== ELEMENT_CODES.float32) return undefined;
   const dims: number[] = [];
   for (const f of fields.filter((g) => g.no === TENSOR_DIMS)) {
     if (f.wire === WIRE_LEN) dims.push(...decodeMessage(packedAsVarints(f.data)).map((g) => g.value));
@@ -241,27 +216,14 @@ function packedAsVarints(data: Uint8Array): Uint8Array {
 }
 
 function node(op: string, inputs: string[], outputs: string[], attributeFields: Uint8Array[]): Uint8Array {
-  return concatBytes([
-    ...inputs.map((name) => stringField(NODE_INPUT, name)),
-    ...outputs.map((name) => stringField(NODE_OUTPUT, name)),
-    stringField(NODE_NAME, outputs[0]!),
-    stringField(NODE_OP, op),
-    ...attributeFields,
-  ]);
+  return concatBytes([nodeProto({ op, inputs, outputs, name: outputs[0]! }), ...attributeFields]);
 }
 
 function floatAttributeField(name: string, value: number): Uint8Array {
-  return lenField(NODE_ATTRIBUTE, concatBytes([stringField(ATTR_NAME, name), float32Field(ATTR_FLOAT, value), varintField(ATTR_TYPE, ATTR_TYPE_FLOAT)]));
+  return lenField(NODE_ATTRIBUTE, attributeProto(name, { float: value }));
 }
 
 function constantNode(name: string, tensor: FloatTensor): Uint8Array {
-  const raw = new Uint8Array(tensor.values.buffer, tensor.values.byteOffset, tensor.values.byteLength);
-  const tensorBytes = concatBytes([
-    ...tensor.dims.map((d) => varintField(TENSOR_DIMS, d)),
-    varintField(TENSOR_TYPE, TENSOR_TYPE_FLOAT),
-    stringField(TENSOR_NAME, name),
-    lenField(TENSOR_RAW, raw),
-  ]);
-  const value = lenField(NODE_ATTRIBUTE, concatBytes([stringField(ATTR_NAME, 'value'), lenField(ATTR_TENSOR, tensorBytes), varintField(ATTR_TYPE, ATTR_TYPE_TENSOR)]));
-  return node('Constant', [], [name], [value]);
+  const value = attributeProto('value', { tensor: { type: 'float32', dims: tensor.dims, data: tensor.values } });
+  return node('Constant', [], [name], [lenField(NODE_ATTRIBUTE, value)]);
 }

@@ -1,6 +1,7 @@
 /**
- * Protocol Buffers at the wire level: a message as its list of fields, each kept with its own
- * encoded bytes so that a rewrite re-emits untouched fields exactly as they were read.
+ * Protocol Buffers at the wire level, both ways. Reading keeps each field with its own encoded bytes,
+ * so a rewrite (lite/ppocr-graph-fusion.ts) re-emits untouched fields exactly as they were read;
+ * writing builds a message from encoded fields (onnx-proto.ts spells ONNX's messages with it).
  */
 
 export const WIRE_VARINT = 0;
@@ -58,36 +59,28 @@ export function decodeMessage(bytes: Uint8Array): WireField[] {
   return fields;
 }
 
-function varint(value: number): number[] {
+export function fieldText(field: WireField): string {
+  return new TextDecoder().decode(field.data);
+}
+
+/** A varint's bytes; a negative value is its 64-bit two's complement (ten bytes), as protobuf writes int64. */
+function varint(value: number | bigint): number[] {
   const out: number[] = [];
-  let rest = value;
-  while (rest >= 0x80) {
-    out.push((rest % 128) | 0x80);
-    rest = Math.floor(rest / 128);
+  if (typeof value === 'number' && value >= 0 && Number.isSafeInteger(value)) {
+    let rest = value;
+    while (rest >= 0x80) {
+      out.push((rest % 128) | 0x80);
+      rest = Math.floor(rest / 128);
+    }
+    out.push(rest);
+    return out;
   }
-  out.push(rest);
-  return out;
-}
-
-export function lenField(no: number, payload: Uint8Array): Uint8Array {
-  const head = [...varint(no * 8 + WIRE_LEN), ...varint(payload.length)];
-  const out = new Uint8Array(head.length + payload.length);
-  out.set(head);
-  out.set(payload, head.length);
-  return out;
-}
-
-export function stringField(no: number, text: string): Uint8Array {
-  return lenField(no, new TextEncoder().encode(text));
-}
-
-export function varintField(no: number, value: number): Uint8Array {
-  return Uint8Array.from([...varint(no * 8 + WIRE_VARINT), ...varint(value)]);
-}
-
-export function float32Field(no: number, value: number): Uint8Array {
-  const out = new Uint8Array([...varint(no * 8 + WIRE_FIXED32), 0, 0, 0, 0]);
-  new DataView(out.buffer).setFloat32(out.length - 4, value, true);
+  let rest = BigInt.asUintN(64, BigInt(value));
+  while (rest > 0x7fn) {
+    out.push(Number(rest & 0x7fn) | 0x80);
+    rest >>= 7n;
+  }
+  out.push(Number(rest));
   return out;
 }
 
@@ -101,6 +94,31 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-export function fieldText(field: WireField): string {
-  return new TextDecoder().decode(field.data);
+const utf8 = new TextEncoder();
+
+export function lenField(no: number, payload: Uint8Array): Uint8Array {
+  const head = [...varint(no * 8 + WIRE_LEN), ...varint(payload.length)];
+  const out = new Uint8Array(head.length + payload.length);
+  out.set(head);
+  out.set(payload, head.length);
+  return out;
+}
+
+/** A length-delimited field holding a message made of `fields`. */
+export function messageField(no: number, fields: readonly Uint8Array[]): Uint8Array {
+  return lenField(no, concatBytes(fields));
+}
+
+export function stringField(no: number, text: string): Uint8Array {
+  return lenField(no, utf8.encode(text));
+}
+
+export function varintField(no: number, value: number | bigint): Uint8Array {
+  return Uint8Array.from([...varint(no * 8 + WIRE_VARINT), ...varint(value)]);
+}
+
+export function float32Field(no: number, value: number): Uint8Array {
+  const out = new Uint8Array([...varint(no * 8 + WIRE_FIXED32), 0, 0, 0, 0]);
+  new DataView(out.buffer).setFloat32(out.length - 4, value, true);
+  return out;
 }
