@@ -59,7 +59,7 @@ async function machine(): Promise<Record<string, string>> {
   return { HF_ENDPOINT: hub.url, HF_HOME: path.join(home, 'hf'), FOLIO_USER_DATA_DIR: path.join(home, 'folio'), HF_TOKEN: '', HF_HUB_CACHE: '' };
 }
 
-describe('folio model get', () => {
+describe('folio model get', { timeout: 300_000 }, () => {
   it('installs a package a repo holds, prints its folder last on stdout, and --model REPO converts with it', async () => {
     const env = await machine();
     const run = await runFolio(['model', 'get', REPO], env);
@@ -140,7 +140,7 @@ describe('folio model get', () => {
   });
 });
 
-describe('folio model get, a checkpoint', () => {
+describe('folio model get, a checkpoint', { timeout: 300_000 }, () => {
   it('downloads a checkpoint, converts it in TypeScript with its steps on stderr, and --model REPO converts a page with it', async () => {
     const env = await machine();
     const run = await runFolio(['model', 'get', 'acme/tiny-checkpoint', '--precision', 'int4'], env);
@@ -184,7 +184,7 @@ describe('folio model get, a checkpoint', () => {
   });
 });
 
-describe('folio model get, refused', () => {
+describe('folio model get, refused', { timeout: 300_000 }, () => {
   it('says a gated repo wants a token and its conditions accepted, an unknown one to check the name, no network to check the connection', async () => {
     const env = await machine();
     const gated = await runFolio(['model', 'get', 'acme/gated'], env);
@@ -199,7 +199,7 @@ describe('folio model get, refused', () => {
     const offline = await runFolio(['model', 'get', REPO], { ...env, HF_ENDPOINT: closed });
     expect(offline.code).toBe(1);
     expect(offline.stderr).toContain(`folio: could not reach ${closed} (ECONNREFUSED): check the internet connection`);
-  }, 120_000);
+  });
 
   it('checks the disk before downloading: a cache on a 1 MB file system is refused with what is needed and free', async (context) => {
     const env = await machine();
@@ -229,7 +229,7 @@ describe('folio model get, refused', () => {
   });
 });
 
-describe('folio model list, remove and --model', () => {
+describe('folio model list, remove and --model', { timeout: 300_000 }, () => {
   it('removes an installed package, leaving the cache, and --model then says how to get it', async () => {
     const env = await machine();
     expect((await runFolio(['model', 'get', REPO], env)).code).toBe(0);
