@@ -128,23 +128,21 @@ export async function checkFiles(dir: string, manifest: Manifest, hash: boolean)
 }
 
 /**
- * The decoder graph a provider runs, of those the package has: `decoder_contrib_moe` when asked for;
- * on the CPU `decoder_capacity` (its cache read in place at capacity: no copy of the past per layer
+ * The decoder graph a provider runs, of those the package has: on the CPU `decoder_capacity` (its cache read in place at capacity: no copy of the past per layer
  * per step), which WebGPU's resident cache cannot feed (it appends rows) and CUDA does not take;
  * else `decoder`. Only the chosen one is opened: a second decoder session would hold its own weights.
  */
-export function decoderGraph(graphs: readonly string[], provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): string {
-  if (preferContribMoe && graphs.includes('decoder_contrib_moe')) return 'decoder_contrib_moe';
+export function decoderGraph(graphs: readonly string[], provider: NamedDeviceRequest['kind']): string {
   if (provider === 'cpu' && graphs.includes('decoder_capacity')) return 'decoder_capacity';
   return 'decoder';
 }
 
-export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): { names: string[]; decoder: string } {
+export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest['kind']): { names: string[]; decoder: string } {
   const graphs = Object.keys(manifest.graphs);
   for (const name of ['embedding', 'decoder']) {
     if (!graphs.includes(name)) throw new ModelPackageError(`manifest.json: the package has no ${name} graph; ${REMEDY}`);
   }
-  const decoder = decoderGraph(graphs, provider, preferContribMoe);
+  const decoder = decoderGraph(graphs, provider);
   const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
   return { names, decoder };
 }
@@ -155,7 +153,7 @@ export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest[
  */
 export async function checkModelPackage(dir: string): Promise<Manifest> {
   const manifest = await readManifest(dir);
-  requiredGraphs(manifest, 'cpu', false);
+  requiredGraphs(manifest, 'cpu');
   await checkFiles(dir, manifest, false);
   return manifest;
 }
