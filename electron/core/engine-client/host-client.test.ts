@@ -264,6 +264,32 @@ describe('engine host supervisor', () => {
     }
   });
 
+  it('stops at a cancel while the model still opens, without waiting for it', async () => {
+    const client = new HostClient({
+      spawnHost: () => forkHost({ modulePath: faultyHost, env: { ...process.env, FOLIO_FAKE_HANG_PREPARE: '1' } }),
+      // limits no test waits out: only ending the host at once finishes this
+      pageTimeoutMs: 600_000,
+      openTimeoutMs: PAGE_TIMEOUT_MS * 2,
+      preparationLimitMs: () => 600_000,
+    });
+    const controller = new AbortController();
+    try {
+      const doc = await client.open(docs.report);
+      const failed: number[] = [];
+      const outcome = await client.convert(
+        doc,
+        [1, 2, 3, 4],
+        { ...DEFAULT_CONVERT_OPTIONS, engine: 'vlm', vlm: { modelDir: tinyPackage, specK: 0, maxNewTokens: 4, device: 'cpu' } },
+        { enginePreparing: () => controller.abort(), pageFailed: (page) => failed.push(page) },
+        controller.signal,
+      );
+      expect(outcome.cancelled).toBe(true);
+      expect(failed).toEqual([]);
+    } finally {
+      client.dispose();
+    }
+  });
+
   it('fails a document that cannot be opened in time with timeout, and the next document still converts', async () => {
     const hanging = supervised(faultyHost, { FOLIO_FAKE_HANG_OPEN: '1' }, 3000);
     try {

@@ -328,7 +328,7 @@ export class HostClient {
    * shrinks as pages finish. Pages finish in order even when several are in flight, so the time limit
    * applies to the oldest unfinished page, counted from its own start and not before the engine was
    * ready (page-clock.ts). A preparation past its own limit would stall again in a fresh host, so
-   * every page left fails with it.
+   * every page left fails with it; a cancel while it prepares ends the host at once.
    */
   private async convertOn(
     host: LiveHost,
@@ -352,6 +352,11 @@ export class HostClient {
       const deadline = clock.deadline(remaining[0]);
       const taken = await events.take(deadline.at, cancelSent ? undefined : signal);
       if (taken.kind === 'aborted') {
+        // a model still opening would make the cancel wait minutes for nothing: no page is under way to keep
+        if (deadline.phase.kind === 'preparing') {
+          this.discardHost(host);
+          return;
+        }
         host.process.send({ type: 'cancel', docId });
         cancelSent = true;
         continue;
