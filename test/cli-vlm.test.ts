@@ -35,6 +35,10 @@ describe('folio convert with the vlm engine', () => {
     const done = events.filter((event) => event.event === 'page-done');
     expect(done).toHaveLength(1);
     expect(done[0]?.stats).toMatchObject({ engine: 'vlm', device: 'cpu', tokens: 16 });
+    // the model opens before the page starts, and says so
+    const order = events.map((event) => event.event).filter((name, index, names) => name !== names[index - 1]);
+    expect(order).toEqual(['document-opened', 'engine-preparing', 'engine-ready', 'page-started', 'page-done', 'document-done', 'summary']);
+    expect(events.find((event) => event.event === 'engine-preparing')).toMatchObject({ page: 1, detail: 'opening the model', bytes: expect.any(Number) });
   });
 
   it('reports how the page was decoded in the --json page event, speculating by auto by default', async () => {

@@ -15,7 +15,9 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
   const details = [`${progress.done} of ${progress.total} pages done`];
   if (progress.failed > 0) details.push(`${progress.failed} failed`);
   if (document.converting) {
-    details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
+    // the engine getting ready (a model opening) says so rather than leave the bar silent for minutes
+    if (run?.preparing) details.push(`${run.preparing}…`);
+    else details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
     if (progress.secondsLeft !== null && progress.remaining > 0) details.push(`about ${formatDuration(progress.secondsLeft)} left`);
   }
 

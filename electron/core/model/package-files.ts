@@ -57,6 +57,21 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
+/**
+ * The bytes on disk of the files the manifest lists, which opening the package reads: what its time
+ * limit to get ready scales with. 0 for a folder that is no package (its opening fails at once and says why).
+ */
+export async function packageBytes(dir: string): Promise<number> {
+  try {
+    const manifest = await readManifest(dir);
+    let bytes = 0;
+    for (const file of Object.keys(manifest.files)) bytes += (await packageFile(dir, file)).size;
+    return bytes;
+  } catch {
+    return 0;
+  }
+}
+
 /** The file's first `size` bytes hashed: the size stat gave for a regular file, so nothing reads on past it. */
 async function sha256(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
