@@ -14,7 +14,8 @@ import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
 import { exportSanitizeSchema } from './export/html-sanitize-schema.js';
-import { escapeHtml, escapeMarkdownText } from './markdown-escape.js';
+import { decodeHtmlAttribute, escapeHtmlAttribute, escapeHtmlText } from './html-entities.js';
+import { escapeMarkdownText } from './markdown-escape.js';
 import { IMAGE_LINK_PREFIX } from './page.js';
 
 /** Deeper than this, quotes and lists stop nesting (their markers become text). */
@@ -322,23 +323,9 @@ function attributesOf(source: string): Map<string, string> {
   const attributes = new Map<string, string>();
   for (const match of source.matchAll(ATTRIBUTE)) {
     const name = match[1]!.toLowerCase();
-    if (!attributes.has(name)) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ''));
+    if (!attributes.has(name)) attributes.set(name, decodeHtmlAttribute(match[2] ?? match[3] ?? match[4] ?? ''));
   }
   return attributes;
-}
-
-/** Enough entity decoding that `jav&#x61;script:` is judged as what a browser reads. */
-function decodeEntities(value: string): string {
-  return value
-    .replace(/&#x([0-9a-f]+);?/gi, (_m, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff)))
-    .replace(/&#(\d+);?/g, (_m, dec: string) => String.fromCodePoint(Math.min(Number(dec), 0x10ffff)))
-    .replace(/&(?:tab|newline);/gi, '')
-    .replace(/&colon;/gi, ':')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
 
 /** The end tags HTML implies: a new cell ends the open cell, a new row the open row, and so on. */
@@ -384,12 +371,12 @@ function bound(cell: TagToken, name: string, most: number): void {
 function written(token: Token): string {
   if (token.kind === 'text') return token.text;
   if (token.unwrapped) return '';
-  if (token.asText) return escapeHtml(token.source);
+  if (token.asText) return escapeHtmlText(token.source);
   if (token.closing) return `</${token.name}>`;
   const kept = (KEPT_ATTRIBUTES[token.name] ?? [])
     .filter((name) => token.attributes.has(name))
     .filter((name) => name !== 'href' || allowedUrl(token.attributes.get(name)!, LINK_PROTOCOLS))
     .filter((name) => name !== 'src' || allowedUrl(token.attributes.get(name)!, IMAGE_PROTOCOLS))
-    .map((name) => ` ${name}="${escapeHtml(token.attributes.get(name)!)}"`);
+    .map((name) => ` ${name}="${escapeHtmlAttribute(token.attributes.get(name)!)}"`);
   return `<${token.name}${kept.join('')}>`;
 }

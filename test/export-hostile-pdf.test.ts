@@ -12,6 +12,7 @@ import { EngineRouter } from '../electron/engine/router.js';
 import type { PageResult } from '../shared/page.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
 import { documentHtml } from '../shared/export/html.js';
+import { decodeHtmlText } from '../shared/html-entities.js';
 import { documentJson } from '../shared/export/json.js';
 import { documentMarkdown } from '../shared/export/markdown.js';
 import { renderMarkdown } from '../renderer/markdown/render-markdown.js';
@@ -113,8 +114,7 @@ function hostileTablePage(ruled: boolean): string {
 /** The table's cells as the HTML shows them: each row's cells' text, entities decoded. */
 function tableCells(html: string): string[][] {
   const table = /<table>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
-  const decode = (text: string) => text.replace(/&#x3C;|&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
-  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => decode(cell[1]!.trim())));
+  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => decodeHtmlText(cell[1]!.trim())));
 }
 
 describe.each([

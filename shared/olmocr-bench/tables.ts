@@ -8,6 +8,8 @@
  * HTML is read without a DOM: a tolerant scan of the table tags, enough for what engines write.
  */
 
+import { decodeHtmlText } from '../html-entities.js';
+
 /** A cell is named by the grid slot of its top-left corner, as `row,col`. */
 export type CellKey = `${number},${number}`;
 
@@ -129,19 +131,7 @@ function span(attributes: string, name: string, rowIndex: number): number {
 
 /** The cell's text as olmOCR reads it: each `<br>` a line break, then the text nodes joined as they are (BeautifulSoup's get_text(separator='')). */
 function cellText(html: string): string {
-  return decodeEntities(html.replace(/<br\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '')).trim();
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-  });
+  return decodeHtmlText(html.replace(/<br\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '')).trim();
 }
 
 /**
