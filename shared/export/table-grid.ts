@@ -92,18 +92,21 @@ function spanOf(cell: Element, name: 'rowSpan' | 'colSpan', max: number): number
   return Number.isInteger(value) && value >= 1 ? Math.min(value, max) : 1;
 }
 
-interface SourceRow {
+export interface SourceRow {
+  element: Element;
+  /** Its `td` and `th` cells, left to right. */
   cells: Element[];
   inHead: boolean;
 }
 
-function tableRows(table: Element): SourceRow[] {
+/** The `tr` rows of a table, through its row groups but not into tables nested in its cells. */
+export function tableRows(table: Element): SourceRow[] {
   const rows: SourceRow[] = [];
   const visit = (element: Element, inHead: boolean) => {
     for (const child of element.children) {
       if (!isElement(child)) continue;
       if (child.tagName === 'tr') {
-        rows.push({ cells: child.children.filter((cell): cell is Element => isElement(cell, 'td') || isElement(cell, 'th')), inHead });
+        rows.push({ element: child, cells: child.children.filter((cell): cell is Element => isElement(cell, 'td') || isElement(cell, 'th')), inHead });
       } else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) {
         visit(child, child.tagName === 'thead');
       }
