@@ -5,7 +5,7 @@
  * the table is cut to fit and reported.
  */
 
-import type { Element } from 'hast';
+import type { Element, Root } from 'hast';
 import { isElement } from './markdown-tree.js';
 
 export interface GridCell {
@@ -121,4 +121,15 @@ function headerRowCount(rows: readonly SourceRow[], placed: readonly GridCell[][
   while (count < rows.length && (rows[count]!.inHead || (rows[count]!.cells.length > 0 && rows[count]!.cells.every((cell) => cell.tagName === 'th')))) count++;
   // a table that is all header has no body to repeat it over
   return count === placed.length ? 0 : count;
+}
+
+/** Every `<table>` element, outer before the ones nested in its cells; an unclosed one runs to the end, as the parser closes it. */
+export function tablesIn(node: Root | Element): Element[] {
+  const tables: Element[] = [];
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (child.tagName === 'table') tables.push(child);
+    tables.push(...tablesIn(child));
+  }
+  return tables;
 }

@@ -8,9 +8,9 @@
  * HTML is parsed as a browser parses it and its rows read as the exports read them (table-grid.ts).
  */
 
-import type { Element, Root } from 'hast';
+import type { Element } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
-import { tableRows } from '../export/table-grid.js';
+import { tableRows, tablesIn } from '../export/table-grid.js';
 
 /** A cell is named by the grid slot of its top-left corner, as `row,col`. */
 export type CellKey = `${number},${number}`;
@@ -76,17 +76,6 @@ export function parseHtmlTables(content: string): TableData[] {
     .filter((rows) => rows.length > 0)
     .map(tableGraph)
     .filter((table): table is TableData => table !== undefined);
-}
-
-/** Every `<table>` element, outer before the ones nested in its cells; an unclosed one runs to the end, as the parser closes it. */
-function tablesIn(node: Root | Element): Element[] {
-  const tables: Element[] = [];
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (child.tagName === 'table') tables.push(child);
-    tables.push(...tablesIn(child));
-  }
-  return tables;
 }
 
 /**
