@@ -279,7 +279,7 @@ function safeHtml(pieces: readonly string[]): string[] {
  */
 function boundTableSpans(pieces: readonly string[]): string[] {
   const joined = pieces.join('');
-  if (!/<t[dh][\s>]/.test(joined)) return [...pieces];
+  if (!/ (?:col|row)span="/.test(joined)) return [...pieces];
   const edits: Replacement[] = [];
   for (const table of tablesIn(fromHtml(joined, { fragment: true }))) {
     const rows = tableRows(table);
