@@ -76,6 +76,11 @@ interface CharExports extends ObjectExports, LinkExports {
   FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
   FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
   FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  FPDFPage_GetAnnotCount(page: number): number;
+  FPDFPage_GetAnnot(page: number, index: number): number;
+  FPDFPage_CloseAnnot(annot: number): void;
+  FPDFAnnot_GetSubtype(annot: number): number;
+  FPDFPage_Flatten(page: number, usage: number): number;
 }
 
 function charExports(pdfium: WrappedPdfiumModule): CharExports {
@@ -167,15 +172,44 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   };
 }
 
+/** FPDF_ANNOT_FREETEXT, FPDF_ANNOT_STAMP and FPDF_ANNOT_WIDGET (fpdf_annot.h): the annotations whose appearance shows text. */
+const TEXT_ANNOTATIONS = new Set([3, 13, 20]);
+/** FPDFPage_Flatten's usage for what the page shows on screen, and its answer when it merged something (fpdf_flatten.h). */
+const FLAT_NORMALDISPLAY = 0;
+const FLATTEN_SUCCESS = 1;
+
+function hasTextAnnotations(api: CharExports, page: number): boolean {
+  const count = api.FPDFPage_GetAnnotCount(page);
+  for (let index = 0; index < count; index++) {
+    const annot = api.FPDFPage_GetAnnot(page, index);
+    if (!annot) continue;
+    const subtype = api.FPDFAnnot_GetSubtype(annot);
+    api.FPDFPage_CloseAnnot(annot);
+    if (TEXT_ANNOTATIONS.has(subtype)) return true;
+  }
+  return false;
+}
+
 function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
   const heap = heapOf(pdfium);
   const api = charExports(pdfium);
-  const page = api.FPDF_LoadPage(doc, pageNumber - 1);
+  let page = api.FPDF_LoadPage(doc, pageNumber - 1);
   if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
-  const textPage = api.FPDFText_LoadPage(page);
   // 6 floats of matrix or 4 of box, then 2 doubles of origin, then a font name.
   const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES, LINK_SCRATCH_BYTES) + FONT_NAME_BYTES);
+  let textPage = 0;
   try {
+    // Form fields' values, text boxes and stamps are drawn by their annotations' appearances, not
+    // by the page: merged into the page, they are read with its text, in place, as pdftotext reads
+    // them. The links are read first: merging takes the annotations it draws off the page.
+    const links = hasTextAnnotations(api, page) ? readPageLinks(api, heap, doc, page, scratch) : undefined;
+    if (links && api.FPDFPage_Flatten(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
+      // The page object parsed before merging still has the old contents.
+      api.FPDF_ClosePage(page);
+      page = api.FPDF_LoadPage(doc, pageNumber - 1);
+      if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
+    }
+    textPage = api.FPDFText_LoadPage(page);
     if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
     const fontKeys = new Map<number, string>();
     const widths = new Map<string, FontWidths>();
@@ -256,12 +290,12 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    const links = readPageLinks(api, heap, doc, page, scratch).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links, ...(hasUnmapped && { chars }) };
+    const linkAnnotations = (links ?? readPageLinks(api, heap, doc, page, scratch)).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);
-    api.FPDF_ClosePage(page);
+    if (page) api.FPDF_ClosePage(page);
   }
 }
 
