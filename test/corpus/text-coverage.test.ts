@@ -42,6 +42,7 @@ describe('text coverage', () => {
 const CASES: readonly { file: string; shows: string[] }[] = [
   { file: 'pr6531_2.pdf', shows: ['Bluebeam should be encrypting this.'] }, // a text box, the page's only text
   { file: 'bug1724918.pdf', shows: ['hello', 'world'] }, // the values of two choice fields
+  { file: 'annotation-tx.pdf', shows: ['tx annotation'] }, // a text field with no appearance, drawn from its value
   { file: 'annotation-tx3.pdf', shows: ['tx annotation', 'Line2', 'Line4'] }, // a multi-line text field
   { file: 'doc_1_3_pages.pdf', shows: ['Document 1:Page 1', 'Document 1:Page 2', 'Document 1:Page 3'] }, // one line per page, repeated but for a number
   { file: 'bug1907000_reduced.pdf', shows: ['Page 1', 'Page 2'] }, // a page number as a page's only text

@@ -80,6 +80,8 @@ interface CharExports extends ObjectExports, LinkExports {
   FPDFPage_GetAnnot(page: number, index: number): number;
   FPDFPage_CloseAnnot(annot: number): void;
   FPDFAnnot_GetSubtype(annot: number): number;
+  FPDFAnnot_GetAP(annot: number, mode: number, buffer: number, length: number): number;
+  FPDFAnnot_GetRect(annot: number, rect: number): number;
   FPDFPage_Flatten(page: number, usage: number): number;
 }
 
@@ -178,16 +180,33 @@ const TEXT_ANNOTATIONS = new Set([3, 13, 20]);
 const FLAT_NORMALDISPLAY = 0;
 const FLATTEN_SUCCESS = 1;
 
-function hasTextAnnotations(api: CharExports, page: number): boolean {
+/** FPDF_ANNOT_APPEARANCEMODE_NORMAL; an appearance read back as this many bytes (UTF-16 NUL) is none. */
+const NORMAL_APPEARANCE = 0;
+const NO_APPEARANCE_BYTES = 2;
+
+/**
+ * The page's annotations that show text: whether some draw it with their own appearance (merged
+ * into the page to be read), and the rectangles [x0, y0, x1, y1] of those that have none, which a
+ * reader draws from their values (unpainted-annotations.ts).
+ */
+function textAnnotations(api: CharExports, heap: PdfiumHeap, page: number, scratch: number): { painted: boolean; unpainted: [number, number, number, number][] } {
+  const found = { painted: false, unpainted: [] as [number, number, number, number][] };
   const count = api.FPDFPage_GetAnnotCount(page);
   for (let index = 0; index < count; index++) {
     const annot = api.FPDFPage_GetAnnot(page, index);
     if (!annot) continue;
-    const subtype = api.FPDFAnnot_GetSubtype(annot);
+    if (TEXT_ANNOTATIONS.has(api.FPDFAnnot_GetSubtype(annot))) {
+      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) found.painted = true;
+      else if (api.FPDFAnnot_GetRect(annot, scratch)) {
+        const f = heap.HEAPF32;
+        const [left = 0, top = 0, right = 0, bottom = 0] = [f[scratch >> 2], f[(scratch >> 2) + 1], f[(scratch >> 2) + 2], f[(scratch >> 2) + 3]];
+        const rect: [number, number, number, number] = [Math.min(left, right), Math.min(top, bottom), Math.max(left, right), Math.max(top, bottom)];
+        if (rect.every(Number.isFinite)) found.unpainted.push(rect);
+      }
+    }
     api.FPDFPage_CloseAnnot(annot);
-    if (TEXT_ANNOTATIONS.has(subtype)) return true;
   }
-  return false;
+  return found;
 }
 
 function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
@@ -202,7 +221,8 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     // Form fields' values, text boxes and stamps are drawn by their annotations' appearances, not
     // by the page: merged into the page, they are read with its text, in place, as pdftotext reads
     // them. The links are read first: merging takes the annotations it draws off the page.
-    const links = hasTextAnnotations(api, page) ? readPageLinks(api, heap, doc, page, scratch) : undefined;
+    const annotations = textAnnotations(api, heap, page, scratch);
+    const links = annotations.painted ? readPageLinks(api, heap, doc, page, scratch) : undefined;
     if (links && api.FPDFPage_Flatten(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
       // The page object parsed before merging still has the old contents.
       api.FPDF_ClosePage(page);
@@ -291,7 +311,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
     const linkAnnotations = (links ?? readPageLinks(api, heap, doc, page, scratch)).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(hasUnmapped && { chars }) };
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(annotations.unpainted.length > 0 && { unpaintedAnnotations: annotations.unpainted }), ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);

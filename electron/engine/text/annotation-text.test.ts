@@ -28,8 +28,8 @@ interface Annotation {
   /** The annotation's dictionary entries but its appearance. */
   entries: string;
   rect: [number, number, number, number];
-  /** What its normal appearance draws, in Helvetica 12 at 2 5 inside its rectangle. */
-  shows: string;
+  /** What its normal appearance draws, in Helvetica 12 at 2 5 inside its rectangle; none without. */
+  shows?: string;
 }
 
 /** A Letter page drawing `body` (Helvetica 12 lines 60 points apart from 72, 700 down) with `annotations` on it. */
@@ -47,10 +47,11 @@ async function pdfWith(name: string, body: readonly string[], annotations: reado
   ];
   annotations.forEach((annotation, i) => {
     const [x0, y0, x1, y1] = annotation.rect;
-    objects.push(`<< /Type /Annot ${annotation.entries} /Rect [${x0} ${y0} ${x1} ${y1}] /P 3 0 R /AP << /N ${7 + 2 * i} 0 R >> >>`);
+    const appearance = annotation.shows === undefined ? '' : ` /AP << /N ${7 + 2 * i} 0 R >>`;
+    objects.push(`<< /Type /Annot ${annotation.entries} /Rect [${x0} ${y0} ${x1} ${y1}] /P 3 0 R${appearance} >>`);
     objects.push(
       pdfStream(
-        Buffer.from(`BT /F1 12 Tf 2 5 Td (${annotation.shows}) Tj ET`),
+        Buffer.from(`BT /F1 12 Tf 2 5 Td (${annotation.shows ?? ''}) Tj ET`),
         ` /Type /XObject /Subtype /Form /BBox [0 0 ${x1 - x0} ${y1 - y0}] /Resources << /Font << /F1 5 0 R >> >>`,
       ),
     );
@@ -117,5 +118,14 @@ describe('text drawn by annotations', () => {
     const markdown = await markdownOf(file);
     expect(markdown).toContain('](https://example.org/rules)');
     expect(markdown).toContain('Ada Byron');
+  });
+
+  it('draws the text of annotations that have no appearance from their values: a text box, a text field, a chosen option', async () => {
+    const file = await pdfWith('no-appearances', ['Mooring request'], [
+      { entries: '/Subtype /FreeText /Contents (Berth 7 please) /DA (/Helv 10 Tf 0 g) /F 4', rect: [72, 640, 300, 660] },
+      { entries: '/Subtype /Widget /FT /Tx /T (boat) /V (Kittiwake) /DA (/Helv 0 Tf 0 g) /F 4', rect: [72, 600, 300, 620] },
+      { entries: '/Subtype /Widget /FT /Ch /Ff 131072 /T (stay) /Opt [[(w1) (One week)] [(w2) (Two weeks)]] /V (w2) /DA (/Helv 10 Tf 0 g) /F 4', rect: [72, 560, 300, 580] },
+    ]);
+    expect((await markdownOf(file)).split('\n\n')).toEqual(['Mooring request', 'Berth 7 please', 'Kittiwake', 'Two weeks']);
   });
 });
