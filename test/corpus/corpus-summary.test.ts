@@ -3,7 +3,7 @@ import type { FileOutcome } from './convert-corpus.js';
 import { formatCorpusSummary, summariseCorpus } from './corpus-summary.js';
 
 function outcome(file: string, extra: Partial<FileOutcome>): FileOutcome {
-  return { file: `/corpus/${file}`, pageCount: 1, pagesConverted: 1, failures: [], timedOut: false, ms: 10, ...extra };
+  return { file: `/corpus/${file}`, pageCount: 1, pagesConverted: 1, words: 1, failures: [], timedOut: false, ms: 10, ...extra };
 }
 
 describe('corpus summary', () => {
