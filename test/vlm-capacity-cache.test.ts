@@ -122,7 +122,7 @@ describe('a package with the decoder in both cache layouts', () => {
     expect(manifest.providers).toEqual(['cpu', 'webgpu', 'cuda']);
   });
 
-  it('runs the rows decoder on WebGPU, its cache resident', { ...needs(WEBGPU, problem), timeout: 120_000 }, async () => {
+  it('runs the rows decoder on WebGPU, its cache resident', { ...needs(WEBGPU, problem), timeout: 300_000 }, async () => {
     const gpu = await runner(path.join(folder, 'int4-both'), 'webgpu');
     const opened = packages.at(-1)!;
     expect(opened.decoderGraph).toBe('decoder');

@@ -136,7 +136,8 @@ describe('the WebGPU provider on the tiny packages', needs(WEBGPU, problem), () 
   });
 
   for (const [precision, pick] of [['fp32', () => [cpu, gpu]], ['fp16', () => [cpuHalf, gpuHalf]]] as const) {
-    it(`commits the CPU provider's greedy tokens with greedy and FastMTP K = 1..4, caches resident (${precision})`, async () => {
+    // lavapipe on two busy cores: 86 s each (CI=true npx vitest run --testTimeout=400000 test/vlm-webgpu.test.ts)
+    it(`commits the CPU provider's greedy tokens with greedy and FastMTP K = 1..4, caches resident (${precision})`, { timeout: 300_000 }, async () => {
       const [host, device] = pick() as [Opened, Opened];
       for (const page of pages()) {
         const image = await page.image();
