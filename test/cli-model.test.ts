@@ -8,6 +8,7 @@ import { cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { MOUNT_NAMESPACE, needsNow } from './environment.js';
 import { pngPage } from './page-images.js';
 import { repoRoot, runFolio } from './folio-process.js';
 import { closedPort, startHubTestServer, type HubTestServer } from '../tools/bench/hub-test-server.js';
@@ -209,8 +210,7 @@ describe('folio model get, refused', { timeout: 300_000 }, () => {
     try {
       execFileSync('unshare', ['--mount', '--map-root-user', 'sh', '-c', 'mount -t tmpfs -o size=1m tmpfs /mnt'], { stdio: 'ignore' });
     } catch {
-      if (process.env.CI) throw new Error('unshare --mount --map-root-user could not mount a small tmpfs here, so the full-disk check cannot run');
-      context.skip();
+      needsNow(context, MOUNT_NAMESPACE, 'unshare --mount --map-root-user could not mount a small tmpfs here, so the full-disk check cannot run');
     }
     const run = await new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {
       const child = spawn('unshare', ['--mount', '--map-root-user', 'sh', script, cache, process.execPath, path.join(repoRoot, 'bin/folio.js'), 'model', 'get', REPO], {

@@ -4,10 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../electron/cli/cli-args.js';
+import { needs, WEBGPU } from './environment.js';
 import { blankPng, jpegPage, pngPage, tiffPages } from './page-images.js';
 import { runFolio } from './folio-process.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+const webgpu = await webgpuTestProblem();
 const tinyPackage = path.join(root, 'tools/model/fixtures/tiny');
 const pdf = path.join(root, 'test/fixtures/out/headings.pdf');
 
@@ -135,7 +138,7 @@ describe('vlm command-line settings', () => {
     expect(() => convert('--model', 'm', '--device', 'tpu').vlm).toThrow(/--device "tpu" is not one of auto, cpu, webgpu, cuda, cuda:N/);
   });
 
-  it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', async (context) => {
+  it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', needs(WEBGPU, webgpu), async () => {
     const decodeOf = async (device: string) => {
       const out = path.join(folder, `device-${device}`);
       const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--max-tokens', '24', '--spec-k', '2', '--device', device, '--json']);
@@ -143,7 +146,6 @@ describe('vlm command-line settings', () => {
       return { run, decode: done?.stats?.decode, text: run.code === 0 ? await readFile(path.join(out, 'headings.md'), 'utf8') : '' };
     };
     const gpu = await decodeOf('webgpu');
-    if (/WebGPU provider did not start/.test(gpu.run.stdout + gpu.run.stderr)) context.skip('no WebGPU adapter on this machine');
     const cpu = await decodeOf('cpu');
     expect(gpu.run.code, gpu.run.stderr).toBe(0);
     expect(gpu.text).toBe(cpu.text);
