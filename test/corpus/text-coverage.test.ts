@@ -2,8 +2,8 @@
  * Text coverage: how a file counts as read or lost (text-coverage.ts, `npm run bench:text-coverage`),
  * and a few named corpus files whose text pdftotext reads and the text engine once threw away: text
  * drawn by annotations (a text box, form fields) and text that pages repeat (a page's only line, a
- * template's pages). The corpus is looked for at `../shared/corpus/pdfjs` beside the clone; without
- * it those cases are skipped, but not in CI.
+ * template's pages). The corpus is looked for beside the clone (or at FOLIO_CORPUS_ROOT); without it
+ * those cases are skipped, and under CI they fail (test/environment.ts).
  */
 
 import { existsSync } from 'node:fs';
@@ -14,9 +14,11 @@ import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
 import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
 import { createTextEngine } from '../../electron/engine/text/text-engine.js';
 import { formatCoverage, summariseCoverage, wordCount } from './text-coverage.js';
+import { needs, PDFJS_CORPUS } from '../environment.js';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const CORPUS_DIR = path.resolve(REPO_ROOT, '../shared/corpus/pdfjs/pdfs');
+const CORPUS_DIR = path.join(process.env.FOLIO_CORPUS_ROOT ?? path.resolve(REPO_ROOT, '../shared/corpus'), 'pdfjs', 'pdfs');
+const missing = existsSync(CORPUS_DIR) ? null : `no corpus at ${CORPUS_DIR}`;
 
 describe('text coverage', () => {
   it('counts words as runs of letters and digits, image links aside', () => {
@@ -48,12 +50,7 @@ const CASES: readonly { file: string; shows: string[] }[] = [
   { file: 'bug1907000_reduced.pdf', shows: ['Page 1', 'Page 2'] }, // a page number as a page's only text
 ];
 
-describe('text the corpus files show', () => {
-  if (!existsSync(CORPUS_DIR)) {
-    if (process.env.CI) it('finds the corpus', () => expect.fail(`no corpus at ${CORPUS_DIR}; CI must provide it`));
-    else it.skip(`skipped: no corpus at ${CORPUS_DIR}`, () => {});
-    return;
-  }
+describe('text the corpus files show', needs(PDFJS_CORPUS, missing), () => {
   const engine = createTextEngine();
   for (const { file, shows } of CASES) {
     it(`writes the text of ${file}`, async () => {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { forkHost } from '../../electron/core/engine-client/fork-host.js';
 import { convertCorpus } from '../../test/corpus/convert-corpus.js';
-import { readCorpusPasswords } from '../../test/corpus/corpus-selection.js';
+import { readCorpusPasswords } from '../../test/corpus/corpus-passwords.js';
 import { formatCoverage, summariseCoverage, wordCount, type CoverageEntry } from '../../test/corpus/text-coverage.js';
 import { CORPUS_DIR, REPO_ROOT } from './bench-set.js';
 
