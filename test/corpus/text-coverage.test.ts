@@ -10,9 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
-import { openPdf } from '../../electron/engine/pdf/open-pdf.js';
-import { createTextEngine } from '../../electron/engine/text/text-engine.js';
+import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { formatCoverage, summariseCoverage, wordCount } from './text-coverage.js';
 import { needs, PDFJS_CORPUS } from '../environment.js';
 
@@ -51,29 +49,9 @@ const CASES: readonly { file: string; shows: string[] }[] = [
 ];
 
 describe('text the corpus files show', needs(PDFJS_CORPUS, missing), () => {
-  const engine = createTextEngine();
   for (const { file, shows } of CASES) {
     it(`writes the text of ${file}`, async () => {
-      const { pdf } = await openPdf(path.join(CORPUS_DIR, file));
-      const pages: string[] = [];
-      try {
-        for (let page = 1; page <= pdf.numPages; page++) {
-          const content = await engine.convertPage({
-            pdf,
-            page,
-            alsoConverts: () => false,
-            options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' },
-            signal: new AbortController().signal,
-            render: () => Promise.reject(new Error('the text engine reads no pixels')),
-            emitDelta: () => {},
-          });
-          pages.push(content.markdown);
-        }
-      } finally {
-        engine.forgetDocument(pdf);
-        await pdf.destroy();
-      }
-      const markdown = pages.join('\n\n');
+      const markdown = await textEngineMarkdown(path.join(CORPUS_DIR, file), 'all');
       for (const text of shows) expect(markdown, file).toContain(text);
     });
   }

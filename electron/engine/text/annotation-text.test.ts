@@ -8,12 +8,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONVERT_OPTIONS } from '../../../shared/protocol.js';
 import { assemblePdf, pdfStream } from '../../../test/hand-built-pdf.js';
-import { openPdf } from '../pdf/open-pdf.js';
-import { createTextEngine } from './text-engine.js';
+import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
-const engine = createTextEngine();
 let folder: string;
 
 beforeAll(async () => {
@@ -61,25 +58,6 @@ async function pdfWith(name: string, body: readonly string[], annotations: reado
   return file;
 }
 
-async function markdownOf(file: string): Promise<string> {
-  const { pdf } = await openPdf(file);
-  try {
-    const content = await engine.convertPage({
-      pdf,
-      page: 1,
-      alsoConverts: () => false,
-      options: { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' },
-      signal: new AbortController().signal,
-      render: () => Promise.reject(new Error('the text engine reads no pixels')),
-      emitDelta: () => {},
-    });
-    return content.markdown;
-  } finally {
-    engine.forgetDocument(pdf);
-    await pdf.destroy();
-  }
-}
-
 const field = (name: string, value: string, rect: Annotation['rect'], flags = 4): Annotation => ({
   entries: `/Subtype /Widget /FT /Tx /T (${name}) /V (${value}) /F ${flags}`,
   rect,
@@ -92,7 +70,7 @@ describe('text drawn by annotations', () => {
       field('street', 'Harbour Lane 12', [72, 665, 300, 685]),
       { entries: '/Subtype /FreeText /Contents (Checked by J. Moss) /DA (/Helv 12 Tf 0 g) /F 4', rect: [72, 610, 300, 630], shows: 'Checked by J. Moss' },
     ]);
-    const markdown = await markdownOf(file);
+    const markdown = await textEngineMarkdown(file);
     const order = ['Delivery note', 'Harbour Lane 12', 'Signed on receipt.', 'Checked by J. Moss'].map((text) => markdown.indexOf(text));
     expect(order.every((at) => at >= 0), markdown).toBe(true);
     expect(order).toEqual([...order].sort((a, b) => a - b));
@@ -102,12 +80,12 @@ describe('text drawn by annotations', () => {
     const file = await pdfWith('only-text-box', [], [
       { entries: '/Subtype /FreeText /Contents (Bluebeam should be encrypting this.) /DA (/Helv 12 Tf 0 g) /F 4', rect: [36, 720, 400, 740], shows: 'Bluebeam should be encrypting this.' },
     ]);
-    expect(await markdownOf(file)).toBe('Bluebeam should be encrypting this.');
+    expect(await textEngineMarkdown(file)).toBe('Bluebeam should be encrypting this.');
   });
 
   it('leaves out a hidden field', async () => {
     const file = await pdfWith('hidden', ['Visible line'], [field('secret', 'Hidden value', [72, 600, 300, 620], 2)]);
-    expect(await markdownOf(file)).toBe('Visible line');
+    expect(await textEngineMarkdown(file)).toBe('Visible line');
   });
 
   it('keeps the links of a page that has form fields', async () => {
@@ -115,7 +93,7 @@ describe('text drawn by annotations', () => {
       { entries: '/Subtype /Link /A << /S /URI /URI (https://example.org/rules) >> /Border [0 0 0]', rect: [72, 695, 300, 714], shows: '' },
       field('name', 'Ada Byron', [72, 600, 300, 620]),
     ]);
-    const markdown = await markdownOf(file);
+    const markdown = await textEngineMarkdown(file);
     expect(markdown).toContain('](https://example.org/rules)');
     expect(markdown).toContain('Ada Byron');
   });
@@ -126,6 +104,6 @@ describe('text drawn by annotations', () => {
       { entries: '/Subtype /Widget /FT /Tx /T (boat) /V (Kittiwake) /DA (/Helv 0 Tf 0 g) /F 4', rect: [72, 600, 300, 620] },
       { entries: '/Subtype /Widget /FT /Ch /Ff 131072 /T (stay) /Opt [[(w1) (One week)] [(w2) (Two weeks)]] /V (w2) /DA (/Helv 10 Tf 0 g) /F 4', rect: [72, 560, 300, 580] },
     ]);
-    expect((await markdownOf(file)).split('\n\n')).toEqual(['Mooring request', 'Berth 7 please', 'Kittiwake', 'Two weeks']);
+    expect((await textEngineMarkdown(file)).split('\n\n')).toEqual(['Mooring request', 'Berth 7 please', 'Kittiwake', 'Two weeks']);
   });
 });
