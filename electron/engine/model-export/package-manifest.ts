@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { closeSync, existsSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { ResolutionModeSpec } from '../../../shared/model-export.js';
 import type { ModelConfig } from './checkpoint-config.js';
 import type { BuiltGraph, TensorSpec } from './decoder-graphs.js';
 import type { ExpertLayout, PrecisionName } from './precision.js';
@@ -35,14 +36,8 @@ export const DECODING_RULES: Readonly<Record<'deepseek-ocr' | 'jina-ocr-v1', Dec
 };
 const EXEMPT = ['<td>', '</td>'];
 
-export interface ResolutionMode {
-  name: string;
-  base_size: number;
-  image_size: number;
-  crop: boolean;
-  min_crops: number;
-  max_crops: number;
-}
+/** A resolution mode as the manifest records it. */
+export type ResolutionMode = ResolutionModeSpec;
 
 export const RESOLUTION_MODES: Readonly<Record<string, ResolutionMode>> = {
   tiny: { name: 'tiny', base_size: 512, image_size: 512, crop: false, min_crops: 2, max_crops: 6 },
