@@ -1,7 +1,8 @@
 /**
  * Conversions run one document at a time on one engine host (the engines are memory-hungry), in the
- * order asked. Each job reports through workspace events; a cancel removes a waiting job or stops
- * the running one, and the host supervisor makes a crash or a hang fail only the running page.
+ * order asked. Each job reports through workspace events, and each change of the order goes out
+ * too (so a waiting document can say where it stands); a cancel removes a waiting job or stops the
+ * running one, and the host supervisor makes a crash or a hang fail only the running page.
  */
 
 import type { ConvertOptions } from '../../shared/protocol.js';
@@ -26,6 +27,8 @@ export class ConversionQueue {
   private readonly waiting: Job[] = [];
   private running: Job | undefined;
   private loop: Promise<void> | undefined;
+  /** The order last announced, as its `queue-changed` said it. */
+  private announcedOrder = '[]';
 
   constructor(
     private readonly client: HostClient,
@@ -50,6 +53,7 @@ export class ConversionQueue {
     const job: Job = { docId, file, pages: [...pages], options, password, controller: new AbortController(), announced };
     this.waiting.push(job);
     if (announced) this.emit({ type: 'pages-queued', docId, pages: job.pages });
+    this.announceOrder();
     this.loop ??= this.drain();
   }
 
@@ -70,6 +74,7 @@ export class ConversionQueue {
     } else if (dropped.some((job) => job.announced)) {
       this.emit({ type: 'convert-done', docId, cancelled: true });
     }
+    this.announceOrder();
   }
 
   isConverting(docId: string): boolean {
@@ -81,6 +86,7 @@ export class ConversionQueue {
     for (const job of this.waiting.splice(0)) {
       if (job.announced) this.emit({ type: 'convert-done', docId: job.docId, cancelled: true });
     }
+    this.announceOrder();
     this.running?.controller.abort(new Error('stopped'));
   }
 
@@ -94,13 +100,24 @@ export class ConversionQueue {
       try {
         // again at the start: an earlier job of the same document may have settled them since
         this.emit({ type: 'pages-queued', docId: job.docId, pages: job.pages });
+        this.announceOrder();
         await this.run(job);
       } finally {
         this.running = undefined;
       }
     }
+    this.announceOrder();
     // in the same synchronous step as the last shift, so an enqueue never finds a loop that has ended
     this.loop = undefined;
+  }
+
+  /** Says the documents' order (converting first, then waiting), when it changed. */
+  private announceOrder(): void {
+    const docIds = [...new Set([...(this.running ? [this.running.docId] : []), ...this.waiting.map((job) => job.docId)])];
+    const order = JSON.stringify(docIds);
+    if (order === this.announcedOrder) return;
+    this.announcedOrder = order;
+    this.emit({ type: 'queue-changed', docIds });
   }
 
   private async run(job: Job): Promise<void> {
