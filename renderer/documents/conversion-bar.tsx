@@ -21,7 +21,7 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
   if (stopped) details.unshift('Stopped');
   if (position !== null) {
     // one document converts at a time: this one has no speed of its own yet
-    details.push(`Queued (${ordinal(position)}${ahead ? `, after ${ahead}` : ''})`);
+    details.push(`Queued (${ordinal(position)})${ahead ? `, after ${ahead}` : ''}`);
   } else if (document.converting) {
     details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
     if (progress.secondsLeft !== null && progress.remaining > 0) details.push(`about ${formatDuration(progress.secondsLeft)} left`);
