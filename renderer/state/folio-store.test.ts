@@ -256,6 +256,21 @@ describe('the renderer store', () => {
     expect(store.getState().workspace).toEqual(main.workspace);
   });
 
+  it('leaves the edits of a removed document to its own undo, and undoes them once it is back', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'a', result: pageResult(1, 'engine') });
+    const store = await connectedStore();
+    store.getState().editPage('a', 1, 'mine');
+    await store.getState().removeDocument('a');
+    expect(await store.getState().undo()).toBe(true);
+    expect(store.getState().notice).toBe('That edit is in a.pdf, which was removed; put it back with Undo beside its name in the list to undo its edits.');
+    expect(store.getState().selectedDocId).toBeNull();
+    await store.getState().restoreDocument('a');
+    expect(await store.getState().undo()).toBe(true);
+    expect(findPage(main.workspace, 'a', 1)?.editedMarkdown).toBeUndefined();
+  });
+
   it('removes a document without edits or review marks at once, and keeps it listed when main refuses', async () => {
     main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
     main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 1 } });

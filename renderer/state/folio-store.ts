@@ -209,6 +209,14 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       if (get().unsavedEdits !== unsavedEdits) set({ unsavedEdits });
     };
 
+    /** An undo or redo of an edit in a removed document waits for the document to be put back. */
+    const editable = (docId: string): boolean => {
+      if (get().workspace.documents.some((document) => document.id === docId)) return true;
+      const removed = get().workspace.removed?.find((entry) => entry.document.id === docId);
+      set({ notice: `That edit is in ${removed?.document.name ?? 'a document no longer open'}${removed ? ', which was removed; put it back with Undo beside its name in the list to undo its edits' : ''}.` });
+      return false;
+    };
+
     const replayEdit = async (docId: string, page: number, markdown: string | null) => {
       cancelPendingEdit(docId, page);
       receive({ type: 'page-edited', docId, page, markdown });
@@ -392,6 +400,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       async undo() {
         const step = undoEdit(get().history);
         if (!step) return false;
+        if (!editable(step.change.docId)) return true;
         set({ history: step.history });
         await replayEdit(step.change.docId, step.change.page, step.change.before);
         return true;
@@ -400,6 +409,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       async redo() {
         const step = redoEdit(get().history);
         if (!step) return false;
+        if (!editable(step.change.docId)) return true;
         set({ history: step.history });
         await replayEdit(step.change.docId, step.change.page, step.change.after);
         return true;
