@@ -12,6 +12,8 @@ import type { HostClient, OpenedDocument } from '../core/engine-client/host-clie
 
 const DEFAULT_CANCEL_GRACE_MS = 3000;
 
+type ConvertDone = Extract<WorkspaceEvent, { type: 'convert-done' }>;
+
 interface Job {
   docId: string;
   file: string;
@@ -65,6 +67,7 @@ export class ConversionQueue {
   cancel(docId: string): void {
     const dropped = this.waiting.filter((job) => job.docId === docId);
     for (const job of dropped) this.waiting.splice(this.waiting.indexOf(job), 1);
+    this.announceOrder();
     const running = this.running;
     if (running?.docId === docId) {
       running.controller.abort(new Error('cancelled'));
@@ -74,7 +77,6 @@ export class ConversionQueue {
     } else if (dropped.some((job) => job.announced)) {
       this.emit({ type: 'convert-done', docId, cancelled: true });
     }
-    this.announceOrder();
   }
 
   isConverting(docId: string): boolean {
@@ -83,10 +85,11 @@ export class ConversionQueue {
 
   /** Cancels everything; `idle()` then says when the running job has let go. */
   stop(): void {
-    for (const job of this.waiting.splice(0)) {
+    const dropped = this.waiting.splice(0);
+    this.announceOrder();
+    for (const job of dropped) {
       if (job.announced) this.emit({ type: 'convert-done', docId: job.docId, cancelled: true });
     }
-    this.announceOrder();
     this.running?.controller.abort(new Error('stopped'));
   }
 
@@ -97,13 +100,17 @@ export class ConversionQueue {
   private async drain(): Promise<void> {
     for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
       this.running = job;
+      let finished: ConvertDone | undefined;
       try {
         // again at the start: an earlier job of the same document may have settled them since
         this.emit({ type: 'pages-queued', docId: job.docId, pages: job.pages });
         this.announceOrder();
-        await this.run(job);
+        finished = await this.run(job);
       } finally {
         this.running = undefined;
+        // the queue no longer holds a document by the time it is said to be done
+        this.announceOrder();
+        if (finished) this.emit(finished);
       }
     }
     this.announceOrder();
@@ -120,7 +127,8 @@ export class ConversionQueue {
     this.emit({ type: 'queue-changed', docIds });
   }
 
-  private async run(job: Job): Promise<void> {
+  /** Converts the job's pages, reporting each; resolves with its `convert-done`, for the caller to send. */
+  private async run(job: Job): Promise<ConvertDone> {
     const { docId } = job;
     const signal = job.controller.signal;
     let doc: OpenedDocument;
@@ -128,8 +136,7 @@ export class ConversionQueue {
       doc = await this.client.open(job.file, job.password, signal);
     } catch (error) {
       if (!signal.aborted) this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
-      this.emit({ type: 'convert-done', docId, cancelled: signal.aborted });
-      return;
+      return { type: 'convert-done', docId, cancelled: signal.aborted };
     }
     try {
       const { cancelled } = await this.client.convert(
@@ -145,10 +152,10 @@ export class ConversionQueue {
         signal,
         this.pageLimitMs(job.options),
       );
-      this.emit({ type: 'convert-done', docId, cancelled });
+      return { type: 'convert-done', docId, cancelled };
     } catch (error) {
       this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
-      this.emit({ type: 'convert-done', docId, cancelled: false });
+      return { type: 'convert-done', docId, cancelled: false };
     } finally {
       this.client.close(doc);
     }
