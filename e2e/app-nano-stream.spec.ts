@@ -4,7 +4,8 @@
  * onnxruntime-node, speculative decoding with the model's FastMTP head. The page's Markdown
  * streams in token by token, then settles into the page's text. The nano model writes a page in
  * well under a second, which a test can miss whole, so the host waits 25 ms after each piece it
- * streams (e2e/support/paced-host.mjs).
+ * streams, and holds the model's open 3 s so the conversion bar can be seen saying so
+ * (e2e/support/paced-host.mjs).
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -24,7 +25,7 @@ test.beforeAll(async () => {
   bridge = await startBridge({
     settings: { engine: 'vlm', modelDir: NANO, specK: 3, maxNewTokens: 400 },
     hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
-    hostEnv: { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '25' },
+    hostEnv: { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '25', FOLIO_PREPARE_MS: '3000' },
   });
 });
 test.afterAll(async () => {
@@ -37,6 +38,8 @@ test('the nano model\'s Markdown for a synthetic page streams in and settles int
   await page.goto(bridge.url);
   await expect(page.getByRole('status', { name: 'Status' })).toContainText(`Model: ${findDemoModel('nano-demo')!.label}`);
   await dropFile(page, `${PAGE}.pdf`);
+  // the model's open (held 3 s by the host) is said in the conversion bar while it lasts
+  await expect(page.locator('.progress-text')).toContainText('opening the model…', { timeout: 30_000 });
   const first = page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="1"]');
   const streaming = first.locator('.streaming');
   await expect(streaming.locator('.markdown-body')).not.toBeEmpty({ timeout: 30_000 });

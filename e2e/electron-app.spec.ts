@@ -1,7 +1,8 @@
 /**
  * The real Electron shell, driven by Playwright's `_electron`: preload, IPC, the workspace port, the
  * utility-process engine host and the menu. It needs Electron's binary, which this sandbox cannot
- * download, so here it is skipped; it runs wherever `npx install-electron` has fetched it.
+ * download, so here (and in CI) it is skipped and named in the run's last line; it runs wherever
+ * `npx install-electron` has fetched it.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
 import type { FolioApi, MenuCommand } from '../shared/app-api.js';
 import type { Workspace } from '../shared/workspace.js';
+import { ELECTRON, missingEnvironment, skipDescription } from '../test/environment.js';
 
 declare global {
   interface Window {
@@ -30,7 +32,8 @@ function electronBinary(): string | undefined {
 }
 
 const binary = electronBinary();
-test.skip(!binary, 'Electron’s binary is absent (node_modules/electron/dist was never downloaded: no network here); run `npx install-electron` and `npm run build` where it can be fetched.');
+const missing = missingEnvironment(ELECTRON, binary ? null : 'node_modules/electron/dist was never downloaded (no network here); run `npx install-electron` and `npm run build` where it can be fetched');
+test.skip(missing !== null, missing ? skipDescription(missing) : undefined);
 
 let userData: string;
 test.beforeEach(async () => {

@@ -24,8 +24,3 @@ export function escapeMarkdownText(text: string): string {
 export function escapeDollarPairs(markdown: string): string {
   return (markdown.match(/(?<!\\)\$/g)?.length ?? 0) >= 2 ? markdown.replace(/(?<!\\)\$/g, '\\$') : markdown;
 }
-
-/** Text for an HTML element's content or a quoted attribute value. */
-export function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}

@@ -13,8 +13,11 @@ import remarkGfm from 'remark-gfm';
 import remarkMath from 'remark-math';
 import remarkParse from 'remark-parse';
 import { unified } from 'unified';
+import { fromHtml } from 'hast-util-from-html';
 import { exportSanitizeSchema } from './export/html-sanitize-schema.js';
-import { escapeHtml, escapeMarkdownText } from './markdown-escape.js';
+import { tableRows, tablesIn } from './export/table-grid.js';
+import { decodeHtmlAttribute, escapeHtmlAttribute, escapeHtmlText } from './html-entities.js';
+import { escapeMarkdownText } from './markdown-escape.js';
 import { IMAGE_LINK_PREFIX } from './page.js';
 
 /** Deeper than this, quotes and lists stop nesting (their markers become text). */
@@ -239,19 +242,13 @@ interface TagToken {
   source: string;
 }
 
-interface TableShape {
-  rows: TagToken[][];
-}
-
 /**
  * Rewrites the raw HTML pieces of one page, in order: tables and nesting are followed across
  * pieces, since a model's table may be cut by a blank line into several.
  */
 function safeHtml(pieces: readonly string[]): string[] {
   const tokenised = pieces.map(tokenise);
-  const open: { name: string; table?: TableShape }[] = [];
-  const tables: TableShape[] = [];
-  const currentTable = () => [...open].reverse().find((element) => element.table)?.table;
+  const open: { name: string }[] = [];
   for (const token of tokenised.flat()) {
     if (token.kind !== 'tag' || token.asText || token.unwrapped) continue;
     if (token.closing) {
@@ -266,21 +263,53 @@ function safeHtml(pieces: readonly string[]): string[] {
       token.asText = true;
       continue;
     }
-    const table = token.name === 'table' ? { rows: [] } : undefined;
-    if (table) tables.push(table);
-    open.push({ name: token.name, table });
-    const shape = currentTable();
-    if (shape && token.name === 'tr') shape.rows.push([]);
-    if (shape && (token.name === 'td' || token.name === 'th')) {
-      if (shape.rows.length === 0) shape.rows.push([]);
-      shape.rows.at(-1)!.push(token);
-    }
+    open.push({ name: token.name });
   }
-  tables.forEach(boundSpans);
   const rewritten = tokenised.map((tokens) => tokens.map(written).join(''));
   // what a page leaves open would swallow the pages after it in the export
   if (rewritten.length > 0 && open.length > 0) rewritten[rewritten.length - 1] += [...open].reverse().map((element) => `</${element.name}>`).join('');
-  return rewritten;
+  return boundTableSpans(rewritten);
+}
+
+/**
+ * Table spans bounded by the table's real size: colspan by its most cells in a row, rowspan by the
+ * rows left from the cell's own. The tables are read on hast as the exports read them
+ * (table-grid.ts), from the rewritten pieces joined, whose tags are canonical and whose nesting is
+ * already bounded, so the HTML parser cannot be made to recurse deeply.
+ */
+function boundTableSpans(pieces: readonly string[]): string[] {
+  const joined = pieces.join('');
+  if (!/ (?:col|row)span="/.test(joined)) return [...pieces];
+  const edits: Replacement[] = [];
+  for (const table of tablesIn(fromHtml(joined, { fragment: true }))) {
+    const rows = tableRows(table);
+    const columns = Math.max(1, ...rows.map((row) => row.cells.length));
+    rows.forEach(({ cells }, index) => {
+      for (const cell of cells) {
+        const start = cell.position?.start.offset;
+        if (start === undefined) continue;
+        const end = joined.indexOf('>', start) + 1;
+        const tag = joined.slice(start, end);
+        const text = boundedSpan(boundedSpan(tag, 'colspan', Math.min(columns, MAX_SPAN)), 'rowspan', Math.min(rows.length - index, MAX_SPAN));
+        if (text !== tag) edits.push({ start, end, text });
+      }
+    });
+  }
+  let at = 0;
+  return pieces.map((piece) => {
+    const from = at;
+    at += piece.length;
+    const own = edits.filter((edit) => edit.start >= from && edit.end <= at).map((edit) => ({ ...edit, start: edit.start - from, end: edit.end - from }));
+    return applyReplacements(piece, own);
+  });
+}
+
+/** A canonical cell tag with its span attribute at most `most`, and gone where that leaves 1. */
+function boundedSpan(tag: string, name: string, most: number): string {
+  return tag.replace(new RegExp(` ${name}="([^"]*)"`), (_whole, value: string) => {
+    const span = Math.min(Number.parseInt(decodeHtmlAttribute(value), 10) || 1, most);
+    return span > 1 ? ` ${name}="${span}"` : '';
+  });
 }
 
 function tokenise(html: string): Token[] {
@@ -322,23 +351,9 @@ function attributesOf(source: string): Map<string, string> {
   const attributes = new Map<string, string>();
   for (const match of source.matchAll(ATTRIBUTE)) {
     const name = match[1]!.toLowerCase();
-    if (!attributes.has(name)) attributes.set(name, decodeEntities(match[2] ?? match[3] ?? match[4] ?? ''));
+    if (!attributes.has(name)) attributes.set(name, decodeHtmlAttribute(match[2] ?? match[3] ?? match[4] ?? ''));
   }
   return attributes;
-}
-
-/** Enough entity decoding that `jav&#x61;script:` is judged as what a browser reads. */
-function decodeEntities(value: string): string {
-  return value
-    .replace(/&#x([0-9a-f]+);?/gi, (_m, hex: string) => String.fromCodePoint(Math.min(parseInt(hex, 16), 0x10ffff)))
-    .replace(/&#(\d+);?/g, (_m, dec: string) => String.fromCodePoint(Math.min(Number(dec), 0x10ffff)))
-    .replace(/&(?:tab|newline);/gi, '')
-    .replace(/&colon;/gi, ':')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
 }
 
 /** The end tags HTML implies: a new cell ends the open cell, a new row the open row, and so on. */
@@ -362,34 +377,15 @@ function closeImplied(open: { name: string }[], name: string): void {
   }
 }
 
-/** colspan at most the table's columns, rowspan at most the rows left from the cell's own. */
-function boundSpans(table: TableShape): void {
-  const columns = Math.max(1, ...table.rows.map((row) => row.length));
-  table.rows.forEach((row, index) => {
-    for (const cell of row) {
-      bound(cell, 'colspan', Math.min(columns, MAX_SPAN));
-      bound(cell, 'rowspan', Math.min(table.rows.length - index, MAX_SPAN));
-    }
-  });
-}
-
-function bound(cell: TagToken, name: string, most: number): void {
-  const value = cell.attributes.get(name);
-  if (value === undefined) return;
-  const span = Math.min(Number.parseInt(value, 10) || 1, most);
-  if (span > 1) cell.attributes.set(name, String(span));
-  else cell.attributes.delete(name);
-}
-
 function written(token: Token): string {
   if (token.kind === 'text') return token.text;
   if (token.unwrapped) return '';
-  if (token.asText) return escapeHtml(token.source);
+  if (token.asText) return escapeHtmlText(token.source);
   if (token.closing) return `</${token.name}>`;
   const kept = (KEPT_ATTRIBUTES[token.name] ?? [])
     .filter((name) => token.attributes.has(name))
     .filter((name) => name !== 'href' || allowedUrl(token.attributes.get(name)!, LINK_PROTOCOLS))
     .filter((name) => name !== 'src' || allowedUrl(token.attributes.get(name)!, IMAGE_PROTOCOLS))
-    .map((name) => ` ${name}="${escapeHtml(token.attributes.get(name)!)}"`);
+    .map((name) => ` ${name}="${escapeHtmlAttribute(token.attributes.get(name)!)}"`);
   return `<${token.name}${kept.join('')}>`;
 }

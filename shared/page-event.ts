@@ -8,6 +8,15 @@ import type { Failure } from './failure.js';
 import type { PageResult } from './page.js';
 
 export type PageEvent =
+  /**
+   * The engine gets ready before `page` can start: a model package opening, `--device auto` measuring
+   * the devices. `detail` says what it does now ("opening the model (measuring cpu, webgpu)") and is
+   * sent again when that changes; `bytes` is the size on disk of what it loads. No page's time limit
+   * counts meanwhile: the preparation has its own (electron/core/page-time-limit.ts).
+   */
+  | { type: 'engine-preparing'; docId: string; page: number; detail: string; bytes: number }
+  /** The preparation ended, ready or failed (a failure is the pages' to report); `page` starts now. */
+  | { type: 'engine-ready'; docId: string; page: number }
   | { type: 'page-started'; docId: string; page: number }
   /** Text as the engine produces it, before the page is done; the page's result replaces it. */
   | { type: 'page-delta'; docId: string; page: number; text: string }

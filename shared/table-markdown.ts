@@ -6,7 +6,8 @@
  * table, so it reads as the same characters in every output.
  */
 
-import { escapeDollarPairs, escapeHtml, escapeMarkdownText } from './markdown-escape.js';
+import { escapeHtmlText } from './html-entities.js';
+import { escapeDollarPairs, escapeMarkdownText } from './markdown-escape.js';
 
 export interface TableCell {
   /** The cell's lines of plain text, top to bottom; empty for an empty cell. */
@@ -71,6 +72,6 @@ function spanAttributes(cell: TableCell): string {
 }
 
 function htmlCellText(cell: TableCell): string {
-  return cell.lines.map((line) => escapeHtml(line.replace(/\s+/g, ' ').trim())).join('<br>');
+  return cell.lines.map((line) => escapeHtmlText(line.replace(/\s+/g, ' ').trim())).join('<br>');
 }
 

@@ -120,6 +120,10 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
         pages: document.pages.map((page) => (queued.has(page.page) ? { ...page, state: 'queued' as const, failure: undefined } : page)),
       }));
     }
+    case 'engine-preparing':
+    case 'engine-ready':
+      // what the engine does before a page is the run's to show (the renderer's), not the document's to keep
+      return workspace;
     case 'page-started':
       return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'converting', engineMarkdown: '', failure: undefined }));
     case 'page-delta':

@@ -13,10 +13,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../tools/bench/openai-test-server.js';
+import { missingEnvironment, missingPrograms, PROGRAMS } from './environment.js';
 import { runFolio } from './folio-process.js';
 import { hostileMarkdownPages, LAST_PAGE_MARKER } from './hostile-markdown.js';
 import { PAGE_HEIGHT, pageWidth, renderedWidth, writeWidthCodedPdf } from './remote-pages.js';
-import { compileTex, installed, pdfText } from './tex-compile.js';
+import { compileTex, pdfText } from './tex-compile.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const LONG_SIDE = 300;
@@ -77,7 +78,8 @@ describe('folio convert with a hostile model', () => {
     expect(texText).toContain(LAST_PAGE_MARKER);
     expect(texText).not.toContain('CANARY SECRET');
 
-    if (installed('soffice')) {
+    // LibreOffice where installed; under CI its absence fails (test/environment.ts)
+    if (missingEnvironment(PROGRAMS, missingPrograms({ soffice: 'libreoffice-writer-nogui' })) === null) {
       const office = path.join(folder, 'office');
       execFileSync('soffice', [`-env:UserInstallation=file://${folder}/profile`, '--headless', '--convert-to', 'pdf', '--outdir', office, path.join(out, 'hostile.docx')], { stdio: 'ignore', timeout: 600_000 });
       expect(pdfText(path.join(office, 'hostile.pdf'))).toContain(LAST_PAGE_MARKER);

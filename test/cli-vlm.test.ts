@@ -4,10 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../electron/cli/cli-args.js';
+import { needs, WEBGPU } from './environment.js';
 import { blankPng, jpegPage, pngPage, tiffPages } from './page-images.js';
 import { runFolio } from './folio-process.js';
+import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+const webgpu = await webgpuTestProblem();
 const tinyPackage = path.join(root, 'tools/model/fixtures/tiny');
 const pdf = path.join(root, 'test/fixtures/out/headings.pdf');
 
@@ -35,6 +38,10 @@ describe('folio convert with the vlm engine', () => {
     const done = events.filter((event) => event.event === 'page-done');
     expect(done).toHaveLength(1);
     expect(done[0]?.stats).toMatchObject({ engine: 'vlm', device: 'cpu', tokens: 16 });
+    // the model opens before the page starts, and says so
+    const order = events.map((event) => event.event).filter((name, index, names) => name !== names[index - 1]);
+    expect(order).toEqual(['document-opened', 'engine-preparing', 'engine-ready', 'page-started', 'page-done', 'document-done', 'summary']);
+    expect(events.find((event) => event.event === 'engine-preparing')).toMatchObject({ page: 1, detail: 'opening the model', bytes: expect.any(Number) });
   });
 
   it('reports how the page was decoded in the --json page event, speculating by auto by default', async () => {
@@ -131,7 +138,7 @@ describe('vlm command-line settings', () => {
     expect(() => convert('--model', 'm', '--device', 'tpu').vlm).toThrow(/--device "tpu" is not one of auto, cpu, webgpu, cuda, cuda:N/);
   });
 
-  it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', async (context) => {
+  it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', needs(WEBGPU, webgpu), async () => {
     const decodeOf = async (device: string) => {
       const out = path.join(folder, `device-${device}`);
       const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--max-tokens', '24', '--spec-k', '2', '--device', device, '--json']);
@@ -139,7 +146,6 @@ describe('vlm command-line settings', () => {
       return { run, decode: done?.stats?.decode, text: run.code === 0 ? await readFile(path.join(out, 'headings.md'), 'utf8') : '' };
     };
     const gpu = await decodeOf('webgpu');
-    if (/WebGPU provider did not start/.test(gpu.run.stdout + gpu.run.stderr)) context.skip('no WebGPU adapter on this machine');
     const cpu = await decodeOf('cpu');
     expect(gpu.run.code, gpu.run.stderr).toBe(0);
     expect(gpu.text).toBe(cpu.text);

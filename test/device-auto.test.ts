@@ -14,6 +14,7 @@ import {
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { readManifest } from '../electron/core/model/package-files.js';
 import { DEFAULT_STEP_COST_PLAN, measureStepCosts, type StepCosts } from '../electron/engine/vlm/step-costs.js';
+import { needs, WEBGPU } from './environment.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const problem = await webgpuTestProblem();
@@ -62,7 +63,7 @@ describe('step costs', () => {
   });
 });
 
-describe.skipIf(problem !== null)(`auto on WebGPU and the CPU${problem ? ` (skipped: ${problem})` : ''}`, () => {
+describe('auto on WebGPU and the CPU', needs(WEBGPU, problem), () => {
   const calibrationDir = mkdtempSync(path.join(tmpdir(), 'folio-calibration-'));
 
   it('measures each device that answers, opens the package on the fastest and says why', async () => {

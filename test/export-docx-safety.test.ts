@@ -12,12 +12,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentDocx } from '../shared/export/docx.js';
 import { hostileMarkdownPages, LAST_PAGE_MARKER } from './hostile-markdown.js';
-import { installed, pdfText } from './tex-compile.js';
+import { missingPrograms, needs, PROGRAMS } from './environment.js';
+import { pdfText } from './tex-compile.js';
 
-const hasSoffice = installed('soffice') && installed('pdftotext');
+const office = missingPrograms({ soffice: 'libreoffice-writer-nogui', pdftotext: 'poppler-utils' });
 
 describe('DOCX under hostile input', () => {
-  it.skipIf(!hasSoffice)('opens in LibreOffice with every page, each change warned (skipped where soffice or pdftotext is not installed: Debian libreoffice-writer-nogui, poppler-utils)', { timeout: 600_000 }, async () => {
+  it('opens in LibreOffice with every page, each change warned', { ...needs(PROGRAMS, office), timeout: 600_000 }, async () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'folio-docx-hostile-'));
     const pages = hostileMarkdownPages(path.join(folder, 'secret.txt'), path.join(folder, 'pwned')).map((markdown, index) => ({ page: index + 1, markdown }));
     const { data, warnings } = await documentDocx(pages, { title: 'Hostile \uffff title', image: () => undefined });

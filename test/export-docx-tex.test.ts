@@ -8,25 +8,17 @@ import { describe, expect, it } from 'vitest';
 import { documentDocx } from '../shared/export/docx.js';
 import { SAMPLE_PAGES } from '../shared/export/export-sample.js';
 import { documentLatex } from '../shared/export/latex.js';
+import { missingPrograms, needs, PROGRAMS } from './environment.js';
 
-function installed(command: string): boolean {
-  try {
-    execFileSync('which', [command], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const hasSoffice = installed('soffice') && installed('pdftotext');
-const hasPdflatex = installed('pdflatex') && installed('pdftotext');
+const office = missingPrograms({ soffice: 'libreoffice-writer-nogui', pdftotext: 'poppler-utils' });
+const latex = missingPrograms({ pdflatex: 'texlive-latex-base', pdftotext: 'poppler-utils' });
 
 function pdfText(pdf: string): string {
   return execFileSync('pdftotext', ['-layout', pdf, '-'], { encoding: 'utf8' });
 }
 
 describe('DOCX in LibreOffice', () => {
-  it.skipIf(!hasSoffice)('renders the tables, equations, lists and footnotes (skipped where soffice or pdftotext is not installed: Debian libreoffice-writer-nogui, libreoffice-math-nogui, poppler-utils)', () => {
+  it('renders the tables, equations, lists and footnotes', needs(PROGRAMS, office), () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'folio-docx-'));
     return documentDocx(SAMPLE_PAGES, { title: 'Report', image: () => undefined }).then(({ data }) => {
       writeFileSync(path.join(folder, 'report.docx'), data);
@@ -46,7 +38,7 @@ describe('DOCX in LibreOffice', () => {
 });
 
 describe('TeX with pdflatex', () => {
-  it.skipIf(!hasPdflatex)('compiles without errors and shows the text, the table and the math (skipped where pdflatex or pdftotext is not installed: Debian texlive-latex-base, poppler-utils)', () => {
+  it('compiles without errors and shows the text, the table and the math', needs(PROGRAMS, latex), () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-'));
     const { text: tex, warnings } = documentLatex(SAMPLE_PAGES, { title: 'Report #1 & more', image: () => undefined });
     expect(warnings).toEqual([]);
@@ -66,7 +58,7 @@ describe('TeX with pdflatex', () => {
     expect(tex).toContain('\\footnote{Figures from the regional office.}');
   });
 
-  it.skipIf(!hasPdflatex)('still compiles when a formula is rejected, a span overflows and text has characters pdflatex lacks, with warnings naming the page', () => {
+  it('still compiles when a formula is rejected, a span overflows and text has characters pdflatex lacks, with warnings naming the page', needs(PROGRAMS, latex), () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-'));
     const pages = [{ page: 4, markdown: 'Bad $\\frac{$ and $\\def\\x{1}\\x$ and 漢字 α.\n\n<table><tr><td rowspan="3">a</td><td colspan="4">b</td></tr><tr><td>c</td><td>d</td></tr></table>\n\n![Plot](x_assets/missing.png)' }];
     const { text: tex, warnings } = documentLatex(pages, { title: 'T', image: () => undefined });

@@ -6,12 +6,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fromHtml } from 'hast-util-from-html';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentSession } from '../electron/engine/document-session.js';
 import { EngineRouter } from '../electron/engine/router.js';
 import type { PageResult } from '../shared/page.js';
 import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
 import { documentHtml } from '../shared/export/html.js';
+import { escapeHtmlText } from '../shared/html-entities.js';
+import { textOf } from '../shared/export/markdown-tree.js';
+import { tableRows, tablesIn } from '../shared/export/table-grid.js';
 import { documentJson } from '../shared/export/json.js';
 import { documentMarkdown } from '../shared/export/markdown.js';
 import { renderMarkdown } from '../renderer/markdown/render-markdown.js';
@@ -99,9 +103,8 @@ const HOSTILE_CELLS = [
 ];
 
 function hostileTablePage(ruled: boolean): string {
-  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   const border = ruled ? 'border: 1px solid black;' : '';
-  const rows = HOSTILE_CELLS.map((row) => `<tr>${row.map((cell) => `<td style="${border} padding: 4pt 10pt">${escape(cell)}</td>`).join('')}</tr>`);
+  const rows = HOSTILE_CELLS.map((row) => `<tr>${row.map((cell) => `<td style="${border} padding: 4pt 10pt">${escapeHtmlText(cell)}</td>`).join('')}</tr>`);
   return `<!doctype html>
 <html><body style="font: 12pt sans-serif">
 <p>Order details follow.</p>
@@ -110,11 +113,10 @@ function hostileTablePage(ruled: boolean): string {
 </body></html>`;
 }
 
-/** The table's cells as the HTML shows them: each row's cells' text, entities decoded. */
+/** The first table's cells as a browser shows them: each row's cells' text. */
 function tableCells(html: string): string[][] {
-  const table = /<table>([\s\S]*?)<\/table>/.exec(html)?.[1] ?? '';
-  const decode = (text: string) => text.replace(/&#x3C;|&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#x27;|&#39;/g, "'").replace(/&amp;/g, '&');
-  return [...table.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => decode(cell[1]!.trim())));
+  const [table] = tablesIn(fromHtml(html, { fragment: true }));
+  return table ? tableRows(table).map((row) => row.cells.map((cell) => textOf(cell).trim())) : [];
 }
 
 describe.each([

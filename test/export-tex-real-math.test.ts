@@ -7,16 +7,16 @@
  */
 
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentLatex } from '../shared/export/latex.js';
-import { repoRoot } from './folio-process.js';
-import { compileTex, installed } from './tex-compile.js';
+import { missingPrograms, needs, PROGRAMS, REAL_DOCS } from './environment.js';
+import { REAL_DOCS_DIR, realDocsProblem } from './real-docs/real-docs-folder.js';
+import { compileTex } from './tex-compile.js';
 
-const sources = path.resolve(repoRoot, '../shared/real-docs/texlive');
-const ready = installed('pdflatex') && existsSync(sources);
+const sources = path.join(REAL_DOCS_DIR, 'texlive');
 
 function formulasOf(text: string): { source: string; display: boolean }[] {
   const found: { source: string; display: boolean }[] = [];
@@ -27,7 +27,7 @@ function formulasOf(text: string): { source: string; display: boolean }[] {
 }
 
 describe('the TeX export on real-world math', () => {
-  it.skipIf(!ready)('compiles every formula of TeX Live\'s documentation sources with no LaTeX error (skipped without pdflatex or ../shared/real-docs)', { timeout: 600_000 }, () => {
+  it('compiles every formula of TeX Live\'s documentation sources with no LaTeX error', { ...needs(REAL_DOCS, realDocsProblem), ...needs(PROGRAMS, missingPrograms({ pdflatex: 'texlive-latex-base' })), timeout: 600_000 }, () => {
     const files = execFileSync('find', [sources, '-name', '*.tex'], { encoding: 'utf8' }).trim().split('\n');
     const formulas = files.flatMap((file) => formulasOf(readFileSync(file, 'utf8').replace(/(?<!\\)%.*$/gm, '')));
     expect(formulas.length).toBeGreaterThan(4000);

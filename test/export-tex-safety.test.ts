@@ -12,10 +12,11 @@ import { documentLatex } from '../shared/export/latex.js';
 import { safeMath } from '../shared/export/latex-math.js';
 import { MATH_COMMANDS, MATH_RENAMED, MATH_SYMBOLS, UNICODE_MATH } from '../shared/export/latex-symbols.js';
 import { hostileMarkdownPages, LAST_PAGE_MARKER } from './hostile-markdown.js';
-import { compileTex, installed, pdfText } from './tex-compile.js';
+import { missingPrograms, needs, PROGRAMS } from './environment.js';
+import { compileTex, pdfText } from './tex-compile.js';
 
-const hasPdflatex = installed('pdflatex') && installed('pdftotext');
-const SKIP = '(skipped where pdflatex or pdftotext is not installed: Debian texlive-latex-base, -recommended, -extra, poppler-utils)';
+// the hostile set loads packages of texlive-latex-recommended and -extra too
+const latex = missingPrograms({ pdflatex: 'texlive-latex-base', pdftotext: 'poppler-utils' });
 
 function outsideFiles() {
   const outside = mkdtempSync(path.join(tmpdir(), 'folio-outside-'));
@@ -66,7 +67,7 @@ describe('the allow-list for formulas', () => {
 });
 
 describe('TeX with pdflatex', () => {
-  it.skipIf(!hasPdflatex)(`compiles every name the allow-list writes ${SKIP}`, () => {
+  it('compiles every name the allow-list writes', needs(PROGRAMS, latex), () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-names-'));
     const lines = [
       ...[...MATH_SYMBOLS].filter((name) => !['left', 'right', 'middle', 'hline', 'limits', 'nolimits', 'not'].includes(name) && !/^[Bb]ig/.test(name)).map((name) => `$\\${name}$`),
@@ -86,7 +87,7 @@ describe('TeX with pdflatex', () => {
   const { text: tex, warnings } = documentLatex(pages, { title: 'Hostile ^^5cinput{x} \\end{document}', image: () => undefined });
 
   for (const shellEscape of [false, true]) {
-    it.skipIf(!hasPdflatex)(`compiles the hostile set ${shellEscape ? 'with' : 'without'} -shell-escape: nothing read or written outside, no command, every page there ${SKIP}`, { timeout: 400_000 }, () => {
+    it(`compiles the hostile set ${shellEscape ? 'with' : 'without'} -shell-escape: nothing read or written outside, no command, every page there`, { ...needs(PROGRAMS, latex), timeout: 400_000 }, () => {
       const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-hostile-'));
       writeFileSync(path.join(folder, 'hostile.tex'), tex);
       mkdirSync(path.join(folder, 'sub'));

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: prints the fixture PDFs and makes the scans from them, once per test run and
+ * Vitest's and Playwright's global setup: prints the fixture PDFs and makes the scans from them, once per test run and
  * only those whose sources changed. Here, before any test file starts, because test files run in
  * parallel processes: when each built the scans it uses, two could write the same file at once,
  * or one read a scan another had half written (a fresh clone's first run).

@@ -7,7 +7,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 export const PDFLATEX = '/usr/bin/pdflatex';
-export const HAS_PDFLATEX = existsSync(PDFLATEX);
+/** Why pdflatex cannot print here, or null (for `needs(PROGRAMS, ...)`, test/environment.ts). */
+export const PDFLATEX_PROBLEM = existsSync(PDFLATEX) ? null : `${PDFLATEX} is not installed (Debian texlive-latex-base)`;
 
 const run = promisify(execFile);
 

@@ -1,6 +1,6 @@
 // The tiny model package (tools/model/folio_model/build_tiny.py) in onnxruntime-node against the PyTorch
 // reference's parity fixtures: vision features, first logits, the step-by-step greedy tokens with
-// the graphs' new-rows cache (plain and contrib-MoE decoders), and the MTP head with and without a past.
+// the decoder's new-rows cache, and the MTP head with and without a past.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -120,7 +120,7 @@ function argmax(logits: Float32Array, banned: Set<number>): number {
 }
 
 const sessions: Record<string, ort.InferenceSession> = {};
-// the plain-ops decoder, and the one whose experts run as ONNX Runtime's MoE contrib op
+// every decoder layout the package has
 const decoders = Object.keys(manifest.graphs).filter((name) => name.startsWith('decoder'));
 
 beforeAll(async () => {

@@ -8,6 +8,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { missingEnvironment, missingPrograms, PROGRAMS } from './environment.js';
 
 export function installed(command: string): boolean {
   return spawnSync('which', [command], { stdio: 'ignore' }).status === 0;
@@ -31,7 +32,8 @@ export interface TexRun {
 export function compileTex(folder: string, file: string, shellEscape: boolean): TexRun {
   const stem = path.basename(file, '.tex');
   const args = ['-interaction=nonstopmode', '-recorder', shellEscape ? '-shell-escape' : '-no-shell-escape', file];
-  const traced = installed('strace');
+  // strace where installed; under CI its absence fails (test/environment.ts)
+  const traced = missingEnvironment(PROGRAMS, missingPrograms({ strace: 'strace' })) === null;
   const trace = path.join(folder, `${stem}.strace`);
   const result = traced
     ? spawnSync('strace', ['-f', '-qq', '-e', 'trace=execve', '-o', trace, 'pdflatex', ...args], { cwd: folder, stdio: 'ignore', timeout: 300_000 })

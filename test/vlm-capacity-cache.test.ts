@@ -21,6 +21,7 @@ import { KvCache } from '../electron/engine/vlm/kv-cache.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { isTensor, ModelRunner, type DecoderCache, type PassOutput } from '../electron/engine/vlm/model-runner.js';
 import { DEFAULT_STEP_COST_PLAN, measureStepCosts } from '../electron/engine/vlm/step-costs.js';
+import { needs, WEBGPU } from './environment.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const problem = await webgpuTestProblem();
@@ -121,7 +122,7 @@ describe('a package with the decoder in both cache layouts', () => {
     expect(manifest.providers).toEqual(['cpu', 'webgpu', 'cuda']);
   });
 
-  it.skipIf(problem !== null)(`runs the rows decoder on WebGPU, its cache resident${problem ? ` (skipped: ${problem})` : ''}`, async () => {
+  it('runs the rows decoder on WebGPU, its cache resident', { ...needs(WEBGPU, problem), timeout: 300_000 }, async () => {
     const gpu = await runner(path.join(folder, 'int4-both'), 'webgpu');
     const opened = packages.at(-1)!;
     expect(opened.decoderGraph).toBe('decoder');
@@ -140,7 +141,7 @@ describe('a package with the decoder in both cache layouts', () => {
     gpu.release(out.logits, out.hidden);
     expect(cache.length).toBe(PROMPT_ROWS + 8);
     for (const token of generated) expect(token >= 0 && token < gpu.vocab).toBe(true);
-  }, 120_000);
+  });
 
   it('is measured by --device auto with the decoder each device would run', async () => {
     const measured: [string, string, string[]][] = [];

@@ -178,25 +178,6 @@ describe.each(parity.cases)('the fp16 package on the $name page', (page) => {
   });
 });
 
-describe('the fp16 contrib-MoE decoder graph', () => {
-  it('decodes the reference greedy tokens too', async () => {
-    const moe = await openModelPackage(packageDir, { threads: 1, preferContribMoe: true, skipChecksums: true });
-    try {
-      expect(moe.decoderGraph).toBe('decoder_contrib_moe');
-      const moeRunner = new ModelRunner(moe);
-      for (const page of parity.cases) {
-        const image = await decodeImage(readFileSync(path.join(parityDir, page.image)));
-        const { embeds } = await pageInput(moeRunner, moe.manifest, loadTokenizer(moe.tokenizerJson), image, resolutionMode(moe.manifest, 'gundam'));
-        const result = await decodeGreedy(moeRunner, await prefill(moeRunner, embeds, 64), limits());
-        const expected = wellDefinedPrefix(page);
-        expect(result.tokens.slice(0, expected.length), page.name).toEqual(expected);
-      }
-    } finally {
-      await moe.release();
-    }
-  });
-});
-
 describe('speculative decoding on the fp16 package', () => {
   // parity pages and printed-page pictures of several shapes: with and without tiles
   const pages = (): [string, Uint8Array][] => [

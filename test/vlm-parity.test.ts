@@ -69,24 +69,6 @@ describe.each(parity.cases)('Folio pipeline on the $name page', (page) => {
   });
 });
 
-describe('the contrib-MoE decoder graph', () => {
-  it('decodes the reference greedy tokens too', async () => {
-    const moe = await openModelPackage(packageDir, { threads: 1, preferContribMoe: true, skipChecksums: true });
-    try {
-      expect(moe.decoderGraph).toBe('decoder_contrib_moe');
-      const moeRunner = new ModelRunner(moe);
-      for (const page of parity.cases) {
-        const image = await decodeImage(readFileSync(path.join(parityDir, page.image)));
-        const { embeds } = await pageInput(moeRunner, moe.manifest, loadTokenizer(moe.tokenizerJson), image, resolutionMode(moe.manifest, 'gundam'));
-        const result = await decodeGreedy(moeRunner, await prefill(moeRunner, embeds, 64), { eos: parity.eos, maxNewTokens: parity.max_new_tokens, rule: parity.no_repeat_ngram });
-        expect(result.tokens, page.name).toEqual(page.greedy_tokens);
-      }
-    } finally {
-      await moe.release();
-    }
-  });
-});
-
 describe('embedding rows', () => {
   it('runs the embedding graph once per token and returns rows the caller may overwrite', async () => {
     const width = runner.hidden;

@@ -22,6 +22,7 @@ import { openModelPackage } from '../electron/engine/vlm/model-package.js';
 import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
 import { pageInput, resolutionMode } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
+import { needs, WEBGPU } from './environment.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const problem = await webgpuTestProblem();
@@ -114,7 +115,7 @@ function qmoeProviders(prefix: string): string[] {
   return events.filter((event) => event.cat === 'Node' && event.args?.op_name === 'QMoE').map((event) => event.args?.provider ?? '?');
 }
 
-describe.skipIf(problem !== null)(`int4 packages' QMoE experts on WebGPU${problem ? ` (skipped: ${problem})` : ''}`, () => {
+describe("int4 packages' QMoE experts on WebGPU", needs(WEBGPU, problem), () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(tmpdir(), 'folio-expert-bits-'));
     const checkpoint = path.join(folder, 'checkpoint');

@@ -30,6 +30,9 @@ export interface BatchSummary {
 
 export interface BatchReporter {
   documentOpened(file: string, info: DocumentInfo, pages: readonly number[], index: number, count: number): void;
+  /** The engine gets ready before `page` (opening the model); told again as what it does changes. */
+  enginePreparing(file: string, page: number, detail: string, bytes: number): void;
+  engineReady(file: string, page: number): void;
   pageStarted(file: string, page: number): void;
   /** Text a page in progress has produced so far, a piece at a time (models stream theirs). */
   pageDelta(file: string, page: number, text: string): void;
@@ -45,6 +48,8 @@ export interface BatchReporter {
 export function allOf(reporters: readonly BatchReporter[]): BatchReporter {
   return {
     documentOpened: (...args) => reporters.forEach((reporter) => reporter.documentOpened(...args)),
+    enginePreparing: (...args) => reporters.forEach((reporter) => reporter.enginePreparing(...args)),
+    engineReady: (...args) => reporters.forEach((reporter) => reporter.engineReady(...args)),
     pageStarted: (...args) => reporters.forEach((reporter) => reporter.pageStarted(...args)),
     pageDelta: (...args) => reporters.forEach((reporter) => reporter.pageDelta(...args)),
     pageDone: (...args) => reporters.forEach((reporter) => reporter.pageDone(...args)),

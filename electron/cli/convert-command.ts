@@ -189,6 +189,8 @@ class Batch {
         pages,
         this.options,
         {
+          enginePreparing: (page, detail, bytes) => reporter.enginePreparing(file, page, detail, bytes),
+          engineReady: (page) => reporter.engineReady(file, page),
           pageStarted: (page) => reporter.pageStarted(file, page),
           pageDelta: (page, text) => reporter.pageDelta(file, page, text),
           pageDone: (result) => {

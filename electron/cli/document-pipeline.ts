@@ -69,6 +69,8 @@ export function reporterAfter(turn: Promise<void>, target: BatchReporter): Batch
   const later = (call: () => void) => (held ? held.push(call) : call());
   return {
     documentOpened: (...args) => later(() => target.documentOpened(...args)),
+    enginePreparing: (...args) => later(() => target.enginePreparing(...args)),
+    engineReady: (...args) => later(() => target.engineReady(...args)),
     pageStarted: (...args) => later(() => target.pageStarted(...args)),
     pageDelta: (...args) => later(() => target.pageDelta(...args)),
     pageDone: (...args) => later(() => target.pageDone(...args)),

@@ -73,7 +73,8 @@ Convert options:
   --password P            password of encrypted PDFs
   --page-timeout S        time limit per page and for opening a file, in seconds (default 60
                           with --engine text, 180 with auto or lite, which may OCR a page;
-                          with the vlm engine 60 + 0.2 per --max-tokens token: 879 for 4096)
+                          with the vlm engine 60 + 0.2 per --max-tokens token: 879 for 4096,
+                          counted once the model is open; opening it has its own limit)
   --json                  one JSON event per line on stdout instead of progress
 
 Export-pairs options:

@@ -11,6 +11,8 @@ export function jsonEvents(stdout: Writable): BatchReporter {
   const pageEvent = (event: PageEventType, fields: Record<string, unknown>) => emit({ event, ...fields });
   return {
     documentOpened: (file, info, pages) => emit({ event: 'document-opened', file, pageCount: info.pageCount, title: info.title, pages }),
+    enginePreparing: (file, page, detail, bytes) => pageEvent('engine-preparing', { file, page, detail, bytes }),
+    engineReady: (file, page) => pageEvent('engine-ready', { file, page }),
     pageStarted: (file, page) => pageEvent('page-started', { file, page }),
     // the page's text comes whole with its result, in the .md file
     pageDelta: () => undefined,

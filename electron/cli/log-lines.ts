@@ -2,6 +2,7 @@
 
 import type { Writable } from 'node:stream';
 import { documentLine, failureLine, reviewLine, summaryLine, type BatchReporter } from './batch-reporter.js';
+import { terminalSafe } from './terminal-text.js';
 
 /** With `perFile` false only failures and pages to review are written: the --json stream on stdout already says the rest. */
 export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
@@ -9,6 +10,11 @@ export function logLines(stderr: Writable, perFile: boolean): BatchReporter {
   const pagesDone = new Map<string, number>();
   return {
     documentOpened: (file) => pagesDone.set(file, 0),
+    // minutes may pass before the first page: a log says why
+    enginePreparing: (file, page, detail) => {
+      if (perFile) line(terminalSafe(`${file}: page ${page}: ${detail}…`));
+    },
+    engineReady: () => undefined,
     pageStarted: () => undefined,
     pageDelta: () => undefined,
     pageDone: (file, result) => {

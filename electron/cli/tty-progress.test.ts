@@ -102,6 +102,27 @@ describe('progress on a terminal', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('says what the engine does to get ready (opening the model) and for how long, then the page it was waiting for', () => {
+    vi.useFakeTimers();
+    let clock = 0;
+    const { stream, lines } = terminal();
+    const progress = ttyProgress(stream, () => clock);
+    progress.documentOpened('scan.png', { pageCount: 1 }, [1], 0, 1);
+    progress.enginePreparing('scan.png', 1, 'opening the model', 3_000_000);
+    expect(lines().at(-1)).toBe('scan.png: 0/1 pages, 0.0 pages/s, opening the model… 0 s');
+    clock = 40_000;
+    progress.enginePreparing('scan.png', 1, 'opening the model (measuring webgpu, 2 of 2)', 3_000_000);
+    clock = 71_000;
+    vi.advanceTimersByTime(1000);
+    expect(lines().at(-1)).toBe('scan.png: 0/1 pages, 0.0 pages/s, opening the model (measuring webgpu, 2 of 2)… 1:11');
+    progress.engineReady('scan.png', 1);
+    progress.pageStarted('scan.png', 1);
+    clock = 74_000;
+    vi.advanceTimersByTime(1000);
+    expect(lines().at(-1)).toBe('scan.png: 0/1 pages, 0.0 pages/s, page 1 running 3 s');
+    progress.documentDone('scan.png', ['scan.md']);
+  });
+
   it('redraws streamed text at most every 100 ms', () => {
     let clock = 0;
     const { stream, lines } = terminal();

@@ -28,6 +28,8 @@ export interface ProgressState {
    * before any page has started, the document's start (an engine opening its model).
    */
   running?: { what: string; ms: number };
+  /** What the engine does before the next page can start (opening the model), and for how long: shown at once. */
+  preparing?: { detail: string; ms: number };
 }
 
 /** A wait is shown once it has taken this long: text pages take milliseconds. */
@@ -42,7 +44,9 @@ export function progressLine(state: ProgressState, width: number): string {
   const tokens = state.tokensPerSecond ? `, ${state.tokensPerSecond.toFixed(1)} tokens/s` : '';
   const chars = state.streamedChars ?? 0;
   const streamed = chars ? `, ${chars.toLocaleString('en-US')} char${chars === 1 ? '' : 's'} so far` : '';
-  const running = state.running && state.running.ms >= RUNNING_SHOWN_MS ? `, ${state.running.what} ${clock(state.running.ms / 1000)}` : '';
+  const running = state.preparing
+    ? `, ${terminalSafe(state.preparing.detail)}… ${clock(state.preparing.ms / 1000)}`
+    : state.running && state.running.ms >= RUNNING_SHOWN_MS ? `, ${state.running.what} ${clock(state.running.ms / 1000)}` : '';
   const numbers = `: ${state.pagesDone}/${state.pagesTotal} pages, ${rate.toFixed(1)} pages/s${eta}${tokens}${running}${streamed}`;
   const room = width - counter.length - numbers.length;
   const name = terminalSafe(path.basename(state.file));
@@ -69,6 +73,7 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   const streamed = new Map<number, number>();
   const startedAt = new Map<number, number>();
   let documentStartedAt = 0;
+  let preparing: { detail: string; since: number } | undefined;
   let ticker: ReturnType<typeof setInterval> | undefined;
   const stopTicking = () => {
     clearInterval(ticker);
@@ -85,7 +90,8 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     const running = oldest
       ? { what: `page ${oldest[0]} running`, ms: now() - oldest[1] }
       : state.pagesDone === 0 ? { what: 'starting', ms: now() - documentStartedAt } : undefined;
-    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, streamedChars, running }, (stderr.columns || 80) - 1));
+    const prepared = preparing && { detail: preparing.detail, ms: now() - preparing.since };
+    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, streamedChars, running, preparing: prepared }, (stderr.columns || 80) - 1));
   };
   const above = (text: string) => {
     clear();
@@ -94,6 +100,8 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   };
   const pageFinished = (page: number) => {
     batchPages++;
+    // a preparation that ran out of time ends with its pages failed, not with engine-ready
+    preparing = undefined;
     streamed.delete(page);
     startedAt.delete(page);
     if (state) state.pagesDone++;
@@ -103,9 +111,18 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     documentOpened: (file, _info, pages, index, count) => {
       streamed.clear();
       startedAt.clear();
+      preparing = undefined;
       documentStartedAt = now();
       ticker ??= setInterval(draw, TICK_MS).unref();
       state = { file, fileIndex: index, fileCount: count, pagesDone: 0, pagesTotal: pages.length, batchPages, batchMs: 0 };
+      draw();
+    },
+    enginePreparing: (_file, _page, detail) => {
+      preparing = { detail, since: preparing?.since ?? now() };
+      draw();
+    },
+    engineReady: () => {
+      preparing = undefined;
       draw();
     },
     pageStarted: (_file, page) => startedAt.set(page, now()),

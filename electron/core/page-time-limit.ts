@@ -14,7 +14,10 @@ export const TEXT_PAGE_TIME_LIMIT_MS = 60_000;
  * that on a busy machine, so a hang is told from a slow page later.
  */
 export const OCR_PAGE_TIME_LIMIT_MS = 180_000;
-/** A CPU decoding the real model at 5 tokens/s spends 200 ms a token; prefill and loading the package come first. */
+/**
+ * A CPU decoding the real model at 5 tokens/s spends 200 ms a token; the prefill comes first. Opening
+ * the package is not the page's: it has its own limit (preparationLimitMs).
+ */
 const VLM_MS_PER_TOKEN = 200;
 const VLM_START_MS = 60_000;
 
@@ -35,4 +38,18 @@ export function supervisorPageLimitMs(
 ): number {
   const base = userLimitMs ?? defaultPageTimeLimitMs(options.engine, options.vlm);
   return base + (options.remote ? longestPageMs(options.remote) : 0);
+}
+
+/**
+ * How long an engine may take to get ready before its first page (the host's `engine-preparing`):
+ * opening a model package and, with `--device auto`, measuring each device. The full 12-layer int4
+ * package (about 2 GB) opens in 71 s on a CPU alone, and WebGPU on a software Vulkan driver opens and
+ * measures several times slower, so two minutes plus 300 ms per MB on disk (12 min for 2 GB) tell a
+ * stall from a slow disk or device.
+ */
+const PREPARATION_START_MS = 120_000;
+const PREPARATION_MS_PER_MB = 300;
+
+export function preparationLimitMs(bytes: number): number {
+  return PREPARATION_START_MS + Math.round((Math.max(0, bytes) / 1e6) * PREPARATION_MS_PER_MB);
 }

@@ -14,6 +14,10 @@ import type { RgbImage } from './raster/rgb-image.js';
 import type { EngineRouter } from './router.js';
 
 export interface PageListener {
+  /** The engine gets ready before `page` can start (shared/page-event.ts `engine-preparing`); may be told again as that goes on. */
+  preparing?(page: number, detail: string, bytes: number): void;
+  /** It is ready (or failed, which its pages report): told once after `preparing`. */
+  ready?(page: number): void;
   started(page: number): void;
   delta(page: number, text: string): void;
   done(result: PageResult): void;
@@ -47,19 +51,27 @@ export class DocumentSession {
    */
   async convert(pages: readonly number[], options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
     const converting = new Set(pages);
-    await convertInPageOrder(pages, await this.pagesInFlight(options), signal, {
+    await convertInPageOrder(pages, await this.pagesInFlight(options, pages[0], listener), signal, {
       start: (page) => listener.started(page),
       convert: (page) => this.convertPage(page, converting, options, listener, signal),
       report: (page, outcome) => (outcome.ok ? listener.done(outcome.value) : listener.failed(page, toFailure(outcome.error))),
     });
   }
 
-  private async pagesInFlight(options: ConvertOptions): Promise<number> {
+  /** The engine is had here, before any page starts: opening a model package is no page's time. */
+  private async pagesInFlight(options: ConvertOptions, first: number | undefined, listener: PageListener): Promise<number> {
+    let prepared = false;
+    const preparing = (detail: string, bytes: number) => {
+      prepared = true;
+      if (first !== undefined) listener.preparing?.(first, detail, bytes);
+    };
     try {
-      return (await this.router.route(options, undefined, this)).engine.pagesInFlight ?? 1;
+      return (await this.router.route(options, undefined, this, preparing)).engine.pagesInFlight ?? 1;
     } catch {
       // an engine that cannot be had fails each page with its reason, one at a time
       return 1;
+    } finally {
+      if (prepared && first !== undefined) listener.ready?.(first);
     }
   }
 

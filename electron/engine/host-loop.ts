@@ -106,6 +106,8 @@ export class EngineHost {
       pages,
       options,
       {
+        preparing: (page, detail, bytes) => send({ type: 'engine-preparing', docId, page, detail, bytes }),
+        ready: (page) => send({ type: 'engine-ready', docId, page }),
         started: (page) => send({ type: 'page-started', docId, page }),
         delta: (page, text) => send({ type: 'page-delta', docId, page, text }),
         done: (result) => send({ type: 'page-done', docId, result }),

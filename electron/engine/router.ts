@@ -13,7 +13,7 @@ import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
 import type { RemoteEngineCache } from './remote/remote-engine-cache.js';
 import { DocumentBandLines } from './layout/document-band-lines.js';
 import { createTextEngine } from './text/text-engine.js';
-import type { VlmEngineCache } from './vlm/vlm-engine-cache.js';
+import type { PreparationListener, VlmEngineCache } from './vlm/vlm-engine-cache.js';
 
 export interface Route {
   engine: PageEngine;
@@ -43,8 +43,11 @@ export class EngineRouter {
   /** `remoteApiKey`: the host reads it from its environment (FOLIO_API_KEY); it never travels in ConvertOptions. */
   constructor(private readonly credentials: { remoteApiKey?: string } = {}) {}
 
-  /** `document`: the open document asking (its session), which holds a model package until it closes. */
-  async route(options: ConvertOptions, page?: PageRef, document?: object): Promise<Route> {
+  /**
+   * `document`: the open document asking (its session), which holds a model package until it closes;
+   * `preparing` hears what the engine does to get ready (a package opening) while that lasts.
+   */
+  async route(options: ConvertOptions, page?: PageRef, document?: object, preparing?: PreparationListener): Promise<Route> {
     if (options.engine === 'text') return { engine: this.text, reason: 'text engine requested' };
     if (options.engine === 'lite') return { engine: await this.liteEngine(), reason: 'lite engine requested' };
     if (options.engine === 'remote' || (options.engine === 'auto' && options.remote)) {
@@ -54,7 +57,7 @@ export class EngineRouter {
     }
     if (options.vlm) {
       this.vlm ??= import('./vlm/vlm-engine-cache.js').then(({ VlmEngineCache }) => new VlmEngineCache());
-      const engine = await (await this.vlm).engine(options.vlm, document);
+      const engine = await (await this.vlm).engine(options.vlm, document, preparing);
       return { engine, reason: options.engine === 'vlm' ? 'vlm engine requested' : 'model package configured' };
     }
     if (options.engine === 'vlm') throw new FailureError('model-package', 'The vlm engine needs a model package', 'model-package');

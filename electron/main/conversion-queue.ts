@@ -144,6 +144,8 @@ export class ConversionQueue {
         job.pages,
         job.options,
         {
+          enginePreparing: (page, detail, bytes) => this.emit({ type: 'engine-preparing', docId, page, detail, bytes }),
+          engineReady: (page) => this.emit({ type: 'engine-ready', docId, page }),
           pageStarted: (page) => this.emit({ type: 'page-started', docId, page }),
           pageDelta: (page, text) => this.emit({ type: 'page-delta', docId, page, text }),
           pageDone: (result) => this.emit({ type: 'page-done', docId, result }),

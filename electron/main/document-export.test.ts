@@ -6,6 +6,7 @@ import type { ExportRequest } from '../../shared/app-api.js';
 import type { PageResult } from '../../shared/page.js';
 import type { WorkspaceDocument, WorkspacePage } from '../../shared/workspace.js';
 import { writeDurably } from '../core/output/all-or-nothing-write.js';
+import { needs, NOT_ROOT } from '../../test/environment.js';
 import { exportDocument, type ExportSources } from './document-export.js';
 
 const folders: string[] = [];
@@ -158,8 +159,8 @@ describe('exportDocument', () => {
     expect(await readdir(folder)).toEqual([]);
   });
 
-  const runningAsRoot = process.getuid?.() === 0;
-  it.skipIf(runningAsRoot)('fails with a clear message in a read-only folder (skipped as root, whom permissions do not stop)', async () => {
+  const root = process.getuid?.() === 0 ? 'running as root, whom file permissions do not stop' : null;
+  it('fails with a clear message in a read-only folder', needs(NOT_ROOT, root), async () => {
     const folder = await tempFolder();
     const readOnly = path.join(folder, 'read-only');
     await mkdir(readOnly, { mode: 0o555 });

@@ -23,7 +23,9 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
     // one document converts at a time: this one has no speed of its own yet
     details.push(`Queued (${ordinal(position)})${ahead ? `, after ${ahead}` : ''}`);
   } else if (document.converting) {
-    details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
+    // the engine getting ready (a model opening) says so rather than leave the bar silent for minutes
+    if (run?.preparing) details.push(`${run.preparing}…`);
+    else details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));
     if (progress.secondsLeft !== null && progress.remaining > 0) details.push(`about ${formatDuration(progress.secondsLeft)} left`);
   }
 

@@ -4,6 +4,7 @@
  */
 
 import { markdownToHtml } from '../../shared/export/markdown-html.js';
+import { escapeHtmlAttribute, escapeHtmlText } from '../../shared/html-entities.js';
 import { dollarMath } from '../../shared/math-delimiters.js';
 
 const processor = markdownToHtml('html');
@@ -17,10 +18,6 @@ export function renderMarkdown(markdown: string): string {
   } catch (error) {
     // a parser bug must cost one preview, not the window: show the source, escaped
     const reason = error instanceof Error ? error.message : String(error);
-    return `<pre class="render-failed" title="${escapeHtml(reason)}">${escapeHtml(markdown)}</pre>`;
+    return `<pre class="render-failed" title="${escapeHtmlAttribute(reason)}">${escapeHtmlText(markdown)}</pre>`;
   }
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

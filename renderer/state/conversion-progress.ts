@@ -10,6 +10,8 @@ import type { WorkspaceDocument } from '../../shared/workspace.js';
 export interface RunTiming {
   startedAt: number;
   finishedAt: number[];
+  /** What the engine does before the next page can start (opening the model), while it does. */
+  preparing?: string;
 }
 
 export interface ConversionProgress {

@@ -392,6 +392,17 @@ describe('the renderer store', () => {
     expect(store.getState().workspace.queue).toEqual(['b']);
   });
 
+  it('keeps what the engine does before a page (opening the model) for the progress bar while it lasts', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    const store = await connectedStore();
+    main.emit({ type: 'pages-queued', docId: 'd', pages: [1] });
+    main.emit({ type: 'engine-preparing', docId: 'd', page: 1, detail: 'opening the model (measuring cpu, 1 of 2)', bytes: 3_000_000 });
+    expect(store.getState().runs['d']?.preparing).toBe('opening the model (measuring cpu, 1 of 2)');
+    main.emit({ type: 'engine-ready', docId: 'd', page: 1 });
+    expect(store.getState().runs['d']?.preparing).toBeUndefined();
+  });
+
   it('tells the person when main could not save the workspace, and keeps the page it was saving', async () => {
     main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
     main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });

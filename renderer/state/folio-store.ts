@@ -507,8 +507,13 @@ export function findPage(workspace: Workspace, docId: string, page: number): Wor
   return workspace.documents.find((document) => document.id === docId)?.pages[page - 1];
 }
 
-/** A run starts when pages are queued on an idle document, or when it reaches the head of the queue; each page done in it is timed. */
+/** A run starts when pages are queued on an idle document, or when it reaches the head of the queue; each page done in it is timed; what the engine prepares is shown while it does. */
 function nextRuns(workspace: Workspace, runs: Record<string, RunTiming>, event: WorkspaceEvent, time: number): Record<string, RunTiming> {
+  if (event.type === 'engine-preparing' || event.type === 'engine-ready' || event.type === 'convert-done') {
+    const run = runs[event.docId];
+    if (!run) return runs;
+    return { ...runs, [event.docId]: { ...run, preparing: event.type === 'engine-preparing' ? event.detail : undefined } };
+  }
   if (event.type === 'pages-queued') {
     const document = workspace.documents.find((candidate) => candidate.id === event.docId);
     if (document?.converting && runs[event.docId]) return runs;

@@ -1,5 +1,6 @@
 /** The standalone HTML export: one file that opens offline with tables and rendered math. */
 
+import { escapeHtmlText } from '../html-entities.js';
 import { dollarMath } from '../math-delimiters.js';
 import { EXPORT_STYLESHEET } from './html-style.js';
 import { markdownToHtml } from './markdown-html.js';
@@ -21,7 +22,7 @@ export function documentHtml(markdown: string, options: { title: string; mathCss
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <meta name="generator" content="Folio">
-<title>${escapeText(options.title)}</title>
+<title>${escapeHtmlText(options.title)}</title>
 <style>${EXPORT_STYLESHEET}</style>
 ${mathStyle}</head>
 <body>
@@ -43,8 +44,4 @@ function containsMath(node: TreeNode): boolean {
   const className = node.properties?.className;
   if (Array.isArray(className) && className.includes('katex')) return true;
   return node.children?.some(containsMath) ?? false;
-}
-
-function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }

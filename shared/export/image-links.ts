@@ -4,6 +4,7 @@
  * plain text where an image was not written.
  */
 
+import { decodeHtmlAttribute, escapeHtmlAttribute, escapeHtmlText } from '../html-entities.js';
 import { IMAGE_LINK_PREFIX } from '../page.js';
 
 /** Returns where an image was written, as a relative URL path, or undefined when it was not. */
@@ -28,8 +29,8 @@ export function rewriteImageLinks(markdown: string, page: number, resolveImage: 
     })
     .replace(HTML_IMAGE, (tag: string, _quote: string, name: string) => {
       const path = resolveImage(name);
-      if (path !== undefined) return tag.replace(`${IMAGE_LINK_PREFIX}${name}`, escapeAttribute(path));
-      return notExportedNote(escapeHtmlText(decodeAttribute(HTML_ALT.exec(tag)?.[2] ?? '')), page);
+      if (path !== undefined) return tag.replace(`${IMAGE_LINK_PREFIX}${name}`, escapeHtmlAttribute(path));
+      return notExportedNote(escapeHtmlText(decodeHtmlAttribute(HTML_ALT.exec(tag)?.[2] ?? '')), page);
     });
 }
 
@@ -42,18 +43,4 @@ function notExportedNote(alt: string, page: number): string {
 /** Paths with spaces or parentheses would end a bare Markdown link early; `<...>` keeps them whole. */
 function markdownDestination(path: string): string {
   return /[\s()<>]/.test(path) ? `<${path.replace(/[<>]/g, encodeURIComponent)}>` : path;
-}
-
-function escapeAttribute(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
-
-function escapeHtmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" };
-
-function decodeAttribute(value: string): string {
-  return value.replace(/&(amp|lt|gt|quot|#39);/g, (_entity, name: string) => ENTITIES[name] ?? '');
 }

@@ -6,6 +6,7 @@
  */
 
 import type { Element, ElementContent } from 'hast';
+import { escapeHtmlAttribute, escapeHtmlText } from '../html-entities.js';
 import { isElement, textOf } from './markdown-tree.js';
 
 export class UnsupportedMathError extends Error {
@@ -121,7 +122,7 @@ function limLow(element: Element): Element {
 
 function accent(element: Element): string {
   const mark = textOf(argument(element, 1)).trim();
-  return `<m:acc><m:accPr><m:chr m:val="${escapeXml(mark)}"/></m:accPr><m:e>${convert(argument(element, 0))}</m:e></m:acc>`;
+  return `<m:acc><m:accPr><m:chr m:val="${escapeHtmlAttribute(mark)}"/></m:accPr><m:e>${convert(argument(element, 0))}</m:e></m:acc>`;
 }
 
 /** The operator of a sum or integral written with limits (`munderover`, `msubsup`...), if `element` is one. */
@@ -141,7 +142,7 @@ function nary(element: Element, operator: string, operand: string): string {
   const upper = tag === 'mover' || tag === 'msup' ? first : hasSub ? second : undefined;
   const below = tag.startsWith('mu') || tag === 'mover' ? 'undOvr' : 'subSup';
   const properties =
-    `<m:naryPr><m:chr m:val="${escapeXml(operator)}"/><m:limLoc m:val="${below}"/>` +
+    `<m:naryPr><m:chr m:val="${escapeHtmlAttribute(operator)}"/><m:limLoc m:val="${below}"/>` +
     `${lower ? '' : '<m:subHide m:val="1"/>'}${upper ? '' : '<m:supHide m:val="1"/>'}</m:naryPr>`;
   return `<m:nary>${properties}<m:sub>${lower ? convert(lower) : ''}</m:sub><m:sup>${upper ? convert(upper) : ''}</m:sup><m:e>${operand}</m:e></m:nary>`;
 }
@@ -160,7 +161,7 @@ function delimited(row: Element): string {
   const items = arguments_(row);
   const open = textOf(items[0]!).trim();
   const close = textOf(items[items.length - 1]!).trim();
-  const properties = `<m:dPr><m:begChr m:val="${escapeXml(open)}"/><m:endChr m:val="${escapeXml(close)}"/></m:dPr>`;
+  const properties = `<m:dPr><m:begChr m:val="${escapeHtmlAttribute(open)}"/><m:endChr m:val="${escapeHtmlAttribute(close)}"/></m:dPr>`;
   return `<m:d>${properties}<m:e>${sequence(items.slice(1, -1))}</m:e></m:d>`;
 }
 
@@ -190,9 +191,5 @@ function token(element: Element): string {
   const style = MATHVARIANT_STYLE[variant] ?? (element.tagName === 'mi' && [...text].length === 1 ? undefined : 'p');
   if (style) properties.push(`<m:sty m:val="${style}"/>`);
   const runProperties = properties.length > 0 ? `<m:rPr>${properties.join('')}</m:rPr>` : '';
-  return `<m:r>${runProperties}<m:t xml:space="preserve">${escapeXml(text)}</m:t></m:r>`;
-}
-
-export function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return `<m:r>${runProperties}<m:t xml:space="preserve">${escapeHtmlText(text)}</m:t></m:r>`;
 }

@@ -5,7 +5,7 @@
  * the table is cut to fit and reported.
  */
 
-import type { Element } from 'hast';
+import type { Element, Root } from 'hast';
 import { isElement } from './markdown-tree.js';
 
 export interface GridCell {
@@ -92,18 +92,21 @@ function spanOf(cell: Element, name: 'rowSpan' | 'colSpan', max: number): number
   return Number.isInteger(value) && value >= 1 ? Math.min(value, max) : 1;
 }
 
-interface SourceRow {
+export interface SourceRow {
+  element: Element;
+  /** Its `td` and `th` cells, left to right. */
   cells: Element[];
   inHead: boolean;
 }
 
-function tableRows(table: Element): SourceRow[] {
+/** The `tr` rows of a table, through its row groups but not into tables nested in its cells. */
+export function tableRows(table: Element): SourceRow[] {
   const rows: SourceRow[] = [];
   const visit = (element: Element, inHead: boolean) => {
     for (const child of element.children) {
       if (!isElement(child)) continue;
       if (child.tagName === 'tr') {
-        rows.push({ cells: child.children.filter((cell): cell is Element => isElement(cell, 'td') || isElement(cell, 'th')), inHead });
+        rows.push({ element: child, cells: child.children.filter((cell): cell is Element => isElement(cell, 'td') || isElement(cell, 'th')), inHead });
       } else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) {
         visit(child, child.tagName === 'thead');
       }
@@ -118,4 +121,15 @@ function headerRowCount(rows: readonly SourceRow[], placed: readonly GridCell[][
   while (count < rows.length && (rows[count]!.inHead || (rows[count]!.cells.length > 0 && rows[count]!.cells.every((cell) => cell.tagName === 'th')))) count++;
   // a table that is all header has no body to repeat it over
   return count === placed.length ? 0 : count;
+}
+
+/** Every `<table>` element, outer before the ones nested in its cells; an unclosed one runs to the end, as the parser closes it. */
+export function tablesIn(node: Root | Element): Element[] {
+  const tables: Element[] = [];
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (child.tagName === 'table') tables.push(child);
+    tables.push(...tablesIn(child));
+  }
+  return tables;
 }

@@ -126,6 +126,22 @@ describe('table', () => {
     expect(run({ type: 'table', cell: 'one two', right: 'y' }, '<table><tr><td>one<br>two</td><td>y</td></tr></table>')).toBe(true);
   });
 
+  it('reads HTML as a parser does: references decoded, cells closed by the next, an unclosed table closed at the end', () => {
+    const loose = 'Costs:\n<table><tr><th>R&amp;D<th>Q&#x2011;1\n<tr><td>&lt;5<td>7 &euro;';
+    expect(run({ type: 'table', cell: '<5', right: '7 €', top_heading: 'R&D' }, loose)).toBe(true);
+    expect(run({ type: 'table', cell: '7 €', top_heading: 'Q\u20111' }, loose)).toBe(true);
+  });
+
+  it('reads no row the source does not write, as olmOCR reads none for cells outside any <tr>', () => {
+    expect(run({ type: 'table', cell: 'a', right: 'b' }, '<table><td>a</td><td>b</td></table>')).toBe(false);
+    expect(run({ type: 'table', cell: 'a', right: 'b' }, '<table><tr><td>a</td><td>b</td></tr></table>')).toBe(true);
+  });
+
+  it('runs a rowspan of 0 to the last row', () => {
+    const table = '<table><tr><th>Site</th><th>Year</th></tr><tr><td rowspan="0">Quay</td><td>2024</td></tr><tr><td>2025</td></tr></table>';
+    expect(run({ type: 'table', cell: '2025', left: 'Quay' }, table)).toBe(true);
+  });
+
   it('ignore_markdown_tables looks at HTML tables only', () => {
     expect(run({ type: 'table', cell: '98', left: 'Net income', ignore_markdown_tables: true }, MD_TABLE)).toBe(false);
   });

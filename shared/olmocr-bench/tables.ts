@@ -5,8 +5,12 @@
  * that occupies several grid slots; its neighbours up, down, left and right are the nearest other
  * cell in each of those slots' rows or columns, and its headings the heading cells reached by
  * walking upwards (leftwards) from it through its neighbours.
- * HTML is read without a DOM: a tolerant scan of the table tags, enough for what engines write.
+ * HTML is parsed as a browser parses it and its rows read as the exports read them (table-grid.ts).
  */
+
+import type { Element } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { tableRows, tablesIn } from '../export/table-grid.js';
 
 /** A cell is named by the grid slot of its top-left corner, as `row,col`. */
 export type CellKey = `${number},${number}`;
@@ -66,82 +70,37 @@ function markdownRows(lines: readonly string[]): string[][] {
 }
 
 export function parseHtmlTables(content: string): TableData[] {
-  return htmlTableSources(content)
+  if (!/<table/i.test(content)) return [];
+  return tablesIn(fromHtml(content, { fragment: true }))
     .map(htmlRows)
     .filter((rows) => rows.length > 0)
     .map(tableGraph)
     .filter((table): table is TableData => table !== undefined);
 }
 
-/** The inner HTML of each `<table>`, outermost first; a nested table's rows also count for the outer one, as BeautifulSoup's find_all gives them. */
-function htmlTableSources(content: string): string[] {
-  const sources: string[] = [];
-  const opens: number[] = [];
-  for (const match of content.matchAll(/<(\/?)table\b[^>]*>/gi)) {
-    if (match[1] === '') opens.push(match.index + match[0].length);
-    else if (opens.length > 0) sources.push(content.slice(opens.pop(), match.index));
-  }
-  // Unclosed tables run to the end, as an HTML parser closes them.
-  for (const start of opens) sources.push(content.slice(start));
-  return sources;
-}
-
-/** The `<tr>` rows of a table and their cells; cells outside any `<tr>` are not read, as Python's html.parser gives no row for them. */
-function htmlRows(source: string): CellSpec[][] {
-  const rows: CellSpec[][] = [];
-  let inHead = false;
-  let row: CellSpec[] | undefined;
-  let rowInHead = false;
-  let cell: { heading: boolean; rowSpan: number; colSpan: number; start: number } | undefined;
-  const closeCell = (at: number) => {
-    if (cell && row) row.push({ heading: cell.heading || rowInHead, text: cellText(source.slice(cell.start, at)), rowSpan: cell.rowSpan, colSpan: cell.colSpan });
-    cell = undefined;
-  };
-  for (const match of source.matchAll(/<(\/?)(thead|tr|th|td)\b([^>]*)>/gi)) {
-    const closing = match[1] === '/';
-    const tag = match[2]!.toLowerCase();
-    if (tag === 'thead') {
-      inHead = !closing;
-      continue;
-    }
-    closeCell(match.index);
-    if (tag === 'tr') {
-      if (!closing) rows.push((row = []));
-      else row = undefined;
-      rowInHead = inHead;
-      continue;
-    }
-    if (closing || !row) continue;
-    cell = { heading: tag === 'th', rowSpan: span(match[3]!, 'rowspan', rows.length - 1), colSpan: span(match[3]!, 'colspan', -1), start: match.index + match[0].length };
-  }
-  closeCell(source.length);
-  return rows;
+/**
+ * The table's rows and their cells, as the exports read them. A row the HTML parser implied (it has
+ * no place in the source) is not read: olmOCR's parser, Python's html.parser, gives none for cells
+ * written outside any `<tr>`.
+ */
+function htmlRows(table: Element): CellSpec[][] {
+  const rows = tableRows(table).filter((row) => row.element.position !== undefined);
+  return rows.map(({ cells, inHead }, index) =>
+    cells.map((cell) => ({ heading: cell.tagName === 'th' || inHead, text: cellText(cell).trim(), rowSpan: span(cell.properties['rowSpan'], index), colSpan: span(cell.properties['colSpan'], -1) })),
+  );
 }
 
 /** A span attribute: a positive whole number, else 1; `rowspan="0"` runs to the last row. `rowIndex` < 0 for colspan. */
-function span(attributes: string, name: string, rowIndex: number): number {
-  const value = new RegExp(`${name}\\s*=\\s*["']?\\s*([-+]?\\d+)\\s*["']?`, 'i').exec(attributes)?.[1];
-  if (value === undefined) return 1;
-  const n = Number.parseInt(value, 10);
+function span(value: unknown, rowIndex: number): number {
+  if (value === undefined || value === null) return 1;
+  const n = Number.parseInt(String(value), 10);
   if (n === 0 && rowIndex >= 0) return Infinity;
   return n >= 1 ? n : 1;
 }
 
-/** The cell's text as olmOCR reads it: each `<br>` a line break, then the text nodes joined as they are (BeautifulSoup's get_text(separator='')). */
-function cellText(html: string): string {
-  return decodeEntities(html.replace(/<br\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '')).trim();
-}
-
-const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === '#') {
-      const code = name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number.parseInt(name.slice(1), 10);
-      return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED_ENTITIES[name.toLowerCase()] ?? whole;
-  });
+/** The cell's text as olmOCR reads it: each `<br>` a line break, the text nodes joined as they are (BeautifulSoup's get_text(separator='')). */
+function cellText(node: Element): string {
+  return node.children.map((child) => (child.type === 'text' ? child.value : child.type !== 'element' ? '' : child.tagName === 'br' ? '\n' : cellText(child))).join('');
 }
 
 /**

@@ -10,6 +10,7 @@ import { DEFAULT_CONVERT_OPTIONS } from '../../shared/protocol.js';
 import { toFailure } from '../../electron/core/failure-error.js';
 import { HostClient } from '../../electron/core/engine-client/host-client.js';
 import type { SpawnHost } from '../../electron/core/engine-client/host-process.js';
+import { wordCount } from './text-coverage.js';
 
 export interface CorpusLimits {
   pageTimeoutMs: number;
@@ -22,6 +23,8 @@ export interface FileOutcome {
   file: string;
   pageCount: number;
   pagesConverted: number;
+  /** Words of the Markdown written for the converted pages, image links left out (text-coverage.ts). */
+  words: number;
   /** Failures of the document (page undefined) or of single pages. */
   failures: { page?: number; code: FailureCode; message: string }[];
   /** Stopped by the per-file limit. */
@@ -54,14 +57,17 @@ export async function convertCorpus(
 async function convertFile(client: HostClient, file: string, password: string | undefined, fileTimeoutMs: number): Promise<FileOutcome> {
   const started = performance.now();
   const signal = AbortSignal.timeout(fileTimeoutMs);
-  const outcome: FileOutcome = { file, pageCount: 0, pagesConverted: 0, failures: [], timedOut: false, ms: 0 };
+  const outcome: FileOutcome = { file, pageCount: 0, pagesConverted: 0, words: 0, failures: [], timedOut: false, ms: 0 };
   try {
     const doc = await client.open(file, password, signal);
     outcome.pageCount = doc.info.pageCount;
     try {
       const pages = Array.from({ length: doc.info.pageCount }, (_, i) => i + 1);
       const { cancelled } = await client.convert(doc, pages, { ...DEFAULT_CONVERT_OPTIONS, engine: 'text' }, {
-        pageDone: () => outcome.pagesConverted++,
+        pageDone: (result) => {
+          outcome.pagesConverted++;
+          outcome.words += wordCount(result.markdown);
+        },
         pageFailed: (page, failure) => outcome.failures.push({ page, ...failure }),
       }, signal);
       outcome.timedOut = cancelled;

@@ -3,7 +3,7 @@ import type { FileOutcome } from './convert-corpus.js';
 import { formatCorpusSummary, summariseCorpus } from './corpus-summary.js';
 
 function outcome(file: string, extra: Partial<FileOutcome>): FileOutcome {
-  return { file: `/corpus/${file}`, pageCount: 1, pagesConverted: 1, failures: [], timedOut: false, ms: 10, ...extra };
+  return { file: `/corpus/${file}`, pageCount: 1, pagesConverted: 1, words: 1, failures: [], timedOut: false, ms: 10, ...extra };
 }
 
 describe('corpus summary', () => {
@@ -17,8 +17,8 @@ describe('corpus summary', () => {
     ], 81_000);
     expect(summary).toMatchObject({ files: 5, pages: 7, converted: 1, timedOut: ['d.pdf'] });
     expect(summary.failedByCode).toEqual({ encrypted: ['b.pdf'], timeout: ['c.pdf'], internal: ['e.pdf'] });
-    const text = formatCorpusSummary(summary, 'CI part');
-    expect(text).toContain('Corpus (CI part): 5 files, 7 pages in 81.0 s');
+    const text = formatCorpusSummary(summary);
+    expect(text).toContain('Corpus: 5 files, 7 pages in 81.0 s');
     expect(text).toContain('failed:    encrypted 1, internal 1, timeout 1');
     expect(text).toContain('internal:  e.pdf page 1: Unexpected error: boom');
     expect(text).toContain('slowest:   d.pdf 60.0 s, c.pdf 20.0 s');

@@ -34,10 +34,10 @@ export function summariseCorpus(outcomes: readonly FileOutcome[], totalMs: numbe
   };
 }
 
-export function formatCorpusSummary(summary: CorpusSummary, label: string): string {
+export function formatCorpusSummary(summary: CorpusSummary): string {
   const failed = Object.entries(summary.failedByCode).sort(([a], [b]) => a.localeCompare(b));
   const lines = [
-    `Corpus (${label}): ${summary.files} files, ${summary.pages} pages in ${(summary.totalMs / 1000).toFixed(1)} s`,
+    `Corpus: ${summary.files} files, ${summary.pages} pages in ${(summary.totalMs / 1000).toFixed(1)} s`,
     `  converted: ${summary.converted}`,
     `  failed:    ${failed.length ? failed.map(([code, files]) => `${code} ${files.length}`).join(', ') : 'none'}`,
     ...failed.map(([code, files]) => `    ${code}: ${nameList(files)}`),

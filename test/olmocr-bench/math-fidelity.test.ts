@@ -6,12 +6,12 @@
  * (shared/olmocr-bench/math-layout.ts), pair by pair.
  */
 
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFormula, renderFormula } from '../../shared/olmocr-bench/math.js';
 import { formulaGlyphs, glyphsFoundIn, type GlyphBox } from '../../shared/olmocr-bench/math-layout.js';
+import { missingPrograms, needs, PROGRAMS } from '../environment.js';
 import { MATH_PAIRS } from './math-pairs.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -43,7 +43,7 @@ async function chromiumGlyphs(latex: string): Promise<GlyphBox[] | undefined> {
     .flatMap((span) => Array.from(span.text).map((text, i, chars) => ({ text, x: (span.x + ((i + 0.5) * span.width) / chars.length) / EM_PX, y: (span.y + span.height / 2) / EM_PX })));
 }
 
-describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('the math rule against Chromium rendering KaTeX as olmOCR does', () => {
+describe('the math rule against Chromium rendering KaTeX as olmOCR does', needs(PROGRAMS, missingPrograms({ [CHROMIUM]: 'chromium' })), () => {
   beforeAll(async () => {
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await browser.newPage({ viewport: { width: 800, height: 400 } });

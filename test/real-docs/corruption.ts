@@ -5,6 +5,7 @@
  */
 
 import { expect } from 'vitest';
+import { escapeHtmlText } from '../../shared/html-entities.js';
 import type { BuiltCheck } from '../../tools/bench/real-docs/bench-check.js';
 import { passesOn } from '../../tools/bench/real-docs/truth-check.js';
 
@@ -24,7 +25,6 @@ export function shiftSymbols(latex: string): string {
   });
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 export function corrupted(check: BuiltCheck): string {
   const { spec, truth } = check;
@@ -34,7 +34,7 @@ export function corrupted(check: BuiltCheck): string {
       const chars = Array.from(spec.text);
       const third = Math.max(1, Math.floor(chars.length / 3));
       const broken = [...chars.slice(0, third), 'Zzyzx', ...chars.slice(2 * third)].join('');
-      return truth.split(spec.text).join(broken).split(escapeHtml(spec.text)).join(escapeHtml(broken));
+      return truth.split(spec.text).join(broken).split(escapeHtmlText(spec.text)).join(escapeHtmlText(broken));
     }
     case 'absent':
       return spec.first_n ? `${spec.text}\n\n${truth}` : `${truth}\n\n${spec.text}`;
@@ -46,7 +46,7 @@ export function corrupted(check: BuiltCheck): string {
       // the cells around the checked one say something else
       let out = truth;
       for (const text of [spec.up, spec.down, spec.left, spec.right, spec.top_heading]) {
-        if (text) out = out.split(`>${escapeHtml(text)}</`).join('>Zzyzx</');
+        if (text) out = out.split(`>${escapeHtmlText(text)}</`).join('>Zzyzx</');
       }
       return out;
     }

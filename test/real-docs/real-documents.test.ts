@@ -13,7 +13,8 @@ import { readFile } from 'node:fs/promises';
 import { passesOn } from '../../tools/bench/real-docs/truth-check.js';
 import { tableHtml } from '../../tools/bench/real-docs/truth-table.js';
 import { expectSound } from './corruption.js';
-import { missingRealDocs, REAL_DOCS_DIR, realDocsPresent } from './real-docs-folder.js';
+import { needs, REAL_DOCS } from '../environment.js';
+import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
 
 const kinds = (checks: readonly BuiltCheck[]) => new Set(checks.map((c) => c.spec.type));
 
@@ -28,9 +29,7 @@ async function soundChecks(relative: string): Promise<BuiltCheck[]> {
   return kept;
 }
 
-describe('checks from real documents', () => {
-  if (!realDocsPresent) return missingRealDocs();
-
+describe('checks from real documents', needs(REAL_DOCS, realDocsProblem), () => {
   it('ICDAR: table and text checks; with an alternative reading, only those that hold in both', async () => {
     const checks = await soundChecks('icdar2013/competition-dataset-eu/eu-009a.pdf');
     expect(kinds(checks)).toContain('present');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { realDocuments } from '../../tools/bench/real-docs/build.js';
 import { familyKey, isHeldOut, sideOf } from '../../tools/bench/real-docs/split.js';
-import { missingRealDocs, realDocsPresent } from './real-docs-folder.js';
+import { needs, REAL_DOCS } from '../environment.js';
+import { realDocsProblem } from './real-docs-folder.js';
 
 describe('the tune/holdout split', () => {
   it('keys TeX Live documents by family, ICDAR ones by path, and keeps Debian Reference in tune', () => {
@@ -25,9 +26,7 @@ describe('the tune/holdout split', () => {
   });
 });
 
-describe('the split of real-docs', () => {
-  if (!realDocsPresent) return missingRealDocs();
-
+describe('the split of real-docs', needs(REAL_DOCS, realDocsProblem), () => {
   it('takes 138 documents, holds out 51, and never splits a family', async () => {
     const docs = await realDocuments();
     expect(docs).toHaveLength(138);

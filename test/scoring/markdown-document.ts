@@ -10,6 +10,7 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkRehype from 'remark-rehype';
 import { unified } from 'unified';
+import { tableGrid } from '../../shared/export/table-grid.js';
 
 export interface Heading {
   level: number;
@@ -118,34 +119,20 @@ function ownItemText(item: Element): string {
     .trim();
 }
 
+/** Cells placed as the exports place them (table-grid.ts): spans cut to the table, short rows left with empty slots. */
 function readTable(table: Element, format: TableFormat): Table {
-  const rows = descendants(table, 'tr');
+  const { rows } = tableGrid(table);
   const grid: (TableCell | undefined)[][] = rows.map(() => []);
   const cells: TableCell[] = [];
-  rows.forEach((tr, row) => {
-    let col = 0;
-    for (const td of tr.children.filter((c): c is Element => c.type === 'element' && (c.tagName === 'td' || c.tagName === 'th'))) {
-      while (grid[row]![col]) col++;
-      const rowSpan = Math.max(1, Math.min(rows.length - row, Number(td.properties.rowSpan ?? 1) || 1));
-      const colSpan = Math.max(1, Number(td.properties.colSpan ?? 1) || 1);
-      const cell: TableCell = { text: blockText(td.children).replace(/\s+/g, ' ').trim(), row, col, rowSpan, colSpan, header: td.tagName === 'th' };
+  rows.forEach((slots, row) => {
+    for (const { element, header, column: col, rowSpan, colSpan } of slots) {
+      if (!element) continue;
+      const cell: TableCell = { text: blockText(element.children).replace(/\s+/g, ' ').trim(), row, col, rowSpan, colSpan, header };
       cells.push(cell);
       for (let r = row; r < row + rowSpan; r++) for (let c = col; c < col + colSpan; c++) grid[r]![c] = cell;
-      col += colSpan;
     }
   });
   return { format, cells, grid };
-}
-
-function descendants(node: Element, tag: string): Element[] {
-  const found: Element[] = [];
-  for (const child of node.children) {
-    if (child.type !== 'element') continue;
-    if (child.tagName === tag) found.push(child);
-    // A table nested in a cell is its own table: do not mix its rows into this one.
-    else if (child.tagName !== 'table') found.push(...descendants(child, tag));
-  }
-  return found;
 }
 
 function isElement(tag: string) {

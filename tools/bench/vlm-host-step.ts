@@ -1,15 +1,15 @@
 /**
  * Part two of `npm run bench:vlm`: the host-side work of one decode step at the real model's sizes,
- * with synthetic arrays in place of the graphs' outputs: the input tensors, the zero-copy past, the
- * append of the new cache rows, the token choice under the n-gram rule (from fp32 logits, or from an
- * fp16 package's halves), the stop checks (repetition guard included) and, for a speculative step,
+ * with synthetic arrays in place of the graphs' outputs: the input tensors, the capacity cache the
+ * CPU runs (its buffers and attention bias as feeds, the new rows written into their slots), the
+ * token choice under the n-gram rule (from fp32 logits, or from an fp16 package's halves), the stop checks (repetition guard included) and, for a speculative step,
  * verification and rollback. Everything a step does except `session.run`.
  */
 
 import * as ort from 'onnxruntime-node';
 import { finished, type DecodeLimits } from '../../electron/engine/vlm/decoding.js';
 import { halvesFrom } from '../../electron/engine/vlm/half-float.js';
-import { KvCache } from '../../electron/engine/vlm/kv-cache.js';
+import { CapacityDecoderCache } from '../../electron/engine/vlm/capacity-decoder-cache.js';
 import { DEFAULT_REPETITION_RULE } from '../../electron/engine/vlm/repetition.js';
 import { keepVerifiedRows } from '../../electron/engine/vlm/speculative.js';
 import { nextToken } from '../../electron/engine/vlm/token-choice.js';
@@ -31,7 +31,7 @@ export interface StepTiming {
 /** Times `rounds` host-side steps after a warm-up; `k` drafts per step (0: a plain greedy step). */
 export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): StepTiming {
   const names = Array.from({ length: layers }, (_, l) => [`past_key.${l}`, `past_value.${l}`]).flat();
-  const cache = new KvCache({ names, heads, headDim, dtype: 'float32', capacity: context + 64 });
+  const cache = new CapacityDecoderCache(layers, { heads, headDim, dtype: 'float32', capacity: context + 64 });
   cache.appendPresent(presentRows(names, context));
   const rows = k + 1;
   const present = presentRows(names, rows);
@@ -57,7 +57,7 @@ export function timeHostStep(k: number, fp16Logits: boolean, rounds: number): St
       inputs_embeds: new ort.Tensor('float32', embeds, [1, rows, hidden]),
       position_ids: new ort.Tensor('int64', BigInt64Array.from({ length: rows }, (_, i) => BigInt(lengthBefore + i)), [1, rows]),
       num_logits: new ort.Tensor('int64', BigInt64Array.from([BigInt(rows)]), []),
-      ...cache.pastFeeds(),
+      ...cache.feeds(rows),
     };
     cache.appendPresent(present);
     // an fp16 package's logits are chosen from as halves, unwidened, as ModelRunner passes them on

@@ -12,6 +12,7 @@ import { HostClient } from './host-client.js';
 const root = path.resolve(import.meta.dirname, '../../..');
 const builtHost = path.join(root, 'dist/electron/engine/host.js');
 const faultyHost = path.join(root, 'test/fake-hosts/faulty-host.mjs');
+const tinyPackage = path.join(root, 'tools/model/fixtures/tiny');
 /** Short enough to keep the tests quick, long enough for a page of a printed test document on a busy machine. */
 const PAGE_TIMEOUT_MS = 4000;
 
@@ -226,6 +227,64 @@ describe('engine host supervisor', () => {
         failure: { code: 'engine-crashed', message: 'The engine host exited before it was ready, 3 times in a row (last: signal SIGKILL).' },
       });
       expect(spawned.count).toBe(3);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('fails every page naming the phase when the engine never gets ready: by the preparation limit, not the page limit', async () => {
+    const limitAskedFor: number[] = [];
+    const client = new HostClient({
+      spawnHost: () => forkHost({ modulePath: faultyHost, env: { ...process.env, FOLIO_FAKE_HANG_PREPARE: '1' } }),
+      // a page limit no test waits out: only the preparation's own limit can end this
+      pageTimeoutMs: 600_000,
+      openTimeoutMs: PAGE_TIMEOUT_MS * 2,
+      preparationLimitMs: (bytes) => {
+        limitAskedFor.push(bytes);
+        return 3000;
+      },
+    });
+    try {
+      const doc = await client.open(docs.report);
+      const failed: { page: number; failure: Failure }[] = [];
+      const preparing: string[] = [];
+      await client.convert(
+        doc,
+        [1, 2, 3, 4],
+        { ...DEFAULT_CONVERT_OPTIONS, engine: 'vlm', vlm: { modelDir: tinyPackage, specK: 0, maxNewTokens: 4, device: 'cpu' } },
+        { enginePreparing: (page, detail) => preparing.push(`${page}: ${detail}`), pageFailed: (page, failure) => failed.push({ page, failure }) },
+      );
+      expect(preparing).toEqual(['1: opening the model']);
+      // the package's files on disk, which the limit scales with
+      expect(limitAskedFor[0]).toBeGreaterThan(1_000_000);
+      const failure = { code: 'timeout', message: 'not tried: the engine was still opening the model after 3 s, so it was stopped.' };
+      expect(failed).toEqual([1, 2, 3, 4].map((page) => ({ page, failure })));
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('stops at a cancel while the model still opens, without waiting for it', async () => {
+    const client = new HostClient({
+      spawnHost: () => forkHost({ modulePath: faultyHost, env: { ...process.env, FOLIO_FAKE_HANG_PREPARE: '1' } }),
+      // limits no test waits out: only ending the host at once finishes this
+      pageTimeoutMs: 600_000,
+      openTimeoutMs: PAGE_TIMEOUT_MS * 2,
+      preparationLimitMs: () => 600_000,
+    });
+    const controller = new AbortController();
+    try {
+      const doc = await client.open(docs.report);
+      const failed: number[] = [];
+      const outcome = await client.convert(
+        doc,
+        [1, 2, 3, 4],
+        { ...DEFAULT_CONVERT_OPTIONS, engine: 'vlm', vlm: { modelDir: tinyPackage, specK: 0, maxNewTokens: 4, device: 'cpu' } },
+        { enginePreparing: () => controller.abort(), pageFailed: (page) => failed.push(page) },
+        controller.signal,
+      );
+      expect(outcome.cancelled).toBe(true);
+      expect(failed).toEqual([]);
     } finally {
       client.dispose();
     }

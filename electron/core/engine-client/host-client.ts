@@ -10,9 +10,11 @@ import type { Failure } from '../../../shared/failure.js';
 import type { PageEvent, PageEventType } from '../../../shared/page-event.js';
 import type { ConvertOptions, DeviceProbeRequest, DocumentInfo, HostEvent } from '../../../shared/protocol.js';
 import { FailureError } from '../failure-error.js';
+import { preparationLimitMs } from '../page-time-limit.js';
 import type { HostEventQueue } from './host-event-queue.js';
 import { HostEventRoutes } from './host-event-routes.js';
 import type { HostProcess, SpawnHost } from './host-process.js';
+import { PageClock } from './page-clock.js';
 
 export const DEFAULT_PAGE_TIMEOUT_MS = 60_000;
 export const DEFAULT_OPEN_TIMEOUT_MS = 60_000;
@@ -31,6 +33,8 @@ export interface HostClientOptions {
   openTimeoutMs?: number;
   /** The pause before each retry after a host died while starting or opening a document; tries = pauses + 1. */
   retryDelaysMs?: readonly number[];
+  /** How long an engine may prepare (open a model package of `bytes` on disk) before its first page; default: preparationLimitMs. */
+  preparationLimitMs?: (bytes: number) => number;
 }
 
 type PageEventOf<T extends PageEventType> = Extract<PageEvent, { type: T }>;
@@ -40,14 +44,20 @@ type PageEventOf<T extends PageEventType> = Extract<PageEvent, { type: T }>;
  * order its callback takes them.
  */
 interface PageCallbackArgs {
+  'engine-preparing': [
+    page: PageEventOf<'engine-preparing'>['page'],
+    detail: PageEventOf<'engine-preparing'>['detail'],
+    bytes: PageEventOf<'engine-preparing'>['bytes'],
+  ];
+  'engine-ready': [page: PageEventOf<'engine-ready'>['page']];
   'page-started': [page: PageEventOf<'page-started'>['page']];
   'page-delta': [page: PageEventOf<'page-delta'>['page'], text: PageEventOf<'page-delta'>['text']];
   'page-done': [result: PageEventOf<'page-done'>['result']];
   'page-failed': [page: PageEventOf<'page-failed'>['page'], failure: PageEventOf<'page-failed'>['failure']];
 }
 
-/** `page-delta` -> `pageDelta`. */
-type CallbackName<T extends PageEventType> = T extends `page-${infer Rest}` ? `page${Capitalize<Rest>}` : never;
+/** `page-delta` -> `pageDelta`, `engine-ready` -> `engineReady`. */
+type CallbackName<T extends PageEventType> = T extends `${infer Subject}-${infer Rest}` ? `${Subject}${Capitalize<Rest>}` : never;
 
 /** What a conversion's caller hears of its pages: one optional callback per page event of shared/page-event.ts. */
 export type PageCallbacks = { [T in PageEventType as CallbackName<T>]?: (...args: CallbackArgs<T>) => void };
@@ -90,11 +100,13 @@ export class HostClient {
   readonly pageTimeoutMs: number;
   readonly openTimeoutMs: number;
   private readonly retryDelaysMs: readonly number[];
+  private readonly preparationLimitMs: (bytes: number) => number;
 
   constructor(private readonly options: HostClientOptions) {
     this.pageTimeoutMs = options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
     this.openTimeoutMs = options.openTimeoutMs ?? DEFAULT_OPEN_TIMEOUT_MS;
     this.retryDelaysMs = options.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS;
+    this.preparationLimitMs = options.preparationLimitMs ?? preparationLimitMs;
   }
 
   /** Opens a document in the host; throws a FailureError saying why it cannot be opened, or the signal's reason when cancelled. */
@@ -314,7 +326,9 @@ export class HostClient {
   /**
    * Runs one conversion on one host until it finishes, is cancelled, or loses its host; `remaining`
    * shrinks as pages finish. Pages finish in order even when several are in flight, so the time limit
-   * applies to the oldest unfinished page, counted from its own start.
+   * applies to the oldest unfinished page, counted from its own start and not before the engine was
+   * ready (page-clock.ts). A preparation past its own limit would stall again in a fresh host, so
+   * every page left fails with it; a cancel while it prepares ends the host at once.
    */
   private async convertOn(
     host: LiveHost,
@@ -327,19 +341,22 @@ export class HostClient {
   ): Promise<void> {
     const events = host.events.document(docId);
     host.process.send({ type: 'convert', docId, pages: [...remaining], options });
-    let progressAt = Date.now();
-    const startedAt = new Map<number, number>();
-    const deadline = () => (startedAt.get(remaining[0] ?? -1) ?? progressAt) + pageTimeoutMs;
+    const clock = new PageClock(pageTimeoutMs, Date.now());
     let cancelSent = false;
     const finish = (page: number) => {
       const index = remaining.indexOf(page);
       if (index >= 0) remaining.splice(index, 1);
-      startedAt.delete(page);
-      progressAt = Date.now();
+      clock.finished(page, Date.now());
     };
     for (;;) {
-      const taken = await events.take(deadline(), cancelSent ? undefined : signal);
+      const deadline = clock.deadline(remaining[0]);
+      const taken = await events.take(deadline.at, cancelSent ? undefined : signal);
       if (taken.kind === 'aborted') {
+        // a model still opening would make the cancel wait minutes for nothing: no page is under way to keep
+        if (deadline.phase.kind === 'preparing') {
+          this.discardHost(host);
+          return;
+        }
         host.process.send({ type: 'cancel', docId });
         cancelSent = true;
         continue;
@@ -350,6 +367,12 @@ export class HostClient {
         // A crash with several documents on the host cannot say whose page caused it; each fails its
         // oldest unfinished page, so no document can crash hosts forever.
         this.discardHost(host);
+        if (taken.kind === 'timeout' && deadline.phase.kind === 'preparing') {
+          const failure = preparationFailure(deadline.phase.detail, deadline.phase.limitMs);
+          const unread = remaining.splice(0);
+          if (!cancelSent && !signal?.aborted) for (const page of unread) callbacks.pageFailed?.(page, failure);
+          return;
+        }
         const page = remaining.shift();
         if (cancelSent || signal?.aborted || page === undefined) return;
         const failure = taken.kind === 'timeout' ? timeoutFailure(pageTimeoutMs) : crashFailure(taken.description);
@@ -358,8 +381,16 @@ export class HostClient {
       }
       const event = taken.event;
       switch (event.type) {
+        case 'engine-preparing':
+          clock.preparingSince(Date.now(), event.detail, this.preparationLimitMs(event.bytes));
+          callbacks.enginePreparing?.(event.page, event.detail, event.bytes);
+          break;
+        case 'engine-ready':
+          clock.ready(Date.now());
+          callbacks.engineReady?.(event.page);
+          break;
         case 'page-started':
-          startedAt.set(event.page, Date.now());
+          clock.started(event.page, Date.now());
           callbacks.pageStarted?.(event.page);
           break;
         case 'page-delta':
@@ -389,6 +420,10 @@ type OpenOutcome = { kind: 'opened'; info: DocumentInfo } | { kind: 'replaced' }
 // Said when the page fails, before the restart: whether the other pages go on is for their own lines to tell.
 function timeoutFailure(pageTimeoutMs: number): Failure {
   return { code: 'timeout', message: `took longer than ${seconds(pageTimeoutMs)}, so its engine was stopped.` };
+}
+
+function preparationFailure(detail: string, limitMs: number): Failure {
+  return { code: 'timeout', message: `not tried: the engine was still ${detail} after ${seconds(limitMs)}, so it was stopped.` };
 }
 
 function crashFailure(description: string): Failure {

@@ -8,16 +8,25 @@
  */
 
 import { open, type FileHandle } from 'node:fs/promises';
+import { ONNX_FIELD } from '../../../shared/onnx-fields.js';
 
 /** Messages that can hold a tensor, by the fields that lead to one. */
 type Kind = 'model' | 'graph' | 'node' | 'attribute' | 'tensor' | 'sparse' | 'entry';
+const { model, graph, node, attribute, tensor, sparseTensor, entry } = ONNX_FIELD;
 const CHILDREN: Record<Kind, Record<number, Kind>> = {
-  model: { 7: 'graph' },
-  graph: { 1: 'node', 5: 'tensor', 15: 'sparse' },
-  node: { 5: 'attribute' },
-  attribute: { 5: 'tensor', 6: 'graph', 10: 'tensor', 11: 'graph', 22: 'sparse', 23: 'sparse' },
-  sparse: { 1: 'tensor', 2: 'tensor' },
-  tensor: { 13: 'entry' },
+  model: { [model.graph]: 'graph' },
+  graph: { [graph.node]: 'node', [graph.initializer]: 'tensor', [graph.sparseInitializer]: 'sparse' },
+  node: { [node.attribute]: 'attribute' },
+  attribute: {
+    [attribute.t]: 'tensor',
+    [attribute.g]: 'graph',
+    [attribute.tensors]: 'tensor',
+    [attribute.graphs]: 'graph',
+    [attribute.sparseTensor]: 'sparse',
+    [attribute.sparseTensors]: 'sparse',
+  },
+  sparse: { [sparseTensor.values]: 'tensor', [sparseTensor.indices]: 'tensor' },
+  tensor: { [tensor.externalData]: 'entry' },
   entry: {},
 };
 const MAX_DEPTH = 32;
@@ -60,9 +69,9 @@ async function walk(reader: PositionalReader, kind: Kind, start: number, end: nu
       const to = from + length.value;
       if (to > end) throw new OnnxReadError('a field runs past its message');
       const child = CHILDREN[kind][field];
-      if (kind === 'entry' && (field === 1 || field === 2) && length.value <= 4096) {
+      if (kind === 'entry' && (field === entry.key || field === entry.value) && length.value <= 4096) {
         const text = (await reader.bytes(from, length.value)).toString('utf8');
-        if (field === 1) key = text;
+        if (field === entry.key) key = text;
         else value = text;
       } else if (child) {
         await walk(reader, child, from, to, depth + 1, locations);

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkFiles, readManifest } from './package-files.js';
+import { modelProto, tensorProto } from '../../engine/onnx/onnx-proto.js';
 
 const NANO = path.resolve(import.meta.dirname, '../../../tools/model/fixtures/nano');
 let dir: string;
@@ -29,26 +30,10 @@ async function editManifest(edit: (manifest: Record<string, any>) => void): Prom
   await writeFile(path.join(dir, 'manifest.json'), JSON.stringify(manifest));
 }
 
-/** A protobuf length-delimited field. */
-function field(number: number, body: Buffer | string): Buffer {
-  const bytes = typeof body === 'string' ? Buffer.from(body) : body;
-  const varint = (value: number) => {
-    const out: number[] = [];
-    while (value >= 0x80) {
-      out.push((value & 0x7f) | 0x80);
-      value >>>= 7;
-    }
-    out.push(value);
-    return Buffer.from(out);
-  };
-  return Buffer.concat([varint((number << 3) | 2), varint(bytes.length), bytes]);
-}
-
 /** A ModelProto whose one initializer lives in external data at `location`. */
-function graphWithExternalData(location: string): Buffer {
-  const entry = Buffer.concat([field(1, 'location'), field(2, location)]);
-  const tensor = Buffer.concat([field(8, 'w'), field(13, entry), Buffer.from([14 << 3, 1])]);
-  return field(7, Buffer.concat([field(2, 'g'), field(5, tensor)]));
+function graphWithExternalData(location: string): Uint8Array {
+  const weight = tensorProto('w', { type: 'float32', dims: [], location, offset: 0, length: 4 });
+  return modelProto({ graphName: 'g', nodes: [], initializers: [weight], inputs: [], outputs: [], opsets: [] });
 }
 
 describe('model package confinement', () => {

@@ -57,6 +57,21 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return parsed.data;
 }
 
+/**
+ * The bytes on disk of the files the manifest lists, which opening the package reads: what its time
+ * limit to get ready scales with. 0 for a folder that is no package (its opening fails at once and says why).
+ */
+export async function packageBytes(dir: string): Promise<number> {
+  try {
+    const manifest = await readManifest(dir);
+    let bytes = 0;
+    for (const file of Object.keys(manifest.files)) bytes += (await packageFile(dir, file)).size;
+    return bytes;
+  } catch {
+    return 0;
+  }
+}
+
 /** The file's first `size` bytes hashed: the size stat gave for a regular file, so nothing reads on past it. */
 async function sha256(file: string, size: number): Promise<string> {
   const hash = createHash('sha256');
@@ -128,23 +143,21 @@ export async function checkFiles(dir: string, manifest: Manifest, hash: boolean)
 }
 
 /**
- * The decoder graph a provider runs, of those the package has: `decoder_contrib_moe` when asked for;
- * on the CPU `decoder_capacity` (its cache read in place at capacity: no copy of the past per layer
+ * The decoder graph a provider runs, of those the package has: on the CPU `decoder_capacity` (its cache read in place at capacity: no copy of the past per layer
  * per step), which WebGPU's resident cache cannot feed (it appends rows) and CUDA does not take;
  * else `decoder`. Only the chosen one is opened: a second decoder session would hold its own weights.
  */
-export function decoderGraph(graphs: readonly string[], provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): string {
-  if (preferContribMoe && graphs.includes('decoder_contrib_moe')) return 'decoder_contrib_moe';
+export function decoderGraph(graphs: readonly string[], provider: NamedDeviceRequest['kind']): string {
   if (provider === 'cpu' && graphs.includes('decoder_capacity')) return 'decoder_capacity';
   return 'decoder';
 }
 
-export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest['kind'], preferContribMoe: boolean): { names: string[]; decoder: string } {
+export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest['kind']): { names: string[]; decoder: string } {
   const graphs = Object.keys(manifest.graphs);
   for (const name of ['embedding', 'decoder']) {
     if (!graphs.includes(name)) throw new ModelPackageError(`manifest.json: the package has no ${name} graph; ${REMEDY}`);
   }
-  const decoder = decoderGraph(graphs, provider, preferContribMoe);
+  const decoder = decoderGraph(graphs, provider);
   const names = graphs.filter((name) => name.startsWith('vision_') || name === 'embedding' || name === 'mtp' || name === decoder);
   return { names, decoder };
 }
@@ -155,7 +168,7 @@ export function requiredGraphs(manifest: Manifest, provider: NamedDeviceRequest[
  */
 export async function checkModelPackage(dir: string): Promise<Manifest> {
   const manifest = await readManifest(dir);
-  requiredGraphs(manifest, 'cpu', false);
+  requiredGraphs(manifest, 'cpu');
   await checkFiles(dir, manifest, false);
   return manifest;
 }

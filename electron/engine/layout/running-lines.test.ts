@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TextRun } from './geometry.js';
 import { buildFragments } from './lines.js';
 import { bandLinesOf, runningBlocks, runningLines } from './running-lines.js';
+import { textRun } from './text-run-fixtures.js';
 
 const HEIGHT = 800;
 
@@ -68,5 +69,25 @@ describe('running lines', () => {
     const running = runningLines(buildFragments(page(2)), [bandLinesOf(buildFragments(page(1)), HEIGHT)], HEIGHT);
     expect(runningBlocks(running, 'top', true).map((b) => b.markdown)).toEqual(['Northport Harbour Board', 'Works Programme 2027']);
     expect(runningBlocks(running, 'bottom', false)).toMatchObject([{ kind: 'footer', markdown: '' }]);
+  });
+
+  it("never takes a page's only text, page number or margin matter though it looks", () => {
+    for (const only of ['Page 1', 'vi', 'Evaluation only. Copyright 2012 Example Ltd.', 'Document 1: Page 1']) {
+      const lines = buildFragments([textRun(only, 50, 30)]);
+      const neighbour = bandLinesOf(buildFragments([textRun(only.replace('1', '2'), 50, 30)]), HEIGHT);
+      expect(runningLines(lines, [neighbour], HEIGHT).size, only).toBe(0);
+    }
+  });
+
+  it('keeps the heading and paragraph of a template-made document that neighbours repeat but for a number, and takes its page number', () => {
+    const certificate = (n: number) =>
+      buildFragments([
+        textRun(`Certificate No. ${n}`, 200, 40, { size: 16, bold: true }),
+        textRun(`This certifies that boiler ${n} passed its annual pressure test.`, 60, 80),
+        textRun(`Page ${n} of 80`, 270, 770),
+      ]);
+    const neighbours = [bandLinesOf(certificate(11), HEIGHT), bandLinesOf(certificate(13), HEIGHT)];
+    const running = runningLines(certificate(12), neighbours, HEIGHT);
+    expect([...running].map(([line, band]) => [line.runs.map((r) => r.text).join(''), band])).toEqual([['Page 12 of 80', 'bottom']]);
   });
 });

@@ -9,7 +9,19 @@ import { escapeMarkdownText } from '../../../shared/markdown-escape.js';
 import { escapeBlockStart, lineText } from './inline-markdown.js';
 import { dominantFontSize, type Line } from './lines.js';
 import type { DraftBlock } from './page-layout.js';
-import { bandOf, contentExtent, runningText, sameRow, toBandLine, type Band, type BandCandidate, type BandLine, type CandidateFacts } from './running-text.js';
+import {
+  bandOf,
+  contentExtent,
+  isMarginText,
+  isPageNumber,
+  runningText,
+  sameRow,
+  toBandLine,
+  type Band,
+  type BandCandidate,
+  type BandLine,
+  type CandidateFacts,
+} from './running-text.js';
 
 /** How many pages on each side are compared for running headers and footers. */
 export const NEIGHBOUR_PAGES = 2;
@@ -35,15 +47,31 @@ const BODY_PITCH = 1.8;
 /** Smaller than the body by this factor: a banner's or running head's size. */
 const SMALLER = 0.9;
 
-/** The page's running lines and the band each is in. */
+/** Running text is a small part of a page; more than this share of its characters is its body. */
+const RUNNING_SHARE = 0.5;
+
+/**
+ * The page's running lines and the band each is in. Running heads and footers are a small part of
+ * a page's text: where the lines found carry most of it, the page is one of a template-made
+ * document (a mail merge, certificates, invoices) whose neighbours repeat its body, digits aside,
+ * and only page numbers and margin matter are taken. A page's only text is never taken.
+ */
 export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, Band> {
   const candidates = bandCandidates(lines, pageHeight);
   const result = new Map<Line, Band>();
   if (candidates.length === 0) return result;
-  for (const line of runningText(candidates, neighbours, pageHeight, candidateFacts(lines, pageHeight))) {
-    result.set(line, candidates.find((c) => c.item === line)!.band);
+  let running = [...runningText(candidates, neighbours, pageHeight, candidateFacts(lines, pageHeight))];
+  const pageChars = characters(lines);
+  if (characters(running) > RUNNING_SHARE * pageChars) {
+    running = running.filter((line) => isPageNumber(lineText(line)) || isMarginText(lineText(line)));
   }
+  if (characters(running) >= pageChars) return result;
+  for (const line of running) result.set(line, candidates.find((c) => c.item === line)!.band);
   return result;
+}
+
+function characters(lines: readonly Line[]): number {
+  return lines.reduce((n, line) => n + lineText(line).replace(/\s+/g, '').length, 0);
 }
 
 /**

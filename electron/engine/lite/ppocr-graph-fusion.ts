@@ -7,7 +7,8 @@
  * x * HardSigmoid(x) (HardSigmoid exists since opset 6).
  */
 
-import { attributeProto, ELEMENT_CODES, nodeProto, ONNX_FIELD } from '../onnx/onnx-proto.js';
+import { ONNX_FIELD } from '../../../shared/onnx-fields.js';
+import { attributeProto, ELEMENT_CODES, nodeProto } from '../onnx/onnx-proto.js';
 import { concatBytes, decodeMessage, fieldText, lenField, stringField, WIRE_LEN, type WireField } from '../onnx/protobuf-wire.js';
 
 const MODEL_GRAPH = ONNX_FIELD.model.graph;

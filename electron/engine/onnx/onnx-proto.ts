@@ -2,27 +2,12 @@
  * ONNX's protobuf messages (onnx.proto: model, graph, node, attribute, tensor, value info), written
  * with protobuf-wire.ts. Folio's one ONNX writer: the small helper graphs (onnx-writer.ts), the
  * model package exporter (model-export/) and the PP-OCR graph rewrite (lite/ppocr-graph-fusion.ts,
- * which also reads with these field numbers) all use it. Tensors are inline (`raw_data`) or point
+ * which also reads with these field numbers) all use it; the field numbers are shared/onnx-fields.ts's, which the package check in core/ reads by. Tensors are inline (`raw_data`) or point
  * into an external data file, as ONNX Runtime maps large weights.
  */
 
+import { ONNX_FIELD } from '../../../shared/onnx-fields.js';
 import { concatBytes, float32Field, lenField, messageField, stringField, varintField } from './protobuf-wire.js';
-
-/** Field numbers of onnx.proto's messages. */
-export const ONNX_FIELD = {
-  model: { irVersion: 1, producerName: 2, producerVersion: 3, graph: 7, opsetImport: 8 },
-  opset: { domain: 1, version: 2 },
-  graph: { node: 1, name: 2, initializer: 5, input: 11, output: 12 },
-  node: { input: 1, output: 2, name: 3, opType: 4, attribute: 5, domain: 7 },
-  attribute: { name: 1, f: 2, i: 3, s: 4, t: 5, floats: 7, ints: 8, type: 20 },
-  tensor: { dims: 1, dataType: 2, floatData: 4, name: 8, rawData: 9, externalData: 13, dataLocation: 14 },
-  entry: { key: 1, value: 2 },
-  valueInfo: { name: 1, type: 2 },
-  type: { tensorType: 1 },
-  tensorType: { elemType: 1, shape: 2 },
-  shape: { dim: 1 },
-  dimension: { value: 1, param: 2 },
-} as const;
 
 /** AttributeProto.AttributeType. */
 export const ATTRIBUTE_TYPE = { float: 1, int: 2, string: 3, tensor: 4, floats: 6, ints: 7 } as const;

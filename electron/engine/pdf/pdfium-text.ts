@@ -76,6 +76,13 @@ interface CharExports extends ObjectExports, LinkExports {
   FPDFText_GetMatrix(textPage: number, index: number, matrix: number): number;
   FPDFText_GetCharOrigin(textPage: number, index: number, x: number, y: number): number;
   FPDFText_GetLooseCharBox(textPage: number, index: number, rect: number): number;
+  FPDFPage_GetAnnotCount(page: number): number;
+  FPDFPage_GetAnnot(page: number, index: number): number;
+  FPDFPage_CloseAnnot(annot: number): void;
+  FPDFAnnot_GetSubtype(annot: number): number;
+  FPDFAnnot_GetAP(annot: number, mode: number, buffer: number, length: number): number;
+  FPDFAnnot_GetRect(annot: number, rect: number): number;
+  FPDFPage_Flatten(page: number, usage: number): number;
 }
 
 function charExports(pdfium: WrappedPdfiumModule): CharExports {
@@ -167,15 +174,62 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   };
 }
 
+/** FPDF_ANNOT_FREETEXT, FPDF_ANNOT_STAMP and FPDF_ANNOT_WIDGET (fpdf_annot.h): the annotations whose appearance shows text. */
+const TEXT_ANNOTATIONS = new Set([3, 13, 20]);
+/** FPDFPage_Flatten's usage for what the page shows on screen, and its answer when it merged something (fpdf_flatten.h). */
+const FLAT_NORMALDISPLAY = 0;
+const FLATTEN_SUCCESS = 1;
+
+/** FPDF_ANNOT_APPEARANCEMODE_NORMAL; an appearance read back as this many bytes (UTF-16 NUL) is none. */
+const NORMAL_APPEARANCE = 0;
+const NO_APPEARANCE_BYTES = 2;
+
+/**
+ * The page's annotations that show text: whether some draw it with their own appearance (merged
+ * into the page to be read), and the rectangles [x0, y0, x1, y1] of those that have none, which a
+ * reader draws from their values (unpainted-annotations.ts).
+ */
+function textAnnotations(api: CharExports, heap: PdfiumHeap, page: number, scratch: number): { painted: boolean; unpainted: [number, number, number, number][] } {
+  const found = { painted: false, unpainted: [] as [number, number, number, number][] };
+  const count = api.FPDFPage_GetAnnotCount(page);
+  for (let index = 0; index < count; index++) {
+    const annot = api.FPDFPage_GetAnnot(page, index);
+    if (!annot) continue;
+    if (TEXT_ANNOTATIONS.has(api.FPDFAnnot_GetSubtype(annot))) {
+      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) found.painted = true;
+      else if (api.FPDFAnnot_GetRect(annot, scratch)) {
+        const f = heap.HEAPF32;
+        const [left = 0, top = 0, right = 0, bottom = 0] = [f[scratch >> 2], f[(scratch >> 2) + 1], f[(scratch >> 2) + 2], f[(scratch >> 2) + 3]];
+        const rect: [number, number, number, number] = [Math.min(left, right), Math.min(top, bottom), Math.max(left, right), Math.max(top, bottom)];
+        if (rect.every(Number.isFinite)) found.unpainted.push(rect);
+      }
+    }
+    api.FPDFPage_CloseAnnot(annot);
+  }
+  return found;
+}
+
 function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
   const heap = heapOf(pdfium);
   const api = charExports(pdfium);
-  const page = api.FPDF_LoadPage(doc, pageNumber - 1);
+  let page = api.FPDF_LoadPage(doc, pageNumber - 1);
   if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
-  const textPage = api.FPDFText_LoadPage(page);
   // 6 floats of matrix or 4 of box, then 2 doubles of origin, then a font name.
   const scratch = heap.wasmExports.malloc(Math.max(64, OBJECT_SCRATCH_BYTES, LINK_SCRATCH_BYTES) + FONT_NAME_BYTES);
+  let textPage = 0;
   try {
+    // Form fields' values, text boxes and stamps are drawn by their annotations' appearances, not
+    // by the page: merged into the page, they are read with its text, in place, as pdftotext reads
+    // them. The links are read first: merging takes the annotations it draws off the page.
+    const annotations = textAnnotations(api, heap, page, scratch);
+    const links = annotations.painted ? readPageLinks(api, heap, doc, page, scratch) : undefined;
+    if (links && api.FPDFPage_Flatten(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
+      // The page object parsed before merging still has the old contents.
+      api.FPDF_ClosePage(page);
+      page = api.FPDF_LoadPage(doc, pageNumber - 1);
+      if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
+    }
+    textPage = api.FPDFText_LoadPage(page);
     if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
     const fontKeys = new Map<number, string>();
     const widths = new Map<string, FontWidths>();
@@ -256,12 +310,12 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    const links = readPageLinks(api, heap, doc, page, scratch).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links, ...(hasUnmapped && { chars }) };
+    const linkAnnotations = (links ?? readPageLinks(api, heap, doc, page, scratch)).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(annotations.unpainted.length > 0 && { unpaintedAnnotations: annotations.unpainted }), ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);
-    api.FPDF_ClosePage(page);
+    if (page) api.FPDF_ClosePage(page);
   }
 }
 

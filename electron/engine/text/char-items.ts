@@ -43,6 +43,8 @@ export interface CharTextContent extends TextContentLike {
   chars?: readonly PageChar[];
   /** The page's web links with the text under each, when the reader read them with the text (PDFium does). */
   links?: AnnotationLike[];
+  /** Rectangles [x0, y0, x1, y1] of annotations that show text with no appearance of their own (unpainted-annotations.ts). */
+  unpaintedAnnotations?: [number, number, number, number][];
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findFormula, renderFormula } from '../../../shared/olmocr-bench/math.js';
-import { HAS_PDFLATEX, printLatex } from '../../../test/latex-page.js';
+import { needs, PROGRAMS } from '../../../test/environment.js';
+import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
 import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
 let folder: string;
@@ -69,7 +70,7 @@ function rendersAs(reference: string): boolean {
   return findFormula(reference, renderFormula(reference)!, markdown).passed;
 }
 
-describe.skipIf(!HAS_PDFLATEX)('display formulas of a LaTeX-made page', () => {
+describe('display formulas of a LaTeX-made page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-formulas-'));
     markdown = await convertLatex('formulas', DOCUMENT);

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { missingPrograms, needs, PROGRAMS } from '../../../test/environment.js';
 import { launchPdfPrinter } from '../../../test/fixtures/print-pdf.js';
 import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
@@ -39,7 +39,7 @@ async function scannedWithTextLayer(): Promise<string> {
   return path.join(folder, 'ocr.pdf');
 }
 
-describe.skipIf(!existsSync(TESSERACT) || !existsSync(PDFTOPPM))('a two-column scan with an OCR text layer', () => {
+describe('a two-column scan with an OCR text layer', needs(PROGRAMS, missingPrograms({ [TESSERACT]: 'tesseract-ocr', [PDFTOPPM]: 'poppler-utils' })), () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-ocr-layer-'));
     markdown = await textEngineMarkdown(await scannedWithTextLayer());

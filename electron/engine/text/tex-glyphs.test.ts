@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_PDFLATEX, printLatex } from '../../../test/latex-page.js';
+import { needs, PROGRAMS } from '../../../test/environment.js';
+import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
 import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
 
 let folder: string;
@@ -27,7 +28,7 @@ The pair $\langle x, y \rangle$ has $\epsilon \vartheta \varphi \varrho \ell \pa
 \end{document}
 `;
 
-describe.skipIf(!HAS_PDFLATEX)('glyphs of TeX fonts read by the text engine', () => {
+describe('glyphs of TeX fonts read by the text engine', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   beforeAll(async () => {
     folder = await mkdtemp(path.join(os.tmpdir(), 'folio-tex-glyphs-'));
   });

@@ -32,6 +32,7 @@ import type { Band, BandLine } from '../layout/running-text.js';
 import { detectTables } from '../layout/tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
 import { hasUnmappedGlyphs, recoverUnmappedGlyphs } from './unmapped-glyphs.js';
+import { unpaintedAnnotationText, type AnnotationDataLike } from './unpainted-annotations.js';
 
 /** A job on a PDF page: the only kind with a text layer to read. */
 type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
@@ -168,7 +169,12 @@ async function convertPage(
 
   const frame = frameOf(page, content);
   const links = readLinkAreas(annotations, frame.fromUser);
-  const runs = attachDropCaps(applyLinks(readTextRuns(content, frame.fromUser, fontLookup(page, content)), links));
+  const unpainted = (content as Partial<CharTextContent>).unpaintedAnnotations;
+  const drawnByReader = unpainted
+    ? readTextRuns(unpaintedAnnotationText((await page.getAnnotations().catch(() => [])) as AnnotationDataLike[], unpainted), frame.fromUser, (_, family) => readFontFacts(undefined, family))
+    : [];
+  signal.throwIfAborted();
+  const runs = attachDropCaps(applyLinks([...readTextRuns(content, frame.fromUser, fontLookup(page, content)), ...drawnByReader], links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 

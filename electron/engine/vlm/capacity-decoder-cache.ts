@@ -10,8 +10,10 @@
 
 import type * as ort from 'onnxruntime-node';
 import { CapacityKvCache, capacityBias, type CapacityKvCacheShape } from './capacity-kv-cache.js';
+import type { KeyValueCache } from './key-value-cache.js';
 
-export class CapacityDecoderCache {
+export class CapacityDecoderCache implements KeyValueCache {
+  readonly place = 'host';
   private readonly layers: CapacityKvCache[];
   private readonly dtype: CapacityKvCacheShape['dtype'];
 
@@ -53,6 +55,10 @@ export class CapacityDecoderCache {
   /** Forgets rows after `length` (rejected drafts). */
   truncate(length: number): void {
     for (const layer of this.layers) layer.truncate(length);
+  }
+
+  release(): void {
+    for (const layer of this.layers) layer.release();
   }
 
   private get first(): CapacityKvCache {

@@ -10,6 +10,7 @@
 
 import * as ort from 'onnxruntime-node';
 import type { CacheDtype } from './kv-cache.js';
+import type { KeyValueCache } from './key-value-cache.js';
 
 type CacheArray = Float32Array | Uint16Array;
 
@@ -45,7 +46,8 @@ export function capacityBias(dtype: CacheDtype, length: number, capacity: number
   return new ort.Tensor(dtype, bias, [1, 1, rows, width]);
 }
 
-export class CapacityKvCache {
+export class CapacityKvCache implements KeyValueCache {
+  readonly place = 'host';
   private readonly heads: number;
   private readonly headDim: number;
   private readonly dtype: CacheDtype;
@@ -120,6 +122,14 @@ export class CapacityKvCache {
   truncate(length: number): void {
     if (length < 0 || length > this.rows) throw new Error(`cannot truncate a cache of ${this.rows} rows to ${length}`);
     this.rows = length;
+  }
+
+  /** Drops the buffers at once rather than when the cache object is collected. */
+  release(): void {
+    this.keys = this.allocate(0);
+    this.values = this.allocate(0);
+    this.capacityRows = 0;
+    this.rows = 0;
   }
 
   /** The rows held, each `[length, heads, dim]`: what a cache of rows would hold, for comparing caches. */

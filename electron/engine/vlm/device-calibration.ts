@@ -109,6 +109,8 @@ export interface AutoOpenOptions {
   devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
   /** Measures an opened package; `slowerThanMs`: the best plain step so far, past which drafting steps need not be measured. */
   measure?: (pkg: ModelPackage, slowerThanMs: number) => Promise<StepCosts>;
+  /** Told what the open does now ("opening the model (measuring webgpu, 2 of 2)"), for the pages that wait for it. */
+  progress?: (detail: string) => void;
 }
 
 /**
@@ -133,6 +135,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
   const keyOf = (device: string) => calibrationKey(manifest, device, runtimeVersion());
   const calibrations: Calibration[] = [];
   const measuredNow = new Map<string, Calibration>();
+  const unmeasured = devices.filter((candidate) => !kept.has(keyOf(candidate.device)));
   let open: ModelPackage | undefined;
   let verified = false;
   try {
@@ -142,6 +145,8 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
         calibrations.push(known);
         continue;
       }
+      const count = unmeasured.length > 1 ? `, ${unmeasured.indexOf(candidate) + 1} of ${unmeasured.length}` : '';
+      options.progress?.(`opening the model (measuring ${candidate.device}${count})`);
       let pkg: ModelPackage;
       let costs: StepCosts;
       try {
@@ -172,6 +177,7 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
     }
     const chosen = fastest(calibrations);
     if (!chosen) throw new Error(`${dir}: no device to run the model on`);
+    options.progress?.(`opening the model on ${chosen.device}`);
     if (open?.provider.device !== chosen.device) {
       await open?.release();
       open = undefined;

@@ -8,6 +8,7 @@
 
 import type * as ort from 'onnxruntime-node';
 import type { CacheDtype } from './kv-cache.js';
+import type { KeyValueCache } from './key-value-cache.js';
 
 export type HelperRun = (feeds: Record<string, ort.Tensor>) => Promise<Record<string, ort.Tensor>>;
 export type EmptyTensor = (dtype: CacheDtype, dims: readonly number[]) => ort.Tensor;
@@ -28,8 +29,8 @@ function rowBytes(shape: DeviceCacheShape): number {
 }
 
 /** The decoder's cache: inputs `past_*` `[1, length, heads, dim]`, outputs `present_*` (new rows). */
-export class DeviceKvCache {
-  readonly resident = true;
+export class DeviceKvCache implements KeyValueCache {
+  readonly place = 'device';
   private past: Record<string, ort.Tensor>;
   private pending: Record<string, ort.Tensor> | null = null;
   private stored = 0;
@@ -60,7 +61,7 @@ export class DeviceKvCache {
   }
 
   /** The past as graph feeds: the waiting rows appended and rows past `length` dropped, on the device. */
-  async feeds(): Promise<Record<string, ort.Tensor>> {
+  async feeds(_rows?: number): Promise<Record<string, ort.Tensor>> {
     const pastRows = this.past[this.names[0] ?? '']?.dims[1] ?? 0;
     if (!this.pending && pastRows === this.rows) return this.past;
     if (this.pending && pastRows === 0 && this.stored === this.rows) {
@@ -113,8 +114,8 @@ export class DeviceKvCache {
  * (made on the device by the helper graph) masks that slot and the new rows' causal triangle. The
  * slot is there because the provider aborts on a cache of no rows.
  */
-export class DeviceMtpCache {
-  readonly resident = true;
+export class DeviceMtpCache implements KeyValueCache {
+  readonly place = 'device';
   private key: ort.Tensor | null = null;
   private value: ort.Tensor | null = null;
   private bias: ort.Tensor | null = null;

@@ -19,18 +19,28 @@ export function mlasExpertGemm(graph: GraphSpec | undefined): boolean {
   return experts !== undefined && experts.bits === 4 && experts.scales === 'signed' && MLAS_BLOCKS.has(experts.block_size);
 }
 
+/** The end of the last creation queued: each waits for the one before it. */
+let queue: Promise<unknown> = Promise.resolve();
+
 /**
  * `create()` (a session of `graph`) with the kernel chosen for its experts. The variable is read
- * while the session is created, so it is set around that alone; the package's sessions are
- * created one at a time.
+ * while the session is created, so it is set around that alone, and creations wait for each other:
+ * a vision graph opened lazily while the decoder is created cannot change the decoder's kernel.
+ * Sessions created elsewhere (the lite OCR workers, the provider probes) hold no `QMoE`, which is
+ * all the variable touches.
  */
-export async function withExpertKernel<T>(graph: GraphSpec | undefined, create: () => Promise<T>): Promise<T> {
-  const previous = process.env[MLAS_EXPERT_GEMM];
-  process.env[MLAS_EXPERT_GEMM] = mlasExpertGemm(graph) ? '1' : '0';
-  try {
-    return await create();
-  } finally {
-    if (previous === undefined) delete process.env[MLAS_EXPERT_GEMM];
-    else process.env[MLAS_EXPERT_GEMM] = previous;
-  }
+export function withExpertKernel<T>(graph: GraphSpec | undefined, create: () => Promise<T>): Promise<T> {
+  const run = async (): Promise<T> => {
+    const previous = process.env[MLAS_EXPERT_GEMM];
+    process.env[MLAS_EXPERT_GEMM] = mlasExpertGemm(graph) ? '1' : '0';
+    try {
+      return await create();
+    } finally {
+      if (previous === undefined) delete process.env[MLAS_EXPERT_GEMM];
+      else process.env[MLAS_EXPERT_GEMM] = previous;
+    }
+  };
+  const result = queue.then(run, run);
+  queue = result.catch(() => undefined);
+  return result;
 }

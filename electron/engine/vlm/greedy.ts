@@ -1,4 +1,7 @@
-/** Plain greedy decoding, one decoder pass per token: the reference speculative decoding must equal. */
+/**
+ * Plain greedy decoding, one decoder pass per token, written apart from the decoding loop
+ * (speculative.ts, which runs greedy as K = 0): the tests' oracle that loop must equal.
+ */
 
 import { finished, type DecodeLimits, type DecodeResult, type DecoderModel, type Prefill } from './decoding.js';
 import { bannedTokens } from './token-choice.js';

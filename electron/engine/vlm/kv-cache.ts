@@ -5,6 +5,7 @@
  */
 
 import * as ort from 'onnxruntime-node';
+import type { KeyValueCache } from './key-value-cache.js';
 
 export type CacheDtype = 'float32' | 'float16';
 type CacheArray = Float32Array | Uint16Array;
@@ -19,7 +20,8 @@ export interface KvCacheShape {
   capacity: number;
 }
 
-export class KvCache {
+export class KvCache implements KeyValueCache {
+  readonly place = 'host';
   readonly names: readonly string[];
   private readonly rowSize: number;
   private readonly shape: KvCacheShape;
@@ -86,6 +88,13 @@ export class KvCache {
     this.rows = length;
   }
 
+  /** Drops the buffers at once rather than when the cache object is collected. */
+  release(): void {
+    this.buffers = this.shape.names.map(() => this.allocate(0));
+    this.capacityRows = 0;
+    this.rows = 0;
+  }
+
   private buffer(i: number): CacheArray {
     const buffer = this.buffers[i];
     if (!buffer) throw new Error(`no cache buffer ${i}`);
@@ -98,7 +107,7 @@ export class KvCache {
 
   private ensureCapacity(rows: number): void {
     if (rows <= this.capacityRows) return;
-    let capacity = this.capacityRows;
+    let capacity = Math.max(1, this.capacityRows);
     while (capacity < rows) capacity *= 2;
     this.buffers = this.buffers.map((old) => {
       const grown = this.allocate(capacity);

@@ -113,7 +113,7 @@ describe('model package', () => {
 describe('intra-op threads per graph', () => {
   const small = 8 * 1024 * 1024;
   it('gives small per-step graphs one thread on the CPU', () => {
-    for (const graph of ['embedding', 'decoder', 'decoder_capacity', 'decoder_contrib_moe', 'mtp']) expect(intraOpThreads(graph, small, 'cpu'), graph).toBe(1);
+    for (const graph of ['embedding', 'decoder', 'decoder_capacity', 'mtp']) expect(intraOpThreads(graph, small, 'cpu'), graph).toBe(1);
   });
 
   it('weighs the capacity decoder with the weights file it shares with the rows decoder', async () => {

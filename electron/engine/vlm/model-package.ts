@@ -36,8 +36,8 @@ export interface ModelPackage {
   /** Whether a graph's session runs on a device, so that host tensors it takes or returns cross to it. */
   onDevice(graph: string): boolean;
   /**
-   * The decoder graph in use (package-files.ts `decoderGraph`): the contrib-MoE one when the package
-   * has it and `preferContribMoe`; on the CPU `decoder_capacity` when the package has it; else `decoder`.
+   * The decoder graph in use (package-files.ts `decoderGraph`): on the CPU `decoder_capacity` when
+   * the package has it; else `decoder`.
    */
   decoderGraph: string;
   tokenizerJson: string;
@@ -56,8 +56,6 @@ export interface OpenOptions {
    * round trip a resident cache must not make; the residency test plants it to prove it can fail.
    */
   cacheOutputsOnHost?: boolean;
-  /** Run routed experts as ONNX Runtime's MoE op (top-k experts only) when the package has that graph. */
-  preferContribMoe?: boolean;
   /** Skip hashing the graph files (e.g. a package already verified this session). */
   skipChecksums?: boolean;
   /**
@@ -158,7 +156,7 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
   // on WebGPU the prompt's rows are looked up on the host (vision features go into them there); steps use embedding_device
   const hostGraphs = new Set(resident ? ['embedding'] : []);
   const onDevice = (graph: string): boolean => provider.provider !== 'cpu' && !hostGraphs.has(graph);
-  const { names, decoder } = requiredGraphs(manifest, provider.provider, options.preferContribMoe ?? false);
+  const { names, decoder } = requiredGraphs(manifest, provider.provider);
   const sessions = new Map<string, ort.InferenceSession>();
   const perPass = new Set<string>();
   const release = async (): Promise<void> => {

@@ -17,6 +17,7 @@ import { CAPACITY_BLOCK, CapacityKvCache } from './capacity-kv-cache.js';
 import { DeviceKvCache, DeviceMtpCache } from './device-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
+import type { KeyValueCache } from './key-value-cache.js';
 import { chooseToken, type Ban, type Logits } from './token-choice.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
@@ -26,8 +27,8 @@ import type { VisionFeatures } from './visual-layout.js';
 export type Rows = Float32Array | ort.Tensor;
 /** A pass's logits: host scores, or a `[1, rows, vocab]` tensor on the device. */
 export type PassLogits = Logits | ort.Tensor;
-export type DecoderCache = KvCache | CapacityDecoderCache | DeviceKvCache;
-export type MtpCache = CapacityKvCache | DeviceMtpCache;
+export type DecoderCache = KeyValueCache;
+export type MtpCache = KeyValueCache;
 
 export interface PassOutput {
   /** `[numLogits, vocab]`. */
@@ -216,7 +217,7 @@ export class ModelRunner {
       inputs_embeds: input,
       position_ids: positions(cache.length, rows),
       num_logits: int64([numLogits], []),
-      ...(cache instanceof CapacityDecoderCache ? cache.feeds(rows) : await cache.feeds()),
+      ...(await cache.feeds(rows)),
     });
     cache.appendPresent(out);
     this.release(embeds);

@@ -70,7 +70,7 @@ export class MtpDrafter implements Drafter {
   /** Lets go of the head's cache and rows (on the device they are not the garbage collector's). */
   release(): void {
     this.runner.release(this.nextHidden, this.nextLogits);
-    if ('release' in this.cache) this.cache.release();
+    this.cache.release();
   }
 
   private async choose(logits: PassLogits, generated: readonly number[]): Promise<number> {
@@ -126,8 +126,9 @@ export function keepVerifiedRows(cache: Pick<DecoderCache, 'truncate'>, lengthBe
 }
 
 /**
- * Speculative decoding with `length` choosing K each step (a number: always that K). A step with
- * K = 0 is a plain decoder pass; its tokens and hidden rows wait, and reach the draft head in one
+ * The decoding loop: speculative decoding with `length` choosing K each step (a number: always
+ * that K), and greedy decoding as K = 0 throughout (greedy.ts is kept as the tests' oracle). A step
+ * with K = 0 is a plain decoder pass; its tokens and hidden rows wait, and reach the draft head in one
  * pass when drafting resumes, so a page that stops speculating pays nothing for the head.
  */
 export async function decodeSpeculative(
@@ -184,13 +185,15 @@ export async function decodeSpeculative(
       break;
     }
     keepVerifiedRows(start.decoderCache, lengthBefore, verified.committed.length);
-    const hidden = await runner.sliceRows(verified.hidden, 0, verified.committed.length);
+    // greedy (K = 0 throughout) never drafts, so its hidden rows are not kept for a head
+    if (policy.maxK > 0) {
+      const hidden = await runner.sliceRows(verified.hidden, 0, verified.committed.length);
+      if (draftHead && k > 0) {
+        await draftHead.commit(verified.committed, hidden);
+        runner.release(hidden);
+      } else await waiting.add(verified.committed, hidden);
+    }
     runner.release(verified.hidden);
-    if (draftHead && k > 0) {
-      await draftHead.commit(verified.committed, hidden);
-      runner.release(hidden);
-    } else if (policy.maxK > 0) await waiting.add(verified.committed, hidden);
-    else runner.release(hidden);
     policy.observe({ k, accepted: verified.accepted, ms: performance.now() - stepStarted - catchUpMs, catchUpMs });
   }
   ownHead?.release();

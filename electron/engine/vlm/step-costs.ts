@@ -74,7 +74,7 @@ export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = D
   try {
     await decodeSpeculative(runner, start, null, policy, limits, promptIds);
   } finally {
-    if ('release' in start.decoderCache) start.decoderCache.release();
+    start.decoderCache.release();
   }
   return { stepMs: policy.least(), catchUpMsPerRow: policy.catchUpMsPerRow, prefillMs: start.ms, totalMs: performance.now() - started };
 }

@@ -45,6 +45,21 @@ async function stillRuns(pkg: ModelPackage): Promise<boolean> {
 }
 
 describe('VlmEngineCache', () => {
+  it('tells a page waiting for the package what the open does and the bytes it loads, and nothing once the package is open', async () => {
+    const { open } = countingOpener();
+    const cache = new VlmEngineCache(async (dir, device, calibrationDir, progress) => {
+      progress('opening the model on cpu');
+      return open(dir, device);
+    }, 0);
+    const heard: string[] = [];
+    const document = {};
+    await cache.engine(options(), document, (detail, bytes) => heard.push(`${detail}: ${bytes > 0 ? 'some' : 'no'} bytes`));
+    expect(heard).toEqual(['opening the model: some bytes', 'opening the model on cpu: some bytes']);
+    await cache.engine(options(), document, (detail) => heard.push(`again: ${detail}`));
+    expect(heard).toHaveLength(2);
+    cache.letGo(document);
+  });
+
   it('fails a package asked for on a device that does not start with the device named and choosing another as the remedy', async () => {
     // no machine has a 100th CUDA device
     const error: unknown = await new VlmEngineCache(undefined, 0).engine(options('cuda:99')).catch((thrown: unknown) => thrown);

@@ -9,6 +9,7 @@
 import { parseDeviceRequest } from '../../../shared/device.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
 import { FailureError } from '../../core/failure-error.js';
+import { packageBytes } from '../../core/model/package-files.js';
 import { availableDevices } from '../onnx/execution-provider.js';
 import { knownStepCosts, openByMeasurement } from './device-calibration.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
@@ -18,11 +19,15 @@ import { VlmEngine, type VlmSettings } from './vlm-engine.js';
 /** How long a package no document uses keeps its sessions. */
 export const IDLE_RELEASE_MS = 120_000;
 
-/** Opens a package; tests pass a counting one. */
-export type OpenPackage = (dir: string, device: string, calibrationDir?: string) => Promise<ModelPackage>;
+/** Opens a package, telling `progress` what it does as that changes; tests pass a counting one. */
+export type OpenPackage = (dir: string, device: string, calibrationDir: string | undefined, progress: (detail: string) => void) => Promise<ModelPackage>;
+
+/** Told what the engine does to get ready before its first page, and the bytes on disk it loads (shared/page-event.ts `engine-preparing`). */
+export type PreparationListener = (detail: string, bytes: number) => void;
 
 interface OpenedPackage {
   opening: Promise<ModelPackage>;
+  progress: OpeningProgress;
   engines: Map<string, Promise<VlmEngine>>;
   /** The documents (their sessions) that used it and are still open. */
   users: Set<object>;
@@ -37,13 +42,18 @@ export class VlmEngineCache {
     private readonly idleReleaseMs = IDLE_RELEASE_MS,
   ) {}
 
-  /** The engine for these options; `user` (an open document) holds the package until it lets go. */
-  async engine(options: VlmOptions, user?: object): Promise<VlmEngine> {
+  /**
+   * The engine for these options; `user` (an open document) holds the package until it lets go.
+   * `preparing` hears what is under way while the package opens (or its steps are measured), and
+   * nothing once the engine is there.
+   */
+  async engine(options: VlmOptions, user?: object, preparing?: PreparationListener): Promise<VlmEngine> {
     const opened = this.open(options.modelDir, options.device ?? 'auto', options.calibrationDir);
     if (user) {
       opened.users.add(user);
       clearTimeout(opened.idleTimer);
     }
+    if (preparing) opened.progress.watch(preparing);
     const pkg = await opened.opening;
     const settings: VlmSettings = {
       mode: options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '',
@@ -55,6 +65,7 @@ export class VlmEngineCache {
     if (!engine) {
       // `--spec-k auto` starts from what a step costs on this device, so it probes only what can pay
       const measured = settings.specK === 'auto' && pkg.sessions.has('mtp') && !pkg.stepCosts;
+      if (measured) preparing?.(`measuring the decoding steps on ${pkg.provider.device}`, opened.progress.bytes);
       engine = (measured ? knownStepCosts(pkg, options.calibrationDir).then((stepCosts) => ({ ...pkg, stepCosts })) : Promise.resolve(pkg)).then((ready) => createEngine(ready, settings));
       opened.engines.set(key, engine);
     }
@@ -79,11 +90,18 @@ export class VlmEngineCache {
     if (known) return known;
     // one idle package at a time: a model switched in the settings frees the last one's memory now
     for (const [otherKey, other] of this.packages) if (other.users.size === 0 && other.idleTimer) this.release(otherKey);
-    const opening = this.openPackage(dir, device, calibrationDir).catch((error: unknown) => {
-      // a failure that already says what to do (another device) keeps its remedy
-      throw error instanceof FailureError ? error : new FailureError('model-package', (error as Error).message);
-    });
-    const opened: OpenedPackage = { opening, engines: new Map(), users: new Set() };
+    const progress = new OpeningProgress();
+    const opening = packageBytes(dir)
+      .then((bytes) => {
+        progress.begin(bytes);
+        return this.openPackage(dir, device, calibrationDir, (detail) => progress.tell(detail));
+      })
+      .catch((error: unknown) => {
+        // a failure that already says what to do (another device) keeps its remedy
+        throw error instanceof FailureError ? error : new FailureError('model-package', (error as Error).message);
+      })
+      .finally(() => progress.end());
+    const opened: OpenedPackage = { opening, progress, engines: new Map(), users: new Set() };
     this.packages.set(key, opened);
     return opened;
   }
@@ -98,12 +116,46 @@ export class VlmEngineCache {
   }
 }
 
+/**
+ * What an opening package does now, told to every page that waits for it: from when its size is
+ * known until it is open (or failed), never after.
+ */
+class OpeningProgress {
+  bytes = 0;
+  private detail: string | undefined;
+  private ended = false;
+  private readonly listeners = new Set<PreparationListener>();
+
+  watch(listener: PreparationListener): void {
+    if (this.ended) return;
+    this.listeners.add(listener);
+    if (this.detail !== undefined) listener(this.detail, this.bytes);
+  }
+
+  begin(bytes: number): void {
+    this.bytes = bytes;
+    this.tell('opening the model');
+  }
+
+  tell(detail: string): void {
+    if (this.ended) return;
+    this.detail = detail;
+    for (const listener of this.listeners) listener(detail, this.bytes);
+  }
+
+  end(): void {
+    this.ended = true;
+    this.listeners.clear();
+  }
+}
+
 /** A named device is opened as asked; `auto` measures the devices that answer (device-calibration.ts). */
-function openWithDevice(dir: string, device: string, calibrationDir?: string): Promise<ModelPackage> {
+function openWithDevice(dir: string, device: string, calibrationDir: string | undefined, progress: (detail: string) => void): Promise<ModelPackage> {
   const request = parseDeviceRequest(device) ?? { kind: 'auto' };
   if (request.kind !== 'auto') return openModelPackage(dir, { device: request });
   return openByMeasurement(dir, {
     calibrationDir,
+    progress,
     devices: () => availableDevices(request.deviceId ?? 0),
     open: (folder, named, verified, stepGraphsOnly) => openModelPackage(folder, { device: named, skipChecksums: verified, stepGraphsOnly }),
   });

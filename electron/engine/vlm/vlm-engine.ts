@@ -18,7 +18,6 @@ import type { RgbImage } from '../raster/rgb-image.js';
 import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
 import { AutoDraftLength, DEFAULT_AUTO_SETTINGS, fixedDraftLength, type DraftLength } from './draft-length.js';
-import { decodeGreedy } from './greedy.js';
 import { FailureError } from '../../core/failure-error.js';
 import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
@@ -125,15 +124,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     };
     // what crosses per step, not the prompt's one-off upload
     this.runner.resetTraffic();
-    const result: DecodeResult =
-      this.draftLength.maxK > 0
-        ? await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids)
-        : await decodeGreedy(this.runner, start, limits);
+    const result: DecodeResult = await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids);
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
     const cacheBytes = start.decoderCache.bytes;
-    if ('release' in start.decoderCache) start.decoderCache.release();
+    start.decoderCache.release();
     const { uploaded, downloaded } = this.runner.traffic;
     const passes = Math.max(1, result.steps - 1);
     // stopped by the text limit rather than a cancel: the page is cut short as at the token limit

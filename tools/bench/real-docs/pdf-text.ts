@@ -7,6 +7,7 @@
 
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { decodeHtmlText } from '../../../shared/html-entities.js';
 
 const run = promisify(execFile);
 
@@ -38,9 +39,6 @@ export async function readPdfText(file: string): Promise<PdfText> {
   return { pages, lines: pageLines(layout), twoColumnPages: twoColumnPages(layout) };
 }
 
-const decodeXml = (text: string) =>
-  text.replace(/&(lt|gt|amp|quot|apos);/g, (_, name: string) => ({ lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" })[name as 'lt']);
-
 /** The lines of each page of pdftotext's `-bbox-layout` output, sorted top to bottom. */
 function pageLines(bboxLayout: string): PageLine[][] {
   return bboxLayout
@@ -49,7 +47,7 @@ function pageLines(bboxLayout: string): PageLine[][] {
     .map((page) =>
       [...page.matchAll(/<line xMin="[\d.]+" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([\s\S]*?)<\/line>/g)]
         .map((match) => ({
-          text: [...match[3]!.matchAll(/<word[^>]*>([^<]*)<\/word>/g)].map((word) => decodeXml(word[1]!)).join(' '),
+          text: [...match[3]!.matchAll(/<word[^>]*>([^<]*)<\/word>/g)].map((word) => decodeHtmlText(word[1]!)).join(' '),
           yMin: Number(match[1]),
           yMax: Number(match[2]),
         }))

@@ -4,6 +4,7 @@
  * and its column's heading, as olmOCR-Bench's table tests state them.
  */
 
+import { escapeHtmlText } from '../../../shared/html-entities.js';
 import type { CheckSpec } from './bench-check.js';
 import { spread } from './bench-check.js';
 
@@ -43,7 +44,6 @@ function dimensions(table: TruthTable): { rows: number; cols: number } {
   };
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** The table as HTML: header rows in `<thead>` as `<th>`, empty slots as empty cells, spans as spans. */
 export function tableHtml(table: TruthTable): string {
@@ -61,7 +61,7 @@ export function tableHtml(table: TruthTable): string {
       if (!cell) row += `<${tag}></${tag}>`;
       else if (cell.row === r && cell.col === c) {
         const spans = `${cell.rowSpan > 1 ? ` rowspan="${cell.rowSpan}"` : ''}${cell.colSpan > 1 ? ` colspan="${cell.colSpan}"` : ''}`;
-        row += `<${tag}${spans}>${escapeHtml(cell.text)}</${tag}>`;
+        row += `<${tag}${spans}>${escapeHtmlText(cell.text)}</${tag}>`;
       }
     }
     lines.push(`${row}</tr>`);

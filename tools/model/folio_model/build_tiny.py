@@ -213,7 +213,7 @@ def main(argv: list[str]) -> int:
         write_checkpoint(checkpoint)
         model = load_model(checkpoint)
         options = PackageOptions(half=half, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
-                                 name="folio-tiny-fp16" if half else "folio-tiny", contrib_moe=True)
+                                 name="folio-tiny-fp16" if half else "folio-tiny")
         write_package(model, checkpoint, out, options)
         tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
     if half:

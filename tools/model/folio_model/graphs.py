@@ -13,7 +13,6 @@ import torch
 from torch import nn
 
 from .clip import resize_positions
-from .contrib_moe import ContribMoELayer
 from .decoder import Attention, KeyValue
 from .model import DeepseekOCRForCausalLM
 from .sam import resize_abs_pos, resize_rel_pos
@@ -70,13 +69,11 @@ class EmbeddingGraph(nn.Module):
 
 class DecoderGraph(nn.Module):
     """(inputs_embeds, position_ids, num_logits, past_key.0, past_value.0, ...) ->
-    (logits, hidden_states, present_key.0, present_value.0, ...); with `contrib_moe` the routed
-    experts run as ONNX Runtime's MoE op."""
+    (logits, hidden_states, present_key.0, present_value.0, ...)."""
 
-    def __init__(self, model: DeepseekOCRForCausalLM, contrib_moe: bool = False) -> None:
+    def __init__(self, model: DeepseekOCRForCausalLM) -> None:
         super().__init__()
-        layers = model.model.layers
-        self.layers = nn.ModuleList(ContribMoELayer(layer) for layer in layers) if contrib_moe else layers
+        self.layers = model.model.layers
         self.norm = model.model.norm
         self.lm_head = model.lm_head
 

@@ -40,8 +40,6 @@ class PackageOptions:
     decoding: DecodingRule
     licence: str
     name: str
-    # also write decoder_contrib_moe.onnx, whose routed experts use ONNX Runtime's MoE contrib op
-    contrib_moe: bool = False
 
 
 def sha256(path: Path) -> str:
@@ -107,7 +105,7 @@ def _kv_specs(prefix: str, layers: list[str], heads: int, dim: int, axis: str, h
             for layer in layers for kind in ("key", "value")]
 
 
-def _export_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool, contrib_moe: bool = False) -> dict:
+def _export_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
     cfg = model.config.decoder
     layers = [f".{i}" for i in range(cfg.num_hidden_layers)]
     heads, dim, hidden = cfg.num_key_value_heads, cfg.head_dim, cfg.hidden_size
@@ -120,10 +118,8 @@ def _export_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool, contri
                *_kv_specs("present", layers, heads, dim, "sequence", half)]
     example = (torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1),
                *[torch.zeros(1, 3, heads, dim) for _ in range(2 * len(layers))])
-    file = "decoder_contrib_moe.onnx" if contrib_moe else "decoder.onnx"
-    export_graph(DecoderGraph(model, contrib_moe), example, out / file, inputs, outputs, half)
-    graph = {"file": file, "inputs": inputs, "outputs": outputs}
-    return {**graph, "requires": ["com.microsoft.MoE"]} if contrib_moe else graph
+    export_graph(DecoderGraph(model), example, out / "decoder.onnx", inputs, outputs, half)
+    return {"file": "decoder.onnx", "inputs": inputs, "outputs": outputs}
 
 
 def _export_embedding(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
@@ -174,8 +170,6 @@ def write_package(model: DeepseekOCRForCausalLM, checkpoint: Path, out: Path, op
     graphs = {f"vision_{size}": _export_vision(model, size, out, options.half) for size in view_sizes(options.modes)}
     graphs["embedding"] = _export_embedding(model, out, options.half)
     graphs["decoder"] = _export_decoder(model, out, options.half)
-    if options.contrib_moe:
-        graphs["decoder_contrib_moe"] = _export_decoder(model, out, options.half, contrib_moe=True)
     if model.config.num_mtp_heads:
         graphs["mtp"] = _export_mtp(model, out, options.half)
     return write_manifest(out, checkpoint, model.config, options, specials, graphs,
