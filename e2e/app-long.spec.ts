@@ -44,7 +44,7 @@ test('a 2,000-page PDF draws only the pages in view, follows navigation on both 
   await expect(progress).toContainText(/about .* left/);
   await screenshot(page, '10-long-converting');
   await page.getByRole('button', { name: 'Cancel' }).click();
-  const resume = page.getByRole('button', { name: 'Resume' });
+  const resume = page.getByRole('button', { name: 'Resume', exact: true });
   await expect(resume).toBeVisible({ timeout: 15_000 });
   const stopped = await progress.textContent();
   const done = Number(/(\d+) of 2000 pages done/.exec(stopped ?? '')?.[1]);

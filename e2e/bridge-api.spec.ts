@@ -16,6 +16,8 @@ declare global {
 }
 
 const fixture = path.resolve(import.meta.dirname, '../test/fixtures/out/running-headers.pdf');
+/** Another document: the same bytes uploaded again would be the document the first test opened. */
+const another = path.resolve(import.meta.dirname, '../test/fixtures/out/paper.pdf');
 
 let bridge: Bridge;
 test.beforeAll(async () => {
@@ -86,7 +88,7 @@ test('window.folio uploads, opens, converts with streamed events, keeps an edit 
 
 test('a snapshot taken mid-conversion, plus the events delivered after asking for it, tracks the conversion exactly', async ({ page }) => {
   await page.goto(bridge.url);
-  const bytes = [...(await readFile(fixture))];
+  const bytes = [...(await readFile(another))];
   const { snapshot, after, final } = await page.evaluate(async (data) => {
     const file = new File([new Uint8Array(data)], 'snapshot.pdf', { type: 'application/pdf' });
     const [docId] = await window.folio.openDocuments([await window.folio.pathForFile(file)]);

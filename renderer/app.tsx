@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { MenuCommand } from '../shared/app-api.js';
 import { ExportDialog } from './dialogs/export-dialog.js';
 import { PairsDialog } from './dialogs/pairs-dialog.js';
+import { RemoveDialog } from './dialogs/remove-dialog.js';
 import { SettingsDialog } from './dialogs/settings-dialog.js';
 import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
@@ -20,6 +21,8 @@ export function App() {
   const document = useFolio(selectedDocument);
   const dialog = useFolio((state) => state.dialog);
   const notice = useFolio((state) => state.notice);
+  const info = useFolio((state) => state.info);
+  const removing = useFolio((state) => state.workspace.documents.find((candidate) => candidate.id === state.removing));
   const theme = useFolio((state) => state.settings.theme);
   const fileInput = useRef<HTMLInputElement>(null);
   const exportable = useRef(false);
@@ -115,6 +118,14 @@ export function App() {
             </button>
           </div>
         )}
+        {info && (
+          <div className="notice info" role="status">
+            <span>{info}</span>
+            <button type="button" className="icon" aria-label="Dismiss" onClick={actions.dismissInfo}>
+              ×
+            </button>
+          </div>
+        )}
         {document ? (
           <DocumentView key={document.id} document={document} />
         ) : (
@@ -134,6 +145,7 @@ export function App() {
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'export' && document && <ExportDialog document={document} />}
       {dialog === 'pairs' && <PairsDialog />}
+      {removing && <RemoveDialog document={removing} />}
     </div>
   );
 }

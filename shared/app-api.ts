@@ -134,6 +134,7 @@ export const IPC_CHANNELS = {
   getWorkspace: 'folio:get-workspace',
   openDocuments: 'folio:open-documents',
   removeDocument: 'folio:remove-document',
+  restoreDocument: 'folio:restore-document',
   unlockDocument: 'folio:unlock-document',
   readDocument: 'folio:read-document',
   convert: 'folio:convert',
@@ -177,7 +178,13 @@ export interface FolioApi {
   pathForFile(file: PickedFile): Promise<string>;
   /** Adds documents to the workspace and opens them; returns their ids in the given order. */
   openDocuments(paths: string[]): Promise<string[]>;
+  /**
+   * Takes a document out of the list and stops its conversion. Its edits and results are kept
+   * until the session ends, so that `restoreDocument` can undo the removal; after that they are gone.
+   */
   removeDocument(docId: string): Promise<void>;
+  /** Puts back a document removed in this session, where it was in the list, with its edits and review marks. */
+  restoreDocument(docId: string): Promise<void>;
   /**
    * Opens an encrypted PDF with its password, then converts with it. The password is kept in memory
    * until the app quits, never saved or logged; a wrong one leaves the document failed with

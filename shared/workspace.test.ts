@@ -91,4 +91,28 @@ describe('workspace reducer', () => {
     expect(page(reopened, 3)).toMatchObject({ engineMarkdown: 'three', reviewed: true });
     expect(applyWorkspaceEvent(reopened, { type: 'page-delta', docId: 'other', page: 1, text: 'x' })).toBe(reopened);
   });
+
+  it('keeps a removed document for an undo that puts it back where it was, resumable, and only once', () => {
+    const second: WorkspaceEvent = { type: 'document-added', document: { id: 'doc-2', path: '/tmp/b.pdf', name: 'b.pdf', kind: 'pdf', addedAt: '2026-11-30T00:00:00Z', pages: [], converting: false } };
+    const converting = apply([...opened, second, { type: 'pages-queued', docId, pages: [1, 2] }, { type: 'page-started', docId, page: 1 }, { type: 'page-edited', docId, page: 3, markdown: 'mine' }]);
+    const removed = apply([{ type: 'document-removed', docId }], converting);
+    expect(removed.documents.map((document) => document.id)).toEqual(['doc-2']);
+    expect(removed.removed).toEqual([{ document: converting.documents[0], index: 0 }]);
+    // a second removal of it, or an event for it, changes nothing
+    expect(apply([{ type: 'document-removed', docId }, { type: 'page-delta', docId, page: 1, text: 'late' }], removed)).toEqual(removed);
+
+    const restored = apply([{ type: 'document-restored', docId }], removed);
+    expect(restored.documents.map((document) => document.id)).toEqual([docId, 'doc-2']);
+    expect(restored.removed).toEqual([]);
+    expect(restored.documents[0]!.converting).toBe(false);
+    expect(restored.documents[0]!.pages.map((candidate) => candidate.state)).toEqual(['pending', 'pending', 'pending']);
+    expect(page(restored, 3).editedMarkdown).toBe('mine');
+    expect(apply([{ type: 'document-restored', docId }], restored)).toBe(restored);
+  });
+
+  it('keeps the queue order main announces, beside the documents', () => {
+    const queued = apply([...opened, { type: 'queue-changed', docIds: [docId] }]);
+    expect(queued.queue).toEqual([docId]);
+    expect(apply([{ type: 'page-done', docId, result: result(1, 'x') }], queued).queue).toEqual([docId]);
+  });
 });

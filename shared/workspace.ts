@@ -46,6 +46,20 @@ export interface WorkspaceDocument {
 
 export interface Workspace {
   documents: WorkspaceDocument[];
+  /**
+   * Documents removed in this session, newest last, with where they stood in the list: kept (in
+   * memory, and their files set aside on disk) until the session ends, so a removal can be undone.
+   * Never saved: a removal becomes final when the app quits or, after a crash, when it next starts.
+   */
+  removed?: RemovedDocument[];
+  /** The conversion queue, in order: the converting document first, then those waiting. Never saved. */
+  queue?: string[];
+}
+
+export interface RemovedDocument {
+  document: WorkspaceDocument;
+  /** Its place in the list when it was removed, for an undo to put it back there. */
+  index: number;
 }
 
 export const EMPTY_WORKSPACE: Workspace = { documents: [] };
@@ -53,6 +67,10 @@ export const EMPTY_WORKSPACE: Workspace = { documents: [] };
 export type WorkspaceEvent =
   | { type: 'document-added'; document: WorkspaceDocument }
   | { type: 'document-removed'; docId: string }
+  /** A document removed in this session put back, with its edits and review marks. */
+  | { type: 'document-restored'; docId: string }
+  /** The conversion queue changed: the document converting first, then those waiting, in order. */
+  | { type: 'queue-changed'; docIds: string[] }
   | { type: 'document-opened'; docId: string; info: DocumentInfo }
   | { type: 'document-failed'; docId: string; failure: Failure }
   | { type: 'pages-queued'; docId: string; pages: number[] }
@@ -66,9 +84,24 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
   switch (event.type) {
     case 'document-added':
       if (workspace.documents.some((document) => document.id === event.document.id)) return workspace;
-      return { documents: [...workspace.documents, event.document] };
-    case 'document-removed':
-      return { documents: workspace.documents.filter((document) => document.id !== event.docId) };
+      return { ...workspace, documents: [...workspace.documents, event.document] };
+    case 'document-removed': {
+      const index = workspace.documents.findIndex((document) => document.id === event.docId);
+      if (index < 0) return workspace;
+      const removed = { document: workspace.documents[index]!, index };
+      return { ...workspace, documents: workspace.documents.filter((_, at) => at !== index), removed: [...(workspace.removed ?? []), removed] };
+    }
+    case 'document-restored': {
+      const removed = workspace.removed?.find((entry) => entry.document.id === event.docId);
+      if (!removed || workspace.documents.some((document) => document.id === event.docId)) return workspace;
+      // its conversion was cancelled with the removal: unfinished pages are resumable, as after a crash
+      const document = { ...removed.document, converting: false, pages: removed.document.pages.map(settlePage) };
+      const documents = workspace.documents.slice();
+      documents.splice(Math.min(removed.index, documents.length), 0, document);
+      return { ...workspace, documents, removed: workspace.removed!.filter((entry) => entry !== removed) };
+    }
+    case 'queue-changed':
+      return { ...workspace, queue: event.docIds };
     case 'document-opened':
       return updateDocument(workspace, event.docId, (document) => ({
         ...document,
@@ -157,7 +190,7 @@ function updateDocument(workspace: Workspace, docId: string, change: (document: 
     changed = true;
     return change(document);
   });
-  return changed ? { documents } : workspace;
+  return changed ? { ...workspace, documents } : workspace;
 }
 
 function updatePage(workspace: Workspace, docId: string, pageNumber: number, change: (page: WorkspacePage) => WorkspacePage): Workspace {

@@ -102,7 +102,7 @@ describe('WorkspaceStore', () => {
     ]);
   });
 
-  it('forgets a removed document on disk, its images included', async () => {
+  it('sets a removed document aside until the session ends, and forgets it then, its images included', async () => {
     const dir = await tempFolder();
     const store = await WorkspaceStore.open(dir);
     await applyAll(store, [
@@ -113,8 +113,55 @@ describe('WorkspaceStore', () => {
     ]);
     await store.apply({ type: 'document-removed', docId: 'a' }).saved;
     expect(await readdir(path.join(dir, 'documents'))).toEqual(['b']);
-    expect(existsSync(path.join(dir, 'documents/a'))).toBe(false);
+    expect(await readdir(path.join(dir, 'removed/a'))).toEqual(expect.arrayContaining(['document.json', 'pages', 'images']));
+    await store.flush();
+    await store.discardRemoved();
+    expect(existsSync(path.join(dir, 'removed'))).toBe(false);
     expect((await WorkspaceStore.open(dir)).workspace.documents.map((document) => document.id)).toEqual(['b']);
+  });
+
+  it('puts a removed document back where it was, with its edit, review mark, result and image, on disk too', async () => {
+    const dir = await tempFolder();
+    const store = await WorkspaceStore.open(dir);
+    await applyAll(store, [
+      { type: 'document-added', document: newDocument('a') },
+      { type: 'document-added', document: newDocument('b') },
+      { type: 'document-opened', docId: 'a', info: { pageCount: 2 } },
+      { type: 'page-done', docId: 'a', result: pageResult(1, 'engine', new Uint8Array([7, 8])) },
+      { type: 'page-edited', docId: 'a', page: 1, markdown: 'mine' },
+      { type: 'page-reviewed', docId: 'a', page: 2, reviewed: true },
+      // removed while page 2 converts: the undo finds it resumable
+      { type: 'pages-queued', docId: 'a', pages: [2] },
+      { type: 'page-started', docId: 'a', page: 2 },
+    ]);
+    await store.apply({ type: 'document-removed', docId: 'a' }).saved;
+    // a page the cancelled conversion still finishes after the removal changes nothing
+    await store.apply({ type: 'page-done', docId: 'a', result: pageResult(2, 'late') }).saved;
+    await store.apply({ type: 'document-restored', docId: 'a' }).saved;
+    expect(existsSync(path.join(dir, 'removed/a'))).toBe(false);
+
+    const reopened = await WorkspaceStore.open(dir);
+    expect(reopened.workspace.documents.map((document) => document.id)).toEqual(['a', 'b']);
+    const [first, second] = reopened.workspace.documents[0]!.pages;
+    expect(first).toMatchObject({ state: 'done', engineMarkdown: 'engine', editedMarkdown: 'mine' });
+    expect(second).toMatchObject({ state: 'pending', reviewed: true });
+    expect([...(await reopened.readImage('a', 'page-1-image-1.png'))]).toEqual([7, 8]);
+  });
+
+  it('makes the removals of a session that crashed final when it next starts', async () => {
+    const dir = await tempFolder();
+    const store = await WorkspaceStore.open(dir);
+    await applyAll(store, [
+      { type: 'document-added', document: newDocument('a') },
+      { type: 'document-added', document: newDocument('b') },
+    ]);
+    await store.apply({ type: 'document-removed', docId: 'a' }).saved;
+    // no flush, no discardRemoved: the process died here
+    const reopened = await WorkspaceStore.open(dir);
+    expect(reopened.workspace.documents.map((document) => document.id)).toEqual(['b']);
+    expect(reopened.workspace.removed).toBeUndefined();
+    expect(existsSync(path.join(dir, 'removed'))).toBe(false);
+    expect(await readdir(path.join(dir, 'documents'))).toEqual(['b']);
   });
 
   it('leaves out a damaged document file and says which, keeping the rest', async () => {

@@ -6,11 +6,14 @@
  *   documents/<id>/document.json     pages' states, edits, review marks, failures
  *   documents/<id>/pages/<n>.json    a page's engine result, written once when the page is done
  *   documents/<id>/images/<name>     image bytes of page results, kept out of the JSON
+ *   removed/<id>/                    a document removed this session, set aside whole until the
+ *                                    session ends so that an undo can put it back; emptied when
+ *                                    the app closes and, after a crash, when it next starts
  * Results live apart so that an edit or a finished page rewrites a small file, not the output of a
  * 2,000-page document.
  */
 
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PageResult } from '../../shared/page.js';
 import { applyWorkspaceEvent, settleInterrupted, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
@@ -18,6 +21,7 @@ import { writeFileAtomic } from './output/atomic-write.js';
 import { CoalescedWrite } from './coalesced-write.js';
 
 const ORDER_FILE = 'workspace.json';
+const REMOVED_FOLDER = 'removed';
 /** The order file's key among unsaved documents (no document id is empty). */
 const ORDER_KEY = '';
 const STORE_VERSION = 2;
@@ -38,6 +42,7 @@ type StoredDocument = Omit<WorkspaceDocument, 'pages'> & { pages: StoredPage[] }
 const DURABLE_EVENTS = new Set<WorkspaceEvent['type']>([
   'document-added',
   'document-removed',
+  'document-restored',
   'document-opened',
   'document-failed',
   'page-done',
@@ -97,6 +102,8 @@ export class WorkspaceStore {
   /** Reads the saved workspace (an empty one on first start) and settles conversions a crash cut off. */
   static async open(dir: string, options: WorkspaceStoreOptions = {}): Promise<WorkspaceStore> {
     await mkdir(path.join(dir, 'documents'), { recursive: true });
+    // the removals of a session that crashed: final now, as they would have been at its quit
+    await rm(path.join(dir, REMOVED_FOLDER), { recursive: true, force: true });
     await removeStaleTempFiles(dir);
     const { workspace, problems } = await readSavedWorkspace(dir);
     return new WorkspaceStore(dir, workspace, problems, options);
@@ -113,12 +120,12 @@ export class WorkspaceStore {
   apply(event: WorkspaceEvent): { applied: WorkspaceEvent; saved: Promise<void> } {
     const applied = this.setFilesAside(event);
     this.state = applyWorkspaceEvent(this.state, applied);
-    if (event.type === 'save-failed' || !DURABLE_EVENTS.has(event.type)) return { applied, saved: Promise.resolve() };
-    const docId = event.type === 'document-added' ? event.document.id : event.docId;
+    const docId = durableDocument(event);
+    if (docId === undefined) return { applied, saved: Promise.resolve() };
     // what a failed save left unsaved is saved with this change (the disk may have room again)
     const retried = [...this.unsaved].filter((id) => id !== docId && id !== ORDER_KEY).map((id) => this.documentWrite(id).request());
     let saved: Promise<void> = Promise.all([this.documentWrite(docId).request(), ...retried]).then(() => undefined);
-    if (event.type === 'document-added' || event.type === 'document-removed' || this.unsaved.has(ORDER_KEY)) {
+    if (event.type === 'document-added' || event.type === 'document-removed' || event.type === 'document-restored' || this.unsaved.has(ORDER_KEY)) {
       // a listed document always has its file: the order is written after it
       saved = saved.then(() => this.orderWrite.request());
     }
@@ -129,6 +136,11 @@ export class WorkspaceStore {
   async flush(): Promise<void> {
     await Promise.all([...this.documentWrites.values()].map((write) => write.idle()));
     await this.orderWrite.idle();
+  }
+
+  /** Ends the session's removals: what was set aside for an undo is deleted. Call after `flush`, as the app quits. */
+  async discardRemoved(): Promise<void> {
+    await rm(path.join(this.dir, REMOVED_FOLDER), { recursive: true, force: true });
   }
 
   /** Image bytes of a page result, as the engine produced them. */
@@ -178,13 +190,22 @@ export class WorkspaceStore {
 
   private async writeDocument(docId: string): Promise<void> {
     const folder = documentFolder(this.dir, docId);
+    const aside = path.join(this.dir, REMOVED_FOLDER, safeName(docId));
     const document = this.state.documents.find((candidate) => candidate.id === docId);
     const pending = this.pending.get(docId);
     if (!document) {
+      if (this.state.removed?.some((entry) => entry.document.id === docId)) {
+        // set aside whole, results not yet written included, for an undo
+        await mkdir(path.dirname(aside), { recursive: true });
+        await moveFolder(folder, aside);
+        return;
+      }
       this.pending.delete(docId);
       await rm(folder, { recursive: true, force: true });
       return;
     }
+    // a removal undone: its files come back before its document file refers to them
+    await moveFolder(aside, folder);
     await mkdir(path.join(folder, 'pages'), { recursive: true });
     if (pending) {
       // each file leaves the pending set only once written: after a failed save the next one writes the rest
@@ -278,6 +299,22 @@ async function readDocument(dir: string, id: string, problems: string[]): Promis
     }
   }
   return { ...stored, pages };
+}
+
+/** The document an event changes on disk, or undefined for one that only lives in memory. */
+function durableDocument(event: WorkspaceEvent): string | undefined {
+  if (!DURABLE_EVENTS.has(event.type)) return undefined;
+  if (event.type === 'document-added') return event.document.id;
+  return 'docId' in event ? event.docId : undefined;
+}
+
+/** Renames a document's folder; one that is not there (never written, or moved already) is nothing to move. */
+async function moveFolder(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /** A write cut off by a kill leaves its temp file behind; the saved file beside it is whole. */

@@ -15,6 +15,7 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getWorkspace: async () => EMPTY_WORKSPACE,
     openDocuments: async (paths) => paths.map((_, index) => `id-${index}`),
     removeDocument: record('removeDocument'),
+    restoreDocument: record('restoreDocument'),
     unlockDocument: async (...args) => {
       calls.push(['unlockDocument', ...args]);
       return true;

@@ -28,6 +28,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
       return ids;
     },
     removeDocument: (docId) => service.removeDocument(docId),
+    restoreDocument: (docId) => service.restoreDocument(docId),
     unlockDocument: (docId, password) => service.unlockDocument(docId, password),
     readDocument: (docId) => service.readDocument(docId),
     convert: (request) => service.convert(request),

@@ -17,6 +17,7 @@ const builtHost = path.join(root, 'dist/electron/engine/host.js');
 const faultyHost = path.join(root, 'test/fake-hosts/faulty-host.mjs');
 /** Four pages, each with running headers and body text. */
 const fourPages = path.join(root, 'test/fixtures/out/running-headers.pdf');
+const twoPages = path.join(root, 'test/fixtures/out/report.pdf');
 
 const folders: string[] = [];
 const services: AppService[] = [];
@@ -150,11 +151,9 @@ describe('AppService', () => {
     const hung = nextEvent(service, (event) => event.type === 'page-done' && event.result.page === 1);
     await service.convert({ docId: first! });
     await hung;
-    const second = path.join(await tempFolder(), 'second.pdf');
-    await copyFile(fourPages, second);
-    const [secondId] = await service.openDocuments([second]);
+    const [secondId] = await service.openDocuments([twoPages]);
     let workspace = await service.getWorkspace();
-    expect(workspace.documents.find((document) => document.id === secondId)?.info?.pageCount).toBe(4);
+    expect(workspace.documents.find((document) => document.id === secondId)?.info?.pageCount).toBe(2);
     expect(workspace.documents.find((document) => document.id === first)?.converting).toBe(true);
 
     const order: string[] = [];
@@ -270,6 +269,61 @@ describe('AppService', () => {
     const [first, second] = await Promise.all([service.openDocuments([fourPages]), service.openDocuments([fourPages, fourPages])]);
     expect(second).toEqual([first![0], first![0]]);
     expect((await service.getWorkspace()).documents).toHaveLength(1);
+  });
+
+  it('answers the same bytes under another name or folder (a copy, a second upload) with the document already open', async () => {
+    const service = await startService(await tempFolder());
+    const copy = path.join(await tempFolder(), 'copy of running-headers.pdf');
+    await copyFile(fourPages, copy);
+    const [original] = await service.openDocuments([fourPages]);
+    const [again, other] = await service.openDocuments([copy, twoPages]);
+    expect(again).toBe(original);
+    expect(other).not.toBe(original);
+    expect((await service.getWorkspace()).documents.map((document) => document.name)).toEqual(['running-headers.pdf', 'report.pdf']);
+  });
+
+  it('puts a removed document back with its edit and review mark until it closes; then the removal is final', async () => {
+    const dataDir = await tempFolder();
+    const service = await startService(dataDir);
+    const [kept, removed] = await service.openDocuments([twoPages, fourPages]);
+    await service.setEdit(removed!, 2, '# Mine\n');
+    await service.setReviewed(removed!, 1, true);
+    await service.removeDocument(removed!);
+    let workspace = await service.getWorkspace();
+    expect(workspace.documents.map((document) => document.id)).toEqual([kept]);
+    expect(workspace.removed?.map((entry) => entry.document.id)).toEqual([removed]);
+
+    await service.restoreDocument(removed!);
+    workspace = await service.getWorkspace();
+    expect(workspace.documents.map((document) => document.id)).toEqual([kept, removed]);
+    expect(workspace.documents[1]!.pages[1]!.editedMarkdown).toBe('# Mine\n');
+    expect(workspace.documents[1]!.pages[0]!.reviewed).toBe(true);
+    await expect(service.restoreDocument(removed!)).rejects.toThrow(/was removed in this session; a removal can be undone only until Folio closes/);
+
+    await service.removeDocument(removed!);
+    await service.close();
+    expect(await readdir(dataDir)).not.toContain('removed');
+    const reopened = await startService(dataDir);
+    expect((await reopened.getWorkspace()).documents.map((document) => document.id)).toEqual([kept]);
+    await expect(reopened.restoreDocument(removed!)).rejects.toThrow(/No document .* was removed in this session/);
+  });
+
+  it('says the order of the queue as it changes: the document converting first, then those waiting', async () => {
+    const service = await startService(await tempFolder());
+    const [first, second] = await service.openDocuments([fourPages, twoPages]);
+    const said: string[] = [];
+    const name = (docId: string) => (docId === first ? 'first' : 'second');
+    const bothDone = nextEvent(service, (event) => {
+      if (event.type === 'queue-changed') said.push(`queue: ${event.docIds.map(name).join(', ')}`);
+      if (event.type === 'convert-done') said.push(`${name(event.docId)} done`);
+      return event.type === 'convert-done' && event.docId === second;
+    });
+    // asked together, so the second is queued while the first's host is still starting
+    await Promise.all([service.convert({ docId: first! }), service.convert({ docId: second! })]);
+    await bothDone;
+    // a document is out of the queue by the time it is said to be done
+    expect(said).toEqual(['queue: first', 'queue: first, second', 'queue: second', 'first done', 'queue: ', 'second done']);
+    expect((await service.getWorkspace()).queue).toEqual([]);
   });
 
   it('refuses an edit for a page the document does not have', async () => {

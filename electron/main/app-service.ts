@@ -16,6 +16,7 @@ import type { DeviceProbeRequest } from '../../shared/protocol.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../core/output/math-css.js';
+import { findSameContent } from '../core/same-content.js';
 import { passwordlessView } from '../core/passwordless-view.js';
 import { toFailure } from '../core/failure-error.js';
 import { HostClient, type DeviceProbe } from '../core/engine-client/host-client.js';
@@ -115,6 +116,7 @@ export class AppService implements AppServiceApi {
     await this.queue.idle();
     await this.opening.catch(() => undefined);
     await this.store.flush();
+    await this.store.discardRemoved();
   }
 
   onWorkspaceEvent(listener: (event: WorkspaceEvent) => void): Unsubscribe {
@@ -160,7 +162,11 @@ export class AppService implements AppServiceApi {
     const ids: string[] = [];
     for (const given of paths) {
       const file = path.resolve(given);
-      const known = this.store.workspace.documents.find((document) => document.path === file);
+      // the same file again, from another folder or uploaded twice, is the document already open
+      const documents = this.store.workspace.documents;
+      const samePath = documents.find((document) => document.path === file);
+      const sameBytes = samePath ? undefined : await findSameContent(file, documents.map((document) => document.path));
+      const known = samePath ?? documents.find((document) => document.path === sameBytes);
       if (known) {
         ids.push(known.id);
         if (known.failure || !known.info) await this.inspect(known.id, file);
@@ -181,11 +187,21 @@ export class AppService implements AppServiceApi {
     return ids;
   }
 
+  /**
+   * Takes the document out of the list and cancels its conversion; its files are set aside until
+   * the session ends, so `restoreDocument` can put it back. Its password stays in memory for that.
+   */
   async removeDocument(docId: string): Promise<void> {
     this.document(docId);
     this.queue.cancel(docId);
-    this.passwords.delete(docId);
     await this.emit({ type: 'document-removed', docId });
+  }
+
+  async restoreDocument(docId: string): Promise<void> {
+    if (!this.store.workspace.removed?.some((entry) => entry.document.id === docId)) {
+      throw new Error(`No document ${docId} was removed in this session; a removal can be undone only until Folio closes.`);
+    }
+    await this.emit({ type: 'document-restored', docId });
   }
 
   async unlockDocument(docId: string, password: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 /**
  * Conversions run one document at a time on one engine host (the engines are memory-hungry), in the
- * order asked. Each job reports through workspace events; a cancel removes a waiting job or stops
- * the running one, and the host supervisor makes a crash or a hang fail only the running page.
+ * order asked. Each job reports through workspace events, and each change of the order goes out
+ * too (so a waiting document can say where it stands); a cancel removes a waiting job or stops the
+ * running one, and the host supervisor makes a crash or a hang fail only the running page.
  */
 
 import type { ConvertOptions } from '../../shared/protocol.js';
@@ -10,6 +11,8 @@ import { toFailure } from '../core/failure-error.js';
 import type { HostClient, OpenedDocument } from '../core/engine-client/host-client.js';
 
 const DEFAULT_CANCEL_GRACE_MS = 3000;
+
+type ConvertDone = Extract<WorkspaceEvent, { type: 'convert-done' }>;
 
 interface Job {
   docId: string;
@@ -26,6 +29,8 @@ export class ConversionQueue {
   private readonly waiting: Job[] = [];
   private running: Job | undefined;
   private loop: Promise<void> | undefined;
+  /** The order last announced, as its `queue-changed` said it. */
+  private announcedOrder = '[]';
 
   constructor(
     private readonly client: HostClient,
@@ -50,6 +55,7 @@ export class ConversionQueue {
     const job: Job = { docId, file, pages: [...pages], options, password, controller: new AbortController(), announced };
     this.waiting.push(job);
     if (announced) this.emit({ type: 'pages-queued', docId, pages: job.pages });
+    this.announceOrder();
     this.loop ??= this.drain();
   }
 
@@ -61,6 +67,7 @@ export class ConversionQueue {
   cancel(docId: string): void {
     const dropped = this.waiting.filter((job) => job.docId === docId);
     for (const job of dropped) this.waiting.splice(this.waiting.indexOf(job), 1);
+    this.announceOrder();
     const running = this.running;
     if (running?.docId === docId) {
       running.controller.abort(new Error('cancelled'));
@@ -78,7 +85,9 @@ export class ConversionQueue {
 
   /** Cancels everything; `idle()` then says when the running job has let go. */
   stop(): void {
-    for (const job of this.waiting.splice(0)) {
+    const dropped = this.waiting.splice(0);
+    this.announceOrder();
+    for (const job of dropped) {
       if (job.announced) this.emit({ type: 'convert-done', docId: job.docId, cancelled: true });
     }
     this.running?.controller.abort(new Error('stopped'));
@@ -91,19 +100,35 @@ export class ConversionQueue {
   private async drain(): Promise<void> {
     for (let job = this.waiting.shift(); job; job = this.waiting.shift()) {
       this.running = job;
+      let finished: ConvertDone | undefined;
       try {
         // again at the start: an earlier job of the same document may have settled them since
         this.emit({ type: 'pages-queued', docId: job.docId, pages: job.pages });
-        await this.run(job);
+        this.announceOrder();
+        finished = await this.run(job);
       } finally {
         this.running = undefined;
+        // the queue no longer holds a document by the time it is said to be done
+        this.announceOrder();
+        if (finished) this.emit(finished);
       }
     }
+    this.announceOrder();
     // in the same synchronous step as the last shift, so an enqueue never finds a loop that has ended
     this.loop = undefined;
   }
 
-  private async run(job: Job): Promise<void> {
+  /** Says the documents' order (converting first, then waiting), when it changed. */
+  private announceOrder(): void {
+    const docIds = [...new Set([...(this.running ? [this.running.docId] : []), ...this.waiting.map((job) => job.docId)])];
+    const order = JSON.stringify(docIds);
+    if (order === this.announcedOrder) return;
+    this.announcedOrder = order;
+    this.emit({ type: 'queue-changed', docIds });
+  }
+
+  /** Converts the job's pages, reporting each; resolves with its `convert-done`, for the caller to send. */
+  private async run(job: Job): Promise<ConvertDone> {
     const { docId } = job;
     const signal = job.controller.signal;
     let doc: OpenedDocument;
@@ -111,8 +136,7 @@ export class ConversionQueue {
       doc = await this.client.open(job.file, job.password, signal);
     } catch (error) {
       if (!signal.aborted) this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
-      this.emit({ type: 'convert-done', docId, cancelled: signal.aborted });
-      return;
+      return { type: 'convert-done', docId, cancelled: signal.aborted };
     }
     try {
       const { cancelled } = await this.client.convert(
@@ -130,10 +154,10 @@ export class ConversionQueue {
         signal,
         this.pageLimitMs(job.options),
       );
-      this.emit({ type: 'convert-done', docId, cancelled });
+      return { type: 'convert-done', docId, cancelled };
     } catch (error) {
       this.emit({ type: 'document-failed', docId, failure: toFailure(error) });
-      this.emit({ type: 'convert-done', docId, cancelled: false });
+      return { type: 'convert-done', docId, cancelled: false };
     } finally {
       this.client.close(doc);
     }

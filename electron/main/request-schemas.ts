@@ -25,6 +25,7 @@ const ARGUMENTS = {
   getWorkspace: z.tuple([]),
   openDocuments: z.tuple([z.array(z.string().min(1)).max(10_000)]),
   removeDocument: z.tuple([docId]),
+  restoreDocument: z.tuple([docId]),
   // the messages name the rule, never the value: a password must not be echoed into a log
   unlockDocument: z.tuple([docId, z.string().min(1).max(1024)]),
   readDocument: z.tuple([docId]),

@@ -96,6 +96,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     },
     openDocuments: (paths) => call('openDocuments', paths),
     removeDocument: (docId) => call('removeDocument', docId),
+    restoreDocument: (docId) => call('restoreDocument', docId),
     unlockDocument: (docId, password) => call('unlockDocument', docId, password),
     readDocument: async (docId) => {
       const response = await request(`/__folio/document/${encodeURIComponent(docId)}`);

@@ -1,11 +1,14 @@
 import { useEffect, useState } from 'react';
 import { pagesToResume, type WorkspaceDocument } from '../../shared/workspace.js';
 import { conversionProgress, formatDuration, formatRate } from '../state/conversion-progress.js';
+import { ordinal, queuePosition } from '../state/document-status.js';
 import { useActions, useFolio } from '../state/store-context.js';
 
 /** How far the document's conversion has got, its speed and time left, with cancel and resume. */
 export function ConversionBar({ document }: { document: WorkspaceDocument }) {
   const run = useFolio((state) => state.runs[document.id]);
+  const position = useFolio((state) => (document.converting ? queuePosition(document.id, state.workspace.queue) : null));
+  const ahead = useFolio((state) => state.workspace.documents.find((candidate) => candidate.id === state.workspace.queue?.[0])?.name);
   const { cancel, resume } = useActions();
   const now = useNow(document.converting);
   const progress = conversionProgress(document, run, now);
@@ -14,7 +17,12 @@ export function ConversionBar({ document }: { document: WorkspaceDocument }) {
 
   const details = [`${progress.done} of ${progress.total} pages done`];
   if (progress.failed > 0) details.push(`${progress.failed} failed`);
-  if (document.converting) {
+  const stopped = resumable && progress.done + progress.failed > 0 && progress.done + progress.failed < progress.total;
+  if (stopped) details.unshift('Stopped');
+  if (position !== null) {
+    // one document converts at a time: this one has no speed of its own yet
+    details.push(`Queued (${ordinal(position)})${ahead ? `, after ${ahead}` : ''}`);
+  } else if (document.converting) {
     // the engine getting ready (a model opening) says so rather than leave the bar silent for minutes
     if (run?.preparing) details.push(`${run.preparing}…`);
     else details.push(progress.pagesPerSecond === null ? 'measuring speed…' : formatRate(progress.pagesPerSecond));

@@ -1,49 +1,79 @@
-import { needsPassword } from '../../shared/failure.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
 import { conversionProgress } from '../state/conversion-progress.js';
+import { documentStatus } from '../state/document-status.js';
 import { useActions, useFolio } from '../state/store-context.js';
 
-/** The open documents with how far each has got; selecting one shows it. */
+/** The open documents with where each stands, and those removed this session with their undo. */
 export function DocumentList() {
   const documents = useFolio((state) => state.workspace.documents);
+  const queue = useFolio((state) => state.workspace.queue);
   const selected = useFolio((state) => state.selectedDocId);
-  const { selectDocument, removeDocument } = useActions();
-  if (documents.length === 0) return null;
+  const { selectDocument, askToRemove, resume } = useActions();
   return (
-    <nav aria-label="Documents">
-      <ul className="document-list">
-        {documents.map((document) => (
-          <li key={document.id} className={document.id === selected ? 'selected' : ''}>
-            <button type="button" className="document-item" aria-current={document.id === selected ? 'true' : undefined} onClick={() => selectDocument(document.id)}>
-              <span className="document-name">{document.name}</span>
-              <DocumentSummary document={document} />
-            </button>
-            <button type="button" className="icon remove" aria-label={`Remove ${document.name}`} title="Remove from the list (the file stays)" onClick={() => void removeDocument(document.id)}>
-              ×
-            </button>
-          </li>
-        ))}
-      </ul>
-    </nav>
+    <>
+      {documents.length > 0 && (
+        <nav aria-label="Documents">
+          <ul className="document-list">
+            {documents.map((document) => {
+              const status = documentStatus(document, queue);
+              return (
+                <li key={document.id} className={document.id === selected ? 'selected' : ''}>
+                  <button type="button" className="document-item" aria-current={document.id === selected ? 'true' : undefined} onClick={() => selectDocument(document.id)}>
+                    <span className="document-name">{document.name}</span>
+                    <span className={`document-state ${status.tone}`}>{status.text}</span>
+                    {document.info && !document.failure && <MiniProgress document={document} />}
+                  </button>
+                  <button type="button" className="icon remove" aria-label={`Remove ${document.name}`} title="Remove from the list (the file stays; you can undo this until Folio closes)" onClick={() => void askToRemove(document.id)}>
+                    ×
+                  </button>
+                  {status.action && (
+                    <div className="document-action">
+                      <button type="button" className="small" aria-label={`${status.action === 'resume' ? 'Resume' : 'Convert'} ${document.name}`} onClick={() => void resume(document.id)}>
+                        {status.action === 'resume' ? 'Resume' : 'Convert'}
+                      </button>
+                    </div>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      )}
+      <RemovedDocuments />
+    </>
   );
 }
 
-function DocumentSummary({ document }: { document: WorkspaceDocument }) {
-  if (needsPassword(document.failure)) return <span className="document-state failed">Needs its password</span>;
-  if (document.failure) return <span className="document-state failed">Could not open</span>;
-  if (!document.info) return <span className="document-state">Opening…</span>;
+function MiniProgress({ document }: { document: WorkspaceDocument }) {
   const progress = conversionProgress(document, undefined, 0);
-  const reviewed = document.pages.filter((page) => page.reviewed).length;
-  const parts = [`${progress.done}/${progress.total} pages`];
-  if (progress.failed > 0) parts.push(`${progress.failed} failed`);
-  if (reviewed > 0) parts.push(`${reviewed} reviewed`);
-  const state = document.converting ? 'converting' : progress.failed > 0 ? 'failed' : progress.done === progress.total ? 'done' : 'pending';
   return (
-    <>
-      <span className={`document-state ${state}`}>{document.converting ? `Converting · ${parts.join(' · ')}` : parts.join(' · ')}</span>
-      <span className="mini-progress" aria-hidden="true">
-        <span style={{ width: `${Math.round(progress.fraction * 100)}%` }} />
-      </span>
-    </>
+    <span className="mini-progress" aria-hidden="true">
+      <span style={{ width: `${Math.round(progress.fraction * 100)}%` }} />
+    </span>
+  );
+}
+
+/** Removed this session, newest first: each can be put back, edits and all, until Folio closes. */
+function RemovedDocuments() {
+  const removed = useFolio((state) => state.workspace.removed);
+  const { restoreDocument } = useActions();
+  return (
+    <section className="removed-documents" aria-label="Removed documents" aria-live="polite">
+      {removed && removed.length > 0 && (
+        <ul>
+          {removed
+            .slice()
+            .reverse()
+            .map(({ document }) => (
+              <li key={document.id}>
+                <span className="removed-name">Removed {document.name}</span>
+                <button type="button" className="small" aria-label={`Undo removing ${document.name}`} onClick={() => void restoreDocument(document.id)}>
+                  Undo
+                </button>
+              </li>
+            ))}
+        </ul>
+      )}
+    </section>
   );
 }

@@ -14,7 +14,7 @@ import { PasswordForm } from './password-form.js';
 /** The selected document: its progress, its pages, and beside them their Markdown. */
 export function DocumentView({ document }: { document: WorkspaceDocument }) {
   const api = useApi();
-  const { removeDocument } = useActions();
+  const { askToRemove } = useActions();
   const showThumbnails = useFolio((state) => state.showThumbnails);
   // an editor beside its preview needs more room than a preview alone
   const editing = useFolio((state) => state.editingPage !== null && state.view === 'preview');
@@ -40,7 +40,7 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         ) : (
           <p role="alert">{failureSentence(failureText(document.failure, APP_REMEDY_WORDS), document.path)}</p>
         )}
-        <button type="button" onClick={() => void removeDocument(document.id)}>
+        <button type="button" onClick={() => void askToRemove(document.id)}>
           Remove from the list
         </button>
       </section>

@@ -37,7 +37,12 @@ class FakeMain implements FolioApi {
     return ids;
   }
   async removeDocument(docId: string) {
+    this.calls.push(`removeDocument ${docId}`);
     this.emit({ type: 'document-removed', docId });
+  }
+  async restoreDocument(docId: string) {
+    this.calls.push(`restoreDocument ${docId}`);
+    this.emit({ type: 'document-restored', docId });
   }
   async unlockDocument(docId: string, password: string) {
     this.calls.push(`unlockDocument ${docId}`);
@@ -196,7 +201,7 @@ describe('the renderer store', () => {
     expect(store.getState().workspace.documents[0]?.failure?.message).toBe('The file is damaged.');
   });
 
-  it('keeps an encrypted document’s password for its preview, converts it once unlocked, and forgets the password when it is removed', async () => {
+  it('keeps an encrypted document’s password for its preview, converts it once unlocked, and keeps the password while its removal can be undone', async () => {
     const store = await connectedStore();
     main.openDocuments = async (paths) => {
       main.emit({ type: 'document-added', document: blankDocument('locked', paths[0]!) });
@@ -216,7 +221,81 @@ describe('the renderer store', () => {
     expect(store.getState().workspace.documents[0]?.failure).toBeUndefined();
     expect(store.getState().passwords).toEqual({ locked: 'right' });
     await store.getState().removeDocument('locked');
-    expect(store.getState().passwords).toEqual({});
+    await store.getState().restoreDocument('locked');
+    expect(store.getState().passwords).toEqual({ locked: 'right' });
+  });
+
+  it('asks before removing a document with edits or review marks, and puts it back with them on undo', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 2 } });
+    main.emit({ type: 'page-done', docId: 'a', result: pageResult(1, 'engine') });
+    main.emit({ type: 'document-added', document: blankDocument('b', '/b.pdf') });
+    main.emit({ type: 'document-opened', docId: 'b', info: { pageCount: 1 } });
+    const store = await connectedStore();
+    store.getState().editPage('a', 1, 'typed just before');
+    await store.getState().askToRemove('a');
+    expect(store.getState().removing).toBe('a');
+    store.getState().cancelRemove();
+    expect(store.getState().removing).toBeNull();
+    expect(main.calls).toEqual([]);
+
+    await store.getState().askToRemove('a');
+    await store.getState().removeDocument('a');
+    // the edit waiting for its pause was saved first, so it is among what an undo brings back
+    expect(main.calls).toEqual(['setEdit a 1 "typed just before"', 'removeDocument a']);
+    expect(store.getState().workspace.documents.map((document) => document.id)).toEqual(['b']);
+    expect(store.getState().workspace.removed?.map((entry) => entry.document.name)).toEqual(['a.pdf']);
+    expect(store.getState().selectedDocId).toBe('b');
+    expect(store.getState().removing).toBeNull();
+
+    await store.getState().restoreDocument('a');
+    expect(store.getState().workspace.documents.map((document) => document.id)).toEqual(['a', 'b']);
+    expect(findPage(store.getState().workspace, 'a', 1)?.editedMarkdown).toBe('typed just before');
+    expect(store.getState().workspace.removed).toEqual([]);
+    expect(store.getState().selectedDocId).toBe('a');
+    expect(store.getState().workspace).toEqual(main.workspace);
+  });
+
+  it('leaves the edits of a removed document to its own undo, and undoes them once it is back', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'a', result: pageResult(1, 'engine') });
+    const store = await connectedStore();
+    store.getState().editPage('a', 1, 'mine');
+    await store.getState().removeDocument('a');
+    expect(await store.getState().undo()).toBe(true);
+    expect(store.getState().notice).toBe('That edit is in a.pdf, which was removed; put it back with Undo beside its name in the list to undo its edits.');
+    expect(store.getState().selectedDocId).toBeNull();
+    await store.getState().restoreDocument('a');
+    expect(await store.getState().undo()).toBe(true);
+    expect(findPage(main.workspace, 'a', 1)?.editedMarkdown).toBeUndefined();
+  });
+
+  it('removes a document without edits or review marks at once, and keeps it listed when main refuses', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'a', result: pageResult(1, 'engine only') });
+    const store = await connectedStore();
+    main.removeDocument = async () => {
+      throw new Error('the bridge closed');
+    };
+    await store.getState().askToRemove('a');
+    expect(store.getState().removing).toBeNull();
+    expect(store.getState().notice).toBe('The document could not be removed: the bridge closed');
+    expect(store.getState().workspace.documents).toHaveLength(1);
+  });
+
+  it('says when a dropped file is already open, by name or as the same bytes under another, and shows it', async () => {
+    const store = await connectedStore();
+    await store.getState().openFiles([pdfFile('a.pdf'), pdfFile('b.pdf')]);
+    expect(store.getState().info).toBeNull();
+    main.openDocuments = async () => ['doc-2', 'doc-1'];
+    await store.getState().openFiles([pdfFile('b.pdf'), pdfFile('copy of a.pdf')]);
+    expect(store.getState().info).toBe(
+      'b.pdf is already open; it is shown instead of being added twice. copy of a.pdf is the same file as a.pdf, which is already open; it is shown instead of being added twice.',
+    );
+    expect(store.getState().selectedDocId).toBe('doc-2');
+    expect(store.getState().workspace.documents).toHaveLength(2);
   });
 
   it('shows an edit at once and saves it after a pause in typing, once', async () => {
@@ -291,6 +370,26 @@ describe('the renderer store', () => {
     clock = 3000;
     main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'a') });
     expect(store.getState().runs['d']).toEqual({ startedAt: 1000, finishedAt: [3000] });
+  });
+
+  it('times a document that waited its turn from when it began converting', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('a', '/a.pdf') });
+    main.emit({ type: 'document-opened', docId: 'a', info: { pageCount: 1 } });
+    main.emit({ type: 'document-added', document: blankDocument('b', '/b.pdf') });
+    main.emit({ type: 'document-opened', docId: 'b', info: { pageCount: 1 } });
+    const store = await connectedStore();
+    clock = 1000;
+    main.emit({ type: 'pages-queued', docId: 'a', pages: [1] });
+    main.emit({ type: 'queue-changed', docIds: ['a'] });
+    main.emit({ type: 'pages-queued', docId: 'b', pages: [1] });
+    main.emit({ type: 'queue-changed', docIds: ['a', 'b'] });
+    clock = 90_000;
+    main.emit({ type: 'page-done', docId: 'a', result: pageResult(1, 'a') });
+    main.emit({ type: 'convert-done', docId: 'a', cancelled: false });
+    main.emit({ type: 'pages-queued', docId: 'b', pages: [1] });
+    main.emit({ type: 'queue-changed', docIds: ['b'] });
+    expect(store.getState().runs['b']).toEqual({ startedAt: 90_000, finishedAt: [] });
+    expect(store.getState().workspace.queue).toEqual(['b']);
   });
 
   it('keeps what the engine does before a page (opening the model) for the progress bar while it lasts', async () => {

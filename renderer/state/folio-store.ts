@@ -18,6 +18,7 @@ import {
 } from '../../shared/workspace.js';
 import type { RunTiming } from './conversion-progress.js';
 import { EMPTY_HISTORY, recordEdit, redoEdit, undoEdit, type EditHistory } from './edit-history.js';
+import { asksBeforeRemoving, removalLoss } from './removal-loss.js';
 
 /** Which side moved to a page, so the other follows and the mover does not jump back. */
 export type PageOrigin = 'pages' | 'markdown' | 'navigation';
@@ -55,6 +56,10 @@ export interface FolioState {
   unsavedEdits: number;
   /** The last thing that went wrong that the person should know about; null when none. */
   notice: string | null;
+  /** Something the person should know that is no failure (a file dropped twice); null when none. */
+  info: string | null;
+  /** The document whose removal waits for the person to confirm it (it has edits or review marks). */
+  removing: string | null;
   dialog: Dialog;
   history: EditHistory;
   zoom: Zoom;
@@ -74,7 +79,12 @@ export interface FolioActions {
   connect(): Promise<Unsubscribe>;
   openFiles(files: readonly PickedFile[]): Promise<void>;
   selectDocument(docId: string): void;
+  /** Removes the document, first asking when it has edits or review marks (see `removing`). */
+  askToRemove(docId: string): Promise<void>;
+  cancelRemove(): void;
+  /** Removes at once; `restoreDocument` undoes it until the session ends. */
   removeDocument(docId: string): Promise<void>;
+  restoreDocument(docId: string): Promise<void>;
   /** Opens an encrypted document with its password; the outcome arrives as a workspace event. */
   unlockDocument(docId: string, password: string): Promise<void>;
   goToPage(page: number, origin: PageOrigin): void;
@@ -94,6 +104,7 @@ export interface FolioActions {
   toggleView(): void;
   openDialog(dialog: Dialog): void;
   dismissNotice(): void;
+  dismissInfo(): void;
   report(message: string): void;
   setZoom(zoom: Zoom): void;
   toggleThumbnails(): void;
@@ -198,6 +209,14 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       if (get().unsavedEdits !== unsavedEdits) set({ unsavedEdits });
     };
 
+    /** An undo or redo of an edit in a removed document waits for the document to be put back. */
+    const editable = (docId: string): boolean => {
+      if (get().workspace.documents.some((document) => document.id === docId)) return true;
+      const removed = get().workspace.removed?.find((entry) => entry.document.id === docId);
+      set({ notice: `That edit is in ${removed?.document.name ?? 'a document no longer open'}${removed ? ', which was removed; put it back with Undo beside its name in the list to undo its edits' : ''}.` });
+      return false;
+    };
+
     const replayEdit = async (docId: string, page: number, markdown: string | null) => {
       cancelPendingEdit(docId, page);
       receive({ type: 'page-edited', docId, page, markdown });
@@ -217,6 +236,8 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       runs: {},
       unsavedEdits: 0,
       notice: null,
+      info: null,
+      removing: null,
       dialog: null,
       history: EMPTY_HISTORY,
       zoom: 'fit-width',
@@ -254,7 +275,11 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         if (files.length === 0) return;
         try {
           const paths = await Promise.all(files.map((file) => api.pathForFile(file)));
+          const open = new Map(get().workspace.documents.map((document) => [document.id, document.name]));
           const ids = await api.openDocuments(paths);
+          // main answers a file already open (by path, or the same bytes from elsewhere) with its document
+          const again = ids.flatMap((docId, index) => (open.has(docId) ? [alreadyOpen(files[index]!.name, open.get(docId)!)] : []));
+          set({ info: again.length > 0 ? again.join(' ') : null });
           if (ids[0]) get().selectDocument(ids[0]);
           for (const docId of ids) void convertOnceOpen(docId);
         } catch (error) {
@@ -267,14 +292,46 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         set((state) => ({ selectedDocId: docId, editingPage: null, hoveredBlock: null, focus: { page: 1, origin: 'navigation', serial: state.focus.serial + 1 } }));
       },
 
+      async askToRemove(docId) {
+        const document = get().workspace.documents.find((candidate) => candidate.id === docId);
+        if (!document) return;
+        if (asksBeforeRemoving(removalLoss(document))) set({ removing: docId });
+        else await get().removeDocument(docId);
+      },
+
+      cancelRemove() {
+        set({ removing: null });
+      },
+
       async removeDocument(docId) {
-        await api.removeDocument(docId).catch(failWith('The document could not be removed'));
+        set({ removing: null });
+        // an edit still waiting for its pause goes with the document, and comes back with it
+        await get().flushEdits();
+        const index = get().workspace.documents.findIndex((document) => document.id === docId);
+        try {
+          await api.removeDocument(docId);
+        } catch (error) {
+          failWith('The document could not be removed')(error);
+          return;
+        }
+        receive({ type: 'document-removed', docId });
         set((state) => {
-          const workspace = applyWorkspaceEvent(state.workspace, { type: 'document-removed', docId });
-          const selectedDocId = state.selectedDocId === docId ? (workspace.documents[0]?.id ?? null) : state.selectedDocId;
-          const { [docId]: _forgotten, ...passwords } = state.passwords;
-          return { workspace, selectedDocId, passwords };
+          if (state.selectedDocId !== docId) return {};
+          // the one that took its place in the list, or the last
+          const documents = state.workspace.documents;
+          return { selectedDocId: (documents[index] ?? documents.at(-1))?.id ?? null, editingPage: null, hoveredBlock: null };
         });
+      },
+
+      async restoreDocument(docId) {
+        try {
+          await api.restoreDocument(docId);
+        } catch (error) {
+          failWith('The document could not be put back')(error);
+          return;
+        }
+        receive({ type: 'document-restored', docId });
+        get().selectDocument(docId);
       },
 
       async unlockDocument(docId, password) {
@@ -343,6 +400,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       async undo() {
         const step = undoEdit(get().history);
         if (!step) return false;
+        if (!editable(step.change.docId)) return true;
         set({ history: step.history });
         await replayEdit(step.change.docId, step.change.page, step.change.before);
         return true;
@@ -351,6 +409,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       async redo() {
         const step = redoEdit(get().history);
         if (!step) return false;
+        if (!editable(step.change.docId)) return true;
         set({ history: step.history });
         await replayEdit(step.change.docId, step.change.page, step.change.after);
         return true;
@@ -378,6 +437,10 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
       dismissNotice() {
         set({ notice: null });
+      },
+
+      dismissInfo() {
+        set({ info: null });
       },
 
       report(message) {
@@ -429,6 +492,13 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
   });
 }
 
+/** Why a dropped file did not become a second document. */
+function alreadyOpen(dropped: string, open: string): string {
+  return dropped === open
+    ? `${dropped} is already open; it is shown instead of being added twice.`
+    : `${dropped} is the same file as ${open}, which is already open; it is shown instead of being added twice.`;
+}
+
 export function selectedDocument(state: FolioState): WorkspaceDocument | undefined {
   return state.workspace.documents.find((document) => document.id === state.selectedDocId);
 }
@@ -437,7 +507,7 @@ export function findPage(workspace: Workspace, docId: string, page: number): Wor
   return workspace.documents.find((document) => document.id === docId)?.pages[page - 1];
 }
 
-/** A run starts when pages are queued on an idle document; each page done in it is timed; what the engine prepares is shown while it does. */
+/** A run starts when pages are queued on an idle document, or when it reaches the head of the queue; each page done in it is timed; what the engine prepares is shown while it does. */
 function nextRuns(workspace: Workspace, runs: Record<string, RunTiming>, event: WorkspaceEvent, time: number): Record<string, RunTiming> {
   if (event.type === 'engine-preparing' || event.type === 'engine-ready' || event.type === 'convert-done') {
     const run = runs[event.docId];
@@ -448,6 +518,12 @@ function nextRuns(workspace: Workspace, runs: Record<string, RunTiming>, event: 
     const document = workspace.documents.find((candidate) => candidate.id === event.docId);
     if (document?.converting && runs[event.docId]) return runs;
     return { ...runs, [event.docId]: { startedAt: time, finishedAt: [] } };
+  }
+  if (event.type === 'queue-changed') {
+    const head = event.docIds[0];
+    if (head === undefined || head === workspace.queue?.[0]) return runs;
+    // a document that waited its turn is timed from when it began converting, not from when it was queued
+    return { ...runs, [head]: { startedAt: time, finishedAt: [] } };
   }
   if (event.type === 'page-done') {
     const run = runs[event.docId];
