@@ -11,6 +11,9 @@ describe('settings', () => {
   it('keeps an http(s) server address and refuses one that is not, or that carries a password', () => {
     expect(parseSettings({ remoteServer: ' http://gpu-box:8000/v1 ' }).remoteServer).toBe('http://gpu-box:8000/v1');
     expect(parseSettings({ remoteServer: 'ftp://gpu-box' }).remoteServer).toBeNull();
+    // typed without a scheme, as people do: plain http, as a browser's address bar reads it
+    expect(parseSettings({ remoteServer: 'localhost:8765' }).remoteServer).toBe('http://localhost:8765');
+    expect(parseSettings({ remoteServer: 'gpu-box' }).remoteServer).toBe('http://gpu-box');
     expect(parseSettings({ remoteServer: 'gpu-box:8000 x' }).remoteServer).toBeNull();
     expect(parseSettings({ remoteServer: 'https://user:secret@gpu-box' }).remoteServer).toBeNull();
   });

@@ -11,10 +11,16 @@ import { ENGINE_CHOICES } from './engine-name.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
 import { REMOTE_IMAGE_FORMATS } from './protocol.js';
 
+/** `gpu-box:8000` as `http://gpu-box:8000`: an address typed without its scheme means plain http. */
+export function withScheme(address: string): string {
+  return address === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(address) ? address : `http://${address}`;
+}
+
 /** An http(s) address with no user:password in it (the API key is kept apart, encrypted). */
 const serverAddress = z
   .string()
   .trim()
+  .transform(withScheme)
   .refine((text) => {
     if (!URL.canParse(text)) return false;
     const url = new URL(text);

@@ -72,7 +72,7 @@ describe('folio convert with the vlm engine', () => {
   it('fails the page with the loader message when the folder holds no package', async () => {
     const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'bad'), '--model', folder, '--max-tokens', '16']);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('no manifest.json here; choose a model package folder written by tools/model');
+    expect(run.stderr).toContain('no manifest.json here, so it is not a model package; choose one listed in Settings > Models, or get one there or with folio model get REPO');
     expect(run.stderr).not.toContain('Unexpected error');
   });
 });

@@ -4,6 +4,7 @@
  * model's package comes back with its label, so the app never names it without saying what it is.
  */
 
+import os from 'node:os';
 import path from 'node:path';
 import type { ModelFolderCheck } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
@@ -12,7 +13,7 @@ import { readRecord } from '../core/model/installed-models.js';
 import { currentDemoModelSearch, demoModelAt, demoModelPackage, demoModelPlaces, DemoModelNotInstalledError, type DemoModelSearch } from '../core/model/demo-model-location.js';
 
 export async function checkModelFolder(folder: string, search: DemoModelSearch = currentDemoModelSearch()): Promise<ModelFolderCheck> {
-  const dir = path.resolve(folder);
+  const dir = path.resolve(expandHome(folder.trim()));
   const demo = demoModelAt(dir, search);
   const record = await readRecord(dir);
   const label = { ...(demo && { demoLabel: demo.label }), ...(record && { installedAs: `${record.id} (${record.precision})` }) };
@@ -22,6 +23,11 @@ export async function checkModelFolder(folder: string, search: DemoModelSearch =
   } catch (error) {
     return { folder: dir, problem: error instanceof Error ? error.message : String(error), ...label };
   }
+}
+
+/** `~` and `~/...` as a shell reads them: people type model folders so. */
+export function expandHome(folder: string): string {
+  return folder === '~' || folder.startsWith('~/') ? path.join(os.homedir(), folder.slice(1)) : folder;
 }
 
 /** A demo model's package, found by name and checked like a chosen folder; `problem` says when it is not installed. */

@@ -20,7 +20,10 @@ describe('remote draft', () => {
   });
 
   it('says what is wrong with a typed address, and nothing for an empty or good one', () => {
-    expect(serverProblem('gpu-box:8000 ')).toMatch(/http\(s\) address/);
+    expect(serverProblem('gpu-box:8000 x')).toMatch(/http\(s\) address/);
+    expect(serverProblem('ftp://gpu-box')).toMatch(/http\(s\) address/);
+    // no scheme typed: plain http is meant, as in a browser's address bar
+    expect(serverProblem('localhost:8765')).toBeUndefined();
     expect(serverProblem('https://me:pw@gpu-box')).toMatch(/without a user or password/);
     expect(serverProblem('')).toBeUndefined();
     expect(serverProblem('https://gpu-box/v1')).toBeUndefined();

@@ -26,7 +26,7 @@ export function remoteDraft(settings: Settings): RemoteDraft {
 /** Why the typed server address will not be kept; undefined when it will (or is empty: no server). */
 export function serverProblem(text: string): string | undefined {
   if (text.trim() === '' || parseSettings({ remoteServer: text }).remoteServer !== null) return undefined;
-  return 'Give an http(s) address such as http://gpu-box:8000, without a user or password (the API key goes below).';
+  return 'Give an http(s) address such as gpu-box:8000 or https://gpu-box, without a user or password (the API key goes below).';
 }
 
 /** The settings the draft changes; fields that are invalid are left out, so the saved value stays. */

@@ -21,7 +21,7 @@ export class ModelPackageError extends Error {
   }
 }
 
-export const REMEDY = 'export the package again with tools/model (see tools/model/README.md)';
+export const REMEDY = 'get the model again (Settings > Models in the app, or folio model get REPO), or export the package again with folio export-model';
 
 /** A manifest is a few KiB of JSON; anything near this is not one. */
 const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
@@ -33,7 +33,7 @@ export async function readManifest(dir: string): Promise<Manifest> {
     text = (await readBoundedFile(file, MAX_MANIFEST_BYTES, 'manifest')).toString('utf8');
   } catch (error) {
     if (error instanceof UnfitFileError) throw new ModelPackageError(`${error.message.replace(/\.$/, '')}; ${REMEDY}`);
-    throw new ModelPackageError(`${file}: no manifest.json here; choose a model package folder written by tools/model`);
+    throw new ModelPackageError(`${file}: no manifest.json here, so it is not a model package; choose one listed in Settings > Models, or get one there or with folio model get REPO`);
   }
   let json: unknown;
   try {
