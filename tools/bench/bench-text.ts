@@ -1,8 +1,9 @@
 /**
  * `npm run bench:text`: Folio's text engine against `pdftotext -layout` on the same documents in
- * one run (pages/s, wall and CPU time per page, ratios; target: Folio within 3x of pdftotext per
- * page), peak memory, then memory over a 2,000-page document. A benchmark prints; it asserts nothing.
- * Folio runs in this process (no engine-host start-up); pdftotext is one process per document.
+ * one run: in this process first (the engine's own cost, no start-up; pdftotext one process per
+ * document), then as commands end to end, which is what a user waits for and what the target
+ * judges (Folio within 3x of pdftotext per page); peak memory, then memory over a 2,000-page
+ * document. A benchmark prints; it asserts nothing.
  */
 
 import path from 'node:path';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   console.log(row('pdftotext -layout', String(poppler.pages), (poppler.ms / 1000).toFixed(2), (poppler.pages / (poppler.ms / 1000)).toFixed(1), popplerMsPerPage.toFixed(2), (poppler.cpuMs / poppler.pages).toFixed(2)));
   if (folio.failedPages) console.log(`folio failed pages: ${folio.failedPages}`);
   const cpuRatio = folio.cpuMs / folio.pages / (poppler.cpuMs / poppler.pages);
-  console.log(`\nratio (folio / pdftotext per page): time ${ratio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x; target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+  console.log(`\nratio in process (folio / pdftotext per page; not judged: no start-up counted): time ${ratio.toFixed(2)}x, CPU ${cpuRatio.toFixed(2)}x`);
   console.log('\nby document kind (ms per page; ratio = folio / pdftotext):');
   console.log(row('kind', 'docs', 'pages', 'folio', 'pdftotext', 'ratio', 'folio CPU', 'pdftotext', 'CPU ratio'));
   const perPage = (totals: RoundTotals, files: readonly string[], what: 'byFile' | 'cpuByFile') =>
@@ -90,12 +91,15 @@ async function main(): Promise<void> {
 async function commandLine(real: readonly string[], papers: readonly string[], pagesOf: (file: string) => number): Promise<void> {
   console.log('command line, end to end (least of 3; ms per page, CPU of the processes and their children):');
   console.log(row('run', 'docs', 'pages', 'folio', 'pdftotext', 'ratio', 'folio CPU', 'pdftotext', 'CPU ratio'));
-  const line = (name: string, files: readonly string[], folio: CommandTime, poppler: CommandTime) => {
+  /** Prints the run's row; returns its wall-time ratio. */
+  const line = (name: string, files: readonly string[], folio: CommandTime, poppler: CommandTime): number => {
     const pages = files.reduce((n, f) => n + pagesOf(f), 0);
     const cells = [folio.wallMs, poppler.wallMs, folio.cpuMs, poppler.cpuMs].map((ms) => ms / pages);
     console.log(row(name, String(files.length), String(pages), cells[0]!.toFixed(2), cells[1]!.toFixed(2), `${(cells[0]! / cells[1]!).toFixed(2)}x`, cells[2]!.toFixed(2), cells[3]!.toFixed(2), `${(cells[2]! / cells[3]!).toFixed(2)}x`));
+    return cells[0]! / cells[1]!;
   };
-  line('one call, real-world', real, await folioCommand(real, ROUNDS), await pdftotextLoop(real, ROUNDS));
+  const judged = line('one call, real-world', real, await folioCommand(real, ROUNDS), await pdftotextLoop(real, ROUNDS));
+  console.log(`target: folio convert within ${TARGET_RATIO}x of pdftotext per page, both as commands over the same files: ${judged <= TARGET_RATIO ? 'met' : 'NOT met'} (${judged.toFixed(2)}x)`);
   if (papers.length === 0) return;
   const sum = (times: CommandTime[]): CommandTime => ({ wallMs: times.reduce((n, t) => n + t.wallMs, 0), cpuMs: times.reduce((n, t) => n + t.cpuMs, 0) });
   const folio: CommandTime[] = [];
