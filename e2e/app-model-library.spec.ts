@@ -108,7 +108,7 @@ test('a download cancelled, resumed, stopped by the app closing and finished aft
   await form.getByRole('button', { name: 'Download and install' }).click();
 
   const status = settings.getByRole('status', { name: 'Download of acme/slow-package' });
-  await expect(status).toContainText(/downloading [1-9][\d.]* (kB|MB) of 3\.\d MB/);
+  await expect(status).toContainText(/downloading [1-9][\d.]* (kB|MB) of \d+\.\d MB/);
   await screenshot(page, '42-settings-model-downloading');
   await status.getByRole('button', { name: 'Cancel' }).click();
   await expect(status).toContainText('Cancelled acme/slow-package: what arrived is kept, and Resume goes on from there.');
@@ -137,6 +137,6 @@ test('a download cancelled, resumed, stopped by the app closing and finished aft
   expect(sent).toBeLessThan(whole + 1_000_000);
 
   await installed.getByRole('button', { name: 'Remove…' }).click();
-  await installed.getByRole('button', { name: /^Remove 3\.\d MB$/ }).click();
+  await installed.getByRole('button', { name: /^Remove \d+\.\d MB$/ }).click();
   await expect(installed).toHaveCount(0);
 });
