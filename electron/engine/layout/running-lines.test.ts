@@ -79,6 +79,11 @@ describe('running lines', () => {
     }
   });
 
+  it("takes a page's only text when it is all download stamps and page counts", () => {
+    const stamps = (n: number) => buildFragments([textRun(`Downloaded from https://example.org/a/${n} on 12 March 2024`, 50, 770), textRun(`Page ${n} of 2`, 270, 780)]);
+    expect(runningLines(stamps(2), [bandLinesOf(stamps(1), HEIGHT)], HEIGHT).size).toBe(2);
+  });
+
   it('keeps the heading and paragraph of a template-made document that neighbours repeat but for a number, and takes its page number', () => {
     const certificate = (n: number) =>
       buildFragments([

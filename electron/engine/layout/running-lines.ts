@@ -14,6 +14,7 @@ import {
   contentExtent,
   isMarginText,
   isPageNumber,
+  isStampText,
   runningText,
   sameRow,
   toBandLine,
@@ -54,7 +55,8 @@ const RUNNING_SHARE = 0.5;
  * The page's running lines and the band each is in. Running heads and footers are a small part of
  * a page's text: where the lines found carry most of it, the page is one of a template-made
  * document (a mail merge, certificates, invoices) whose neighbours repeat its body, digits aside,
- * and only page numbers and margin matter are taken. A page's only text is never taken.
+ * and only page numbers and margin matter are taken. A page's only text is never taken unless it is
+ * all download stamps and page counts.
  */
 export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, Band> {
   const candidates = bandCandidates(lines, pageHeight);
@@ -65,7 +67,8 @@ export function runningLines(lines: readonly Line[], neighbours: readonly (reado
   if (characters(running) > RUNNING_SHARE * pageChars) {
     running = running.filter((line) => isPageNumber(lineText(line)) || isMarginText(lineText(line)));
   }
-  if (characters(running) >= pageChars) return result;
+  // a page's only text stays, unless all of it is stamps (a download stamp, 'Page 1 of 1')
+  if (characters(running) >= pageChars && !running.every((line) => isStampText(lineText(line)))) return result;
   for (const line of running) result.set(line, candidates.find((c) => c.item === line)!.band);
   return result;
 }

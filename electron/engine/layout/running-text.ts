@@ -83,19 +83,28 @@ export function sameRow(a: Box, b: Box): boolean {
  * banners, download stamps and identifiers, and in the top band lines set smaller than the body
  * with nothing but such lines between them and the page edge.
  */
-const MARGIN_PATTERNS = [
+/** What a reader's or a server's download adds to every page: never what the page itself says. */
+const STAMP_PATTERNS = [
   /^(downloaded|download date|accessed|retrieved|printed)\b/i,
   /\bdoi\.org\/|^doi:?\s*10\.\d{4,}/i,
   /^\S*(https?:\/\/|www\.)\S+$/i,
+  /\bpage\s+\d+\s+of\s+\d+\b/i,
+];
+const MARGIN_PATTERNS = [
+  ...STAMP_PATTERNS,
   /\b(vol\.?|volume)\s*\d+.*\b(no\.?|issue|nr\.?)\s*\d+/i,
   /\b\d+\s*\(\d+\)\s*[,:]\s*(pp?\.\s*)?\d+\s*[-–]\s*\d+\b/,
   /©|\bcopyright\b|\ball rights reserved\b/i,
   /\bISSN\b|\bISBN\b/,
-  /\bpage\s+\d+\s+of\s+\d+\b/i,
 ];
 
 export function isMarginText(text: string): boolean {
   return MARGIN_PATTERNS.some((pattern) => pattern.test(text.trim()));
+}
+
+/** A download stamp, a DOI or URL line, "Page 1 of 3": margin matter a page never holds alone of its own. */
+export function isStampText(text: string): boolean {
+  return STAMP_PATTERNS.some((pattern) => pattern.test(text.trim()));
 }
 
 /** Facts about one candidate that only its page's layout tells. */
