@@ -41,14 +41,20 @@ test('a page that crashes the engine fails alone with a retry; re-running an edi
   await expect(failed.locator('.badge')).toHaveText('failed', { timeout: 30_000 });
   await expect(progress).toContainText('3 of 4 pages done · 1 failed');
 
-  // edit page 3 in the source view (Ctrl+/ toggles it), then re-run it keeping the edit
+  // the source view (Ctrl+/ toggles it) takes no keystrokes until Edit; then edit page 3 there and re-run it keeping the edit
   await page.locator('body').press('ControlOrMeta+/');
   const editor = page.getByRole('textbox', { name: 'Markdown of page 3' });
+  const third = markdown.locator('.page-section[data-page="3"]');
+  await editor.click();
+  await editor.press('ControlOrMeta+End');
+  await editor.pressSequentially('typed before Edit');
+  await expect(editor).not.toContainText('typed before Edit');
+  await expect(third.locator('.badge')).toHaveText('done');
+  await third.getByRole('button', { name: 'Edit' }).click();
   await editor.click();
   await editor.press('ControlOrMeta+End');
   await editor.pressSequentially('\n\nA note added in review.');
   await expect(page.getByText('All changes saved')).toBeVisible();
-  const third = markdown.locator('.page-section[data-page="3"]');
   await third.getByRole('button', { name: 'Re-run…' }).click();
   const rerun = page.getByRole('dialog', { name: 'Re-run page 3' });
   await expect(rerun.getByRole('radio', { name: /Keep my edits/ })).toBeChecked();

@@ -1,7 +1,7 @@
 import { defaultKeymap, history, historyKeymap, redo, undo } from '@codemirror/commands';
 import { markdown } from '@codemirror/lang-markdown';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
-import { Annotation, EditorState } from '@codemirror/state';
+import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
 import { useEffect, useRef } from 'react';
 
@@ -12,6 +12,8 @@ interface SourceEditorProps {
   onBlur?(): void;
   label: string;
   autoFocus?: boolean;
+  /** Shown, selectable and copyable, but keystrokes change nothing: the text is edited only after Edit. */
+  readOnly?: boolean;
 }
 
 /** Marks a change made from outside (revert, undo), which must not be reported back as typing. */
@@ -30,9 +32,10 @@ export function redoInFocusedEditor(): boolean {
 }
 
 /** A page's Markdown in CodeMirror 6; outside changes (a revert, an undo) replace its text. */
-export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false }: SourceEditorProps) {
+export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false, readOnly = false }: SourceEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
+  const readOnlyRef = useRef(new Compartment());
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const onBlurRef = useRef(onBlur);
@@ -47,6 +50,7 @@ export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false
         doc: value,
         extensions: [
           history(),
+          readOnlyRef.current.of(EditorState.readOnly.of(readOnly)),
           keymap.of([...defaultKeymap, ...historyKeymap]),
           markdown(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
@@ -71,6 +75,10 @@ export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false
     };
     // made once per page: later `value` changes arrive through the effect below
   }, [label]);
+
+  useEffect(() => {
+    viewRef.current?.dispatch({ effects: readOnlyRef.current.reconfigure(EditorState.readOnly.of(readOnly)) });
+  }, [readOnly]);
 
   useEffect(() => {
     const view = viewRef.current;

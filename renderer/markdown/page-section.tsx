@@ -58,18 +58,17 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
           <input type="checkbox" checked={page.reviewed} onChange={(event) => void setReviewed(docId, pageNumber, event.target.checked)} />
           Reviewed
         </label>
-        {view === 'preview' && (
-          <button
-            type="button"
-            className="small"
-            aria-pressed={editing}
-            disabled={page.state === 'converting' && !editing}
-            title={page.state === 'converting' ? 'The page can be edited once it has converted' : undefined}
-            onClick={() => setEditingPage(editing ? null : pageNumber)}
-          >
-            {editing ? 'Close editor' : 'Edit'}
-          </button>
-        )}
+        {/* in the source view too: its text is read-only until Edit, so a stray keystroke edits nothing */}
+        <button
+          type="button"
+          className="small"
+          aria-pressed={editing}
+          disabled={page.state === 'converting' && !editing}
+          title={page.state === 'converting' ? 'The page can be edited once it has converted' : undefined}
+          onClick={() => setEditingPage(editing ? null : pageNumber)}
+        >
+          {editing ? (view === 'source' ? 'Done editing' : 'Close editor') : 'Edit'}
+        </button>
         {edited && (
           <>
             <button type="button" className="small" aria-pressed={showDiff} onClick={() => setShowDiff(!showDiff)}>
@@ -112,6 +111,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
             label={`Markdown of page ${pageNumber}`}
             value={pageMarkdown(page)}
             autoFocus={editing}
+            readOnly={!editing}
             onChange={(markdown) => editPage(docId, pageNumber, markdown)}
             onBlur={() => void flushEdits()}
           />
