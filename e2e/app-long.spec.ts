@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { aes256Pdf } from '../test/encrypted-pdf.js';
-import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
+import type { Bridge } from '../electron/web/bridge-server.js';
+import { startPacedBridge } from './support/paced-bridge.js';
 import { FIXTURES, screenshot } from './support/app-page.js';
 import { writeLongPdf } from './support/long-pdf.js';
 
@@ -18,11 +19,7 @@ let scratch: string;
 test.beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'folio-ui-'));
   // paced like a vision model, so a conversion is long enough to cancel half-way
-  bridge = await startBridge({
-    settings: { engine: 'text' },
-    hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
-    hostEnv: { FOLIO_PACE_MS: '40' },
-  });
+  bridge = await startPacedBridge({ engine: 'text' }, { FOLIO_PACE_MS: '40' });
 });
 test.afterAll(async () => {
   await bridge.close();

@@ -12,7 +12,8 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { findDemoModel } from '../shared/demo-models.js';
 import { levenshtein } from '../shared/text-match/fuzzy-match.js';
-import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
+import type { Bridge } from '../electron/web/bridge-server.js';
+import { startPacedBridge } from './support/paced-bridge.js';
 import { dropFile, screenshot } from './support/app-page.js';
 
 const NANO = path.resolve(import.meta.dirname, '../tools/model/fixtures/nano');
@@ -22,11 +23,7 @@ const CER_LIMIT = 0.08;
 
 let bridge: Bridge;
 test.beforeAll(async () => {
-  bridge = await startBridge({
-    settings: { engine: 'vlm', modelDir: NANO, specK: 3, maxNewTokens: 400 },
-    hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
-    hostEnv: { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '25', FOLIO_PREPARE_MS: '3000' },
-  });
+  bridge = await startPacedBridge({ engine: 'vlm', modelDir: NANO, specK: 3, maxNewTokens: 400 }, { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '25', FOLIO_PREPARE_MS: '3000' });
 });
 test.afterAll(async () => {
   await bridge.close();

@@ -10,7 +10,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
+import type { Bridge } from '../electron/web/bridge-server.js';
+import { startPacedBridge } from './support/paced-bridge.js';
 import { dropFile, FIXTURES, screenshot } from './support/app-page.js';
 import { writeLongPdf } from './support/long-pdf.js';
 
@@ -18,11 +19,7 @@ let bridge: Bridge;
 let scratch: string;
 test.beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'folio-ui-remove-'));
-  bridge = await startBridge({
-    settings: { engine: 'text' },
-    hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
-    hostEnv: { FOLIO_PACE_MS: '40' },
-  });
+  bridge = await startPacedBridge({ engine: 'text' }, { FOLIO_PACE_MS: '40' });
 });
 test.afterAll(async () => {
   await bridge.close();
@@ -78,8 +75,9 @@ test('removing an edited document asks first and can be undone with its edits; a
   await expect(page.getByRole('navigation', { name: 'Documents' })).toHaveCount(0);
   const removed = page.getByRole('region', { name: 'Removed documents' });
   await expect(removed).toContainText('Removed running-headers.pdf');
-  expect(existsSync(path.join(bridge.dataDir, 'removed', id, 'document.json'))).toBe(true);
-  expect(existsSync(path.join(bridge.dataDir, 'documents', id))).toBe(false);
+  // the list changes first; the folder moves when the removal is saved
+  await expect.poll(() => existsSync(path.join(bridge.dataDir, 'removed', id, 'document.json'))).toBe(true);
+  await expect.poll(() => existsSync(path.join(bridge.dataDir, 'documents', id))).toBe(false);
   await screenshot(page, '31-removed-undo');
 
   // Undo brings it back with the edit and the review mark, on disk too
@@ -89,7 +87,7 @@ test('removing an edited document asks first and can be undone with its edits; a
   await expect(first.locator('.badge')).toHaveText('done, edited');
   await expect(first.getByRole('heading', { name: 'Kept through an undo' })).toBeVisible();
   await expect(markdown.locator('.page-section[data-page="2"]').getByRole('checkbox', { name: 'Reviewed' })).toBeChecked();
-  expect(existsSync(path.join(bridge.dataDir, 'documents', id, 'document.json'))).toBe(true);
+  await expect.poll(() => existsSync(path.join(bridge.dataDir, 'documents', id, 'document.json'))).toBe(true);
 
   // an unedited document goes without a question, and comes back the same way
   await dropFile(page, path.join(FIXTURES, 'letter.pdf'));

@@ -4,16 +4,13 @@
  */
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
+import type { Bridge } from '../electron/web/bridge-server.js';
+import { startPacedBridge } from './support/paced-bridge.js';
 import { FIXTURES, screenshot } from './support/app-page.js';
 
 let bridge: Bridge;
 test.beforeAll(async () => {
-  bridge = await startBridge({
-    settings: { engine: 'text' },
-    hostModule: path.join(import.meta.dirname, 'support/paced-host.mjs'),
-    hostEnv: { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '60' },
-  });
+  bridge = await startPacedBridge({ engine: 'text' }, { FOLIO_PACE_MS: '0', FOLIO_STREAM_CHUNK: '16', FOLIO_STREAM_MS: '60' });
 });
 test.afterAll(async () => {
   await bridge.close();
