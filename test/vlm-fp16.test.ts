@@ -126,7 +126,7 @@ describe('a package whose manifest misstates its dtype', () => {
       for (const input of (manifest.graphs as Graphs).decoder?.inputs ?? []) if (input.dtype === 'float16') input.dtype = 'float32';
     });
     try {
-      await expect(openModelPackage(dir, { threads: 1 })).rejects.toThrow(/decoder\.onnx: input inputs_embeds is float16 but the manifest declares float32; export the package again/);
+      await expect(openModelPackage(dir, { threads: 1 })).rejects.toThrow(/decoder\.onnx: input inputs_embeds is float16 but the manifest declares float32; get the model again/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -75,7 +75,7 @@ describe('model package', () => {
   it('asks for a new export of a package from before the MTP cache layout changed', async () => {
     const dir = await copyOfTiny();
     await editManifest(dir, (manifest) => { manifest.format_version = 1; });
-    await expect(openModelPackage(dir)).rejects.toThrow(/format version 1, but this Folio reads version 2; export the package again/);
+    await expect(openModelPackage(dir)).rejects.toThrow(/format version 1, but this Folio reads version 2; get the model again/);
   });
 
   it('names the file whose checksum does not match', async () => {
