@@ -52,8 +52,11 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
 
   await settings.getByRole('combobox', { name: 'Engine' }).selectOption({ label: 'Remote server' });
   const address = settings.getByRole('textbox', { name: 'Server address' });
-  await address.fill('gpu-box:8000');
+  await address.fill('ftp://gpu-box');
   await expect(address).toHaveAttribute('aria-invalid', 'true');
+  // no scheme typed means plain http, as a browser's address bar reads it
+  await address.fill('gpu-box:8000');
+  await expect(address).toHaveAttribute('aria-invalid', 'false');
   await address.fill(server.url);
   await expect(address).toHaveAttribute('aria-invalid', 'false');
   await settings.getByRole('textbox', { name: 'Model name' }).fill('test-ocr');
