@@ -110,9 +110,10 @@ describe('display formulas of a LaTeX-made page', needs(PROGRAMS, PDFLATEX_PROBL
     expect(rendersAs('\\mathcal{L} = \\int_0^1 x^2 \\, dx')).toBe(true);
   });
 
-  it('writes the equation number at the margin as the tag of the formula', () => {
-    expect(markdown).toMatch(/d x \\tag\{1\}\n\$\$/);
+  it('takes the equation number at the margin with its formula, and leaves it out of the LaTeX', () => {
+    expect(markdown).toMatch(/d x\n\$\$/);
     expect(markdown).not.toContain('(1)');
+    expect(markdown).not.toContain('\\tag');
   });
 
   it('reads a tall radical over a sum with its limits', () => {

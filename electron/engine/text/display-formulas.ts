@@ -46,17 +46,19 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
     const latex = formulaLatex(glyphs, inside);
     if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex });
   }
-  // An equation's number, set at the margin on its row, is the tag of the nearest formula to its left.
+  // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
   for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
     const numberBox = unionBox(number.map((i) => runs[i]!));
     const y = (numberBox.y0 + numberBox.y1) / 2;
     const left = found.filter((f) => f.box.x1 < numberBox.x0 && y > f.box.y0 && y < f.box.y1).sort((a, b) => b.box.x1 - a.box.x1)[0];
     if (left && !left.number) left.number = number;
   }
+  // The number is taken with its formula and dropped: the page's numbering is no part of the
+  // formula, and a `\tag` is drawn over the formula's last symbols where the display is no wider
+  // than the formula (olmOCR-Bench's rendering), so a tagged formula stops matching its source.
   return found.map(({ cluster, box, latex, number }) => {
-    const tag = number ? ` \\tag{${number.map((i) => runs[i]!.text).join('').replace(/[\s()]/g, '')}}` : '';
     const taken = number ? [...cluster, ...number] : cluster;
-    return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}${tag}\n$$` };
+    return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}\n$$` };
   });
 }
 
@@ -120,8 +122,9 @@ function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
   let mathGlyphs = 0;
   let chars = 0;
   for (const run of runs) {
-    const fontClass = mathFontClass(run.fontName);
-    if (fontClass === 'other') return false;
+    // The text font's glyphs read as TeX's roman: digits, brackets and operator names, never words.
+    const own = mathFontClass(run.fontName);
+    const fontClass = own === 'other' ? 'roman' : own;
     const visible = run.text.replace(/\s/g, '').length;
     chars += visible;
     if (fontClass === 'italic' || fontClass === 'extension' || fontClass === 'blackboard') mathGlyphs += visible;

@@ -7,14 +7,16 @@
 
 export type MathFontClass = 'italic' | 'symbol' | 'extension' | 'blackboard' | 'roman' | 'other';
 
-const ITALIC_FONT = /^(?:CMMI|CMMIB|LMMathItalic|NewTXMI|NTXMI|txmi|rtxmi|pxmi|zxmi|MTMI|eurm)/i;
-const SYMBOL_FONT = /^(?:CMSY|CMBSY|LMMathSymbols|NewTXSY|txsy|rtxsy|pxsy|zxsy|MTSY|MSAM|eusm)/i;
-const EXTENSION_FONT = /^(?:CMEX|LMMathExtension|NewTXEXX|txex|rtxex|pxex|zxex|MTEX)/i;
-const BLACKBOARD_FONT = /^(?:MSBM)/i;
-const ROMAN_FONT = /^(?:CMR|CMBX|CMB\d|CMSS|CMTI|CMSL|CMU|LMRoman|SFRM|SFBX|EUFM)/i;
+const ITALIC_FONT = /^(?:CMMI|CMMIB|LMMathItalic|NewTXMI|NewTXBMI|NTXMI|txmi|txbmi|rtxmi|rtxbmi|pxmi|pxbmi|zxmi|zsfmi|MTMI|eurm|LibertineMathMI|LinLibertineMathMI)/i;
+/** OpenType math fonts (unicode-math): one font for every math glyph, letters as Unicode's mathematical italic. */
+const OPENTYPE_MATH_FONT = /^(?:STIXTwoMath|STIXMath|XITSMath|LatinModernMath|LMMath-|NewCMMath|CambriaMath|Cambria-Math|LibertinusMath|FiraMath|TeXGyre\w*Math|Asana-?Math|GFSNeohellenicMath)/i;
+const SYMBOL_FONT = /^(?:CMSY|CMBSY|LMMathSymbols|NewTXSY|txsy|txbsy|rtxsy|pxsy|pxbsy|zxsy|MTSY|MSAM|eusm|LibertineMathSY)/i;
+const EXTENSION_FONT = /^(?:CMEX|LMMathExtension|NewTXEXX|txex|txbex|rtxex|pxex|zxex|MTEX)/i;
+const BLACKBOARD_FONT = /^(?:MSBM|txmsb|pxmsb|LibertineMathBB)/i;
+const ROMAN_FONT = /^(?:CMR|CMBX|CMB\d|CMSS|CMTI|CMSL|CMU|LMRoman|SFRM|SFBX|EUFM|LibertineMathRM)/i;
 
 export function mathFontClass(fontName: string): MathFontClass {
-  if (ITALIC_FONT.test(fontName)) return 'italic';
+  if (ITALIC_FONT.test(fontName) || OPENTYPE_MATH_FONT.test(fontName)) return 'italic';
   if (SYMBOL_FONT.test(fontName)) return 'symbol';
   if (EXTENSION_FONT.test(fontName)) return 'extension';
   if (BLACKBOARD_FONT.test(fontName)) return 'blackboard';
@@ -49,6 +51,8 @@ const SYMBOLS: Readonly<Record<string, string>> = {
   'ℑ': '\\Im', 'ℵ': '\\aleph', '⌊': '\\lfloor', '⌋': '\\rfloor', '⌈': '\\lceil', '⌉': '\\rceil', '{': '\\{',
   '}': '\\}', '∑': '\\sum', '∏': '\\prod', '∫': '\\int', '∮': '\\oint', '⋃': '\\bigcup', '⋂': '\\bigcap',
   '#': '\\#', '%': '\\%', '&': '\\&', '_': '\\_', '$': '\\$', '\\': '\\backslash',
+  '≢': '\\not\\equiv', '≰': '\\nleq', '≱': '\\ngeq', '⊄': '\\not\\subset', '⊈': '\\nsubseteq', '≁': '\\nsim', '∤': '\\nmid',
+  '∦': '\\nparallel', '∌': '\\not\\ni', '≮': '\\not<', '≯': '\\not>',
 };
 
 const CONTROL_PICTURES = 0x2400;
@@ -122,6 +126,9 @@ const OPERATOR_NAMES = new Set([
   'Pr', 'mod',
 ]);
 
+/** Operator names that take limits (`\\lim_{n \\to \\infty}`), set under them in a display. */
+const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'sup', 'inf', 'max', 'min', 'det', 'gcd', 'Pr']);
+
 export function isOperatorName(word: string): boolean {
   return OPERATOR_NAMES.has(word);
 }
@@ -134,9 +141,14 @@ export function glyphRole(text: string, fontClass: MathFontClass): GlyphRole {
     if (RADICAL_PIECES.has(text) || DELIMITER_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
+    // newtx's extension font maps its glyphs to Unicode: its big operators hang from the baseline as TeX's do.
+    if (BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return 'display-operator';
+    if (text === '√') return 'radical';
     return 'ordinary';
   }
   if (text === '√') return 'radical';
+  // lim, max, sup and the like take their limits under them in a display.
+  if (fontClass === 'roman' && LIMIT_NAMES.has(text)) return 'display-operator';
   if (fontClass !== 'italic' && ACCENTS[text]) return 'accent';
   if (BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return 'operator';
   return 'ordinary';
@@ -146,16 +158,25 @@ export function accentCommand(text: string): string | undefined {
   return ACCENTS[text];
 }
 
+/** TeX's `\\not` slash, as a combining mark. */
+const NOT_SLASH = '\u0338';
+
 /** One glyph (or an upright word) as LaTeX. */
 export function glyphLatex(text: string, fontClass: MathFontClass): string {
   if (fontClass === 'extension') return EXTENSION[text] ?? DELIMITERS[text] ?? SYMBOLS[text] ?? text;
   if (fontClass === 'roman' && /^\p{L}{2,}$/u.test(text)) return OPERATOR_NAMES.has(text) ? `\\${text}` : `\\operatorname{${text}}`;
-  const [base = '', ...marks] = [...text.normalize('NFD')];
+  // Unicode's mathematical alphanumerics (𝑥, 𝜋 of an OpenType math font) are their letters in a math font.
+  const plain = text.replace(/[\u{1D400}-\u{1D7FF}]/gu, (char) => char.normalize('NFKC'));
+  // A negated relation decomposes into the relation and a slash: look the whole up first.
+  const whole = SYMBOLS[plain] ?? GREEK[plain];
+  if (whole) return whole;
+  const [base = '', ...marks] = [...plain.normalize('NFD')];
   let latex = GREEK[base] ?? SYMBOLS[base] ?? base;
   if (fontClass === 'blackboard' && /^[A-Z]$/.test(base)) latex = `\\mathbb{${base}}`;
   // The symbol font's capitals are TeX's calligraphic alphabet.
   if (fontClass === 'symbol' && /^[A-Z]$/.test(base)) latex = `\\mathcal{${base}}`;
   for (const mark of marks) {
+    if (mark === NOT_SLASH) latex = `\\not ${latex}`;
     const command = COMBINING_ACCENTS[mark];
     if (command) latex = `${command}{${latex}}`;
   }

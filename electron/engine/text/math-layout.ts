@@ -33,16 +33,20 @@ const MIN_SCRIPT_POINTS = 7;
 
 /** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
 export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
-  const fontClass = mathFontClass(run.fontName);
+  const own = mathFontClass(run.fontName);
+  // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman does.
+  const fontClass = own === 'other' ? 'roman' : own;
   const chars = [...run.text];
   const unit = (run.x1 - run.x0) / (chars.length || 1);
-  const pieces = fontClass === 'roman' ? run.text.match(/\p{L}{2,}|\S\p{M}*/gu) : run.text.match(/\S\p{M}*/gu);
+  // Variation selectors (a display-size operator's `∑︁` in newtx) choose a glyph and add no symbol.
+  const text = run.text.replace(/[\uFE00-\uFE0F]/g, ' ');
+  const pieces = fontClass === 'roman' ? text.match(/\p{L}{2,}|\S\p{M}*/gu) : text.match(/\S\p{M}*/gu);
   const glyphs: MathGlyph[] = [];
   let offset = 0;
   for (const [index, piece] of (pieces ?? []).entries()) {
-    const start = run.text.indexOf(piece, offset);
-    const spaceBefore = index > 0 && /\s/.test(run.text.slice(offset, start));
-    const before = [...run.text.slice(0, start)].length;
+    const start = text.indexOf(piece, offset);
+    const spaceBefore = index > 0 && /\s/.test(text.slice(offset, start));
+    const before = [...text.slice(0, start)].length;
     const length = [...piece].length;
     offset = start + piece.length;
     const x0 = run.x0 + before * unit;
@@ -67,7 +71,7 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  const latex = readRow(attachLimits(attachAccents(glyphs).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
+  const latex = readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
   // A display formula ends its sentence with a full stop or comma that belongs to the prose.
   return latex.replace(/\s*[.,;]$/, '');
 }
@@ -135,6 +139,30 @@ function attachAccents(glyphs: readonly MathGlyph[]): MathGlyph[] {
   return result.filter((g) => !dropped.has(g));
 }
 
+/** TeX's `\not`: a slash glyph of its own (U+0338 in the text layer) set over the relation it negates. */
+const NEGATION = '\u0338';
+
+/** A negation slash over a relation makes the negated relation (`=` becomes `≠`), in either order in the text layer. */
+function attachNegations(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  const slashes = glyphs.filter((g) => g.text === NEGATION);
+  if (slashes.length === 0) return [...glyphs];
+  const result = glyphs.filter((g) => g.text !== NEGATION).map((g) => ({ ...g }));
+  for (const slash of slashes) {
+    const centre = centreX(slash);
+    const negated = result
+      .filter((g) => g.role === 'ordinary' && Math.abs(g.baseline - slash.baseline) < 0.3 * g.size && Math.abs(centreX(g) - centre) < 0.6 * g.size)
+      .sort((a, b) => Math.abs(centreX(a) - centre) - Math.abs(centreX(b) - centre))[0];
+    if (negated) negated.text = negatedRelation(negated.text);
+  }
+  return result;
+}
+
+/** The composed character where Unicode has one (`≠`, `∉`, `≢`), else the relation marked for `\not`. */
+function negatedRelation(text: string): string {
+  const composed = (text + NEGATION).normalize('NFC');
+  return [...composed].length === 1 ? composed : `${text}${NEGATION}`;
+}
+
 function centreX(box: Box): number {
   return (box.x0 + box.x1) / 2;
 }
@@ -170,8 +198,9 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     const before = previous;
     previous = undefined;
     if (rule && (!glyph || rule.x0 <= glyph.x0 + 0.5)) {
-      tokens.push(fraction(rule, take));
+      const built = fraction(rule, take);
       right = rule.x1;
+      tokens.push(built.base ? withScripts(built.latex, built.base) : built.latex);
       continue;
     }
     const g = glyph!;
@@ -191,6 +220,12 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       tokens.push(nucleus + scripts(readRow(g.limits.lower, []), readRow(g.limits.upper, [])));
       continue;
     }
+    tokens.push(withScripts(nucleus, g));
+  }
+  return joinTokens(tokens);
+
+  /** The nucleus with the scripts set after `g`, its last glyph, taken from what is left. */
+  function withScripts(nucleus: string, g: MathGlyph): string {
     const group = scriptGroup(g, left, leftRules);
     const taken = take((x) => group.glyphs.has(x), (r) => group.rules.has(r));
     const last = taken.glyphs.reduce<MathGlyph | undefined>((a, x) => (!a || x.x1 > a.x1 ? x : a), undefined);
@@ -202,9 +237,8 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       glyphs: taken.glyphs.filter((x) => !above.glyphs.includes(x)),
       rules: taken.rules.filter((r) => !above.rules.includes(r)),
     };
-    tokens.push(nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules)));
+    return nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules));
   }
-  return joinTokens(tokens);
 }
 
 /** Glyphs TeX sets with no space between them unless the author asked for one. */
@@ -239,13 +273,22 @@ interface Edge {
 
 type Take = (glyphTest: (g: MathGlyph) => boolean, ruleTest: (r: Rule) => boolean) => { glyphs: MathGlyph[]; rules: Rule[] };
 
-function fraction(rule: Rule, take: Take): string {
+/**
+ * A rule with glyphs over and under it is a fraction; with glyphs on one side only it underlines
+ * or overlines them, and the scripts after the last of them (`\underline{x}_{i}`) are its own.
+ */
+function fraction(rule: Rule, take: Take): { latex: string; base?: MathGlyph } {
   const within = (box: Box) => centreX(box) >= rule.x0 - 1 && centreX(box) <= rule.x1 + 1;
   const y = ruleY(rule);
   const above = take((g) => within(g) && inkY(g) < y, (r) => r !== rule && within(r) && ruleY(r) < y);
   const below = take((g) => within(g) && inkY(g) >= y, (r) => r !== rule && within(r) && ruleY(r) > y);
   take(() => false, (r) => r === rule);
-  return `\\frac{${readRow(above.glyphs, above.rules)}}{${readRow(below.glyphs, below.rules)}}`;
+  const numerator = readRow(above.glyphs, above.rules);
+  const denominator = readRow(below.glyphs, below.rules);
+  const lastOf = (glyphs: readonly MathGlyph[]) => glyphs.reduce<MathGlyph | undefined>((a, x) => (!a || x.x1 > a.x1 ? x : a), undefined);
+  if (numerator && !denominator) return { latex: `\\underline{${numerator}}`, base: lastOf(above.glyphs) };
+  if (denominator && !numerator) return { latex: `\\overline{${denominator}}`, base: lastOf(below.glyphs) };
+  return { latex: `\\frac{${numerator}}{${denominator}}` };
 }
 
 /** The radical's rule starts at its top right; what lies under the rule is the radicand. */
@@ -266,8 +309,10 @@ function radical(sign: MathGlyph, rules: readonly Rule[], take: Take): string {
  * operator from its baseline, about 1.4 em deep), each row grown to the glyphs beside it.
  */
 function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: Set<MathGlyph>; lower: Set<MathGlyph> } | undefined {
-  const top = op.baseline - 0.1 * op.size;
-  const bottom = op.baseline + 1.2 * op.size;
+  // An upright operator name (lim, max) stands on the baseline: its limits are over its letters and under the baseline.
+  const hung = op.fontClass === 'extension';
+  const top = hung ? op.baseline - 0.1 * op.size : op.baseline - 0.75 * op.size;
+  const bottom = hung ? op.baseline + 1.2 * op.size : op.baseline + 0.3 * op.size;
   const overlaps = (g: MathGlyph) => g.x1 > op.x0 - 0.1 * op.size && g.x0 < op.x1 + 0.1 * op.size;
   const grow = (seeds: MathGlyph[]) => {
     const row = new Set(seeds);
@@ -329,7 +374,13 @@ function scripts(sub: string, sup: string): string {
   return (sub ? `_{${sub}}` : '') + (sup ? `^{${sup}}` : '');
 }
 
-/** Spaced tokens: a command never runs into the letter after it. */
+/**
+ * Spaced tokens: a command never runs into the letter after it. Three full stops (or centred
+ * dots) in a row are TeX's `\dots` (`\cdots`), which KaTeX draws as one ellipsis.
+ */
 function joinTokens(tokens: readonly string[]): string {
-  return tokens.join(' ');
+  return tokens
+    .join(' ')
+    .replace(/(?:^|(?<= ))\. \. \.(?= |$)/g, '\\ldots')
+    .replace(/(?:^|(?<= ))\\cdot \\cdot \\cdot(?= |$)/g, '\\cdots');
 }
