@@ -19,7 +19,7 @@ export interface DisplayFormula {
 /** Runs closer than this many ems side by side on overlapping rows belong to one cluster. */
 const CLUSTER_GAP_EM = 1.5;
 /** An equation number at the margin: `(3)`, `(2a)`, `(A.1)`. */
-const EQUATION_NUMBER = /^\((?:[A-Z]\.)?\d{1,3}[a-z]?\)$/;
+const EQUATION_NUMBER = /^\((?:[A-Z]\.)?\d{1,3}(?:\.\d{1,3})?[a-z]?\)$/;
 /** A cluster with fewer visible characters is a stray symbol, not a formula. */
 const MIN_FORMULA_CHARS = 3;
 
@@ -34,24 +34,36 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   // Most pages have no math fonts at all: nothing to cluster.
   if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
   const all = clusters(runs, candidates, rules);
+  const unicodeFonts = unicodeExtensionFonts(runs);
   const found: { cluster: number[]; box: Box; latex: string; number?: number[] }[] = [];
-  for (const cluster of all) {
-    const members = cluster.map((i) => runs[i] as PlacedRun);
-    const box = unionBox(members);
-    const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
-    if (!isFormula(members, inside.length > 0)) continue;
-    const glyphs = members.flatMap(glyphsOf);
-    // A matrix or an aligned array stays text: read as one row its columns would interleave.
-    if (!isSingleRow(glyphs, inside)) continue;
-    const latex = formulaLatex(glyphs, inside);
-    if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex });
+  for (const whole of all) {
+    // An aligned display (align, gather, eqnarray) is one cluster of several rows: each row is a formula.
+    for (const row of formulaRows(runs, whole, rules)) {
+      // An equation number set close to a narrow column's formula joins its cluster: it is no part of it.
+      const number = row.filter((i) => isMarginNumber(runs, row, i));
+      const cluster = row.filter((i) => !number.includes(i));
+      if (cluster.length === 0) continue;
+      const members = cluster.map((i) => runs[i] as PlacedRun);
+      const box = unionBox(members);
+      const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
+      if (!isFormula(members, inside.length > 0)) continue;
+      const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
+      // A matrix or an array stays text: read as one row its columns would interleave.
+      if (!isSingleRow(glyphs, inside)) continue;
+      const latex = formulaLatex(glyphs, inside);
+      if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}) });
+    }
   }
   // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
   for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
     const numberBox = unionBox(number.map((i) => runs[i]!));
     const y = (numberBox.y0 + numberBox.y1) / 2;
-    const left = found.filter((f) => f.box.x1 < numberBox.x0 && y > f.box.y0 && y < f.box.y1).sort((a, b) => b.box.x1 - a.box.x1)[0];
-    if (left && !left.number) left.number = number;
+    // Numbers stand at the right margin, or at the left one (`leqno`).
+    const onRow = found.filter((f) => y > f.box.y0 && y < f.box.y1 && !f.number);
+    const left = onRow.filter((f) => f.box.x1 < numberBox.x0).sort((a, b) => b.box.x1 - a.box.x1)[0];
+    const right = onRow.filter((f) => f.box.x0 > numberBox.x1).sort((a, b) => a.box.x0 - b.box.x0)[0];
+    const owner = left ?? right;
+    if (owner) owner.number = number;
   }
   // The number is taken with its formula and dropped: the page's numbering is no part of the
   // formula, and a `\tag` is drawn over the formula's last symbols where the display is no wider
@@ -60,6 +72,67 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
     const taken = number ? [...cluster, ...number] : cluster;
     return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}\n$$` };
   });
+}
+
+/**
+ * A cluster's rows: the baselines of its full-size glyphs, less those of numerators and
+ * denominators (over or under a rule), are the rows of an aligned display, and each run goes to the
+ * row nearest its baseline. A cluster stays whole when it has one row, or when a tall delimiter
+ * spans its rows (a matrix, cases): it is one formula then, not a formula a row.
+ */
+function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules: readonly Rule[]): number[][] {
+  const members = cluster.map((i) => runs[i] as PlacedRun);
+  const largest = Math.max(...members.map((r) => r.fontSize));
+  const fractionRules = rules.filter((r) => r.orientation === 'horizontal');
+  const inFraction = (run: PlacedRun) =>
+    fractionRules.some((r) => r.x0 <= run.x0 + 1 && r.x1 >= run.x1 - 1 && Math.abs(ruleY(r) - run.baseline) < 1.1 * run.fontSize);
+  const anchors = members.filter((r) => mathFontClass(r.fontName) !== 'extension' && r.fontSize >= 0.95 * largest && !inFraction(r));
+  const levels: number[] = [];
+  for (const baseline of anchors.map((r) => r.baseline).sort((a, b) => a - b)) {
+    if (levels.length === 0 || baseline - levels[levels.length - 1]! > 0.9 * largest) levels.push(baseline);
+  }
+  if (levels.length < 2) return [[...cluster]];
+  const spans = (run: PlacedRun) => {
+    const ink = inkBox(run);
+    return levels.some((level, k) => k > 0 && ink.y0 < (levels[k - 1]! + level) / 2 - 0.3 * largest && ink.y1 > (levels[k - 1]! + level) / 2 + 0.3 * largest);
+  };
+  if (members.some((r) => mathFontClass(r.fontName) === 'extension' && spans(r))) return [[...cluster]];
+  const rows: number[][] = levels.map(() => []);
+  for (const i of cluster) {
+    const run = runs[i] as PlacedRun;
+    const ink = inkBox(run);
+    const y = mathFontClass(run.fontName) === 'extension' ? (ink.y0 + ink.y1) / 2 : run.baseline;
+    let nearest = 0;
+    for (let k = 1; k < levels.length; k++) if (Math.abs(levels[k]! - y) < Math.abs(levels[nearest]! - y)) nearest = k;
+    rows[nearest]!.push(i);
+  }
+  return rows.filter((row) => row.length > 0);
+}
+
+function ruleY(rule: Rule): number {
+  return (rule.y0 + rule.y1) / 2;
+}
+
+/**
+ * Extension fonts whose text is Unicode (newtx's maps `∑`, and `(` and `[` are parentheses and
+ * brackets), told from TeX's, whose text is its slots (`X` a sum, `(` a brace), by any character
+ * past ASCII that is not one of the slots' Control Pictures.
+ */
+function unicodeExtensionFonts(runs: readonly TextRun[]): Set<string> {
+  const fonts = new Set<string>();
+  for (const run of runs) {
+    if (mathFontClass(run.fontName) === 'extension' && /[^\u0000-\u007F\u2400-\u241F]/u.test(run.text)) fonts.add(run.fontName);
+  }
+  return fonts;
+}
+
+/** An equation number, `(2)`, last (or first) on its row and set off from the formula by more than an em. */
+function isMarginNumber(runs: readonly TextRun[], row: readonly number[], i: number): boolean {
+  const run = runs[i]!;
+  if (!EQUATION_NUMBER.test(run.text.replace(/\s/g, ''))) return false;
+  const others = row.filter((j) => j !== i).map((j) => runs[j]!);
+  if (others.length === 0) return false;
+  return others.every((o) => o.x1 + run.fontSize <= run.x0) || others.every((o) => run.x1 + run.fontSize <= o.x0);
 }
 
 /** Runs joined when their rows overlap and they are close side by side, or share a rule (union-find). */
@@ -101,7 +174,37 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
     group.push(i);
     groups.set(root, group);
   }
-  return [...groups.values()];
+  return joinEnclosed([...groups.values()], boxes);
+}
+
+/**
+ * A one-row cluster lying within the height of a taller one and close beside it joins it: after a big
+ * operator's raised limit (`\int_0^{\pi+2} f`) the rest of the row touches neither the limit's
+ * row nor the operator.
+ */
+function joinEnclosed(groups: number[][], boxes: ReadonlyMap<number, Box & { fontSize: number }>): number[][] {
+  const extent = (group: readonly number[]) => {
+    const members = group.map((i) => boxes.get(i)!);
+    return { ...unionBox(members), fontSize: Math.max(...members.map((b) => b.fontSize)) };
+  };
+  const extents = groups.map(extent);
+  // Only a cluster taller than a line (a built-up formula) can hold another within its height.
+  const tall = extents.map((e, k) => k).filter((k) => extents[k]!.y1 - extents[k]!.y0 > 1.6 * extents[k]!.fontSize);
+  const absorbed = new Set<number>();
+  const merged = groups.map((group) => [...group]);
+  for (const a of tall) {
+    if (absorbed.has(a)) continue;
+    const outer = extents[a]!;
+    extents.forEach((inner, b) => {
+      if (b === a || absorbed.has(b) || tall.includes(b)) return;
+      const gap = Math.max(outer.x0, inner.x0) - Math.min(outer.x1, inner.x1);
+      if (inner.y0 >= outer.y0 && inner.y1 <= outer.y1 && gap <= CLUSTER_GAP_EM * inner.fontSize) {
+        merged[a]!.push(...merged[b]!);
+        absorbed.add(b);
+      }
+    });
+  }
+  return merged.filter((_, k) => !absorbed.has(k));
 }
 
 /**

@@ -36,6 +36,8 @@ const GREEK: Readonly<Record<string, string>> = {
   ϖ: '\\varpi', ρ: '\\rho', ϱ: '\\varrho', σ: '\\sigma', ς: '\\varsigma', τ: '\\tau', υ: '\\upsilon', ϕ: '\\phi',
   φ: '\\varphi', χ: '\\chi', ψ: '\\psi', ω: '\\omega', Γ: '\\Gamma', Δ: '\\Delta', Θ: '\\Theta', Λ: '\\Lambda',
   Ξ: '\\Xi', Π: '\\Pi', Σ: '\\Sigma', Υ: '\\Upsilon', Φ: '\\Phi', Ψ: '\\Psi', Ω: '\\Omega',
+  // The increment and ohm signs, which some producers map TeX's upright Delta and Omega to.
+  '∆': '\\Delta', 'Ω': '\\Omega',
 };
 
 const SYMBOLS: Readonly<Record<string, string>> = {
@@ -96,6 +98,11 @@ const DELIMITER_PIECES = new Set(['4', '5', '6', '7', ':', ';', '<', '=', '>', '
 
 /** Big operators set with their limits above and below (the display slots); integrals keep theirs beside. */
 const DISPLAY_OPERATOR_SLOTS = new Set(['X', 'Y', '[', '\\', 'a', '^', '_', 'O', 'M', 'K']);
+/** Unicode's pieces of tall delimiters: the tops (`⎛`) stand for the delimiter, the rest add nothing. */
+const UNICODE_DELIMITER_TOPS: Readonly<Record<string, string>> = { '⎛': '(', '⎞': ')', '⎡': '[', '⎤': ']', '⎧': '\\{', '⎫': '\\}', '⌈': '\\lceil', '⌉': '\\rceil' };
+const UNICODE_DELIMITER_PIECES = new Set([...'⎜⎝⎟⎠⎢⎣⎥⎦⎨⎩⎪⎬⎭⎮']);
+/** Integrals keep their limits beside them, in a display too. */
+const INTEGRALS = new Set(['∫', '∮', '∬', '∭']);
 /** Radicals, big to biggest, and the top of one built from pieces; its bottom and middle pieces add nothing. */
 const RADICAL_SLOTS = new Set(['p', 'q', 'r', 's', 'v']);
 const RADICAL_PIECES = new Set(['t', 'u']);
@@ -135,43 +142,44 @@ export function isOperatorName(word: string): boolean {
 
 export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent' | 'piece';
 
-export function glyphRole(text: string, fontClass: MathFontClass): GlyphRole {
-  if (fontClass === 'extension') {
+export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped = false): GlyphRole {
+  if (fontClass === 'extension' && !unicodeMapped) {
     if (RADICAL_SLOTS.has(text)) return 'radical';
     if (RADICAL_PIECES.has(text) || DELIMITER_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
-    // newtx's extension font maps its glyphs to Unicode: its big operators hang from the baseline as TeX's do.
-    if (BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return 'display-operator';
-    if (text === '√') return 'radical';
     return 'ordinary';
   }
+  if (UNICODE_DELIMITER_PIECES.has(text)) return 'piece';
+  // newtx's extension font maps its glyphs to Unicode: its big operators hang from the baseline as TeX's do.
+  if (fontClass === 'extension' && BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return INTEGRALS.has(text) ? 'operator' : 'display-operator';
   if (text === '√') return 'radical';
   // lim, max, sup and the like take their limits under them in a display.
   if (fontClass === 'roman' && LIMIT_NAMES.has(text)) return 'display-operator';
-  if (fontClass !== 'italic' && ACCENTS[text]) return 'accent';
+  // A combining mark standing alone is an accent set as a glyph of its own, in whatever font.
+  if ((fontClass !== 'italic' && ACCENTS[text]) || COMBINING_ACCENTS[text]) return 'accent';
   if (BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return 'operator';
   return 'ordinary';
 }
 
 export function accentCommand(text: string): string | undefined {
-  return ACCENTS[text];
+  return ACCENTS[text] ?? COMBINING_ACCENTS[text];
 }
 
 /** TeX's `\\not` slash, as a combining mark. */
 const NOT_SLASH = '\u0338';
 
 /** One glyph (or an upright word) as LaTeX. */
-export function glyphLatex(text: string, fontClass: MathFontClass): string {
-  if (fontClass === 'extension') return EXTENSION[text] ?? DELIMITERS[text] ?? SYMBOLS[text] ?? text;
+export function glyphLatex(text: string, fontClass: MathFontClass, unicodeMapped = false): string {
+  if (fontClass === 'extension' && !unicodeMapped) return EXTENSION[text] ?? DELIMITERS[text] ?? SYMBOLS[text] ?? text;
   if (fontClass === 'roman' && /^\p{L}{2,}$/u.test(text)) return OPERATOR_NAMES.has(text) ? `\\${text}` : `\\operatorname{${text}}`;
-  // Unicode's mathematical alphanumerics (𝑥, 𝜋 of an OpenType math font) are their letters in a math font.
-  const plain = text.replace(/[\u{1D400}-\u{1D7FF}]/gu, (char) => char.normalize('NFKC'));
+  // Unicode's mathematical alphanumerics (𝑥, 𝜋, and Planck's ℎ, of an OpenType math font) are their letters in a math font.
+  const plain = text.replace(/[\u{1D400}-\u{1D7FF}\u210E]/gu, (char) => char.normalize('NFKC'));
   // A negated relation decomposes into the relation and a slash: look the whole up first.
   const whole = SYMBOLS[plain] ?? GREEK[plain];
   if (whole) return whole;
   const [base = '', ...marks] = [...plain.normalize('NFD')];
-  let latex = GREEK[base] ?? SYMBOLS[base] ?? base;
+  let latex = GREEK[base] ?? SYMBOLS[base] ?? UNICODE_DELIMITER_TOPS[base] ?? base;
   if (fontClass === 'blackboard' && /^[A-Z]$/.test(base)) latex = `\\mathbb{${base}}`;
   // The symbol font's capitals are TeX's calligraphic alphabet.
   if (fontClass === 'symbol' && /^[A-Z]$/.test(base)) latex = `\\mathcal{${base}}`;

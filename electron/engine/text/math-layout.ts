@@ -17,6 +17,8 @@ export interface MathGlyph extends Box {
   role: GlyphRole;
   /** Accent commands over the glyph, innermost first. */
   accents: string[];
+  /** An extension font glyph whose text is Unicode, not TeX's slot. */
+  unicodeMapped: boolean;
   /** The text layer has a space right before it in the same run. */
   spaceBefore: boolean;
   opensRun: boolean;
@@ -32,7 +34,7 @@ const SCRIPT_SHIFT = 0.08;
 const MIN_SCRIPT_POINTS = 7;
 
 /** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
-export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
+export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = false): MathGlyph[] {
   const own = mathFontClass(run.fontName);
   // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman does.
   const fontClass = own === 'other' ? 'roman' : own;
@@ -59,7 +61,8 @@ export function glyphsOf(run: TextRun & { baseline: number }): MathGlyph[] {
       baseline: run.baseline,
       size: run.fontSize,
       fontClass,
-      role: glyphRole(piece, fontClass),
+      role: glyphRole(piece, fontClass, unicodeMapped),
+      unicodeMapped,
       accents: [],
       spaceBefore,
       opensRun: index === 0,
@@ -209,7 +212,7 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       tokens.push(radical(g, leftRules, take));
       continue;
     }
-    let nucleus = glyphLatex(g.text, g.fontClass);
+    let nucleus = glyphLatex(g.text, g.fontClass, g.unicodeMapped);
     // A bar with space on both sides is a relation ("given"), not the bracket of an absolute value.
     if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
     right = g.x1;
