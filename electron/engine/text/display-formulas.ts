@@ -35,7 +35,7 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
   const all = clusters(runs, candidates, rules);
   const unicodeFonts = unicodeExtensionFonts(runs);
-  const found: { cluster: number[]; box: Box; latex: string; number?: number[] }[] = [];
+  const found: FoundFormula[] = [];
   for (const whole of all) {
     // An aligned display (align, gather, eqnarray) is one cluster of several rows: each row is a formula.
     for (const row of formulaRows(runs, whole, rules)) {
@@ -51,9 +51,10 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       // A matrix or an array stays text: read as one row its columns would interleave.
       if (!isSingleRow(glyphs, inside)) continue;
       const latex = formulaLatex(glyphs, inside);
-      if (latex) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}) });
+      if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
+  joinSideBySide(found);
   // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
   for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
     const numberBox = unionBox(number.map((i) => runs[i]!));
@@ -70,8 +71,39 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   // than the formula (olmOCR-Bench's rendering), so a tagged formula stops matching its source.
   return found.map(({ cluster, box, latex, number }) => {
     const taken = number ? [...cluster, ...number] : cluster;
-    return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${latex}\n$$` };
+    // A display formula ends its sentence with a full stop or comma that belongs to the prose.
+    const formula = latex.replace(/\s*[.,;]$/, '');
+    return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${formula}\n$$` };
   });
+}
+
+/** Formulas set apart by a `\quad` or `\qquad` on one baseline: one display, as the author wrote it. */
+const SIDE_BY_SIDE_GAP_EM = 2.6;
+
+interface FoundFormula {
+  cluster: number[];
+  box: Box;
+  latex: string;
+  number?: number[];
+  baseline?: number;
+  size?: number;
+}
+
+function joinSideBySide(found: FoundFormula[]): void {
+  found.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
+  for (let k = 0; k < found.length; k++) {
+    const left = found[k]!;
+    const right = found
+      .filter((f) => f !== left && f.box.x0 > left.box.x1 && f.baseline !== undefined && Math.abs(f.baseline - left.baseline!) < 0.1 * left.size!)
+      .sort((a, b) => a.box.x0 - b.box.x0)[0];
+    if (!right || right.box.x0 - left.box.x1 > SIDE_BY_SIDE_GAP_EM * left.size!) continue;
+    left.cluster.push(...right.cluster);
+    if (right.number) left.number = [...(left.number ?? []), ...right.number];
+    left.box = unionBox([left.box, right.box]);
+    left.latex = `${left.latex} \\qquad ${right.latex}`;
+    found.splice(found.indexOf(right), 1);
+    k--;
+  }
 }
 
 /**
@@ -107,6 +139,16 @@ function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules
     rows[nearest]!.push(i);
   }
   return rows.filter((row) => row.length > 0);
+}
+
+/** The baseline most of the formula's largest glyphs stand on, and their size. */
+function mainBaseline(members: readonly PlacedRun[]): { baseline: number; size: number } {
+  const size = Math.max(...members.map((r) => r.fontSize));
+  const full = members.filter((r) => r.fontSize >= 0.95 * size && mathFontClass(r.fontName) !== 'extension');
+  const counts = new Map<number, number>();
+  for (const run of full) counts.set(Math.round(run.baseline), (counts.get(Math.round(run.baseline)) ?? 0) + run.text.length);
+  const baseline = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? members[0]!.baseline;
+  return { baseline, size };
 }
 
 function ruleY(rule: Rule): number {

@@ -74,9 +74,7 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  const latex = readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
-  // A display formula ends its sentence with a full stop or comma that belongs to the prose.
-  return latex.replace(/\s*[.,;]$/, '');
+  return readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
 }
 
 /**
@@ -206,13 +204,26 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       tokens.push(built.base ? withScripts(built.latex, built.base) : built.latex);
       continue;
     }
-    const g = glyph!;
+    let g = glyph!;
     left = left.slice(1);
     if (g.role === 'radical') {
       tokens.push(radical(g, leftRules, take));
       continue;
     }
     let nucleus = glyphLatex(g.text, g.fontClass, g.unicodeMapped);
+    // amsmath's \iint and \iiint are integral signs kerned into each other, touching or overlapping
+    // (`\int\int` leaves a thin space between them).
+    if (nucleus === '\\int') {
+      const signs = [g];
+      while (signs.length < 3 && left[0] && isIntegral(left[0]) && Math.abs(left[0].baseline - g.baseline) < 0.1 * g.size && left[0].x0 <= signs[signs.length - 1]!.x1 + 0.02 * g.size) {
+        signs.push(left[0]);
+        left = left.slice(1);
+      }
+      if (signs.length > 1) {
+        nucleus = signs.length === 2 ? '\\iint' : '\\iiint';
+        g = { ...g, x1: signs[signs.length - 1]!.x1 };
+      }
+    }
     // A bar with space on both sides is a relation ("given"), not the bracket of an absolute value.
     if (g.text === '|' && g.x0 - right > 0.15 * g.size && (left[0]?.x0 ?? -Infinity) - g.x1 > 0.15 * g.size) nucleus = '\\mid';
     right = g.x1;
@@ -242,6 +253,10 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     };
     return nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules));
   }
+}
+
+function isIntegral(glyph: MathGlyph): boolean {
+  return glyphLatex(glyph.text, glyph.fontClass, glyph.unicodeMapped) === '\\int';
 }
 
 /** Glyphs TeX sets with no space between them unless the author asked for one. */
