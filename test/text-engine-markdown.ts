@@ -4,13 +4,15 @@ import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
 import { openPdf } from '../electron/engine/pdf/open-pdf.js';
 import { createTextEngine } from '../electron/engine/text/text-engine.js';
 
-/** The Markdown the text engine makes of page 1 of `file`, or of every page (joined by a blank line). */
-export async function textEngineMarkdown(file: string, pages: 'first' | 'all' = 'first'): Promise<string> {
+/** The Markdown the text engine makes of page 1 of `file`, of every page (joined by a blank line), or of the one page numbered. */
+export async function textEngineMarkdown(file: string, pages: 'first' | 'all' | number = 'first'): Promise<string> {
   const { pdf } = await openPdf(file);
   const engine = createTextEngine();
   const markdown: string[] = [];
   try {
-    for (let page = 1; page <= (pages === 'all' ? pdf.numPages : 1); page++) {
+    const first = typeof pages === 'number' ? pages : 1;
+    const last = typeof pages === 'number' ? pages : pages === 'all' ? pdf.numPages : 1;
+    for (let page = first; page <= last; page++) {
       const content = await engine.convertPage({
         pdf,
         page,

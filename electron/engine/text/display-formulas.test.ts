@@ -155,6 +155,47 @@ S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
     expect(delimited.match(/\$\$/g)).toHaveLength(4);
   });
 
+  it('reads aligned rows, limits under lim, dots, negated relations, underlines and side-by-side formulas', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+A system of two equations, each on a row of its own:
+\begin{align}
+u + v &= w \\
+p - q &= r + s
+\end{align}
+The limit of a sequence is written with its condition under it,
+\begin{equation*}
+L = \lim_{n \to \infty} a_n
+\end{equation*}
+a long sum with dots,
+\begin{equation*}
+z = y_1 - y_2 + \dots + y_k
+\end{equation*}
+two values that differ,
+\begin{equation*}
+a \neq b
+\end{equation*}
+a vector underlined,
+\begin{equation*}
+F = \underline{x}_{j} + c
+\end{equation*}
+and two formulas set a quad apart:
+\begin{equation*}
+m = n, \qquad k = l
+\end{equation*}
+\end{document}`;
+    const written = await convertLatex('rows', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('u + v = w')).toBe(true);
+    expect(renders('p - q = r + s')).toBe(true);
+    expect(renders('L = \\lim_{n \\to \\infty} a_n')).toBe(true);
+    expect(renders('z = y_1 - y_2 + \\dots + y_k')).toBe(true);
+    expect(renders('a \\neq b')).toBe(true);
+    expect(renders('F = \\underline{x}_{j} + c')).toBe(true);
+    expect(renders('m = n, \\qquad k = l')).toBe(true);
+    // the rows' equation numbers are taken with them, not left as text
+    expect(written).not.toMatch(/\(1\)|\(2\)/);
+  });
+
   it('reads an inline script whose font holds one digit as text, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await convertLatex('variance', source)).toBe('The variance σ2 of a sample.');
