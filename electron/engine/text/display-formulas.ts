@@ -119,9 +119,12 @@ function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules
   const inFraction = (run: PlacedRun) =>
     fractionRules.some((r) => r.x0 <= run.x0 + 1 && r.x1 >= run.x1 - 1 && Math.abs(ruleY(r) - run.baseline) < 1.1 * run.fontSize);
   const anchors = members.filter((r) => mathFontClass(r.fontName) !== 'extension' && r.fontSize >= 0.95 * largest && !inFraction(r));
+  // A row's anchors step down by less than a line (a binomial's entries, a raised term); rows by more.
   const levels: number[] = [];
+  let previous = -Infinity;
   for (const baseline of anchors.map((r) => r.baseline).sort((a, b) => a - b)) {
-    if (levels.length === 0 || baseline - levels[levels.length - 1]! > 0.9 * largest) levels.push(baseline);
+    if (baseline - previous > 0.9 * largest) levels.push(baseline);
+    previous = baseline;
   }
   if (levels.length < 2) return [[...cluster]];
   const spans = (run: PlacedRun) => {

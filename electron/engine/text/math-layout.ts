@@ -87,9 +87,11 @@ export function isSingleRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]
   const full = glyphs.filter((g) => g.role === 'ordinary' && g.size >= 0.95 * largest);
   const horizontal = rules.filter((r) => r.orientation === 'horizontal');
   const spans = (r: Rule, g: MathGlyph) => r.x0 <= centreX(g) && r.x1 >= centreX(g);
+  const stacked = new Map(binomials(glyphs, horizontal).flatMap((b) => [...b.upper, ...b.lower].map((g) => [g, b] as const)));
   for (const upper of full) {
     for (const lower of full) {
       if (lower.baseline - upper.baseline < 0.9 * upper.size) continue;
+      if (stacked.has(upper) && stacked.get(upper) === stacked.get(lower)) continue;
       if (Math.min(upper.x1, lower.x1) <= Math.max(upper.x0, lower.x0)) continue;
       const between = horizontal.some((r) => ruleY(r) > upper.baseline - 0.2 * upper.size && ruleY(r) < lower.baseline && spans(r, upper) && spans(r, lower));
       if (!between) return false;
@@ -206,16 +208,23 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     }
     let g = glyph!;
     left = left.slice(1);
+    const binomial = g.fontClass === 'extension' ? binomials([g, ...left], leftRules).find((b) => b.open === g) : undefined;
+    if (binomial) {
+      const inside = new Set([...binomial.upper, ...binomial.lower, binomial.close]);
+      left = left.filter((x) => !inside.has(x));
+      tokens.push(`\\binom{${readRow(binomial.upper, [])}}{${readRow(binomial.lower, [])}}`);
+      right = binomial.close.x1;
+      continue;
+    }
     if (g.role === 'radical') {
       tokens.push(radical(g, leftRules, take));
       continue;
     }
     let nucleus = glyphLatex(g.text, g.fontClass, g.unicodeMapped);
-    // amsmath's \iint and \iiint are integral signs kerned into each other, touching or overlapping
-    // (`\int\int` leaves a thin space between them).
+    // amsmath's \iint and \iiint are integral signs set close together, nothing between them.
     if (nucleus === '\\int') {
       const signs = [g];
-      while (signs.length < 3 && left[0] && isIntegral(left[0]) && Math.abs(left[0].baseline - g.baseline) < 0.1 * g.size && left[0].x0 <= signs[signs.length - 1]!.x1 + 0.02 * g.size) {
+      while (signs.length < 3 && left[0] && isIntegral(left[0]) && Math.abs(left[0].baseline - g.baseline) < 0.1 * g.size && left[0].x0 <= signs[signs.length - 1]!.x1 + INTEGRAL_GAP_EM * g.size) {
         signs.push(left[0]);
         left = left.slice(1);
       }
@@ -255,8 +264,55 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
   }
 }
 
+/** The most room (ems) amsmath leaves between the signs of a multiple integral, in the text layer's widths. */
+const INTEGRAL_GAP_EM = 0.6;
+
 function isIntegral(glyph: MathGlyph): boolean {
   return glyphLatex(glyph.text, glyph.fontClass, glyph.unicodeMapped) === '\\int';
+}
+
+interface Binomial {
+  open: MathGlyph;
+  close: MathGlyph;
+  upper: MathGlyph[];
+  lower: MathGlyph[];
+}
+
+/**
+ * `\binom`: tall parentheses of the extension font around two entries one over the other with no
+ * rule between them, each entry one cell (a matrix's rows have columns set apart by a quad).
+ */
+function binomials(glyphs: readonly MathGlyph[], rules: readonly Rule[]): Binomial[] {
+  const latexOf = (g: MathGlyph) => glyphLatex(g.text, g.fontClass, g.unicodeMapped);
+  const found: Binomial[] = [];
+  for (const open of glyphs.filter((g) => g.fontClass === 'extension' && latexOf(g) === '(')) {
+    const close = glyphs
+      .filter((g) => g.fontClass === 'extension' && latexOf(g) === ')' && g.x0 > open.x1 && Math.abs(g.baseline - open.baseline) < 0.1 * open.size)
+      .sort((a, b) => a.x0 - b.x0)[0];
+    if (!close) continue;
+    const between = glyphs.filter((g) => g.fontClass !== 'extension' && g.x0 >= open.x1 - 0.1 * open.size && g.x1 <= close.x0 + 0.1 * open.size);
+    if (between.length < 2 || rules.some((r) => r.x0 >= open.x1 - 1 && r.x1 <= close.x0 + 1)) continue;
+    const baselines = [...new Set(between.map((g) => g.baseline))].sort((a, b) => a - b);
+    const size = Math.max(...between.map((g) => g.size));
+    let split = -1;
+    for (let k = 1; k < baselines.length; k++) if (baselines[k]! - baselines[k - 1]! >= 0.8 * size && (split < 0 || baselines[k]! - baselines[k - 1]! > baselines[split]! - baselines[split - 1]!)) split = k;
+    if (split < 0) continue;
+    const upper = between.filter((g) => g.baseline < baselines[split]!);
+    const lower = between.filter((g) => g.baseline >= baselines[split]!);
+    if (!isOneCell(upper, size) || !isOneCell(lower, size)) continue;
+    found.push({ open, close, upper, lower });
+  }
+  return found;
+}
+
+function isOneCell(glyphs: readonly MathGlyph[], size: number): boolean {
+  const sorted = [...glyphs].sort((a, b) => a.x0 - b.x0);
+  let end = -Infinity;
+  for (const g of sorted) {
+    if (end > -Infinity && g.x0 - end > 0.8 * size) return false;
+    end = Math.max(end, g.x1);
+  }
+  return sorted.length > 0;
 }
 
 /** Glyphs TeX sets with no space between them unless the author asked for one. */
