@@ -155,7 +155,7 @@ S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
     expect(delimited.match(/\$\$/g)).toHaveLength(4);
   });
 
-  it('reads aligned rows, limits under lim, dots, negated relations, underlines and side-by-side formulas', async () => {
+  it('reads aligned rows, limits under lim, dots, negated relations, underlines, side-by-side formulas, binomials and double integrals', async () => {
     const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
 A system of two equations, each on a row of its own:
 \begin{align}
@@ -182,6 +182,10 @@ and two formulas set a quad apart:
 \begin{equation*}
 m = n, \qquad k = l
 \end{equation*}
+A binomial coefficient and a double integral:
+\begin{equation*}
+c = \binom{n}{k} + \iint g \, dA
+\end{equation*}
 \end{document}`;
     const written = await convertLatex('rows', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
@@ -192,6 +196,7 @@ m = n, \qquad k = l
     expect(renders('a \\neq b')).toBe(true);
     expect(renders('F = \\underline{x}_{j} + c')).toBe(true);
     expect(renders('m = n, \\qquad k = l')).toBe(true);
+    expect(renders('c = \\binom{n}{k} + \\iint g \\, dA')).toBe(true);
     // the rows' equation numbers are taken with them, not left as text
     expect(written).not.toMatch(/\(1\)|\(2\)/);
   });
