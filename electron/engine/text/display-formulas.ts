@@ -123,7 +123,7 @@ function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules
   const levels: number[] = [];
   let previous = -Infinity;
   for (const baseline of anchors.map((r) => r.baseline).sort((a, b) => a - b)) {
-    if (baseline - previous > 0.9 * largest) levels.push(baseline);
+    if (baseline - previous > 1.15 * largest) levels.push(baseline);
     previous = baseline;
   }
   if (levels.length < 2) return [[...cluster]];
