@@ -51,6 +51,7 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       // A matrix or an array stays text: read as one row its columns would interleave.
       if (!isSingleRow(glyphs, inside)) continue;
       const latex = formulaLatex(glyphs, inside);
+      if (isTableCell(runs, candidates, cluster, box)) continue;
       if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
@@ -75,6 +76,27 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
     const formula = latex.replace(/\s*[.,;]$/, '');
     return { box: unionBox([box, ...taken.map((i) => runs[i]!)]), runIndices: taken, markdown: `$$\n${formula}\n$$` };
   });
+}
+
+/** How far (ems) a table's neighbouring cells stand from a cell, at most. */
+const CELL_NEIGHBOUR_EM = 8;
+
+/**
+ * A short formula with words on its row both left and right of it is a table's middle cell
+ * (`f ∘ g` between a command's name and "Function composition"), not a display: taken out, it
+ * would leave the table a column short. Rows are compared by baseline, as cells need not align.
+ */
+function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cluster: readonly number[], box: Box): boolean {
+  const members = cluster.map((i) => runs[i] as PlacedRun);
+  const { baseline, size } = mainBaseline(members);
+  if (box.x1 - box.x0 > CELL_NEIGHBOUR_EM * size) return false;
+  const own = new Set(cluster);
+  const words = candidates
+    .filter((i) => !own.has(i) && /\p{L}{2,}/u.test(runs[i]!.text) && Math.abs(runs[i]!.baseline! - baseline) < 0.8 * size)
+    .map((i) => runs[i]!);
+  const left = words.some((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
+  const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
+  return left && right;
 }
 
 /** Formulas set apart by a `\quad` or `\qquad` on one baseline: one display, as the author wrote it. */
