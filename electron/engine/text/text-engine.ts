@@ -28,7 +28,7 @@ import type { Matrix } from './affine.js';
 import { createPageFrame, transformBox, type PageFrame } from './page-frame.js';
 import { summarisePage, type PageSummary } from '../layout/page-summary.js';
 import { bandCandidates, NEIGHBOUR_PAGES, runningBlocks, runningLines } from '../layout/running-lines.js';
-import type { Band, BandLine } from '../layout/running-text.js';
+import type { BandLine, RunningPlace } from '../layout/running-text.js';
 import { detectTables } from '../layout/tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
 import { hasUnmappedGlyphs, recoverUnmappedGlyphs } from './unmapped-glyphs.js';
@@ -276,7 +276,7 @@ async function findRunningText(
   memory: DocumentMemory,
   bandLines: DocumentBandLines,
   read: ContentReader,
-): Promise<Map<Line, Band>> {
+): Promise<Map<Line, RunningPlace>> {
   if (bandCandidates(fragments, frame.height).length === 0) return new Map();
   return runningLines(fragments, await neighbourBands(job, memory, bandLines, read), frame.height);
 }
