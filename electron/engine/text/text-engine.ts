@@ -174,7 +174,8 @@ async function convertPage(
     ? readTextRuns(unpaintedAnnotationText((await page.getAnnotations().catch(() => [])) as AnnotationDataLike[], unpainted), frame.fromUser, (_, family) => readFontFacts(undefined, family))
     : [];
   signal.throwIfAborted();
-  const runs = attachDropCaps(applyLinks([...readTextRuns(content, frame.fromUser, fontLookup(page, content)), ...drawnByReader], links));
+  const shown = readTextRuns(content, frame.fromUser, fontLookup(page, content)).filter((run) => onPage(run, frame));
+  const runs = attachDropCaps(applyLinks([...shown, ...drawnByReader], links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
@@ -333,6 +334,15 @@ export async function readTextSummary(
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * Text wholly outside the page's visible area (left in the file past the crop box or the sheet's
+ * edge) is never seen, and pdftotext leaves it out too: on an otherwise blank page it was all the
+ * Markdown there was.
+ */
+function onPage(run: Box, frame: PageFrame): boolean {
+  return run.x1 > 0 && run.y1 > 0 && run.x0 < frame.width && run.y0 < frame.height;
 }
 
 /**
