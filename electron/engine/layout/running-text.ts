@@ -215,11 +215,12 @@ function outermost<T extends Box>(row: readonly BandCandidate<T>[], candidates: 
  * form number. Taken only from the outermost rows of the bottom band, where nothing else lies
  * between them and the page edge; elsewhere a date is a letter's or a report's own.
  */
+const DATE = String.raw`(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[./]\d{4}|\d{4}-\d{2}-\d{2}|(\d{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},?\s+)?\d{4})`;
 const FOOTER_PATTERNS = [
-  /^(rev\.?|revision|version|ver\.)\s*[:#]?\s*[\dA-Z][\w.-]{0,8}(\s*[,;–-]?\s*.{0,40})?$/i,
-  /^(part|p\/n|doc(ument)?|form|item|cat(alog)?|ref(erence)?)\.?\s*(no\.?|number|#|nr\.?)?\s*[:#]?\s*[A-Z\d][\w./-]*\d[\w./-]*$/i,
-  /^(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})$/,
-  /^(\d{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},?\s+)?\d{4}$/i,
+  // "Rev. 4.2", "Revision B, 03/2021", "Version 2 – March 2021": an identifier with a digit, or one letter
+  new RegExp(String.raw`^(rev\.|rev|revision|version|ver\.)\s*[:#]?\s*(\d[\w.-]{0,8}|[a-z])(\s*[,;–-]?\s*${DATE})?$`, 'i'),
+  /^(part|p\/n|doc(ument)?|form|cat(alog)?|ref(erence)?)\.?\s*(no\.?|number|#|nr\.?)?\s*[:#]?\s*[A-Z\d][\w./-]*\d[\w./-]*$/i,
+  new RegExp(`^${DATE}$`, 'i'),
 ];
 
 export function isFooterText(text: string): boolean {
