@@ -108,17 +108,20 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
     continuesBody: continuesBody(candidate.item, candidate.band),
     smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER,
     largerThanBody: candidate.item.fontSize >= bodySize / SMALLER,
-    standsApart: standsApart(lines, candidate.item, candidate.band),
+    gapInward: gapInward(lines, candidate.item, candidate.band),
   });
 }
 
-/** Blank space of at least the line's height between it and the nearest line towards the page's middle, wherever across. */
-function standsApart(lines: readonly Line[], line: Line, band: Band): boolean {
-  const height = line.y1 - line.y0;
-  return lines.every((other) => {
-    if (other === line || sameRow(other, line)) return true;
-    return band === 'top' ? other.y0 <= line.y0 || other.y0 - line.y1 >= height : other.y1 >= line.y1 || line.y0 - other.y1 >= height;
-  });
+/** Blank space between the line and the nearest line towards the page's middle, wherever across, in the line's heights. */
+function gapInward(lines: readonly Line[], line: Line, band: Band): number {
+  const height = Math.max(line.y1 - line.y0, 1);
+  let gap = Infinity;
+  for (const other of lines) {
+    if (other === line || sameRow(other, line)) continue;
+    if (band === 'top' && other.y0 > line.y0) gap = Math.min(gap, other.y0 - line.y1);
+    if (band === 'bottom' && other.y1 < line.y1) gap = Math.min(gap, line.y0 - other.y1);
+  }
+  return gap / height;
 }
 
 /** The nearest line below (top band) or above (bottom band) that shares some of the line's width. */

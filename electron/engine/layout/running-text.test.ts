@@ -47,4 +47,9 @@ describe('running text', () => {
     const foot = [row('Rev. 4.2', 50, 770), row('March 3, 2021', 400, 770), row('The pumps were serviced.', 50, 740), row('2021-03-05', 50, 720)];
     expect([...runningText(foot, [], page.height)].map((f) => f.text).sort()).toEqual(['March 3, 2021', 'Rev. 4.2']);
   });
+
+  it("keeps a date that ends a short page's text above the sheet's foot, as a title page's date", () => {
+    const date = { item: { x0: 250, y0: 400, x1: 350, y1: 410, text: 'December 11, 2021' }, text: 'December 11, 2021', band: 'bottom' as const };
+    expect(runningText([date], [], page.height).size).toBe(0);
+  });
 });

@@ -117,8 +117,8 @@ export interface CandidateFacts {
   smallerThanBody: boolean;
   /** Set clearly larger than the page's body text: a title or heading, never a running head. */
   largerThanBody?: boolean;
-  /** Blank space of at least its own height between it and the next line towards the page's middle. */
-  standsApart?: boolean;
+  /** Blank space between it and the next line towards the page's middle, in its own heights (Infinity: none). */
+  gapInward?: number;
 }
 
 /**
@@ -163,7 +163,7 @@ export function runningText<T extends Box>(
     if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
     else if (isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
   }
-  for (const footer of outermostMarginRows(candidates, running, facts)) running.add(footer.item);
+  for (const footer of outermostMarginRows(candidates, running, facts, pageHeight)) running.add(footer.item);
   return running;
 }
 
@@ -189,7 +189,7 @@ function isFolioRow<T extends Box>(
   const height = number.item.y1 - number.item.y0;
   if (row.some((c) => c.band !== number.band || facts.get(c)!.continuesBody || facts.get(c)!.largerThanBody)) return false;
   if (rowMates.some((c) => isPageNumber(c.text) || c.text.length > RUNNING_HEAD_CHARS)) return false;
-  if (!row.some((c) => facts.get(c)!.standsApart)) return false;
+  if (!row.some((c) => (facts.get(c)!.gapInward ?? 0) >= 1)) return false;
   const gap = Math.min(...rowMates.map((c) => Math.max(c.item.x0 - number.item.x1, number.item.x0 - c.item.x1)));
   if (gap < FOLIO_GAP * height) return false;
   return outermost(row, candidates, running);
@@ -228,21 +228,28 @@ export function isFooterText(text: string): boolean {
   return FOOTER_PATTERNS.some((pattern) => pattern.test(t));
 }
 
+/** Blank space (in a line's heights) that sets a line above the sheet's bottom 15% apart from the text as its foot. */
+const FOOT_GAP = 3;
+
 /**
- * Rows of the bottom band counted up from the page's foot while every line on them is footer or
- * margin matter, a page number, or running text already found: never above a line that is not.
+ * Rows at the page's foot (its bottom 15%, or set FOOT_GAP apart from the text above) counted up
+ * while every line on them is footer or margin matter, a page number, or running text already
+ * found: never above a line that is not. The last line of a short page's text (a title page's
+ * date, a line or two below the author) ends its text, not its sheet.
  */
 function outermostMarginRows<T extends Box>(
   candidates: readonly BandCandidate<T>[],
   running: ReadonlySet<T>,
   facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+  pageHeight: number,
 ): BandCandidate<T>[] {
   const bottom = candidates.filter((c) => c.band === 'bottom').sort((a, b) => b.item.y1 - a.item.y1);
   const taken = new Set<BandCandidate<T>>();
   for (const candidate of bottom) {
     if (running.has(candidate.item)) continue;
     const fact = facts.get(candidate)!;
-    if (fact.continuesBody || !(isPageNumber(candidate.text) || isFooterText(candidate.text) || isMarginText(candidate.text))) break;
+    const atFoot = candidate.item.y0 >= pageHeight * (1 - BAND) || (fact.gapInward ?? 0) >= FOOT_GAP;
+    if (!atFoot || fact.continuesBody || !(isPageNumber(candidate.text) || isFooterText(candidate.text) || isMarginText(candidate.text))) break;
     taken.add(candidate);
   }
   // A row is taken whole or not at all, and a page number only beside footer matter.
