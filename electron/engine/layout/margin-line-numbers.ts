@@ -4,7 +4,7 @@
  * and wholly outside the text block beside it. They number the printed lines, never say anything.
  */
 
-import type { Line } from './lines.js';
+import { dominantFontSize, type Line } from './lines.js';
 import { lineText } from './inline-markdown.js';
 
 /** Fewer numbers than this are a short list or a table's few rows, not a page's line count. */
@@ -19,13 +19,18 @@ const MAX_STEP = 10;
 const BARE_NUMBER = /^\d{1,5}$/;
 
 /**
- * The lines that are margin line numbers. `bodySize` is the page's body text size. A column counts
- * when its numbers increase down the page, and no other line of the page reaches into the margin
- * the column stands in (left of the text block, or right of it).
+ * The lines that are margin line numbers. A column counts when its numbers increase down the page,
+ * and no other line of the page reaches into the margin the column stands in (left of the text
+ * block, or right of it). The body size is the other lines': on a short last page the numbers
+ * down its whole margin can outnumber the characters of its text.
  */
-export function marginLineNumbers(lines: readonly Line[], bodySize: number): Set<Line> {
-  const numbers = lines.filter((line) => BARE_NUMBER.test(lineText(line).trim()) && line.fontSize <= bodySize * SMALLER);
+export function marginLineNumbers(lines: readonly Line[]): Set<Line> {
+  const bare = lines.filter((line) => BARE_NUMBER.test(lineText(line).trim()));
   const found = new Set<Line>();
+  if (bare.length < MIN_NUMBERS) return found;
+  const bareSet = new Set(bare);
+  const bodySize = dominantFontSize(lines.filter((line) => !bareSet.has(line)).flatMap((line) => line.runs));
+  const numbers = bare.filter((line) => line.fontSize <= bodySize * SMALLER);
   if (numbers.length < MIN_NUMBERS) return found;
   for (const column of [...alignedColumns(numbers, (l) => l.x1), ...alignedColumns(numbers, (l) => l.x0)]) {
     if (column.some((line) => found.has(line)) || !counts(column)) continue;

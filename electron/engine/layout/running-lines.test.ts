@@ -107,4 +107,13 @@ describe('running lines', () => {
     const rows = Array.from({ length: 8 }, (_, i) => [run(`${i + 1}`, 50, 200 + i * 12, 9), run(`Pump station ${i + 1}`, 90, 200 + i * 12, 9)]).flat();
     expect(runningLines(buildFragments([...prose, ...rows]), [], HEIGHT).size).toBe(0);
   });
+
+  it('takes a page number centred under a paragraph set in its size, and line numbers that outnumber the text', () => {
+    const numbers = Array.from({ length: 50 }, (_, i) => run(`${521 + i}`, 48, 100 + i * 11, 6));
+    const text = Array.from({ length: 3 }, (_, i) => run(`Reference ${i + 1} of the list, set small.`, 73, 640 + i * 11, 7));
+    const runs = [...numbers, ...text, run('11', 284, 674, 7)];
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
+    expect(running.size).toBe(51);
+    expect([...running.values()].filter((place) => place === 'side')).toHaveLength(50);
+  });
 });

@@ -62,7 +62,7 @@ const RUNNING_SHARE = 0.5;
  */
 export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, RunningPlace> {
   const result = new Map<Line, RunningPlace>();
-  const numbering = marginLineNumbers(lines, dominantFontSize(lines.flatMap((l) => l.runs)));
+  const numbering = marginLineNumbers(lines);
   for (const line of numbering) result.set(line, 'side');
   const text = numbering.size === 0 ? lines : lines.filter((line) => !numbering.has(line));
   const candidates = bandCandidates(text, pageHeight);
@@ -100,6 +100,7 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
       inward !== undefined &&
       Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
       Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
+      alignedWith(line, inward) &&
       (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band));
     continues.set(line, result);
     return result;
@@ -122,6 +123,17 @@ function gapInward(lines: readonly Line[], line: Line, band: Band): number {
     if (band === 'bottom' && other.y1 < line.y1) gap = Math.min(gap, line.y0 - other.y1);
   }
   return gap / height;
+}
+
+/**
+ * A line of the same text block as the line next to it: sharing its left or right edge, or
+ * spanning half its width. A page number centred under a paragraph shares neither.
+ */
+function alignedWith(line: Line, other: Line): boolean {
+  const tolerance = 1.5 * line.fontSize;
+  return (
+    Math.abs(line.x0 - other.x0) <= tolerance || Math.abs(line.x1 - other.x1) <= tolerance || line.x1 - line.x0 >= 0.5 * (other.x1 - other.x0)
+  );
 }
 
 /** The nearest line below (top band) or above (bottom band) that shares some of the line's width. */
