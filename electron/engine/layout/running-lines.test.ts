@@ -95,4 +95,25 @@ describe('running lines', () => {
     const running = runningLines(certificate(12), neighbours, HEIGHT);
     expect([...running].map(([line, band]) => [line.runs.map((r) => r.text).join(''), band])).toEqual([['Page 12 of 80', 'bottom']]);
   });
+
+  it('keeps a numbered heading at the top of a page, and the last row of a table at its foot', () => {
+    const body = Array.from({ length: 12 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, 120 + i * 15, 11));
+    const runs = [run('2', 50, 60, 14), run('Generic names', 75, 60, 14), ...body, run('2021', 50, 760, 11), run('Hollin Brook', 200, 760, 11), run('34', 400, 760, 11)];
+    expect(runningLines(buildFragments(runs), [], HEIGHT).size).toBe(0);
+  });
+
+  it("keeps a table's column of row numbers that the body's left edge lines up with", () => {
+    const prose = Array.from({ length: 4 }, (_, i) => run(`Paragraph line ${i + 1} above the table, at the body's left edge.`, 50, 100 + i * 15, 11));
+    const rows = Array.from({ length: 8 }, (_, i) => [run(`${i + 1}`, 50, 200 + i * 12, 9), run(`Pump station ${i + 1}`, 90, 200 + i * 12, 9)]).flat();
+    expect(runningLines(buildFragments([...prose, ...rows]), [], HEIGHT).size).toBe(0);
+  });
+
+  it('takes a page number centred under a paragraph set in its size, and line numbers that outnumber the text', () => {
+    const numbers = Array.from({ length: 50 }, (_, i) => run(`${521 + i}`, 48, 100 + i * 11, 6));
+    const text = Array.from({ length: 3 }, (_, i) => run(`Reference ${i + 1} of the list, set small.`, 73, 640 + i * 11, 7));
+    const runs = [...numbers, ...text, run('11', 284, 674, 7)];
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
+    expect(running.size).toBe(51);
+    expect([...running.values()].filter((place) => place === 'side')).toHaveLength(50);
+  });
 });

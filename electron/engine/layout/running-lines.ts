@@ -8,6 +8,7 @@
 import { escapeMarkdownText } from '../../../shared/markdown-escape.js';
 import { escapeBlockStart, lineText } from './inline-markdown.js';
 import { dominantFontSize, type Line } from './lines.js';
+import { marginLineNumbers } from './margin-line-numbers.js';
 import type { DraftBlock } from './page-layout.js';
 import {
   bandOf,
@@ -22,6 +23,7 @@ import {
   type BandCandidate,
   type BandLine,
   type CandidateFacts,
+  type RunningPlace,
 } from './running-text.js';
 
 /** How many pages on each side are compared for running headers and footers. */
@@ -52,18 +54,21 @@ const SMALLER = 0.9;
 const RUNNING_SHARE = 0.5;
 
 /**
- * The page's running lines and the band each is in. Running heads and footers are a small part of
- * a page's text: where the lines found carry most of it, the page is one of a template-made
- * document (a mail merge, certificates, invoices) whose neighbours repeat its body, digits aside,
- * and only page numbers and margin matter are taken. A page's only text is never taken unless it is
- * all download stamps and page counts.
+ * The page's running lines and the band each is in, and its margin line numbers ('side'). Running
+ * heads and footers are a small part of a page's text: where the lines found carry most of it, the
+ * page is one of a template-made document (a mail merge, certificates, invoices) whose neighbours
+ * repeat its body, digits aside, and only page numbers and margin matter are taken. A page's only
+ * text is never taken unless it is all download stamps and page counts.
  */
-export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, Band> {
-  const candidates = bandCandidates(lines, pageHeight);
-  const result = new Map<Line, Band>();
+export function runningLines(lines: readonly Line[], neighbours: readonly (readonly BandLine[])[], pageHeight: number): Map<Line, RunningPlace> {
+  const result = new Map<Line, RunningPlace>();
+  const numbering = marginLineNumbers(lines);
+  for (const line of numbering) result.set(line, 'side');
+  const text = numbering.size === 0 ? lines : lines.filter((line) => !numbering.has(line));
+  const candidates = bandCandidates(text, pageHeight);
   if (candidates.length === 0) return result;
-  let running = [...runningText(candidates, neighbours, pageHeight, candidateFacts(lines, pageHeight))];
-  const pageChars = characters(lines);
+  let running = [...runningText(candidates, neighbours, pageHeight, candidateFacts(text, pageHeight))];
+  const pageChars = characters(text);
   if (characters(running) > RUNNING_SHARE * pageChars) {
     running = running.filter((line) => isPageNumber(lineText(line)) || isMarginText(lineText(line)));
   }
@@ -95,6 +100,7 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
       inward !== undefined &&
       Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
       Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
+      alignedWith(line, inward) &&
       (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band));
     continues.set(line, result);
     return result;
@@ -102,7 +108,32 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
   return (candidate) => ({
     continuesBody: continuesBody(candidate.item, candidate.band),
     smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER,
+    largerThanBody: candidate.item.fontSize >= bodySize / SMALLER,
+    gapInward: gapInward(lines, candidate.item, candidate.band),
   });
+}
+
+/** Blank space between the line and the nearest line towards the page's middle, wherever across, in the line's heights. */
+function gapInward(lines: readonly Line[], line: Line, band: Band): number {
+  const height = Math.max(line.y1 - line.y0, 1);
+  let gap = Infinity;
+  for (const other of lines) {
+    if (other === line || sameRow(other, line)) continue;
+    if (band === 'top' && other.y0 > line.y0) gap = Math.min(gap, other.y0 - line.y1);
+    if (band === 'bottom' && other.y1 < line.y1) gap = Math.min(gap, line.y0 - other.y1);
+  }
+  return gap / height;
+}
+
+/**
+ * A line of the same text block as the line next to it: sharing its left or right edge, or
+ * spanning half its width. A page number centred under a paragraph shares neither.
+ */
+function alignedWith(line: Line, other: Line): boolean {
+  const tolerance = 1.5 * line.fontSize;
+  return (
+    Math.abs(line.x0 - other.x0) <= tolerance || Math.abs(line.x1 - other.x1) <= tolerance || line.x1 - line.x0 >= 0.5 * (other.x1 - other.x0)
+  );
 }
 
 /** The nearest line below (top band) or above (bottom band) that shares some of the line's width. */
@@ -117,7 +148,7 @@ function nextInward(lines: readonly Line[], line: Line, band: Band): Line | unde
   return best;
 }
 
-export function runningBlocks(running: ReadonlyMap<Line, Band>, band: Band, keep: boolean): DraftBlock[] {
+export function runningBlocks(running: ReadonlyMap<Line, RunningPlace>, band: Band, keep: boolean): DraftBlock[] {
   const lines = [...running].filter(([, b]) => b === band).map(([line]) => line);
   return inRows(lines).map((line) => ({
     kind: band === 'top' ? ('header' as const) : ('footer' as const),

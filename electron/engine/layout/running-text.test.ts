@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPageNumber, runningText, toBandLine, type BandCandidate } from './running-text.js';
+import { isFooterText, isPageNumber, runningText, toBandLine, type BandCandidate } from './running-text.js';
 
 const page = { height: 800 };
 
@@ -33,5 +33,23 @@ describe('running text', () => {
   it('needs the same band: a footer does not match a header', () => {
     const neighbour = [toBandLine('Harbour Board', { x0: 50, y0: 30, x1: 300, y1: 40 }, 'top')];
     expect(runningText([candidate('Harbour Board', 31, 'bottom')], [neighbour], page.height).size).toBe(0);
+  });
+
+  it("recognises a foot's dates, revisions and part or form numbers, and not prose that starts like them", () => {
+    for (const text of ['Rev. 4.2', 'Revision B, 03/2021', 'Version 2 – March 2021', 'March 3, 2021', '3 March 2021', '2021-03-05', 'Part No. 12345-01', 'P/N 998-12', 'Form 1040', 'Doc. No. AB-123'])
+      expect(isFooterText(text), text).toBe(true);
+    for (const text of ['Reverse', 'Version control systems', 'Revision 2 of the plan was adopted', 'Formal', 'In March 2021 we met'])
+      expect(isFooterText(text), text).toBe(false);
+  });
+
+  it('takes the outermost rows of the foot that hold only such matter, and nothing above a line that is not', () => {
+    const row = (text: string, x0: number, y0: number) => ({ item: { x0, y0, x1: x0 + 80, y1: y0 + 10, text }, text, band: 'bottom' as const });
+    const foot = [row('Rev. 4.2', 50, 770), row('March 3, 2021', 400, 770), row('The pumps were serviced.', 50, 740), row('2021-03-05', 50, 720)];
+    expect([...runningText(foot, [], page.height)].map((f) => f.text).sort()).toEqual(['March 3, 2021', 'Rev. 4.2']);
+  });
+
+  it("keeps a date that ends a short page's text above the sheet's foot, as a title page's date", () => {
+    const date = { item: { x0: 250, y0: 400, x1: 350, y1: 410, text: 'December 11, 2021' }, text: 'December 11, 2021', band: 'bottom' as const };
+    expect(runningText([date], [], page.height).size).toBe(0);
   });
 });

@@ -7,6 +7,8 @@
 import type { Box } from './geometry.js';
 
 export type Band = 'top' | 'bottom';
+/** Where running text was found: a band, or the side margin (line numbers), which is never a header or footer. */
+export type RunningPlace = Band | 'side';
 
 /** A light signature of one line in a page's top or bottom band, kept per page for neighbours. */
 export interface BandLine {
@@ -113,6 +115,10 @@ export interface CandidateFacts {
   continuesBody: boolean;
   /** Set clearly smaller than the page's body text. */
   smallerThanBody: boolean;
+  /** Set clearly larger than the page's body text: a title or heading, never a running head. */
+  largerThanBody?: boolean;
+  /** Blank space between it and the next line towards the page's middle, in its own heights (Infinity: none). */
+  gapInward?: number;
 }
 
 /**
@@ -155,8 +161,104 @@ export function runningText<T extends Box>(
   for (const number of numbers) {
     const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
     if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
+    else if (isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
   }
+  for (const footer of outermostMarginRows(candidates, running, facts, pageHeight)) running.add(footer.item);
   return running;
+}
+
+/** A page number this many of its row's heights from the text beside it is set apart, as a folio is. */
+const FOLIO_GAP = 3;
+/** Words of a running head beside its folio: a title or author line, never a paragraph. */
+const RUNNING_HEAD_CHARS = 80;
+
+/**
+ * A running head or foot read from the page alone: the outermost row of its band, a page number at
+ * one end set well apart from a short title or author line, no larger than the body, with blank
+ * space between the row and the body ("18      Schwarz et al."). A table's last row has more than
+ * one number, and a numbered heading's number sits beside its words.
+ */
+function isFolioRow<T extends Box>(
+  number: BandCandidate<T>,
+  rowMates: readonly BandCandidate<T>[],
+  candidates: readonly BandCandidate<T>[],
+  running: ReadonlySet<T>,
+  facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+): boolean {
+  const row = [number, ...rowMates];
+  const height = number.item.y1 - number.item.y0;
+  if (row.some((c) => c.band !== number.band || facts.get(c)!.continuesBody || facts.get(c)!.largerThanBody)) return false;
+  if (rowMates.some((c) => isPageNumber(c.text) || c.text.length > RUNNING_HEAD_CHARS)) return false;
+  if (!row.some((c) => (facts.get(c)!.gapInward ?? 0) >= 1)) return false;
+  const gap = Math.min(...rowMates.map((c) => Math.max(c.item.x0 - number.item.x1, number.item.x0 - c.item.x1)));
+  if (gap < FOLIO_GAP * height) return false;
+  return outermost(row, candidates, running);
+}
+
+/**
+ * Nothing but running text between the row and its band's page edge. Compared by the row's own
+ * edge, so a line rising a little above a neighbour of the row does not count as outside it.
+ */
+function outermost<T extends Box>(row: readonly BandCandidate<T>[], candidates: readonly BandCandidate<T>[], running: ReadonlySet<T>): boolean {
+  const band = row[0]!.band;
+  const inRow = new Set(row);
+  const top = Math.min(...row.map((c) => c.item.y0));
+  const bottom = Math.max(...row.map((c) => c.item.y1));
+  return candidates.every((c) => {
+    if (inRow.has(c) || running.has(c.item) || c.band !== band) return true;
+    return band === 'top' ? c.item.y1 > top + 0.5 * (c.item.y1 - c.item.y0) : c.item.y0 < bottom - 0.5 * (c.item.y1 - c.item.y0);
+  });
+}
+
+/**
+ * What a page's foot says of the document rather than the page: a date, a revision, a part or
+ * form number. Taken only from the outermost rows of the bottom band, where nothing else lies
+ * between them and the page edge; elsewhere a date is a letter's or a report's own.
+ */
+const DATE = String.raw`(\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{1,2}[./]\d{4}|\d{4}-\d{2}-\d{2}|(\d{1,2}\s+)?(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+(\d{1,2},?\s+)?\d{4})`;
+const FOOTER_PATTERNS = [
+  // "Rev. 4.2", "Revision B, 03/2021", "Version 2 – March 2021": an identifier with a digit, or one letter
+  new RegExp(String.raw`^(rev\.|rev|revision|version|ver\.)\s*[:#]?\s*(\d[\w.-]{0,8}|[a-z])(\s*[,;–-]?\s*${DATE})?$`, 'i'),
+  /^(part|p\/n|doc(ument)?|form|cat(alog)?|ref(erence)?)\.?\s*(no\.?|number|#|nr\.?)?\s*[:#]?\s*[A-Z\d][\w./-]*\d[\w./-]*$/i,
+  new RegExp(`^${DATE}$`, 'i'),
+];
+
+export function isFooterText(text: string): boolean {
+  const t = text.trim();
+  return FOOTER_PATTERNS.some((pattern) => pattern.test(t));
+}
+
+/** Blank space (in a line's heights) that sets a line above the sheet's bottom 15% apart from the text as its foot. */
+const FOOT_GAP = 3;
+
+/**
+ * Rows at the page's foot (its bottom 15%, or set FOOT_GAP apart from the text above) counted up
+ * while every line on them is footer or margin matter, a page number, or running text already
+ * found: never above a line that is not. The last line of a short page's text (a title page's
+ * date, a line or two below the author) ends its text, not its sheet.
+ */
+function outermostMarginRows<T extends Box>(
+  candidates: readonly BandCandidate<T>[],
+  running: ReadonlySet<T>,
+  facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+  pageHeight: number,
+): BandCandidate<T>[] {
+  const bottom = candidates.filter((c) => c.band === 'bottom').sort((a, b) => b.item.y1 - a.item.y1);
+  const taken = new Set<BandCandidate<T>>();
+  for (const candidate of bottom) {
+    if (running.has(candidate.item)) continue;
+    const fact = facts.get(candidate)!;
+    const atFoot = candidate.item.y0 >= pageHeight * (1 - BAND) || (fact.gapInward ?? 0) >= FOOT_GAP;
+    if (!atFoot || fact.continuesBody || !(isPageNumber(candidate.text) || isFooterText(candidate.text) || isMarginText(candidate.text))) break;
+    taken.add(candidate);
+  }
+  // A row is taken whole or not at all, and a page number only beside footer matter.
+  const rowOf = (c: BandCandidate<T>) => bottom.filter((o) => o !== c && sameRow(o.item, c.item));
+  return [...taken].filter(
+    (c) =>
+      rowOf(c).every((o) => taken.has(o) || running.has(o.item)) &&
+      (!isPageNumber(c.text) || rowOf(c).some((o) => taken.has(o) && !isPageNumber(o.text))),
+  );
 }
 
 /**

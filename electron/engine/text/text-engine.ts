@@ -28,7 +28,7 @@ import type { Matrix } from './affine.js';
 import { createPageFrame, transformBox, type PageFrame } from './page-frame.js';
 import { summarisePage, type PageSummary } from '../layout/page-summary.js';
 import { bandCandidates, NEIGHBOUR_PAGES, runningBlocks, runningLines } from '../layout/running-lines.js';
-import type { Band, BandLine } from '../layout/running-text.js';
+import type { BandLine, RunningPlace } from '../layout/running-text.js';
 import { detectTables } from '../layout/tables.js';
 import { dominantQuadrant, readTextRuns, type TextContentLike } from './text-runs.js';
 import { hasUnmappedGlyphs, recoverUnmappedGlyphs } from './unmapped-glyphs.js';
@@ -174,7 +174,8 @@ async function convertPage(
     ? readTextRuns(unpaintedAnnotationText((await page.getAnnotations().catch(() => [])) as AnnotationDataLike[], unpainted), frame.fromUser, (_, family) => readFontFacts(undefined, family))
     : [];
   signal.throwIfAborted();
-  const runs = attachDropCaps(applyLinks([...readTextRuns(content, frame.fromUser, fontLookup(page, content)), ...drawnByReader], links));
+  const shown = readTextRuns(content, frame.fromUser, fontLookup(page, content)).filter((run) => onPage(run, frame));
+  const runs = attachDropCaps(applyLinks([...shown, ...drawnByReader], links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
 
@@ -276,7 +277,7 @@ async function findRunningText(
   memory: DocumentMemory,
   bandLines: DocumentBandLines,
   read: ContentReader,
-): Promise<Map<Line, Band>> {
+): Promise<Map<Line, RunningPlace>> {
   if (bandCandidates(fragments, frame.height).length === 0) return new Map();
   return runningLines(fragments, await neighbourBands(job, memory, bandLines, read), frame.height);
 }
@@ -333,6 +334,15 @@ export async function readTextSummary(
   } finally {
     page.cleanup();
   }
+}
+
+/**
+ * Text wholly outside the page's visible area (left in the file past the crop box or the sheet's
+ * edge) is never seen, and pdftotext leaves it out too: on an otherwise blank page it was all the
+ * Markdown there was.
+ */
+function onPage(run: Box, frame: PageFrame): boolean {
+  return run.x1 > 0 && run.y1 > 0 && run.x0 < frame.width && run.y0 < frame.height;
 }
 
 /**
