@@ -28,3 +28,9 @@ export function runFolio(args: readonly string[], env: Record<string, string> = 
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** `folio export-model CHECKPOINT -o OUT ...options`: the TypeScript exporter as a user runs it; throws with its stderr when it fails. */
+export async function exportModel(checkpoint: string, out: string, options: readonly string[]): Promise<void> {
+  const result = await runFolio(['export-model', checkpoint, '-o', out, ...options]);
+  if (result.code !== 0) throw new Error(`folio export-model ${checkpoint} exited with ${result.code}: ${result.stderr}`);
+}

@@ -4,7 +4,7 @@
 // only the graph in use is opened, and `--device auto` measures each device with its own. On the
 // CPU it computes what a rows-only package computes: the same logits over a prompt, greedy steps
 // that grow the cache past a block, and a multi-row verify pass whose rejected rows are rolled back.
-// Small builder packages (decoder width 256) made by the export tooling. fp32 for the comparison,
+// Small builder packages (decoder width 256, tools/model's tiny checkpoint) made by `folio export-model`. fp32 for the comparison,
 // not int4: int4's MatMulNBits quantise their activations to int8 on the CPU, which turns the
 // layouts' 1e-6 differences into 1e-2 where a value sits on a rounding step (measured), hiding
 // whether the attention itself agrees. WebGPU runs the int4 package (it has no float `MoE` kernel).
@@ -22,6 +22,7 @@ import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/mode
 import { isTensor, ModelRunner, type DecoderCache, type PassOutput } from '../electron/engine/vlm/model-runner.js';
 import { DEFAULT_STEP_COST_PLAN, measureStepCosts } from '../electron/engine/vlm/step-costs.js';
 import { needs, WEBGPU } from './environment.js';
+import { exportModel } from './folio-process.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const problem = await webgpuTestProblem();
@@ -39,8 +40,7 @@ let folder: string;
 const packages: ModelPackage[] = [];
 
 async function exportPackage(checkpoint: string, layout: string, precision: string): Promise<void> {
-  await run(python, ['export.py', '--checkpoint', checkpoint, '--out', path.join(folder, `${precision}-${layout}`),
-    '--precision', precision, '--modes', 'small', '--cache-layout', layout], { cwd: model });
+  await exportModel(checkpoint, path.join(folder, `${precision}-${layout}`), ['--precision', precision, '--modes', 'small', '--cache-layout', layout]);
 }
 
 async function runner(dir: string, device: 'cpu' | 'webgpu' = 'cpu'): Promise<ModelRunner> {

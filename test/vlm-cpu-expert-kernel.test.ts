@@ -1,9 +1,9 @@
-// The int4 package's routed experts on the CPU: tools/model stores 4-bit experts in MLAS's blocks
+// The int4 package's routed experts on the CPU: the exporter stores 4-bit experts in MLAS's blocks
 // with signed scales, which ONNX Runtime 1.30's CPU QMoE re-packs for MLAS's 4-bit GEMM without
 // changing a value, so turning that kernel on (ORT_USE_MLAS_Q4_GEMM_MOE, expert-kernel.ts) changes
 // only the speed. Experts stored per column would be rounded a second time by that re-packing: the
 // runtime keeps the kernel off for them. Builder packages (decoder width 256, experts 128 wide, so in
-// blocks of 64) made by the export tooling, run by the decoder graph directly over a prompt's rows.
+// blocks of 64; tools/model's tiny checkpoint) made by `folio export-model`, run by the decoder graph directly over a prompt's rows.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestSchema, type Manifest } from '../electron/core/model/manifest.js';
 import { mlasExpertGemm, withExpertKernel } from '../electron/engine/vlm/expert-kernel.js';
+import { exportModel } from './folio-process.js';
 
 const run = promisify(execFile);
 const model = path.resolve(import.meta.dirname, '../tools/model');
@@ -62,8 +63,8 @@ describe('routed experts on the CPU', () => {
     const checkpoint = path.join(folder, 'checkpoint');
     await run(python, ['-m', 'folio_model', 'build-tiny', '--checkpoint-only', checkpoint, '--decoder-width', '256'], { cwd: model });
     const exports: [string, string[]][] = [['blocks', []], ['columns', ['--expert-bits', '4', '--expert-block-size', '0']]];
-    await Promise.all(exports.map(([name, extra]) => run(python, ['export.py', '--checkpoint', checkpoint, '--out', path.join(folder, name),
-      '--precision', 'int4', '--modes', 'small', '--cache-layout', 'rows', ...extra], { cwd: model })));
+    await Promise.all(exports.map(([name, extra]) => exportModel(checkpoint, path.join(folder, name),
+      ['--precision', 'int4', '--modes', 'small', '--cache-layout', 'rows', ...extra])));
   }, 300_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
-// The fp16 tiny package (`npm run model:tiny -- --dtype fp16`), the form export.py gives a real
-// checkpoint by default: it loads, its vision features and first logits match the reference run on the
+// The fp16 tiny package (`npm run model:tiny -- --dtype fp16`), the precision `folio export-model
+// --precision fp16` gives a real checkpoint: it loads, its vision features and first logits match the reference run on the
 // package's own fp16 numbers, its greedy tokens match the reference wherever the reference's choice is
 // well-defined at fp16 precision, and speculative decoding commits exactly greedy's tokens.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// The int4 package's routed experts (QMoE) on WebGPU: a builder package (export.py's own path) with
+// The int4 package's routed experts (QMoE) on WebGPU: a builder package (`folio export-model`) with
 // 8-bit experts, the default, and one with 4-bit experts each run a page's prompt and then a few
 // steps on the WebGPU provider, the decoder's QMoE nodes placed there, and its logits stay within
 // a tolerance of the CPU provider's. Tokens are compared through the logits, not one by one: the CPU
@@ -23,6 +23,7 @@ import { ModelRunner } from '../electron/engine/vlm/model-runner.js';
 import { pageInput, resolutionMode } from '../electron/engine/vlm/page-input.js';
 import { loadTokenizer } from '../electron/engine/vlm/prompt.js';
 import { needs, WEBGPU } from './environment.js';
+import { exportModel } from './folio-process.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
 
 const problem = await webgpuTestProblem();
@@ -121,8 +122,7 @@ describe("int4 packages' QMoE experts on WebGPU", needs(WEBGPU, problem), () => 
     const checkpoint = path.join(folder, 'checkpoint');
     await run(python, ['-m', 'folio_model', 'build-tiny', '--checkpoint-only', checkpoint, '--decoder-width', '256'], { cwd: model });
     for (const bits of EXPERT_BITS) {
-      await run(python, ['export.py', '--checkpoint', checkpoint, '--out', path.join(folder, `int4-e${bits}`), '--precision', 'int4',
-        '--modes', 'small', '--expert-bits', String(bits)], { cwd: model });
+      await exportModel(checkpoint, path.join(folder, `int4-e${bits}`), ['--precision', 'int4', '--modes', 'small', '--expert-bits', String(bits)]);
     }
   }, 300_000);
 

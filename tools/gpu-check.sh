@@ -8,8 +8,8 @@
 #
 # Needs `npm ci` and `npm run build` done. Without packages it makes them: a random checkpoint at
 # the real width with GPU_CHECK_LAYERS decoder layers (default 4, to stay within minutes; 12 is the
-# full model) and the FastMTP head, exported in int4 and fp16 (Debian's python3-torch and
-# python3-onnx). The cuda runs need ONNX Runtime's CUDA libraries (`npm run install:gpu`, which
+# full model) and the FastMTP head (Debian's python3-torch), exported in int4 and fp16 by
+# `folio export-model`. The cuda runs need ONNX Runtime's CUDA libraries (`npm run install:gpu`, which
 # downloads them); where they are missing the run says so and the others go on.
 set -uo pipefail
 
@@ -34,8 +34,8 @@ else
   (cd tools/model && /usr/bin/python3 random_checkpoint.py --config tests/data/jina-ocr-v1.config.json \
     --layers "$layers" --mtp --out "$work/checkpoint") >/dev/null || exit 1
   for precision in int4 fp16; do
-    (cd tools/model && /usr/bin/time -f "export $precision: %e s, peak %M KB" /usr/bin/python3 export.py \
-      --checkpoint "$work/checkpoint" --out "$work/$precision" --precision "$precision" --modes base 2>&1 | grep '^export') || exit 1
+    /usr/bin/time -f "export $precision: %e s, peak %M KB" node bin/folio.js export-model "$work/checkpoint" \
+      -o "$work/$precision" --precision "$precision" --modes base 2>&1 >/dev/null | grep '^export $precision:' || exit 1
   done
   int4="$work/int4"
   fp16="$work/fp16"

@@ -4,7 +4,7 @@
  * page's prompt), then `--steps N` greedy steps (default 15), verify passes of K+1 rows for
  * K = 1, 3, 4 (each rolled back), and single-row MTP passes. Prints wall and CPU milliseconds per
  * pass (CPU time is what a shared machine's load changes least) and the process's resident memory.
- * Made for real-width packages with random weights (tools/model/random_checkpoint.py, export.py).
+ * Made for real-width packages with random weights (tools/model/random_checkpoint.py, then `folio export-model`).
  * A benchmark prints; it asserts nothing.
  */
 
@@ -41,7 +41,7 @@ const rssMb = (): string => `${(process.memoryUsage().rss / 1024 / 1024).toFixed
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { model: { type: 'string' }, context: { type: 'string' }, steps: { type: 'string' }, threads: { type: 'string' } } });
-  if (!values.model) throw new Error('--model DIR is required: a package folder written by tools/model/export.py.');
+  if (!values.model) throw new Error('--model DIR is required: a package folder written by `folio export-model` or `folio model get`.');
   const context = positive(values.context ?? '900', '--context');
   const steps = positive(values.steps ?? '15', '--steps');
   const opening = performance.now();

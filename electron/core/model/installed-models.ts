@@ -14,7 +14,7 @@ import { installFolderName, MODEL_PRECISIONS, parseRepoReference, type Installed
 
 export const MODEL_RECORD = 'folio-model.json';
 
-/** What a package's providers default to when its manifest names none (tools/model's decoder_builder.PROVIDERS). */
+/** What a package's providers default to when its manifest names none (the exporter's PROVIDERS, electron/engine/model-export/precision.ts). */
 const PRECISION_DEVICES: Readonly<Record<ModelPrecision, string[]>> = { fp32: ['cpu', 'cuda'], fp16: ['cuda'], int4: ['cpu', 'webgpu', 'cuda'] };
 
 const recordSchema = z.object({

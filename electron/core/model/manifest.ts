@@ -1,5 +1,5 @@
 /**
- * The schema of a Folio model package's `manifest.json` (written by `tools/model`). Only what the
+ * The schema of a Folio model package's `manifest.json` (written by the exporter, electron/engine/model-export/; the test models' by tools/model). Only what the
  * runtime reads is checked; unknown keys are kept so a newer exporter does not break an older app.
  */
 
@@ -37,7 +37,7 @@ const graphSpec = z.object({
   view_size: count(MAX_PIXELS).optional(),
   grid: count(MAX_CROPS).optional(),
   requires: z.array(z.string()).optional(),
-  /** How an int4 decoder's routed experts are stored (tools/model's decoder_builder.ExpertLayout). */
+  /** How an int4 decoder's routed experts are stored (the exporter's ExpertLayout, electron/engine/model-export/precision.ts). */
   routed_experts: z.object({
     bits: z.union([z.literal(4), z.literal(8)]),
     block_size: z.number().int().nonnegative(),

@@ -3,7 +3,7 @@
  * tokenizer's special ids and the ids it has no token for (banned from decoding), the prompt (the
  * checkpoint's chat template, or DeepSeek-OCR's plain prompt), the weights' licence from the model
  * card, the resolution modes and their candidate tile grids, and every file's sha256. The manifest is
- * written as tools/model's Python wrote it, field for field (electron/core/model/manifest.ts reads it).
+ * written as tools/model's Python writes the test models' manifests, field for field (electron/core/model/manifest.ts reads it).
  */
 
 import { createHash } from 'node:crypto';

@@ -10,7 +10,7 @@
  * second time (9% of the output's largest value on a real-width layer).
  *
  * The arithmetic is float32 throughout, in numpy's order (its pairwise sums included), so these
- * bytes are the ones tools/model's Python quantiser wrote.
+ * bytes are the ones the Python exporter it replaced wrote.
  */
 
 const f32 = Math.fround;

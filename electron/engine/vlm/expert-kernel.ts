@@ -3,7 +3,7 @@
  * `ORT_USE_MLAS_Q4_GEMM_MOE=1` as the session is created. Otherwise it dequantises each chosen
  * expert on every pass: one token through a real-width layer's 64 experts took 52 ms in blocks of
  * 128, against 2.4 ms with that kernel. The kernel re-packs the experts into MLAS's blocks (scale =
- * the block's largest-magnitude value / -8), which keeps their values only where tools/model stored
+ * the block's largest-magnitude value / -8), which keeps their values only where the exporter stored
  * them that way (`scales: 'signed'`); from any other layout it would round them a second time, so
  * those graphs are created with it off.
  */

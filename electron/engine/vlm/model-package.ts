@@ -103,7 +103,7 @@ export function intraOpThreads(graph: string, weightBytes: number, provider: Exe
 
 /**
  * Weights files that several graphs of a package share: the vision graphs' `vision.onnx.data`, and
- * `decoder.onnx.data`, which `decoder_capacity.onnx` reads too (tools/model writes each weight once).
+ * `decoder.onnx.data`, which `decoder_capacity.onnx` reads too (the exporter writes each weight once).
  */
 function sharedWeights(file: string): string[] {
   const name = path.basename(file);

@@ -1,4 +1,4 @@
-"""Trained nano checkpoints -> a Folio model package, through export.py's own path.
+"""Trained nano checkpoints -> a Folio model package, through build_tiny.py's path (package.py, traced).
 
     PYTHONPATH=tools/model /usr/bin/python3 -m experiments.export_nano --run tools/model/runs/nano --out tools/model/fixtures/nano
 

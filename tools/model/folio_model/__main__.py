@@ -10,7 +10,6 @@ import sys
 
 # command -> (module, what it does); imported only when chosen, since torch takes seconds to load
 COMMANDS = {
-    "export": ("folio_model.export", "checkpoint folder -> model package, fp32, fp16 or int4"),
     "random-checkpoint": ("folio_model.random_checkpoint", "a checkpoint with random weights at the real width"),
     "parity": ("folio_model.parity", "reference cases (graph inputs, PyTorch outputs) from a checkpoint"),
     "build-tiny": ("folio_model.build_tiny", "the tiny test model and its parity fixtures (fixtures/tiny*)"),

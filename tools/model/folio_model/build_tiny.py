@@ -1,18 +1,17 @@
-"""Builds the tiny test model from a fixed seed and exports it like a real checkpoint.
+"""Builds the tiny test model from a fixed seed: its checkpoint, its package and parity fixtures.
 
     python3 -m folio_model build-tiny [--dtype fp32|fp16] [--out DIR]      (from tools/model)
     python3 -m folio_model build-tiny --checkpoint-only DIR [--decoder-width N]
 
-`--dtype fp16` (default folder fixtures/tiny-fp16) exports the same weights as an fp16 package, as
-export.py does by default for real checkpoints. Its parity fixtures come from the reference run on
-the fp16 package's own numbers: weights rounded to fp16, and pixels, vision outputs and embeddings
+`--dtype fp16` (default folder fixtures/tiny-fp16) exports the same weights as an fp16 package. Its
+parity fixtures come from the reference run on the fp16 package's own numbers: weights rounded to fp16, and pixels, vision outputs and embeddings
 rounded to fp16 at the graph boundaries; arithmetic stays fp32, as it does inside the graphs.
 
 Same structure as DeepSeek-OCR / jina-ocr-v1 at toy sizes: a 256-pixel global view and 128-pixel
 tiles (4x4 and 2x2 visual tokens), windowed and global SAM blocks, a dense first decoder layer,
 MoE layers, one FastMTP head, and a byte-level BPE tokenizer with the special tokens. The random
-weights are written as a bf16, two-shard safetensors checkpoint and go through export.py's own path
-(reader, strict load, ONNX export), then parity fixtures for the TypeScript runtime are written
+weights are written as a bf16, two-shard safetensors checkpoint, loaded back strictly and traced into
+plain ONNX graphs (package.py), then parity fixtures for the TypeScript runtime are written
 next to the package: preprocessed views, visual features, prompt ids, first logits, greedy tokens.
 """
 from __future__ import annotations
@@ -195,7 +194,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--dtype", choices=("fp32", "fp16"), default="fp32")
     parser.add_argument("--out", type=Path)
     parser.add_argument("--checkpoint-only", type=Path, metavar="DIR",
-                        help="write only the tiny checkpoint folder into DIR (for export.py), no package or parity")
+                        help="write only the tiny checkpoint folder into DIR (for `folio export-model`), no package or parity")
     parser.add_argument("--decoder-width", type=int, default=64,
                         help="with --checkpoint-only: the decoder's hidden size (ONNX Runtime 1.30's WebGPU 8-bit QMoE "
                              "computes wrong rows when the experts' input is 64 wide: its tests use 256)")

@@ -1,5 +1,7 @@
 """torch module -> one ONNX file (opset 17; plain ops unless the module emits a contrib op) with exactly the declared input/output names,
-optionally with fp16 weights and fp16 graph I/O around an fp32 computation."""
+optionally with fp16 weights and fp16 graph I/O around an fp32 computation. This traced path writes the test
+models' packages (fixtures/tiny*, fixtures/nano); real checkpoints are exported by Folio itself (`folio
+export-model`, electron/engine/model-export/)."""
 from __future__ import annotations
 
 import tempfile
@@ -13,9 +15,8 @@ import onnx
 import torch
 from onnx import TensorProto, helper, numpy_helper
 
-from .graph_writer import CONTRIB_DOMAIN, OPSET, ExternalData
-from .quantize import quantise
-
+OPSET = 17
+CONTRIB_DOMAIN = "com.microsoft"
 
 
 @dataclass(frozen=True)
@@ -91,17 +92,14 @@ def _half_io(model: onnx.ModelProto, keep_fp32: set[str], casts: list[onnx.NodeP
 
 
 def _trace(module: torch.nn.Module, example: tuple[torch.Tensor, ...], inputs: Sequence[TensorSpec],
-           outputs: Sequence[TensorSpec], with_weights: bool) -> onnx.ModelProto:
+           outputs: Sequence[TensorSpec]) -> onnx.ModelProto:
     with tempfile.TemporaryDirectory() as scratch, torch.no_grad(), warnings.catch_warnings():
         # the tracer warns of every shape it records as a constant: each graph is traced for its one
         # view size on purpose
         warnings.simplefilter("ignore", torch.jit.TracerWarning)
         # a file, not a buffer: torch writes weights beside graphs over 2 GB, and onnx.load reads them back
         traced = Path(scratch) / "graph.onnx"
-        # folding needs the weights' values: without them, weights stay under their own names and
-        # ONNX Runtime folds (the transposes of linear layers) when it loads the graph
-        torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=with_weights,
-                          export_params=with_weights,
+        torch.onnx.export(module, example, str(traced), opset_version=OPSET, do_constant_folding=True,
                           input_names=[s.name for s in inputs], output_names=[s.name for s in outputs],
                           dynamic_axes=_dynamic_axes([*inputs, *outputs]), custom_opsets={CONTRIB_DOMAIN: 1})
         model = onnx.load(str(traced))
@@ -117,7 +115,7 @@ def _fp32_names(inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec]) -> 
 
 def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
                  inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False) -> None:
-    model = _trace(module, example, inputs, outputs, with_weights=True)
+    model = _trace(module, example, inputs, outputs)
     if half:
         _half_io(model, _fp32_names(inputs, outputs), _cast_weights_up(model))
     if model.ByteSize() < 2**31 - 2**20:
@@ -128,84 +126,3 @@ def export_graph(module: torch.nn.Module, example: tuple[torch.Tensor, ...], pat
         onnx.save(model, str(path), save_as_external_data=True, all_tensors_to_one_file=True,
                   location=path.name + ".data")
         onnx.checker.check_model(str(path))
-
-
-# 8-bit linear weights (`linear_bits`): blocks of 32 along K, int8 arithmetic (accuracy_level 4)
-LINEAR_BLOCK = 32
-
-
-def _traced_linears(graph: onnx.GraphProto) -> dict[str, tuple[onnx.NodeProto, list[onnx.NodeProto]]]:
-    """The weights a traced `nn.Linear` reads as `MatMul(x, Transpose(W))`: weight -> (that
-    Transpose, the MatMuls that take its output as their weights)."""
-    readers: dict[str, list[onnx.NodeProto]] = {}
-    for node in graph.node:
-        for name in node.input:
-            readers.setdefault(name, []).append(node)
-    linears = {}
-    for node in graph.node:
-        perm = [list(a.ints) for a in node.attribute if a.name == "perm"]
-        if node.op_type != "Transpose" or perm != [[1, 0]]:
-            continue
-        users = readers.get(node.output[0], [])
-        if users and all(u.op_type == "MatMul" and list(u.input).index(node.output[0]) == 1 for u in users):
-            linears[node.input[0]] = (node, users)
-    return linears
-
-
-def _quantised_linear(data: ExternalData, graph: onnx.GraphProto, name: str, weight: np.ndarray,
-                      transpose: onnx.NodeProto, matmuls: list[onnx.NodeProto], bits: int) -> None:
-    """`MatMul(x, Transpose(W))` -> `MatMulNBits(x, W quantised)`: the weight in a quarter of its
-    float32 size, which ONNX Runtime's CPU provider runs in int8 without unpacking it."""
-    n, k = weight.shape
-    q = quantise(weight, LINEAR_BLOCK, bits)
-    graph.initializer.append(data.add(f"{name}.q{bits}", q.packed))
-    graph.initializer.append(data.add(f"{name}.scales", q.scales))
-    graph.node.remove(transpose)
-    for matmul in matmuls:
-        fused = helper.make_node("MatMulNBits", [matmul.input[0], f"{name}.q{bits}", f"{name}.scales"],
-                                 list(matmul.output), matmul.name, domain=CONTRIB_DOMAIN, K=k, N=n, bits=bits,
-                                 block_size=LINEAR_BLOCK, accuracy_level=4)
-        matmul.CopyFrom(fused)
-
-
-def export_graph_streamed(module: torch.nn.Module, example: tuple[torch.Tensor, ...], path: Path,
-                          inputs: Sequence[TensorSpec], outputs: Sequence[TensorSpec], half: bool = False,
-                          shared: ExternalData | None = None, linear_bits: int | None = None) -> None:
-    """As `export_graph`, for graphs too large to hold twice: traced without its weights, which are
-    then written one by one from the module into `<graph>.onnx.data` (or the `shared` file, which
-    the caller closes), so no protobuf ever holds them. With `linear_bits` (8), the weights of its
-    linear layers are quantised and run by `MatMulNBits`."""
-    model = _trace(module, example, inputs, outputs, with_weights=False)
-    state = module.state_dict()
-    declared = {s.name for s in inputs}
-    data = shared or ExternalData.beside(path)
-    graph = model.graph
-    linears = _traced_linears(graph) if linear_bits else {}
-    kept, casts = [], []
-    for value in graph.input:
-        if value.name in declared:
-            kept.append(value)
-            continue
-        if value.name not in state:
-            raise ValueError(f"{path.name}: the traced graph takes {value.name}, which is neither a declared input "
-                             "nor one of the module's weights")
-        array = state[value.name].detach().numpy()
-        if linear_bits and value.name in linears and array.ndim == 2 and array.shape[1] % LINEAR_BLOCK == 0:
-            _quantised_linear(data, graph, value.name, array, *linears[value.name], linear_bits)
-        elif half and array.dtype == np.float32:
-            graph.initializer.append(data.add(value.name + ".fp16", half_weights(value.name, array)))
-            casts.append(helper.make_node("Cast", [value.name + ".fp16"], [value.name], to=TensorProto.FLOAT))
-        else:
-            graph.initializer.append(data.add(value.name, array))
-        del array
-    del graph.input[:]
-    graph.input.extend(kept)
-    if shared is None:
-        data.close()
-    if half or casts:
-        _half_io(model, _fp32_names(inputs, outputs), casts)
-    contrib = any(node.domain == CONTRIB_DOMAIN for node in graph.node)
-    if contrib and all(o.domain != CONTRIB_DOMAIN for o in model.opset_import):
-        model.opset_import.append(helper.make_opsetid(CONTRIB_DOMAIN, 1))
-    onnx.save(model, str(path))
-    onnx.checker.check_model(str(path))

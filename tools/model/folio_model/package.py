@@ -1,5 +1,8 @@
-"""Writes a Folio model package from a loaded reference model: the ONNX graphs, tokenizer.json and
-manifest.json (sizes, token ids, prompt, resolution modes, graph I/O, file hashes, licence)."""
+"""Writes a Folio model package from a loaded reference model, traced: the ONNX graphs, tokenizer.json
+and manifest.json (sizes, token ids, prompt, resolution modes, graph I/O, file hashes, licence). It
+writes the test models' packages (fixtures/tiny*, fixtures/nano: plain graphs whose MoE runs every
+expert, which every execution provider runs); real checkpoints are exported by Folio itself (`folio
+export-model`, electron/engine/model-export/)."""
 from __future__ import annotations
 
 import hashlib
@@ -176,18 +179,14 @@ def write_package(model: DeepseekOCRForCausalLM, checkpoint: Path, out: Path, op
                           precision="fp16" if options.half else "fp32")
 
 
-
 def write_manifest(out: Path, checkpoint: Path, cfg: ModelConfig, options: PackageOptions, specials: dict[str, int],
-                   graphs: dict[str, dict], precision: str, providers: list[str] | None = None,
-                   banned_ids: list[list[int]] | None = None) -> Path:
+                   graphs: dict[str, dict], precision: str) -> Path:
     """manifest.json for the graphs written into `out`, with every file's hash. `dtype` is the float
     type of the graphs' inputs and outputs; `precision` that of the weights and arithmetic."""
     rule = options.decoding
     decoding: dict = {"no_repeat_ngram": {"size": rule.ngram_size, "window": rule.window,
                                           "exempt": [specials[t] for t in rule.exempt_tokens if t in specials]},
                       "mtp_emb_zero_at_position_0": True}
-    if banned_ids:
-        decoding["banned_ids"] = banned_ids
     manifest = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -195,7 +194,6 @@ def write_manifest(out: Path, checkpoint: Path, cfg: ModelConfig, options: Packa
         "weights_licence": options.licence,
         "dtype": "float16" if options.half else "float32",
         "precision": precision,
-        **({"providers": providers} if providers else {}),
         "architecture": cfg.to_dict(),
         "tokens": {"bos": cfg.decoder.bos_token_id, "eos": cfg.decoder.eos_token_id,
                    "pad": cfg.decoder.pad_token_id, "special": specials},

@@ -23,9 +23,38 @@ from .config import ModelConfig
 from .decoder import DeepseekV2Model
 from .graphs import CapacityAttention, VisionGraph
 from .mtp import MTPModule
-from .vision_export import load_vision
+from .model import add_deep_encoder
 
 SEED = 20261201
+# what the reference registers as buffers rather than reads from the checkpoint
+_DERIVED = ("vision_model.embeddings.position_ids",)
+
+
+class _VisionParts(nn.Module):
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        add_deep_encoder(self, cfg)
+
+
+class VisionModel(nn.Module):
+    """The DeepEncoder (SAM, CLIP, projector and the two layout embeddings) alone, as
+    `graphs.VisionGraph` reads it of the full model: `config` and `model.<vision parts>`."""
+
+    def __init__(self, cfg: ModelConfig) -> None:
+        super().__init__()
+        self.config = cfg
+        self.model = _VisionParts(cfg)
+
+
+def load_vision(reader: CheckpointReader, cfg: ModelConfig) -> VisionModel:
+    """The vision encoder loaded from the checkpoint tensor by tensor, without the decoder."""
+    vision = VisionModel(cfg).eval()
+    with torch.no_grad():
+        for name, tensor in [*vision.model.named_parameters(), *vision.model.named_buffers()]:
+            if name in _DERIVED and f"model.{name}" not in reader.names():
+                continue
+            tensor.copy_(torch.from_numpy(reader.read(f"model.{name}")).to(tensor.dtype))
+    return vision
 
 
 class DecoderReference(nn.Module):
