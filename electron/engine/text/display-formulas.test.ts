@@ -1,13 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { findFormula, renderFormula } from '../../../shared/olmocr-bench/math.js';
 import { needs, PROGRAMS } from '../../../test/environment.js';
-import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
-import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
+import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
 
-let folder: string;
 let markdown: string;
 
 const DOCUMENT = String.raw`\documentclass[11pt]{article}
@@ -61,23 +56,16 @@ Body text after the formulas stays as it was written, even where it squares $z^2
 \end{document}
 `;
 
-async function convertLatex(name: string, source: string): Promise<string> {
-  return textEngineMarkdown(await printLatex(folder, name, source));
-}
-
 /** Whether the output has the formula as olmOCR-Bench's math check decides it (KaTeX layout). */
 function rendersAs(reference: string): boolean {
   return findFormula(reference, renderFormula(reference)!, markdown).passed;
 }
 
 describe('display formulas of a LaTeX-made page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
+  const pages = latexPages('folio-formulas-');
   beforeAll(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-formulas-'));
-    markdown = await convertLatex('formulas', DOCUMENT);
+    markdown = await pages.read('formulas', DOCUMENT);
   }, 60_000);
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
 
   it('rebuilds superscripts as LaTeX in a display block', () => {
     expect(markdown).toContain('$$\nx^{2} + y^{2} = z^{2}\n$$');
@@ -148,7 +136,7 @@ and the set of all such values is
 S = \left\{ \frac{p}{q} \right\} \cup \left\langle \frac{u}{v} \right\rangle
 \end{equation*}
 \end{document}`;
-    const delimited = await convertLatex('delimiters', source);
+    const delimited = await pages.read('delimiters', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, delimited).passed;
     expect(renders('y = \\left( \\frac{a}{b} \\right) + \\Big[ x + 1 \\Big]')).toBe(true);
     expect(renders('S = \\left\\{ \\frac{p}{q} \\right\\} \\cup \\left\\langle \\frac{u}{v} \\right\\rangle')).toBe(true);
@@ -187,7 +175,7 @@ A binomial coefficient and a double integral:
 c = \binom{n}{k} + \iint g \, dA
 \end{equation*}
 \end{document}`;
-    const written = await convertLatex('rows', source);
+    const written = await pages.read('rows', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
     expect(renders('u + v = w')).toBe(true);
     expect(renders('p - q = r + s')).toBe(true);
@@ -203,6 +191,6 @@ c = \binom{n}{k} + \iint g \, dA
 
   it('reads an inline script whose font holds one digit as text, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
-    expect(await convertLatex('variance', source)).toBe('The variance σ2 of a sample.');
+    expect(await pages.read('variance', source)).toBe('The variance σ2 of a sample.');
   });
 });

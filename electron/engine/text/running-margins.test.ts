@@ -4,15 +4,9 @@
  * with pdflatex from the sources below, read by the text engine.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needs, PROGRAMS } from '../../../test/environment.js';
-import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
-import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
-
-let folder: string;
+import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
 
 const BODY = String.raw`Harbour dredging resumed in the spring after the winter storms had moved
 the sandbanks across the northern approach. The survey vessel measured the channel every week and
@@ -46,15 +40,10 @@ ${BODY}
 `;
 
 describe('running text of a single page, by place and pattern', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
-  beforeAll(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-running-margins-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const pages = latexPages('folio-running-margins-');
 
   it('leaves out margin line numbers and a running head beside its folio, and keeps all the body', async () => {
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'review-copy', REVIEW_COPY));
+    const markdown = await pages.read('review-copy', REVIEW_COPY);
     expect(markdown.startsWith('Harbour dredging resumed'), markdown).toBe(true);
     expect(markdown).toContain('since the autumn meeting of the harbour users.');
     expect(markdown).not.toContain('Morrow et al.');
@@ -64,7 +53,7 @@ describe('running text of a single page, by place and pattern', needs(PROGRAMS, 
   }, 60_000);
 
   it("leaves out a foot's revision and date, and keeps the numbered section at the page's top", async () => {
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'dated-sheet', DATED_SHEET));
+    const markdown = await pages.read('dated-sheet', DATED_SHEET);
     expect(markdown).toMatch(/^#+ 1 Soundings/);
     expect(markdown).toContain('since the autumn meeting of the harbour users.');
     expect(markdown).not.toContain('Rev. 4.2');

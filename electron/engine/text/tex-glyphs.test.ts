@@ -1,12 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needs, PROGRAMS } from '../../../test/environment.js';
-import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
-import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
-
-let folder: string;
+import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
 
 /** A Type 1 re-encoding as older pdfTeX wrote TeX's fonts: glyph names in /Differences, no ToUnicode map. */
 function encoding(name: string, slots: Record<number, string>): string {
@@ -29,24 +25,19 @@ The pair $\langle x, y \rangle$ has $\epsilon \vartheta \varphi \varrho \ell \pa
 `;
 
 describe('glyphs of TeX fonts read by the text engine', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
-  beforeAll(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-tex-glyphs-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const pages = latexPages('folio-tex-glyphs-');
 
   it('reads a character beyond the Basic Multilingual Plane as one character', async () => {
     // The math italic epsilon of \LaTeXe mapped to U+1D700, as LuaTeX's unicode-math maps it.
     const source = String.raw`\pdfgentounicode=1 \pdfglyphtounicode{epsilon}{1D700}
 \documentclass{article}\pagestyle{empty}\begin{document}Typeset with \LaTeXe{} by the authors.\end{document}`;
-    expect(await textEngineMarkdown(await printLatex(folder, 'non-bmp', source))).toBe('Typeset with LATEX 2𝜀 by the authors.');
+    expect(await pages.read('non-bmp', source)).toBe('Typeset with LATEX 2𝜀 by the authors.');
   }, 30_000);
 
   it('reads the glyphs of TeX fonts named only in their encoding, by slot or as pdf.js reads them', async () => {
-    await writeFile(path.join(folder, 'symbol-names.enc'), encoding('SymbolNames', SYMBOL_NAMES));
-    await writeFile(path.join(folder, 'italic-names.enc'), encoding('ItalicNames', ITALIC_NAMES));
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'named-glyphs', NAMED_GLYPHS));
+    await writeFile(path.join(pages.folder(), 'symbol-names.enc'), encoding('SymbolNames', SYMBOL_NAMES));
+    await writeFile(path.join(pages.folder(), 'italic-names.enc'), encoding('ItalicNames', ITALIC_NAMES));
+    const markdown = await pages.read('named-glyphs', NAMED_GLYPHS);
     // plain TeX's copyright sign, a c inside CMSY's big circle, is one ©
     expect(markdown).toContain('Typeset with LATEX 2ε, © 2024 by the authors.');
     expect(markdown).toContain('The pair ⟨x, y⟩ has ϵϑϕϱℓ∂℘ and α ∈ y ≤ x and ‖x‖ ⋄ y · x.');
