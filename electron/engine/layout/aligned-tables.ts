@@ -36,6 +36,8 @@ const MAX_HEADER_LINES = 3;
 const PROSE_WORDS = 4;
 /** A header centred over a run of columns lies this close (in line heights) to the run's middle. */
 const CENTRED_HEADER_SLACK = 0.75;
+/** A caption's label ("Table 2", "Tab. 3", "TABLE IV", "Table S1"): its line is the caption above the table. */
+const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[A-Z]?\d+[a-z]?|[IVXLC]+)\b/u;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
 const MAX_WRAPPED_HEADER_LINES = 3;
 
@@ -57,6 +59,15 @@ const CURRENCY_SIGN = /^[$€£¥₹]$/u;
 const AMOUNT_START = /^[(\-−]?[\d.,]/u;
 /** One amount as a table prints it: a figure, maybe signed, bracketed, in a currency or a percentage. */
 const AMOUNT = /^[(\-−+]?[$€£¥₹]?\d[\d.,]*%?\)?$/u;
+/** The leading group of a figure whose thousands are set apart by a space ("18" of "18 400"). */
+const LEADING_THOUSANDS_GROUP = /^[(\-−+]?[$€£¥₹]?\d{1,3}$/u;
+/** A later group of such a figure: three digits, the last maybe with decimals, a percent sign, a bracket. */
+const THOUSANDS_GROUP = /^\d{3}(?:[.,]\d+)?%?\)?$/u;
+/**
+ * Spaces in a run narrower than this (ems) part the groups of one figure, not two columns: a
+ * word space is about a quarter em, a thin space less; columns are set further apart (CELL_GAP).
+ */
+const THOUSANDS_SPACE = 0.6;
 
 interface Segment extends Box {
   runIndices: number[];
@@ -179,20 +190,49 @@ interface Piece extends Box {
  * as one item (a row's figures, a space between each), one piece per amount. Figures are printed
  * about half an em wide (separators a quarter), the first amount starts the run and the last ends
  * it, and the space left is shared out equally between them, as between evenly spaced columns.
- * Each amount is then a cell of its own column, as it is printed.
+ * Each amount is then a cell of its own column, as it is printed. Spaces that narrow are a
+ * figure's thousands separators ("18 400"), not gaps between columns: its groups stay one amount.
  */
 function numberPieces(run: TextRun, index: number): Piece[] {
   const whole: Piece = { index, text: run.text, x0: run.x0, x1: run.x1, y0: run.y0, y1: run.y1, fontSize: run.fontSize, alone: false };
-  const tokens = run.text.trim().split(/\s+/u);
+  let tokens = run.text.trim().split(/\s+/u);
   if (tokens.length < 2 || !tokens.every((token) => AMOUNT.test(token))) return [whole];
-  const widths = tokens.map((token) => [...token].reduce((sum, char) => sum + (/[.,]/u.test(char) ? 0.25 : 0.5), 0) * run.fontSize);
-  const space = Math.max(0, (run.x1 - run.x0 - widths.reduce((sum, w) => sum + w, 0)) / (tokens.length - 1));
+  if (spaceBetween(tokens, run) <= THOUSANDS_SPACE * run.fontSize) tokens = joinedThousands(run.text);
+  if (tokens.length < 2) return [whole];
+  const widths = tokens.map((token) => printedWidth(token, run.fontSize));
+  const space = spaceBetween(tokens, run);
   let x = run.x0;
   return tokens.map((token, i) => {
     const piece = { ...whole, text: token, x0: x, x1: Math.min(run.x1, x + widths[i]!), alone: true };
     x += widths[i]! + space;
     return piece;
   });
+}
+
+/** About how wide a figure is printed: half an em a digit or sign, a quarter a separator or space. */
+function printedWidth(token: string, fontSize: number): number {
+  return [...token].reduce((sum, char) => sum + (/[.,\s]/u.test(char) ? 0.25 : 0.5), 0) * fontSize;
+}
+
+/** The space left between the tokens of the run when they are shared out equally. */
+function spaceBetween(tokens: readonly string[], run: TextRun): number {
+  const printed = tokens.reduce((sum, token) => sum + printedWidth(token, run.fontSize), 0);
+  return Math.max(0, (run.x1 - run.x0 - printed) / (tokens.length - 1));
+}
+
+/** The text's figures, each with its thousands groups ("18", "400") joined as printed ("18 400"). */
+function joinedThousands(text: string): string[] {
+  const figures: { start: number; end: number; groups: string[] }[] = [];
+  for (const match of text.matchAll(/\S+/gu)) {
+    const group = match[0];
+    const figure = figures[figures.length - 1];
+    const open = figure && (figure.groups.length === 1 ? LEADING_THOUSANDS_GROUP : /^\d{3}$/u).test(figure.groups[figure.groups.length - 1]!);
+    if (figure && open && THOUSANDS_GROUP.test(group)) {
+      figure.groups.push(group);
+      figure.end = match.index + group.length;
+    } else figures.push({ start: match.index, end: match.index + group.length, groups: [group] });
+  }
+  return figures.map(({ start, end }) => text.slice(start, end));
 }
 
 interface Block {
@@ -388,12 +428,12 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
  * segment heads the columns it overlaps or, when it is centred over a wider run of columns, that
  * run. Neighbouring runs of equal spacing are equally centred under a segment, so the runs are
  * chosen together: the segments' runs leave no column between two of them unheaded, lie as
- * close to the segments' middles as they can, and cover as many columns as that allows. A lone
- * segment over every column is a caption, not a header.
+ * close to the segments' middles as they can, and cover as many columns as that allows. A line
+ * starting with a caption's label ("Table 2: ...") is the caption, not a header.
  */
 function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undefined {
   const segments = line.segments;
-  if (segments.length === 0 || hasLeaderDots(line)) return undefined;
+  if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
   if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
@@ -401,8 +441,7 @@ function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undef
   if (candidates.some((list) => list.length === 0)) return undefined;
   const covered = bestSpans(candidates, tolerance);
   if (!covered) return undefined;
-  const lone = covered[0]!;
-  if (segments.length === 1 && (lone.first === lone.last || (lone.first === 0 && lone.last === columns.length - 1))) return undefined;
+  if (segments.length === 1 && !headsGroup(segments[0]!, covered[0]!, columns, tolerance)) return undefined;
   const cells: CellSpan[] = [];
   let col = 0;
   for (const { first, last } of covered) {
@@ -412,6 +451,18 @@ function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undef
   }
   for (; col < columns.length; col++) cells.push({ row: 0, col, rowSpan: 1, colSpan: 1 });
   return cells;
+}
+
+/**
+ * Whether a line's lone segment heads the run of columns it was given as a group: not when the run
+ * is one column (the line is a lone cell), every column (a caption centred over the table) or when
+ * the segment is set left, starting at or before the first column, across several (a caption or
+ * note set flush left above the table, as a paragraph is, however near the middle of a few
+ * columns it happens to end).
+ */
+function headsGroup(segment: Segment, run: { first: number; last: number }, columns: readonly Column[], tolerance: number): boolean {
+  if (run.first === run.last || (run.first === 0 && run.last === columns.length - 1)) return false;
+  return !(run.first === 0 && segment.x0 <= columns[0]!.x0 + tolerance);
 }
 
 /** A label: short, holding a letter or figure, not a run of words in lower case (a line of prose). */
