@@ -30,8 +30,14 @@ const MIN_FILLED_SHARE = 0.6;
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
 /** A label over a group of rows is a short phrase, not a line of prose. */
 const MAX_GROUP_LABEL_CHARS = 40;
-/** At most this many header lines with cells spanning columns are taken above a table body. */
-const MAX_HEADER_LINES = 2;
+/** At most this many header lines are taken above a table body. */
+const MAX_HEADER_LINES = 3;
+/** A segment of this many words starting in lower case is prose, not a header. */
+const PROSE_WORDS = 4;
+/** A header centred over a run of columns lies this close (in line heights) to the run's middle. */
+const CENTRED_HEADER_SLACK = 0.75;
+/** A caption's label ("Table 2", "Tab. 3", "TABLE IV", "Table S1"): its line is the caption above the table. */
+const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[A-Z]?\d+[a-z]?|[IVXLC]+)\b/u;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
 const MAX_WRAPPED_HEADER_LINES = 3;
 
@@ -51,6 +57,17 @@ export interface AlignedTable {
  */
 const CURRENCY_SIGN = /^[$€£¥₹]$/u;
 const AMOUNT_START = /^[(\-−]?[\d.,]/u;
+/** One amount as a table prints it: a figure, maybe signed, bracketed, in a currency or a percentage. */
+const AMOUNT = /^[(\-−+]?[$€£¥₹]?\d[\d.,]*%?\)?$/u;
+/** The leading group of a figure whose thousands are set apart by a space ("18" of "18 400"). */
+const LEADING_THOUSANDS_GROUP = /^[(\-−+]?[$€£¥₹]?\d{1,3}$/u;
+/** A later group of such a figure: three digits, the last maybe with decimals, a percent sign, a bracket. */
+const THOUSANDS_GROUP = /^\d{3}(?:[.,]\d+)?%?\)?$/u;
+/**
+ * Spaces in a run narrower than this (ems) part the groups of one figure, not two columns: a
+ * word space is about a quarter em, a thin space less; columns are set further apart (CELL_GAP).
+ */
+const THOUSANDS_SPACE = 0.6;
 
 interface Segment extends Box {
   runIndices: number[];
@@ -91,10 +108,10 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start = body.end;
       continue;
     }
-    const headers = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
+    const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const rows = [
-      ...lines.slice(body.start - headers.length, body.start).map((line) => [line]),
-      ...mergeWrappedCells(bodyRows(lines.slice(body.start, body.end), horizontalRules), body.columns),
+      ...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]),
+      ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns),
     ];
     tables.push(tableOf(rows, body.columns, headers));
     start = claimedUntil = body.end;
@@ -127,27 +144,28 @@ function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[]
 
 function lineOf(runs: readonly TextRun[], group: number[]): Line {
   group.sort((a, b) => runs[a]!.x0 - runs[b]!.x0);
+  const pieces = group.flatMap((index) => numberPieces(runs[index]!, index));
   const segments: Segment[] = [];
   const signIndices: number[] = [];
   let segment: Segment | undefined;
-  for (const [position, index] of group.entries()) {
-    const run = runs[index]!;
-    const next = runs[group[position + 1] ?? -1];
-    if (CURRENCY_SIGN.test(run.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - run.x1 > CELL_GAP * run.fontSize) {
-      signIndices.push(index);
+  for (const [position, piece] of pieces.entries()) {
+    const next = pieces[position + 1];
+    if (CURRENCY_SIGN.test(piece.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - piece.x1 > CELL_GAP * piece.fontSize) {
+      signIndices.push(piece.index);
       segment = undefined;
       continue;
     }
-    if (segment && run.x0 - segment.x1 <= CELL_GAP * run.fontSize) {
-      segment.x1 = Math.max(segment.x1, run.x1);
-      segment.y0 = Math.min(segment.y0, run.y0);
-      segment.y1 = Math.max(segment.y1, run.y1);
-      segment.text += ` ${run.text}`;
-      segment.runIndices.push(index);
+    if (segment && !piece.alone && piece.x0 - segment.x1 <= CELL_GAP * piece.fontSize) {
+      segment.x1 = Math.max(segment.x1, piece.x1);
+      segment.y0 = Math.min(segment.y0, piece.y0);
+      segment.y1 = Math.max(segment.y1, piece.y1);
+      segment.text += ` ${piece.text}`;
+      if (!segment.runIndices.includes(piece.index)) segment.runIndices.push(piece.index);
     } else {
-      segment = { x0: run.x0, x1: run.x1, y0: run.y0, y1: run.y1, text: run.text, runIndices: [index] };
+      segment = { x0: piece.x0, x1: piece.x1, y0: piece.y0, y1: piece.y1, text: piece.text, runIndices: [piece.index] };
       segments.push(segment);
     }
+    if (piece.alone) segment = undefined;
   }
   return {
     segments,
@@ -157,6 +175,64 @@ function lineOf(runs: readonly TextRun[], group: number[]): Line {
     y0: Math.min(...segments.map((s) => s.y0)),
     y1: Math.max(...segments.map((s) => s.y1)),
   };
+}
+
+interface Piece extends Box {
+  index: number;
+  text: string;
+  fontSize: number;
+  /** One number of a run that held several: a segment of its own. */
+  alone: boolean;
+}
+
+/**
+ * The run as pieces: one piece, or, for a run of several amounts that the text layer handed over
+ * as one item (a row's figures, a space between each), one piece per amount. Figures are printed
+ * about half an em wide (separators a quarter), the first amount starts the run and the last ends
+ * it, and the space left is shared out equally between them, as between evenly spaced columns.
+ * Each amount is then a cell of its own column, as it is printed. Spaces that narrow are a
+ * figure's thousands separators ("18 400"), not gaps between columns: its groups stay one amount.
+ */
+function numberPieces(run: TextRun, index: number): Piece[] {
+  const whole: Piece = { index, text: run.text, x0: run.x0, x1: run.x1, y0: run.y0, y1: run.y1, fontSize: run.fontSize, alone: false };
+  let tokens = run.text.trim().split(/\s+/u);
+  if (tokens.length < 2 || !tokens.every((token) => AMOUNT.test(token))) return [whole];
+  if (spaceBetween(tokens, run) <= THOUSANDS_SPACE * run.fontSize) tokens = joinedThousands(run.text);
+  if (tokens.length < 2) return [whole];
+  const widths = tokens.map((token) => printedWidth(token, run.fontSize));
+  const space = spaceBetween(tokens, run);
+  let x = run.x0;
+  return tokens.map((token, i) => {
+    const piece = { ...whole, text: token, x0: x, x1: Math.min(run.x1, x + widths[i]!), alone: true };
+    x += widths[i]! + space;
+    return piece;
+  });
+}
+
+/** About how wide a figure is printed: half an em a digit or sign, a quarter a separator or space. */
+function printedWidth(token: string, fontSize: number): number {
+  return [...token].reduce((sum, char) => sum + (/[.,\s]/u.test(char) ? 0.25 : 0.5), 0) * fontSize;
+}
+
+/** The space left between the tokens of the run when they are shared out equally. */
+function spaceBetween(tokens: readonly string[], run: TextRun): number {
+  const printed = tokens.reduce((sum, token) => sum + printedWidth(token, run.fontSize), 0);
+  return Math.max(0, (run.x1 - run.x0 - printed) / (tokens.length - 1));
+}
+
+/** The text's figures, each with its thousands groups ("18", "400") joined as printed ("18 400"). */
+function joinedThousands(text: string): string[] {
+  const figures: { start: number; end: number; groups: string[] }[] = [];
+  for (const match of text.matchAll(/\S+/gu)) {
+    const group = match[0];
+    const figure = figures[figures.length - 1];
+    const open = figure && (figure.groups.length === 1 ? LEADING_THOUSANDS_GROUP : /^\d{3}$/u).test(figure.groups[figure.groups.length - 1]!);
+    if (figure && open && THOUSANDS_GROUP.test(group)) {
+      figure.groups.push(group);
+      figure.end = match.index + group.length;
+    } else figures.push({ start: match.index, end: match.index + group.length, groups: [group] });
+  }
+  return figures.map(({ start, end }) => text.slice(start, end));
 }
 
 interface Block {
@@ -318,37 +394,54 @@ function keyColumnShare(lines: readonly Line[]): number {
 }
 
 /**
- * Up to two lines right above the body, in the body's type size, with two or more segments that
- * each cover whole columns, at least one spanning several (a grouped header such as "Scores" over
- * "Math" and "Art"), top to bottom.
+ * Header lines right above the body, top to bottom: lines in about the body's type size whose
+ * segments each head one column or a run of neighbouring columns (a grouped header such as
+ * "Public" centred over "PK–8" and "9–12"). The body's own first lines are taken too when they
+ * are sparse and group the columns below them: growBlock takes such a line when it happens to fit.
  */
-function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: number, rules: readonly Rule[]): CellSpan[][] {
+function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: number, rules: readonly Rule[]): { headers: CellSpan[][]; bodyStart: number } {
+  const bodyHeight = lineHeight(lines[body.start]!);
+  let bodyStart = body.start;
+  const minimumBody = 2;
+  while (bodyStart < body.end - minimumBody && 2 * lines[bodyStart]!.segments.length < body.columns.length) {
+    const spans = headerSpans(lines[bodyStart]!, body.columns);
+    if (!spans || !spans.some((cell) => cell.colSpan > 1)) break;
+    bodyStart++;
+  }
   const headers: CellSpan[][] = [];
-  for (let i = body.start - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
+  for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
     const line = lines[i]!;
     const below = lines[i + 1]!;
-    if (!closeEnough(line, below, rules)) break;
-    const bodyHeight = lineHeight(lines[body.start]!);
-    if (line.segments.length < 2 || Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
+    if (i < body.start) {
+      if (!closeEnough(line, below, rules)) break;
+      if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
+    }
     const spans = headerSpans(line, body.columns);
     if (!spans) break;
     headers.unshift(spans);
   }
-  return headers;
+  return { headers, bodyStart };
 }
 
-/** The header cells of one line over the columns, or undefined if the line does not fit them. */
+/**
+ * The header cells of one line over the columns, or undefined if the line does not fit them. A
+ * segment heads the columns it overlaps or, when it is centred over a wider run of columns, that
+ * run. Neighbouring runs of equal spacing are equally centred under a segment, so the runs are
+ * chosen together: the segments' runs leave no column between two of them unheaded, lie as
+ * close to the segments' middles as they can, and cover as many columns as that allows. A line
+ * starting with a caption's label ("Table 2: ...") is the caption, not a header.
+ */
 function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undefined {
-  const covered: { first: number; last: number }[] = [];
-  for (const segment of line.segments) {
-    const hit = columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0);
-    if (hit.length === 0) return undefined;
-    const first = hit[0]!;
-    const last = hit[hit.length - 1]!;
-    if (covered.length > 0 && first <= covered[covered.length - 1]!.last) return undefined;
-    covered.push({ first, last });
-  }
-  if (!covered.some((c) => c.last > c.first)) return undefined;
+  const segments = line.segments;
+  if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
+  if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
+  const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
+  const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
+  const candidates = segments.map((segment, k) => spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1));
+  if (candidates.some((list) => list.length === 0)) return undefined;
+  const covered = bestSpans(candidates, tolerance);
+  if (!covered) return undefined;
+  if (segments.length === 1 && !headsGroup(segments[0]!, covered[0]!, columns, tolerance)) return undefined;
   const cells: CellSpan[] = [];
   let col = 0;
   for (const { first, last } of covered) {
@@ -358,6 +451,88 @@ function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undef
   }
   for (; col < columns.length; col++) cells.push({ row: 0, col, rowSpan: 1, colSpan: 1 });
   return cells;
+}
+
+/**
+ * Whether a line's lone segment heads the run of columns it was given as a group: not when the run
+ * is one column (the line is a lone cell), every column (a caption centred over the table) or when
+ * the segment is set left, starting at or before the first column, across several (a caption or
+ * note set flush left above the table, as a paragraph is, however near the middle of a few
+ * columns it happens to end).
+ */
+function headsGroup(segment: Segment, run: { first: number; last: number }, columns: readonly Column[], tolerance: number): boolean {
+  if (run.first === run.last || (run.first === 0 && run.last === columns.length - 1)) return false;
+  return !(run.first === 0 && segment.x0 <= columns[0]!.x0 + tolerance);
+}
+
+/** A label: short, holding a letter or figure, not a run of words in lower case (a line of prose). */
+function isHeaderText(text: string): boolean {
+  const trimmed = text.trim();
+  const words = trimmed.split(/\s+/u);
+  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
+}
+
+interface SpanCandidate {
+  first: number;
+  last: number;
+  /** How far (points) the run's middle lies from the segment's. */
+  offCentre: number;
+}
+
+/**
+ * The runs of columns segment `k` may head: those taking in every column it overlaps and none
+ * another segment overlaps, reaching under it, centred on it within `tolerance`; and, unless the
+ * segment stands alone on its line, the columns it overlaps however centred.
+ */
+function spanCandidates(segment: Segment, k: number, overlapped: readonly number[][], columns: readonly Column[], tolerance: number, overlapCounts: boolean): SpanCandidate[] {
+  const hit = overlapped[k]!;
+  const before = overlapped.slice(0, k).flat();
+  const after = overlapped.slice(k + 1).flat();
+  const lowest = before.length > 0 ? Math.max(...before) + 1 : 0;
+  const highest = after.length > 0 ? Math.min(...after) - 1 : columns.length - 1;
+  if (hit.length > 0 && (hit[0]! < lowest || hit[hit.length - 1]! > highest)) return [];
+  const centre = (segment.x0 + segment.x1) / 2;
+  // Headers are centred over the cells' boxes, which reach halfway into the gaps beside the columns.
+  const halfGap = (i: number) => (i <= 0 || i >= columns.length ? undefined : (columns[i]!.x0 - columns[i - 1]!.x1) / 2);
+  const left = (i: number) => columns[i]!.x0 - (halfGap(i) ?? halfGap(i + 1) ?? 0);
+  const right = (i: number) => columns[i]!.x1 + (halfGap(i + 1) ?? halfGap(i) ?? 0);
+  const offCentre = (first: number, last: number) => Math.abs((left(first) + right(last)) / 2 - centre);
+  const found: SpanCandidate[] = [];
+  for (let first = lowest; first <= (hit[0] ?? highest); first++) {
+    for (let last = Math.max(first, hit[hit.length - 1] ?? first); last <= highest; last++) {
+      if (columns[first]!.x0 >= segment.x1 || columns[last]!.x1 <= segment.x0) continue;
+      const off = offCentre(first, last);
+      const isOverlap = first === hit[0] && last === hit[hit.length - 1];
+      if (off <= tolerance || (isOverlap && overlapCounts)) found.push({ first, last, offCentre: off });
+    }
+  }
+  return found;
+}
+
+/**
+ * One run per segment, left to right and apart: fewest columns left unheaded between two runs,
+ * then least off-centre in all, then most columns covered.
+ */
+function bestSpans(candidates: readonly SpanCandidate[][], tolerance: number): { first: number; last: number }[] | undefined {
+  const gapCost = 10 * tolerance;
+  const columnReward = 0.05 * tolerance;
+  let paths: { spans: SpanCandidate[]; cost: number }[] = candidates[0]!.map((c) => ({ spans: [c], cost: c.offCentre - columnReward * (c.last - c.first + 1) }));
+  for (const list of candidates.slice(1)) {
+    const next: { spans: SpanCandidate[]; cost: number }[] = [];
+    for (const candidate of list) {
+      let best: { spans: SpanCandidate[]; cost: number } | undefined;
+      for (const path of paths) {
+        const previous = path.spans[path.spans.length - 1]!;
+        if (candidate.first <= previous.last) continue;
+        const cost = path.cost + gapCost * (candidate.first - previous.last - 1) + candidate.offCentre - columnReward * (candidate.last - candidate.first + 1);
+        if (!best || cost < best.cost) best = { spans: [...path.spans, candidate], cost };
+      }
+      if (best) next.push(best);
+    }
+    paths = next;
+  }
+  const winner = paths.reduce<{ spans: SpanCandidate[]; cost: number } | undefined>((best, path) => (!best || path.cost < best.cost ? path : best), undefined);
+  return winner?.spans.map(({ first, last }) => ({ first, last }));
 }
 
 /**
@@ -424,8 +599,9 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
   return {
     layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
-    runIndices: rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])),
-    cellRunIndices: rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))),
+    // A run split into amounts lies in several segments; it is taken, and written, once.
+    runIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])))],
+    cellRunIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))))],
   };
 }
 

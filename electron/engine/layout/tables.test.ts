@@ -1,6 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
+import { parseHtmlTables } from '../../../shared/olmocr-bench/tables.js';
 import { detectTables, type DetectedTable } from './tables.js';
 
 const STYLE = `<style>
@@ -10,6 +11,16 @@ const STYLE = `<style>
 </style>`;
 
 const page = (body: string) => `<!doctype html><html><head><meta charset="utf-8">${STYLE}</head><body>${body}</body></html>`;
+
+/** A borderless table whose group labels ("Public", "Private") head runs of columns. */
+const ENROLMENT_TABLE = `<table style="font-size: 9pt">
+      <style>td, th { padding: 1pt 7pt; font-weight: normal; text-align: right; } td:first-child, th:first-child { text-align: left; padding-right: 30pt; } th.group { text-align: center; }</style>
+      <tr><th></th><th class="group" colspan="3">Public</th><th class="group" colspan="3">Private</th></tr>
+      <tr><th>Year</th><th>PK–12</th><th>PK–8</th><th>9–12</th><th>All</th><th>Elementary</th><th>Secondary</th></tr>
+      <tr><td>2019</td><td>50,796</td><td>35,487</td><td>15,309</td><td>5,702</td><td>4,356</td><td>1,346</td></tr>
+      <tr><td>2020</td><td>49,375</td><td>34,139</td><td>15,236</td><td>5,457</td><td>4,128</td><td>1,329</td></tr>
+      <tr><td>2021</td><td>49,652</td><td>34,393</td><td>15,259</td><td>5,511</td><td>4,174</td><td>1,337</td></tr>
+    </table>`;
 
 const documents = {
   bordered: page(`
@@ -127,6 +138,31 @@ const documents = {
       <tr><td>Orca-13B</td><td class="n">13B</td><td class="n">57.3</td><td class="n">43.0</td></tr>
     </table>
     <p>Larger models are more accurate on every benchmark.</p>`),
+  groupedHeader: page(`
+    <p>Table 4: Enrolment by control of school, in thousands.</p>
+    ${ENROLMENT_TABLE}
+    <p>Enrolment in private schools fell in 2020 and has not recovered.</p>`),
+  // A caption set flush left in the table's type, right above it, with no "Table N" label; it
+  // ends where it lies, by chance, centred over the first three columns.
+  leftCaption: page(`
+    <p style="font-size: 9pt; margin-bottom: 3pt">Pupils by school and level (000s)</p>
+    ${ENROLMENT_TABLE}`),
+  // A labelled caption centred on the text block, above a narrower table set left: by chance it
+  // lies centred over a few of the table's columns.
+  centredCaption: page(`
+    <p style="font-size: 9pt; margin-bottom: 3pt; text-align: center">Tab. 3: Pupils, thousands</p>
+    ${ENROLMENT_TABLE}`),
+  // Figures whose thousands are set apart by thin and word spaces, in a sans face.
+  spacedThousands: page(`
+    <p>Households connected to the network, by district.</p>
+    <table style="font-family: 'Liberation Sans', sans-serif; font-size: 10pt">
+      <style>td, th { padding: 2pt 14pt 2pt 0; } .n { text-align: right; }</style>
+      <tr><th>District</th><th class="n">Households</th><th class="n">Connected</th><th class="n">Share</th></tr>
+      <tr><td>Northfield</td><td class="n">18&thinsp;400</td><td class="n">12&thinsp;950</td><td class="n">70%</td></tr>
+      <tr><td>Eastmoor</td><td class="n">1&thinsp;250&thinsp;000</td><td class="n">980&thinsp;500</td><td class="n">78%</td></tr>
+      <tr><td>Southgate</td><td class="n">9 250</td><td class="n">6 105</td><td class="n">66%</td></tr>
+    </table>
+    <p>Eastmoor was connected first.</p>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -274,6 +310,50 @@ describe('detectTables on tables without vertical rules', () => {
         '</table>',
       ].join('\n'),
     );
+  });
+
+  it('keeps the grouped header of a borderless table, each group label over the columns it is centred on', () => {
+    const printed = pages.get('groupedHeader')!;
+    const [table, ...others] = tablesOf('groupedHeader');
+    expect(others).toEqual([]);
+    expect(table!.markdown).toContain('<tr><th></th><th colspan="3">Public</th><th colspan="3">Private</th></tr>');
+    const taken = new Set(table!.runIndices);
+    const left = printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ');
+    expect(left).not.toMatch(/Public|Private|Year/);
+    // Scored as olmOCR-Bench scores tables: each figure is headed by its group and its column.
+    const [graph] = parseHtmlTables(table!.markdown);
+    const headingsOf = (cell: string) => {
+      const key = [...graph!.cellText].find(([, text]) => text === cell)![0];
+      return graph!.topHeading.get(key)!.map((heading) => graph!.cellText.get(heading));
+    };
+    expect(headingsOf('15,236')).toEqual(expect.arrayContaining(['Public', '9–12']));
+    expect(headingsOf('5,457')).toEqual(expect.arrayContaining(['Private', 'All']));
+    expect(headingsOf('5,457')).not.toContain('Public');
+  });
+
+  it('leaves a caption above a grouped-header table out of it, set flush left or labelled "Tab. N"', () => {
+    for (const name of ['leftCaption', 'centredCaption'] as const) {
+      const printed = pages.get(name)!;
+      const [table, ...others] = tablesOf(name);
+      expect(others).toEqual([]);
+      expect(table!.markdown).not.toMatch(/Pupils/);
+      expect(table!.markdown).toContain('<tr><th></th><th colspan="3">Public</th><th colspan="3">Private</th></tr>');
+      const taken = new Set(table!.runIndices);
+      expect(printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ')).toMatch(/Pupils/);
+    }
+  });
+
+  it('keeps a figure whose thousands are set apart by a space in one cell', () => {
+    const markdown = tablesOf('spacedThousands').map((t) => t.markdown.replace(/\u2009/gu, ' '));
+    expect(markdown).toEqual([
+      [
+        '| District | Households | Connected | Share |',
+        '| --- | --- | --- | --- |',
+        '| Northfield | 18 400 | 12 950 | 70% |',
+        '| Eastmoor | 1 250 000 | 980 500 | 78% |',
+        '| Southgate | 9 250 | 6 105 | 66% |',
+      ].join('\n'),
+    ]);
   });
 
   it('joins header cells that wrap onto two lines above a booktabs rule into one header row', () => {

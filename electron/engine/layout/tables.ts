@@ -9,7 +9,7 @@ import { fillCells } from './cell-text.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
-import { columnCount, rowCount } from './table-layout.js';
+import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
   box: Box;
@@ -22,16 +22,30 @@ export interface DetectedTable {
 /** Text this far (points) outside a ruled grid still belongs to it (glyphs overhang borders). */
 const EDGE_SLACK = 1;
 
+/** A table being assembled: its grid, column boundaries and box, rendered once all are found. */
+interface FoundTable {
+  box: Box;
+  runIndices: number[];
+  grid: TableGrid;
+  xs: readonly number[];
+  ruled: boolean;
+}
+
+/** A ruled grid of at most this many rows may be the header of a body drawn apart from it. */
+const MAX_RULED_HEADER_ROWS = 3;
+/** A body this close below a ruled header (in the header's mean row heights) continues it. */
+const BODY_BELOW_HEADER_ROWS = 1.5;
+
 export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], page: { width: number; height: number }): DetectedTable[] {
   const taken = new Set<number>();
-  const tables: DetectedTable[] = [];
+  const found: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
   for (const layout of findRuledLayouts(rules)) {
     const inside = runsInside(runs, byCentreY, layout.box).filter((i) => !taken.has(i));
     const grid = fillCells(layout, runs, inside);
     if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     inside.forEach((i) => taken.add(i));
-    tables.push({ box: layout.box, runIndices: inside, markdown: tableMarkdown(grid) });
+    found.push({ box: layout.box, runIndices: inside, grid, xs: layout.xs, ruled: true });
   }
   // Full-width tables first, then tables inside one text column, apart from the prose beside them.
   const findAligned = (indices: number[]) => {
@@ -39,14 +53,47 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
       // Without rules around cells there is no telling an author's line break from wrapping: join.
       const grid = joinedCellLines(fillCells(table.layout, runs, table.cellRunIndices));
       table.runIndices.forEach((i) => taken.add(i));
-      tables.push({ box: table.box, runIndices: table.runIndices, markdown: tableMarkdown(grid) });
+      found.push({ box: table.box, runIndices: table.runIndices, grid, xs: table.layout.xs, ruled: false });
     }
   };
   const untaken = () => runs.map((_, i) => i).filter((i) => !taken.has(i));
   findAligned(untaken());
   const columns = splitAtGutters(runs, untaken(), page.width);
   if (columns.length > 1) columns.forEach(findAligned);
-  return tables.sort((a, b) => a.box.y0 - b.box.y0);
+  found.sort((a, b) => a.box.y0 - b.box.y0);
+  const tables: FoundTable[] = [];
+  for (const table of found) {
+    const header = tables.find((other) => continuesRuledHeader(other, table));
+    if (header) Object.assign(header, joined(header, table));
+    else tables.push(table);
+  }
+  return tables.map(({ box, runIndices, grid }) => ({ box, runIndices, markdown: tableMarkdown(grid) }));
+}
+
+/**
+ * A ruled grid of a few header rows over a body drawn apart from it (a report's boxed header
+ * above plain or separately ruled rows of figures) is one table: the body starts right under the
+ * grid, and each of its columns lies in the grid's column of the same place.
+ */
+function continuesRuledHeader(header: FoundTable, body: FoundTable): boolean {
+  if (!header.ruled || header.grid.rows.length === 0 || header.grid.rows.length > MAX_RULED_HEADER_ROWS) return false;
+  const columns = header.xs.length - 1;
+  if (body.xs.length - 1 !== columns) return false;
+  const rowHeight = (header.box.y1 - header.box.y0) / header.grid.rows.length;
+  const gap = body.box.y0 - header.box.y1;
+  if (gap < -EDGE_SLACK || gap > BODY_BELOW_HEADER_ROWS * rowHeight) return false;
+  return body.xs.slice(0, -1).every((x, i) => slotAt(header.xs, (x + body.xs[i + 1]!) / 2) === i && (x + body.xs[i + 1]!) / 2 > header.xs[0]! && (x + body.xs[i + 1]!) / 2 < header.xs[columns]!);
+}
+
+/** The header's rows, all headings, then the body's rows, all data. */
+function joined(header: FoundTable, body: FoundTable): FoundTable {
+  return {
+    box: { x0: Math.min(header.box.x0, body.box.x0), y0: header.box.y0, x1: Math.max(header.box.x1, body.box.x1), y1: body.box.y1 },
+    runIndices: [...header.runIndices, ...body.runIndices],
+    grid: { rows: [...header.grid.rows, ...body.grid.rows], headerRows: header.grid.rows.length },
+    xs: header.xs,
+    ruled: false,
+  };
 }
 
 /** Runs whose centre lies in the box; `byCentreY` lists run indices sorted by centre y. */
