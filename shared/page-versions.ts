@@ -24,7 +24,7 @@ export interface PageVersion {
   markdown: string;
   /** An engine version's full result (blocks, stats). */
   result?: PageResult;
-  /** An edited version: the engine version it was edited from. */
+  /** An edited version: the engine version it stands against (the one it was edited from, or a re-run's that kept it). */
   base?: number;
 }
 
@@ -52,9 +52,10 @@ export function currentVersion(page: WorkspacePage): PageVersion | undefined {
 }
 
 /**
- * A finished conversion of the page. Its result becomes current unless the person's edit is current
- * (their text is never displaced unasked) or it read nothing where the current version has text;
- * either way it is kept as a version. A result identical to the current one refreshes it in place.
+ * A finished conversion of the page, kept as a version. Its result becomes current unless it read
+ * nothing where the current version has text (it is then held), or the person's edit is current:
+ * their text is never displaced unasked, and now stands against the new result (its Changes and
+ * Revert). A result identical to the current one refreshes it in place.
  */
 export function withResult(page: WorkspacePage, result: PageResult, at: string | undefined): WorkspacePage {
   const versions = pageVersions(page);
@@ -69,9 +70,12 @@ export function withResult(page: WorkspacePage, result: PageResult, at: string |
   const shownText = current ? current.markdown : '';
   const editWins = current?.edited === true && current.markdown !== result.markdown;
   const readNothing = result.markdown.trim() === '' && shownText.trim() !== '';
-  if (current && (editWins || readNothing)) {
-    return { ...showing(page, prune(all, current.id), current), held: added.id };
+  if (current && editWins) {
+    // the edit now stands against the new result, as its Changes and its Revert show
+    const rebased: PageVersion = { ...current, base: added.id };
+    return { ...showing(page, prune(all.map((version) => (version.id === current.id ? rebased : version)), current.id), rebased), held: undefined };
   }
+  if (current && readNothing) return { ...showing(page, prune(all, current.id), current), held: added.id };
   return { ...showing(page, prune(all, added.id), added), held: undefined };
 }
 
