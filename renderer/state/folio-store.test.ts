@@ -70,6 +70,10 @@ class FakeMain implements FolioApi {
   async setReviewed(docId: string, page: number, reviewed: boolean) {
     this.emit({ type: 'page-reviewed', docId, page, reviewed });
   }
+  async keepVersion(docId: string, page: number, version: number) {
+    this.calls.push(`keepVersion ${docId} ${page} ${version}`);
+    this.emit({ type: 'version-kept', docId, page, version });
+  }
   async getSettings() {
     return this.settings;
   }

@@ -95,6 +95,8 @@ export interface FolioActions {
   /** The person's Markdown for a page; saved after a short pause in typing. */
   editPage(docId: string, page: number, markdown: string): void;
   revertPage(docId: string, page: number): Promise<void>;
+  /** Shows (and exports) another of the page's versions; the one it replaces stays a version. */
+  keepVersion(docId: string, page: number, version: number): Promise<void>;
   setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
   /** Saves every edit still waiting for its pause. */
   flushEdits(): Promise<void>;
@@ -187,7 +189,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
     const applyEdit = (docId: string, page: number, markdown: string | null, typing: boolean) => {
       const before = findPage(get().workspace, docId, page);
       if (!before) return;
-      receive({ type: 'page-edited', docId, page, markdown });
+      receive({ type: 'page-edited', docId, page, markdown, at: new Date(now()).toISOString() });
       const after = findPage(get().workspace, docId, page);
       if (before.editedMarkdown === after?.editedMarkdown) return;
       set((state) => ({
@@ -219,7 +221,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
     const replayEdit = async (docId: string, page: number, markdown: string | null) => {
       cancelPendingEdit(docId, page);
-      receive({ type: 'page-edited', docId, page, markdown });
+      receive({ type: 'page-edited', docId, page, markdown, at: new Date(now()).toISOString() });
       get().selectDocument(docId);
       get().goToPage(page, 'navigation');
       await saveEdit(docId, page, markdown);
@@ -384,6 +386,13 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         cancelPendingEdit(docId, page);
         applyEdit(docId, page, null, false);
         await saveEdit(docId, page, null);
+      },
+
+      async keepVersion(docId, page, version) {
+        // an edit still waiting for its pause becomes its version first, so the switch loses none of it
+        await get().flushEdits();
+        receive({ type: 'version-kept', docId, page, version });
+        await api.keepVersion(docId, page, version).catch(failWith(`The version chosen for page ${page} could not be saved`));
       },
 
       async setReviewed(docId, page, reviewed) {
