@@ -89,6 +89,14 @@ describe('page versions', () => {
     expect(summary(other)).toEqual([...summary(reverted), '3 edited of 1: teh cat!']);
   });
 
+  it('an edit shown before it is saved takes the time main saved it at, without becoming another version', () => {
+    const shown = withEdit(done(blank, 'teh cat'), 'the cat', undefined);
+    const saved = withEdit(shown, 'the cat', '2026-12-03T10:45:00Z');
+    expect(summary(saved)).toEqual(summary(shown));
+    expect(currentVersion(saved)?.at).toBe('2026-12-03T10:45:00Z');
+    expect(withEdit(saved, 'the cat', '2026-12-03T10:45:00Z')).toBe(saved);
+  });
+
   it('re-running the same engine to the same text refreshes the version instead of adding one', () => {
     const first = done(blank, 'Same text.', 'text', undefined, '2026-12-03T10:00:00Z');
     const again = done(first, 'Same text.', 'text', undefined, '2026-12-03T11:00:00Z');

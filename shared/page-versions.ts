@@ -94,7 +94,8 @@ export function withEdit(page: WorkspacePage, markdown: string | null, at: strin
     return base ? { ...showing(page, versions, base), held: undefined } : { ...page, versions, currentVersion: undefined, editedMarkdown: undefined };
   }
   if (current?.edited) {
-    if (current.markdown === markdown) return page;
+    // the renderer shows an edit before main saves it; main's echo brings the time it was saved
+    if (current.markdown === markdown) return at === undefined || at === current.at ? page : withVersionTime(page, versions, current, at);
     const changed: PageVersion = { ...current, markdown, ...(at !== undefined && { at }) };
     return { ...showing(page, versions.map((version) => (version.id === current.id ? changed : version)), changed), held: undefined };
   }
@@ -103,6 +104,10 @@ export function withEdit(page: WorkspacePage, markdown: string | null, at: strin
   if (again) return { ...showing(page, versions, again), held: undefined };
   const added = editedVersion(nextId(versions), markdown, base, at);
   return { ...showing(page, prune([...versions, added], added.id), added), held: undefined };
+}
+
+function withVersionTime(page: WorkspacePage, versions: PageVersion[], version: PageVersion, at: string): WorkspacePage {
+  return { ...page, versions: versions.map((candidate) => (candidate.id === version.id ? { ...version, at } : candidate)) };
 }
 
 /** The person's choice of version: shown and exported from now on; the others stay. */

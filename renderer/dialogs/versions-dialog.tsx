@@ -35,7 +35,7 @@ export function VersionsDialog({ docId, page, onClose }: { docId: string; page: 
         </button>
       }
     >
-      <p className="hint">Every result this page has had, and your edits. The version shown is the one exported.</p>
+      <p className="version-hint">Every result this page has had, and your edits. The version shown is the one exported.</p>
       <ul className="version-list" aria-label={`Versions of page ${page.page}`}>
         {versions.map((version) => {
           const isShown = version.id === current;

@@ -189,7 +189,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
     const applyEdit = (docId: string, page: number, markdown: string | null, typing: boolean) => {
       const before = findPage(get().workspace, docId, page);
       if (!before) return;
-      receive({ type: 'page-edited', docId, page, markdown, at: new Date(now()).toISOString() });
+      receive({ type: 'page-edited', docId, page, markdown });
       const after = findPage(get().workspace, docId, page);
       if (before.editedMarkdown === after?.editedMarkdown) return;
       set((state) => ({
@@ -221,7 +221,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
     const replayEdit = async (docId: string, page: number, markdown: string | null) => {
       cancelPendingEdit(docId, page);
-      receive({ type: 'page-edited', docId, page, markdown, at: new Date(now()).toISOString() });
+      receive({ type: 'page-edited', docId, page, markdown });
       get().selectDocument(docId);
       get().goToPage(page, 'navigation');
       await saveEdit(docId, page, markdown);
