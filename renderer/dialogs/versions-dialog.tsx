@@ -42,10 +42,7 @@ export function VersionsDialog({ docId, page, onClose }: { docId: string; page: 
           return (
             <li key={version.id} className={isShown ? 'shown' : undefined} aria-current={isShown ? 'true' : undefined}>
               <span className="version-name">{versionLabel(version)}</span>
-              <span className="version-facts">
-                {isShown ? 'shown' : version.id === page.held ? 'read no text' : ''}
-                {version.markdown.trim() === '' ? '' : ` ${lineCount(version.markdown)} ${lineCount(version.markdown) === 1 ? 'line' : 'lines'}`}
-              </span>
+              <span className="version-facts">{versionFacts(version, isShown, version.id === page.held)}</span>
               <button type="button" className="small" aria-pressed={comparing?.id === version.id} disabled={isShown || !shown} onClick={() => setCompared(comparing?.id === version.id ? null : version.id)}>
                 Compare
               </button>
@@ -69,6 +66,9 @@ export function VersionsDialog({ docId, page, onClose }: { docId: string; page: 
   );
 }
 
-function lineCount(markdown: string): number {
-  return markdown.trimEnd().split('\n').length;
+/** "shown · 7 lines", "no text". */
+function versionFacts(version: PageVersion, shown: boolean, held: boolean): string {
+  const lines = version.markdown.trim() === '' ? 0 : version.markdown.trimEnd().split('\n').length;
+  const size = lines === 0 ? 'no text' : `${lines} ${lines === 1 ? 'line' : 'lines'}`;
+  return [shown ? 'shown' : held ? 'not shown' : '', size].filter(Boolean).join(' · ');
 }
