@@ -2,8 +2,9 @@
  * A page keeps its results as versions, in Chromium against the browser-mode bridge and the real
  * engine host: a page read from the text layer and edited is re-run with the nano demo model
  * (which reads this page badly, as a model can); the model's text is shown, the edit and the text
- * layer's result stay under Versions, each is compared with it, the edit is kept again, exported,
- * and still the one shown after the app restarts on the same data folder.
+ * layer's result stay under Versions, each is compared with it, the edit is kept again (a step
+ * undo and redo take back and repeat), exported, and still the one shown after the app restarts on
+ * the same data folder.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -91,6 +92,14 @@ test('a re-run keeps the earlier text and the edit as versions; comparing, keepi
   await expect(first.locator('.badge')).toHaveText('done, edited');
   await expect(first).toContainText(HEADING.slice(2));
   await expect(first.getByRole('button', { name: 'Versions (3)' })).toBeVisible();
+  // keeping is one step of undo: Ctrl+Z shows the model's text again, Ctrl+Shift+Z the edit
+  await page.locator('body').press('ControlOrMeta+z');
+  await expect(first.locator('.badge')).toHaveText('done');
+  await expect(first).not.toContainText(HEADING.slice(2));
+  await page.locator('body').press('ControlOrMeta+Shift+z');
+  await expect(first.locator('.badge')).toHaveText('done, edited');
+  await expect(first).toContainText(HEADING.slice(2));
+  await expect(page.getByText('All changes saved')).toBeVisible();
 
   // the export writes the version shown
   const exportDir = path.join(scratch, 'export');

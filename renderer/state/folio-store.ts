@@ -19,6 +19,7 @@ import {
 import type { RunTiming } from './conversion-progress.js';
 import { EMPTY_HISTORY, recordEdit, redoEdit, undoEdit, type EditHistory } from './edit-history.js';
 import { asksBeforeRemoving, removalLoss } from './removal-loss.js';
+import { currentVersionId } from '../../shared/page-versions.js';
 
 /** Which side moved to a page, so the other follows and the mover does not jump back. */
 export type PageOrigin = 'pages' | 'markdown' | 'navigation';
@@ -227,6 +228,14 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       await saveEdit(docId, page, markdown);
     };
 
+    /** Shows a page's version again from an undo or redo; a version pruned meanwhile is refused by main, in words. */
+    const replayVersion = async (docId: string, page: number, version: number) => {
+      receive({ type: 'version-kept', docId, page, version });
+      get().selectDocument(docId);
+      get().goToPage(page, 'navigation');
+      await api.keepVersion(docId, page, version).catch(failWith(`Page ${page} could not go back to that version`));
+    };
+
     return {
       workspace: EMPTY_WORKSPACE,
       loaded: false,
@@ -391,7 +400,15 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       async keepVersion(docId, page, version) {
         // an edit still waiting for its pause becomes its version first, so the switch loses none of it
         await get().flushEdits();
+        const before = findPage(get().workspace, docId, page);
+        const shown = before && currentVersionId(before);
         receive({ type: 'version-kept', docId, page, version });
+        const after = findPage(get().workspace, docId, page);
+        if (before && after && shown !== undefined && shown !== version) {
+          // one step of undo, like an edit: Ctrl+Z shows the version it replaced again
+          const change = { docId, page, before: before.editedMarkdown ?? null, after: after.editedMarkdown ?? null, at: now(), version: { before: shown, after: version } };
+          set((state) => ({ history: recordEdit(state.history, change, false) }));
+        }
         await api.keepVersion(docId, page, version).catch(failWith(`The version chosen for page ${page} could not be saved`));
       },
 
@@ -411,7 +428,9 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         if (!step) return false;
         if (!editable(step.change.docId)) return true;
         set({ history: step.history });
-        await replayEdit(step.change.docId, step.change.page, step.change.before);
+        const { docId, page, before, version } = step.change;
+        if (version) await replayVersion(docId, page, version.before);
+        else await replayEdit(docId, page, before);
         return true;
       },
 
@@ -420,7 +439,9 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         if (!step) return false;
         if (!editable(step.change.docId)) return true;
         set({ history: step.history });
-        await replayEdit(step.change.docId, step.change.page, step.change.after);
+        const { docId, page, after, version } = step.change;
+        if (version) await replayVersion(docId, page, version.after);
+        else await replayEdit(docId, page, after);
         return true;
       },
 
