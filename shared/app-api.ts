@@ -141,6 +141,7 @@ export const IPC_CHANNELS = {
   cancel: 'folio:cancel',
   setEdit: 'folio:set-edit',
   setReviewed: 'folio:set-reviewed',
+  keepVersion: 'folio:keep-version',
   getSettings: 'folio:get-settings',
   setSettings: 'folio:set-settings',
   chooseExportFolder: 'folio:choose-export-folder',
@@ -198,6 +199,8 @@ export interface FolioApi {
   /** The user's Markdown for a page; `null` reverts to the engine's. Saved before it resolves. */
   setEdit(docId: string, page: number, markdown: string | null): Promise<void>;
   setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
+  /** Makes one of the page's versions (shared/page-versions.ts) the one shown and exported; saved before it resolves. */
+  keepVersion(docId: string, page: number, version: number): Promise<void>;
   getSettings(): Promise<Settings>;
   setSettings(patch: Partial<Settings>): Promise<Settings>;
   /** A folder picked by the user (a native dialog in the app), or `null` when they cancel. */

@@ -20,7 +20,8 @@ export type PageEvent =
   | { type: 'page-started'; docId: string; page: number }
   /** Text as the engine produces it, before the page is done; the page's result replaces it. */
   | { type: 'page-delta'; docId: string; page: number; text: string }
-  | { type: 'page-done'; docId: string; result: PageResult }
+  /** `at`: the ISO time the page was done, stamped where it is saved (electron/core/workspace-store.ts). */
+  | { type: 'page-done'; docId: string; result: PageResult; at?: string }
   | { type: 'page-failed'; docId: string; page: number; failure: Failure };
 
 /** A page event, or the end of the conversion that sent them. */

@@ -63,6 +63,21 @@ describe('workspace reducer', () => {
     expect(pageMarkdown(page(reverted, 2))).toBe('the cot');
   });
 
+  it('keeps the text a page had when its re-run fails, and every result as a version', () => {
+    const failed = apply([
+      ...opened,
+      { type: 'page-done', docId, result: result(1, 'Good text.') },
+      { type: 'pages-queued', docId, pages: [1] },
+      { type: 'page-started', docId, page: 1 },
+      { type: 'page-delta', docId, page: 1, text: 'Garb' },
+      { type: 'page-failed', docId, page: 1, failure: { code: 'engine-crashed', message: 'The engine crashed' } },
+    ]);
+    expect(page(failed, 1)).toMatchObject({ state: 'failed', engineMarkdown: 'Good text.' });
+    expect(pageMarkdown(page(failed, 1))).toBe('Good text.');
+    const kept = applyWorkspaceEvent(failed, { type: 'version-kept', docId, page: 1, version: 1 });
+    expect(page(kept, 1)).toMatchObject({ state: 'done', engineMarkdown: 'Good text.', currentVersion: 1 });
+  });
+
   it('puts unfinished pages back on cancel, keeping a re-run page its earlier output', () => {
     const cancelled = apply([
       ...opened,

@@ -8,6 +8,7 @@ import type { Failure } from './failure.js';
 import type { PageResult } from './page.js';
 import type { ConversionEvent } from './page-event.js';
 import type { DocumentInfo } from './protocol.js';
+import { shownEngineMarkdown, withEdit, withResult, withVersionKept, type PageVersion } from './page-versions.js';
 
 /** `pending`: not asked for yet, or put back by a cancel or a crash; resumable. */
 export type PageState = 'pending' | 'queued' | 'converting' | 'done' | 'failed';
@@ -24,6 +25,12 @@ export interface WorkspacePage {
   /** The engine's full record (blocks with page coordinates, stats); image bytes are kept apart. */
   result?: PageResult;
   failure?: Failure;
+  /** Every result and edit the page has had (shared/page-versions.ts); absent on pages saved before versions existed. */
+  versions?: PageVersion[];
+  /** The id of the version shown and exported. */
+  currentVersion?: number;
+  /** A result kept as a version but not shown: it read nothing, or the person's edit stays current. */
+  held?: number;
 }
 
 export type DocumentKind = 'pdf' | 'image';
@@ -75,7 +82,10 @@ export type WorkspaceEvent =
   | { type: 'document-failed'; docId: string; failure: Failure }
   | { type: 'pages-queued'; docId: string; pages: number[] }
   | ConversionEvent
-  | { type: 'page-edited'; docId: string; page: number; markdown: string | null }
+  /** `at`: the ISO time of the edit, for its version. */
+  | { type: 'page-edited'; docId: string; page: number; markdown: string | null; at?: string }
+  /** The person chose which of the page's versions it shows (shared/page-versions.ts). */
+  | { type: 'version-kept'; docId: string; page: number; version: number }
   | { type: 'page-reviewed'; docId: string; page: number; reviewed: boolean }
   /** Main could not save the workspace (a full disk): nothing changes in it, the user is told why. */
   | { type: 'save-failed'; message: string };
@@ -132,23 +142,17 @@ export function applyWorkspaceEvent(workspace: Workspace, event: WorkspaceEvent)
         page.state === 'converting' ? { ...page, engineMarkdown: page.engineMarkdown + event.text } : page,
       );
     case 'page-done':
-      return updatePage(workspace, event.docId, event.result.page, (page) => ({
-        ...page,
-        state: 'done',
-        engineMarkdown: event.result.markdown,
-        result: event.result,
-        // an edit identical to the new output is no edit
-        editedMarkdown: page.editedMarkdown === event.result.markdown ? undefined : page.editedMarkdown,
-      }));
+      // the previous result stays a version: a re-run never destroys the only good text
+      return updatePage(workspace, event.docId, event.result.page, (page) => ({ ...withResult(page, event.result, event.at), state: 'done' }));
     case 'page-failed':
-      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'failed', failure: event.failure }));
+      // a failed re-run shows the text the page had before it
+      return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, state: 'failed', failure: event.failure, engineMarkdown: shownEngineMarkdown(page) }));
     case 'convert-done':
       return updateDocument(workspace, event.docId, (document) => ({ ...document, converting: false, pages: document.pages.map(settlePage) }));
     case 'page-edited':
-      return updatePage(workspace, event.docId, event.page, (page) => ({
-        ...page,
-        editedMarkdown: event.markdown === null || event.markdown === page.engineMarkdown ? undefined : event.markdown,
-      }));
+      return updatePage(workspace, event.docId, event.page, (page) => withEdit(page, event.markdown, event.at));
+    case 'version-kept':
+      return updatePage(workspace, event.docId, event.page, (page) => withVersionKept(page, event.version));
     case 'page-reviewed':
       return updatePage(workspace, event.docId, event.page, (page) => ({ ...page, reviewed: event.reviewed }));
     case 'save-failed':

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -76,9 +76,74 @@ describe('WorkspaceStore', () => {
     const { applied, saved } = store.apply({ type: 'page-done', docId: 'a', result: pageResult(1, '![](folio-image:page-1-image-1.png)', bytes) });
     await saved;
     expect(applied.type === 'page-done' && applied.result.images[0]).toEqual({ name: 'page-1-image-1.png', bbox: [0, 0, 10, 10], mime: 'image/png' });
-    expect(await readFile(path.join(dir, 'documents/a/pages/1.json'), 'utf8')).not.toContain('"data"');
+    expect(await readFile(path.join(dir, 'documents/a/pages/1.v1.json'), 'utf8')).not.toContain('"data"');
     expect(await readFile(path.join(dir, 'documents/a/document.json'), 'utf8')).not.toContain('folio-image');
     expect(new Uint8Array(await store.readImage('a', 'page-1-image-1.png'))).toEqual(bytes);
+  });
+
+  it('keeps every result and edit of a page as versions on disk; the version kept is the one read back after a restart', async () => {
+    const dir = await tempFolder();
+    const store = await WorkspaceStore.open(dir);
+    const vlm = { ...pageResult(1, 'Th3 t0tal'), stats: { engine: 'vlm' as const, device: 'cpu', model: 'nano-demo', timeMs: 9, chars: 9 } };
+    await applyAll(store, [
+      { type: 'document-added', document: newDocument('a') },
+      { type: 'document-opened', docId: 'a', info: { pageCount: 1 } },
+      { type: 'page-done', docId: 'a', result: pageResult(1, 'The total') },
+      { type: 'page-edited', docId: 'a', page: 1, markdown: 'The total: 42' },
+      { type: 'page-edited', docId: 'a', page: 1, markdown: null },
+      { type: 'page-done', docId: 'a', result: vlm },
+    ]);
+    expect(store.workspace.documents[0]!.pages[0]!.engineMarkdown).toBe('Th3 t0tal');
+    expect((await readdir(path.join(dir, 'documents/a/pages'))).sort()).toEqual(['1.v1.json', '1.v3.json']);
+    await store.apply({ type: 'version-kept', docId: 'a', page: 1, version: 2 }).saved;
+
+    const reopened = (await WorkspaceStore.open(dir)).workspace.documents[0]!.pages[0]!;
+    expect(reopened).toMatchObject({ state: 'done', currentVersion: 2, editedMarkdown: 'The total: 42', engineMarkdown: 'The total' });
+    expect(reopened.result?.stats.engine).toBe('text');
+    expect(reopened.versions!.map(({ id, engine, model, edited, markdown }) => ({ id, engine, model, edited, markdown }))).toEqual([
+      { id: 1, engine: 'text', model: undefined, edited: false, markdown: 'The total' },
+      { id: 2, engine: 'text', model: undefined, edited: true, markdown: 'The total: 42' },
+      { id: 3, engine: 'vlm', model: 'nano-demo', edited: false, markdown: 'Th3 t0tal' },
+    ]);
+    // every version says when it was made
+    for (const version of reopened.versions!) expect(Date.parse(version.at!)).not.toBeNaN();
+    expect(reopened).toEqual(store.workspace.documents[0]!.pages[0]);
+  });
+
+  it('deletes the result file of a version pruned from the list', async () => {
+    const dir = await tempFolder();
+    const store = await WorkspaceStore.open(dir);
+    await applyAll(store, [
+      { type: 'document-added', document: newDocument('a') },
+      { type: 'document-opened', docId: 'a', info: { pageCount: 1 } },
+      ...Array.from({ length: 12 }, (_, run): WorkspaceEvent => ({ type: 'page-done', docId: 'a', result: pageResult(1, `run ${run}`) })),
+    ]);
+    const files = (await readdir(path.join(dir, 'documents/a/pages'))).sort((a, b) => Number(a.slice(3, -5)) - Number(b.slice(3, -5)));
+    expect(files).toEqual(Array.from({ length: 10 }, (_, index) => `1.v${index + 3}.json`));
+    const reopened = (await WorkspaceStore.open(dir)).workspace.documents[0]!.pages[0]!;
+    expect(reopened.versions).toHaveLength(10);
+    expect(reopened.engineMarkdown).toBe('run 11');
+  });
+
+  it('reads a page saved before versions existed, and keeps its result and edit as versions when it is re-run', async () => {
+    const dir = await tempFolder();
+    await mkdir(path.join(dir, 'documents/a/pages'), { recursive: true });
+    await writeFile(path.join(dir, 'workspace.json'), JSON.stringify({ version: 2, documents: ['a'] }));
+    const document = { ...newDocument('a'), info: { pageCount: 1 }, pages: [{ page: 1, state: 'done', reviewed: true, editedMarkdown: 'old, fixed', resultSaved: true }] };
+    await writeFile(path.join(dir, 'documents/a/document.json'), JSON.stringify(document));
+    await writeFile(path.join(dir, 'documents/a/pages/1.json'), JSON.stringify(pageResult(1, 'old')));
+    const store = await WorkspaceStore.open(dir);
+    expect(store.workspace.documents[0]!.pages[0]).toMatchObject({ engineMarkdown: 'old', editedMarkdown: 'old, fixed', reviewed: true });
+    await store.apply({ type: 'page-done', docId: 'a', result: pageResult(1, 'new') }).saved;
+
+    const reopened = (await WorkspaceStore.open(dir)).workspace.documents[0]!.pages[0]!;
+    expect(reopened.versions!.map((version) => [version.id, version.edited, version.markdown])).toEqual([
+      [1, false, 'old'],
+      [2, true, 'old, fixed'],
+      [3, false, 'new'],
+    ]);
+    // the edit stays shown, now against the new result
+    expect(reopened).toMatchObject({ editedMarkdown: 'old, fixed', engineMarkdown: 'new', currentVersion: 2 });
   });
 
   it('restores a conversion cut off by a crash as resumable: converting pages become pending, finished ones stay', async () => {

@@ -4,7 +4,9 @@
  * a kill -9 leaves either the previous save or the new one. Layout:
  *   workspace.json                   the documents' order
  *   documents/<id>/document.json     pages' states, edits, review marks, failures
- *   documents/<id>/pages/<n>.json    a page's engine result, written once when the page is done
+ *   documents/<id>/pages/<n>.v<k>.json  version k of page n's engine result (shared/page-versions.ts),
+ *                                    written once when the page is done, deleted when pruned
+ *   documents/<id>/pages/<n>.json    a page's engine result saved before versions existed
  *   documents/<id>/images/<name>     image bytes of page results, kept out of the JSON
  *   removed/<id>/                    a document removed this session, set aside whole until the
  *                                    session ends so that an undo can put it back; emptied when
@@ -16,6 +18,7 @@
 import { mkdir, readFile, readdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { PageResult } from '../../shared/page.js';
+import type { PageVersion } from '../../shared/page-versions.js';
 import { applyWorkspaceEvent, settleInterrupted, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
 import { writeFileAtomic } from './output/atomic-write.js';
 import { CoalescedWrite } from './coalesced-write.js';
@@ -31,8 +34,13 @@ interface OrderFile {
   documents: string[];
 }
 
-/** A page as saved: its result is in its own file, and its engine Markdown is that result's. */
-type StoredPage = Omit<WorkspacePage, 'result' | 'engineMarkdown'> & { engineMarkdown?: string; resultSaved?: true };
+/** A version as saved: an engine version's result, and so its Markdown, is in its own file. */
+type StoredVersion = Omit<PageVersion, 'result' | 'markdown'> & { markdown?: string };
+/**
+ * A page as saved: its results are in their own files, and its engine Markdown is the current one's.
+ * `resultSaved`: a page saved before versions existed, its one result in `pages/<n>.json`.
+ */
+type StoredPage = Omit<WorkspacePage, 'result' | 'engineMarkdown' | 'versions'> & { engineMarkdown?: string; resultSaved?: true; versions?: StoredVersion[] };
 type StoredDocument = Omit<WorkspaceDocument, 'pages'> & { pages: StoredPage[] };
 
 /**
@@ -49,11 +57,11 @@ const DURABLE_EVENTS = new Set<WorkspaceEvent['type']>([
   'page-failed',
   'convert-done',
   'page-edited',
+  'version-kept',
   'page-reviewed',
 ]);
 
 interface PendingFiles {
-  results: Map<number, PageResult>;
   images: Map<string, Uint8Array>;
 }
 
@@ -80,8 +88,10 @@ export class WorkspaceSaveError extends Error {
 export class WorkspaceStore {
   private state: Workspace;
   private readonly documentWrites = new Map<string, CoalescedWrite>();
-  /** Results and images of finished pages, written before the document that refers to them. */
+  /** Images of finished pages, written before the document that refers to them. */
   private readonly pending = new Map<string, PendingFiles>();
+  /** Per document, the version result files on disk (by file name) and the result each holds. */
+  private readonly versionFiles = new Map<string, Map<string, PageResult>>();
   private readonly orderWrite: CoalescedWrite;
   /** Documents (and the order, as '') whose last save failed: saved again with the next change. */
   private readonly unsaved = new Set<string>();
@@ -97,6 +107,7 @@ export class WorkspaceStore {
     this.state = restored;
     this.writeFile = options.writeFile ?? writeFileAtomic;
     this.orderWrite = new CoalescedWrite(() => this.saving(ORDER_KEY, () => this.writeOrder()));
+    for (const document of restored.documents) this.versionFiles.set(document.id, savedVersionFiles(document));
   }
 
   /** Reads the saved workspace (an empty one on first start) and settles conversions a crash cut off. */
@@ -148,21 +159,24 @@ export class WorkspaceStore {
     return readFile(path.join(documentFolder(this.dir, docId), 'images', safeName(name)));
   }
 
-  /** Keeps a finished page's result and image bytes for their own files; the event goes on without the bytes. */
+  /**
+   * Keeps a finished page's image bytes for their own files (the event goes on without them) and
+   * stamps results and edits with the time, for their versions.
+   */
   private setFilesAside(event: WorkspaceEvent): WorkspaceEvent {
+    if (event.type === 'page-edited') return { ...event, at: event.at ?? new Date().toISOString() };
     if (event.type !== 'page-done') return event;
     const pending = this.pendingFor(event.docId);
     for (const image of event.result.images) if (image.data) pending.images.set(image.name, image.data);
     const images = event.result.images.map(({ data: _data, ...image }) => image);
     const result = { ...event.result, images };
-    pending.results.set(result.page, result);
-    return { ...event, result };
+    return { ...event, result, at: event.at ?? new Date().toISOString() };
   }
 
   private pendingFor(docId: string): PendingFiles {
     let pending = this.pending.get(docId);
     if (!pending) {
-      pending = { results: new Map(), images: new Map() };
+      pending = { images: new Map() };
       this.pending.set(docId, pending);
     }
     return pending;
@@ -214,12 +228,41 @@ export class WorkspaceStore {
         await this.writeFile(path.join(folder, 'images', safeName(name)), data);
         pending.images.delete(name);
       }
-      for (const [page, result] of [...pending.results]) {
-        await this.writeFile(pageFile(folder, page), JSON.stringify(result));
-        pending.results.delete(page);
+    }
+    await this.writeVersionFiles(folder, document);
+    await this.writeFile(path.join(folder, 'document.json'), JSON.stringify(toStored(document)));
+    await this.removePrunedVersionFiles(folder, document);
+  }
+
+  /** Each engine version's result not on disk yet (or refreshed in place) is written, before the document that lists it. */
+  private async writeVersionFiles(folder: string, document: WorkspaceDocument): Promise<void> {
+    let written = this.versionFiles.get(document.id);
+    if (!written) {
+      written = new Map();
+      this.versionFiles.set(document.id, written);
+    }
+    for (const page of document.pages) {
+      for (const version of page.versions ?? []) {
+        if (!version.result) continue;
+        const name = versionFileName(page.page, version.id);
+        if (written.get(name) === version.result) continue;
+        // a file leaves the unwritten set only once written: after a failed save the next one writes the rest
+        await this.writeFile(path.join(folder, 'pages', name), JSON.stringify(version.result));
+        written.set(name, version.result);
       }
     }
-    await this.writeFile(path.join(folder, 'document.json'), JSON.stringify(toStored(document)));
+  }
+
+  /** Results of versions pruned from the list, deleted once the document no longer lists them. */
+  private async removePrunedVersionFiles(folder: string, document: WorkspaceDocument): Promise<void> {
+    const written = this.versionFiles.get(document.id);
+    if (!written) return;
+    const listed = new Set(document.pages.flatMap((page) => (page.versions ?? []).map((version) => versionFileName(page.page, version.id))));
+    for (const name of [...written.keys()]) {
+      if (listed.has(name)) continue;
+      await rm(path.join(folder, 'pages', name), { force: true });
+      written.delete(name);
+    }
   }
 
   private async writeOrder(): Promise<void> {
@@ -246,8 +289,24 @@ export async function readSavedWorkspace(dir: string): Promise<{ workspace: Work
 function toStored(document: WorkspaceDocument): StoredDocument {
   return {
     ...document,
-    pages: document.pages.map(({ result, engineMarkdown, ...page }) => (result ? { ...page, resultSaved: true as const } : { ...page, engineMarkdown })),
+    pages: document.pages.map(({ result, engineMarkdown, versions, ...page }): StoredPage => {
+      if (versions) return { ...page, versions: versions.map(toStoredVersion), ...(!result && { engineMarkdown }) };
+      return result ? { ...page, resultSaved: true as const } : { ...page, engineMarkdown };
+    }),
   };
+}
+
+function toStoredVersion({ result, markdown, ...version }: PageVersion): StoredVersion {
+  return result ? version : { ...version, markdown };
+}
+
+/** The version result files a document read back refers to. */
+function savedVersionFiles(document: WorkspaceDocument): Map<string, PageResult> {
+  const files = new Map<string, PageResult>();
+  for (const page of document.pages) {
+    for (const version of page.versions ?? []) if (version.result) files.set(versionFileName(page.page, version.id), version.result);
+  }
+  return files;
 }
 
 async function readOrder(dir: string, problems: string[]): Promise<string[]> {
@@ -284,7 +343,11 @@ async function readDocument(dir: string, id: string, problems: string[]): Promis
     return undefined;
   }
   const pages: WorkspacePage[] = [];
-  for (const { resultSaved, engineMarkdown, ...page } of stored.pages) {
+  for (const { resultSaved, engineMarkdown, versions, ...page } of stored.pages) {
+    if (versions) {
+      pages.push(await readVersionedPage(folder, stored.name, page, versions, engineMarkdown, problems));
+      continue;
+    }
     if (!resultSaved) {
       pages.push({ ...page, engineMarkdown: engineMarkdown ?? '' });
       continue;
@@ -299,6 +362,46 @@ async function readDocument(dir: string, id: string, problems: string[]): Promis
     }
   }
   return { ...stored, pages };
+}
+
+/**
+ * A page saved with versions: each engine version's result is read from its file. A version whose
+ * file cannot be read is left out; when it was the one shown the page converts again on resume,
+ * and the person's edits, which live in the document file, all stay.
+ */
+async function readVersionedPage(
+  folder: string,
+  documentName: string,
+  page: Omit<StoredPage, 'versions' | 'engineMarkdown' | 'resultSaved'>,
+  stored: StoredVersion[],
+  engineMarkdown: string | undefined,
+  problems: string[],
+): Promise<WorkspacePage> {
+  const versions: PageVersion[] = [];
+  for (const version of stored) {
+    if (version.edited) {
+      versions.push({ ...version, markdown: version.markdown ?? '' });
+      continue;
+    }
+    const file = path.join(folder, 'pages', versionFileName(page.page, version.id));
+    try {
+      const result = JSON.parse(await readFile(file, 'utf8')) as PageResult;
+      versions.push({ ...version, markdown: result.markdown, result });
+    } catch (error) {
+      problems.push(`${file}: could not be read (${(error as Error).message}); a version of page ${page.page} of ${documentName} was lost.`);
+    }
+  }
+  const current = versions.find((version) => version.id === page.currentVersion);
+  const base = current?.edited ? versions.find((version) => version.id === current.base) : current;
+  const lostResult = page.currentVersion !== undefined && (!current || (current.base !== undefined && !base));
+  const restored: WorkspacePage = { ...page, versions, engineMarkdown: base?.markdown ?? engineMarkdown ?? '', ...(base?.result && { result: base.result }) };
+  if (!lostResult) return restored;
+  // the page converts again on resume; the user's edit, review mark and other versions stay
+  return { ...restored, state: 'pending', currentVersion: current?.edited ? current.id : undefined };
+}
+
+function versionFileName(page: number, version: number): string {
+  return `${page}.v${version}.json`;
 }
 
 /** The document an event changes on disk, or undefined for one that only lives in memory. */

@@ -25,6 +25,7 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     cancel: record('cancel'),
     setEdit: record('setEdit'),
     setReviewed: record('setReviewed'),
+    keepVersion: record('keepVersion'),
     getSettings: async () => DEFAULT_SETTINGS,
     setSettings: async () => DEFAULT_SETTINGS,
     exportDocument: async () => ({ kind: 'written', files: [] }),

@@ -35,6 +35,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     cancel: (docId) => service.cancel(docId),
     setEdit: (docId, page, markdown) => service.setEdit(docId, page, markdown),
     setReviewed: (docId, page, reviewed) => service.setReviewed(docId, page, reviewed),
+    keepVersion: (docId, page, version) => service.keepVersion(docId, page, version),
     getSettings: () => service.getSettings(),
     setSettings: (patch) => service.setSettings(patch),
     chooseExportFolder: () => shell.chooseExportFolder(),

@@ -14,7 +14,8 @@ import { modelsFolder } from '../core/model/installed-models.js';
 import { ModelDownloads } from './model-downloads.js';
 import type { DeviceProbeRequest } from '../../shared/protocol.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
-import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
+import { pageVersions } from '../../shared/page-versions.js';
+import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
 import { loadMathCss } from '../core/output/math-css.js';
 import { findSameContent } from '../core/same-content.js';
 import { passwordlessView } from '../core/passwordless-view.js';
@@ -259,6 +260,13 @@ export class AppService implements AppServiceApi {
     await this.emit({ type: 'page-reviewed', docId, page, reviewed });
   }
 
+  async keepVersion(docId: string, page: number, version: number): Promise<void> {
+    const target = this.page(docId, page);
+    if (target.state === 'converting' || target.state === 'queued') throw new Error(`Page ${page} is converting; choose its version once it is done.`);
+    if (!pageVersions(target).some((candidate) => candidate.id === version)) throw new Error(`Page ${page} has no version ${version}; it may have been pruned.`);
+    await this.emit({ type: 'version-kept', docId, page, version });
+  }
+
   async getSettings(): Promise<Settings> {
     return this.settings;
   }
@@ -393,9 +401,11 @@ export class AppService implements AppServiceApi {
     return document;
   }
 
-  private page(docId: string, page: number): void {
+  private page(docId: string, page: number): WorkspacePage {
     const document = this.document(docId);
-    if (!document.pages.some((candidate) => candidate.page === page)) throw new Error(`${document.name} has no page ${page}.`);
+    const found = document.pages.find((candidate) => candidate.page === page);
+    if (!found) throw new Error(`${document.name} has no page ${page}.`);
+    return found;
   }
 }
 

@@ -35,6 +35,7 @@ const ARGUMENTS = {
   cancel: z.tuple([docId]),
   setEdit: z.tuple([docId, page, z.string().nullable()]),
   setReviewed: z.tuple([docId, page, z.boolean()]),
+  keepVersion: z.tuple([docId, page, z.int().min(1)]),
   getSettings: z.tuple([]),
   // invalid fields fall back to their defaults in parseSettings, as in a hand-edited settings file
   setSettings: z.tuple([z.record(z.string(), z.unknown())]),

@@ -107,6 +107,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     cancel: (docId) => call('cancel', docId),
     setEdit: (docId, page, markdown) => call('setEdit', docId, page, markdown),
     setReviewed: (docId, page, reviewed) => call('setReviewed', docId, page, reviewed),
+    keepVersion: (docId, page, version) => call('keepVersion', docId, page, version),
     getSettings: () => call('getSettings'),
     setSettings: (patch) => call('setSettings', patch),
     chooseExportFolder: () => call('chooseExportFolder'),

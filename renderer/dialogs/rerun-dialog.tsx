@@ -6,8 +6,9 @@ import { useActions, useFolio } from '../state/store-context.js';
 import { Modal } from './modal.js';
 
 /**
- * Converts one page again with another engine or mode. A page the person edited keeps the edit
- * unless they choose otherwise here: nothing they typed is lost without being asked.
+ * Converts one page again with another engine or mode. The page's current text stays one of its
+ * versions whatever comes back; a page the person edited keeps showing the edit unless they choose
+ * otherwise here, and even then the edit stays under Versions.
  */
 export function RerunDialog({ docId, page, onClose }: { docId: string; page: WorkspacePage; onClose(): void }) {
   const { convert, revertPage } = useActions();
@@ -57,11 +58,11 @@ export function RerunDialog({ docId, page, onClose }: { docId: string; page: Wor
           <legend>You edited this page</legend>
           <label className="check">
             <input type="radio" name="edits" checked={keepEdits} onChange={() => setKeepEdits(true)} />
-            Keep my edits (the new output shows under “Changes”)
+            Keep my edits (the new output shows under “Changes” and “Versions”)
           </label>
           <label className="check">
             <input type="radio" name="edits" checked={!keepEdits} onChange={() => setKeepEdits(false)} />
-            Discard my edits and use the new output
+            Show the new output (my edits stay under “Versions”)
           </label>
         </fieldset>
       )}

@@ -1,14 +1,23 @@
 import { useMemo } from 'react';
 import { editDiff, foldUnchanged } from './edit-diff.js';
 
-/** The person's edits against the engine's output, line by line with the changed words marked. */
-export function DiffView({ engineMarkdown, editedMarkdown, page }: { engineMarkdown: string; editedMarkdown: string; page: number }) {
+interface DiffViewProps {
+  engineMarkdown: string;
+  editedMarkdown: string;
+  page: number;
+  /** What the lines are counted against; default: the engine's output. */
+  against?: string;
+  label?: string;
+}
+
+/** The person's edits against the engine's output (or one version against another), line by line with the changed words marked. */
+export function DiffView({ engineMarkdown, editedMarkdown, page, against = "the engine's output", label = `Changes on page ${page}` }: DiffViewProps) {
   const diff = useMemo(() => editDiff(engineMarkdown, editedMarkdown), [engineMarkdown, editedMarkdown]);
   const rows = useMemo(() => foldUnchanged(diff.lines), [diff]);
   return (
-    <figure className="diff-view" aria-label={`Changes on page ${page}`}>
+    <figure className="diff-view" aria-label={label}>
       <figcaption>
-        <span className="diff-count added">+{diff.added}</span> <span className="diff-count removed">−{diff.removed}</span> lines against the engine's output
+        <span className="diff-count added">+{diff.added}</span> <span className="diff-count removed">−{diff.removed}</span> lines against {against}
       </figcaption>
       <pre>
         {rows.map((line, index) =>

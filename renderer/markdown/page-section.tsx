@@ -9,6 +9,7 @@ import { pageStateLabel, truncationNote } from '../pages/page-state-label.js';
 import { findPage } from '../state/folio-store.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { DiffView } from './diff-view.js';
+import { HeldVersionNote, VersionsButton } from './page-versions.js';
 import { BlockPreview, MarkdownPreview } from './page-preview.js';
 import { useThrottled } from './use-throttled.js';
 
@@ -79,6 +80,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
             </button>
           </>
         )}
+        <VersionsButton docId={docId} page={page} />
         {page.state === 'failed' ? (
           <button type="button" className="small primary" onClick={() => void convert({ docId, pages: [pageNumber] })}>
             Retry
@@ -94,6 +96,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
           {failureSentence(failureText(page.failure, APP_REMEDY_WORDS))}
         </p>
       )}
+      <HeldVersionNote page={page} />
       {cutShort && (
         <p className="page-review page-truncated" role="note">
           {cutShort}

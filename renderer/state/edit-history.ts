@@ -13,6 +13,12 @@ export interface EditChange {
   at: number;
   /** Made by typing, so more typing may join it; a revert stands alone. */
   typing?: boolean;
+  /**
+   * A change of the version the page shows ("Keep this one", shared/page-versions.ts) rather than
+   * of its text: undone by showing `before` again. `before` and `after` above are then the edits
+   * shown before and after, for reference only.
+   */
+  version?: { before: number; after: number };
 }
 
 export interface EditHistory {

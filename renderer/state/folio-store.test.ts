@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConvertRequest, FolioApi, MenuCommand, PickedFile } from '../../shared/app-api.js';
 import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
-import { applyWorkspaceEvent, EMPTY_WORKSPACE, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
+import { pageVersions } from '../../shared/page-versions.js';
+import { applyWorkspaceEvent, EMPTY_WORKSPACE, pageMarkdown, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { createFolioStore, EDIT_SAVE_DELAY_MS, findPage } from './folio-store.js';
 
 /** Main as the renderer sees it: keeps its own workspace with the shared reducer and echoes events. */
@@ -69,6 +70,10 @@ class FakeMain implements FolioApi {
   }
   async setReviewed(docId: string, page: number, reviewed: boolean) {
     this.emit({ type: 'page-reviewed', docId, page, reviewed });
+  }
+  async keepVersion(docId: string, page: number, version: number) {
+    this.calls.push(`keepVersion ${docId} ${page} ${version}`);
+    this.emit({ type: 'version-kept', docId, page, version });
   }
   async getSettings() {
     return this.settings;
@@ -338,6 +343,29 @@ describe('the renderer store', () => {
     expect(await store.getState().redo()).toBe(true);
     expect(findPage(main.workspace, 'd', 1)?.editedMarkdown).toBeUndefined();
     expect(await store.getState().redo()).toBe(false);
+  });
+
+  it('keeps another version of a page, and undoes and redoes that like an edit, saving each step', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 1 } });
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'text layer') });
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'model') });
+    const store = await connectedStore();
+    store.getState().editPage('d', 1, 'model, corrected');
+    await store.getState().keepVersion('d', 1, 1);
+    // the edit waiting for its pause was saved first, as a version of its own
+    expect(main.calls).toEqual(['setEdit d 1 "model, corrected"', 'keepVersion d 1 1']);
+    const page = () => findPage(store.getState().workspace, 'd', 1)!;
+    expect(pageMarkdown(page())).toBe('text layer');
+    expect(pageVersions(page()).map((version) => version.markdown)).toEqual(['text layer', 'model', 'model, corrected']);
+
+    expect(await store.getState().undo()).toBe(true);
+    expect(pageMarkdown(page())).toBe('model, corrected');
+    expect(pageMarkdown(findPage(main.workspace, 'd', 1)!)).toBe('model, corrected');
+    expect(await store.getState().redo()).toBe(true);
+    expect(pageMarkdown(findPage(main.workspace, 'd', 1)!)).toBe('text layer');
+    expect(main.calls.slice(2)).toEqual(['keepVersion d 1 3', 'keepVersion d 1 1']);
+    expect(store.getState().workspace).toEqual(main.workspace);
   });
 
   it('applies a burst of streamed events together, in order', async () => {

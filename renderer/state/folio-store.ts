@@ -19,6 +19,7 @@ import {
 import type { RunTiming } from './conversion-progress.js';
 import { EMPTY_HISTORY, recordEdit, redoEdit, undoEdit, type EditHistory } from './edit-history.js';
 import { asksBeforeRemoving, removalLoss } from './removal-loss.js';
+import { currentVersionId } from '../../shared/page-versions.js';
 
 /** Which side moved to a page, so the other follows and the mover does not jump back. */
 export type PageOrigin = 'pages' | 'markdown' | 'navigation';
@@ -95,6 +96,8 @@ export interface FolioActions {
   /** The person's Markdown for a page; saved after a short pause in typing. */
   editPage(docId: string, page: number, markdown: string): void;
   revertPage(docId: string, page: number): Promise<void>;
+  /** Shows (and exports) another of the page's versions; the one it replaces stays a version. */
+  keepVersion(docId: string, page: number, version: number): Promise<void>;
   setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
   /** Saves every edit still waiting for its pause. */
   flushEdits(): Promise<void>;
@@ -223,6 +226,14 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       get().selectDocument(docId);
       get().goToPage(page, 'navigation');
       await saveEdit(docId, page, markdown);
+    };
+
+    /** Shows a page's version again from an undo or redo; a version pruned meanwhile is refused by main, in words. */
+    const replayVersion = async (docId: string, page: number, version: number) => {
+      receive({ type: 'version-kept', docId, page, version });
+      get().selectDocument(docId);
+      get().goToPage(page, 'navigation');
+      await api.keepVersion(docId, page, version).catch(failWith(`Page ${page} could not go back to that version`));
     };
 
     return {
@@ -386,6 +397,21 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         await saveEdit(docId, page, null);
       },
 
+      async keepVersion(docId, page, version) {
+        // an edit still waiting for its pause becomes its version first, so the switch loses none of it
+        await get().flushEdits();
+        const before = findPage(get().workspace, docId, page);
+        const shown = before && currentVersionId(before);
+        receive({ type: 'version-kept', docId, page, version });
+        const after = findPage(get().workspace, docId, page);
+        if (before && after && shown !== undefined && shown !== version) {
+          // one step of undo, like an edit: Ctrl+Z shows the version it replaced again
+          const change = { docId, page, before: before.editedMarkdown ?? null, after: after.editedMarkdown ?? null, at: now(), version: { before: shown, after: version } };
+          set((state) => ({ history: recordEdit(state.history, change, false) }));
+        }
+        await api.keepVersion(docId, page, version).catch(failWith(`The version chosen for page ${page} could not be saved`));
+      },
+
       async setReviewed(docId, page, reviewed) {
         receive({ type: 'page-reviewed', docId, page, reviewed });
         await api.setReviewed(docId, page, reviewed).catch(failWith(`The review mark on page ${page} could not be saved`));
@@ -402,7 +428,9 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         if (!step) return false;
         if (!editable(step.change.docId)) return true;
         set({ history: step.history });
-        await replayEdit(step.change.docId, step.change.page, step.change.before);
+        const { docId, page, before, version } = step.change;
+        if (version) await replayVersion(docId, page, version.before);
+        else await replayEdit(docId, page, before);
         return true;
       },
 
@@ -411,7 +439,9 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
         if (!step) return false;
         if (!editable(step.change.docId)) return true;
         set({ history: step.history });
-        await replayEdit(step.change.docId, step.change.page, step.change.after);
+        const { docId, page, after, version } = step.change;
+        if (version) await replayVersion(docId, page, version.after);
+        else await replayEdit(docId, page, after);
         return true;
       },
 
