@@ -7,6 +7,7 @@
 import type { EngineChoice } from './engine-name.js';
 import type { InstalledModel, ModelPrecision, ModelProgress, ModelSourceInfo, UnfinishedDownload } from './model-library.js';
 import type { PairFormat } from './export/training-pairs.js';
+import type { RemoteServerCheck } from './remote-check.js';
 import type { Settings } from './settings.js';
 import type { Workspace, WorkspaceEvent } from './workspace.js';
 
@@ -149,6 +150,7 @@ export const IPC_CHANNELS = {
   exportTrainingPairs: 'folio:export-training-pairs',
   hasApiKey: 'folio:has-api-key',
   setApiKey: 'folio:set-api-key',
+  testRemoteServer: 'folio:test-remote-server',
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
   useDemoModel: 'folio:use-demo-model',
@@ -214,6 +216,11 @@ export interface FolioApi {
    * browser mode), or forgets it with `null`; the engine host restarts with it in its environment.
    */
   setApiKey(key: string | null): Promise<void>;
+  /**
+   * "Test connection": main asks the server's `/v1/models` (with the stored API key) and says what it
+   * found in the user's words, with the models it lists. The address is as typed; nothing is saved.
+   */
+  testRemoteServer(server: string): Promise<RemoteServerCheck>;
   /** A model package folder picked by the user, checked, and saved as `modelDir` when usable; `null` when they cancel. */
   chooseModelFolder(): Promise<ModelFolderCheck | null>;
   /** Checks a typed model package folder; saves nothing. */

@@ -34,6 +34,7 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     },
     hasApiKey: async () => false,
     setApiKey: record('setApiKey'),
+    testRemoteServer: async (server) => ({ kind: 'refused', server, message: 'refused', models: [] }),
     checkModelFolder: async (folder) => ({ folder, problem: null }),
     useModelFolder: async (folder) => {
       calls.push(['useModelFolder', folder]);

@@ -43,6 +43,7 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     exportTrainingPairs: (request) => service.exportTrainingPairs(request),
     hasApiKey: () => service.hasApiKey(),
     setApiKey: (key) => service.setApiKey(key),
+    testRemoteServer: (server) => service.testRemoteServer(server),
     chooseModelFolder: async () => {
       const folder = await shell.pickModelFolder();
       return folder === null ? null : service.useModelFolder(folder);

@@ -16,6 +16,8 @@ import type { DeviceProbeRequest } from '../../shared/protocol.js';
 import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { loadMathCss } from '../core/output/math-css.js';
+import { checkRemoteServer } from '../core/remote-server/server-check.js';
+import type { RemoteServerCheck } from '../../shared/remote-check.js';
 import { findSameContent } from '../core/same-content.js';
 import { passwordlessView } from '../core/passwordless-view.js';
 import { toFailure } from '../core/failure-error.js';
@@ -280,6 +282,10 @@ export class AppService implements AppServiceApi {
     this.apiKey = key;
     this.hostKeyStale = true;
     this.restartHostForKey();
+  }
+
+  testRemoteServer(server: string): Promise<RemoteServerCheck> {
+    return checkRemoteServer(server, this.apiKey);
   }
 
   /** A running conversion keeps its host (and the old key) rather than losing its page: the restart waits for the next idle convert. */

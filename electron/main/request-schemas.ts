@@ -68,6 +68,7 @@ const ARGUMENTS = {
       .regex(/^[\x21-\x7e]{1,4096}$/, { error: 'an API key is 1 to 4096 printable characters without spaces' })
       .nullable(),
   ]),
+  testRemoteServer: z.tuple([z.string().trim().min(1).max(2048)]),
   chooseModelFolder: z.tuple([]),
   checkModelFolder: z.tuple([z.string().min(1).max(4096)]),
   // a name, never a path: main alone knows where the demo packages are

@@ -115,6 +115,7 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     exportTrainingPairs: (pairsRequest) => call('exportTrainingPairs', pairsRequest),
     hasApiKey: () => call('hasApiKey'),
     setApiKey: (key) => call('setApiKey', key),
+    testRemoteServer: (server) => call('testRemoteServer', server),
     chooseModelFolder: () => call('chooseModelFolder'),
     checkModelFolder: (folder) => call('checkModelFolder', folder),
     useDemoModel: (name) => call('useDemoModel', name),
