@@ -95,6 +95,9 @@ class FakeMain implements FolioApi {
   async setApiKey(): Promise<never> {
     throw new Error('not used');
   }
+  async testRemoteServer(): Promise<never> {
+    throw new Error('not used');
+  }
   async chooseModelFolder() {
     return null;
   }
