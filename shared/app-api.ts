@@ -37,7 +37,7 @@ export interface ExportRequest {
   formats: ExportFormat[];
   /** 1-based; absent: the whole document. */
   pages?: number[];
-  /** `<!-- page N -->` markers between pages. */
+  /** Visible page breaks: a rule and "Page N" in Markdown and HTML, a page break in Word and LaTeX. */
   pageMarkers: boolean;
   /** Figures written to `<stem>_assets/` beside the Markdown; else placeholders. */
   assets: boolean;
@@ -45,6 +45,9 @@ export interface ExportRequest {
   /** Without it, an export that would replace files writes nothing and names them. */
   overwrite: boolean;
 }
+
+/** Several documents at once, each whole, one set of files each in one folder. */
+export type ExportDocumentsRequest = Omit<ExportRequest, 'docId' | 'pages'> & { docIds: string[] };
 
 export type ExportOutcome =
   /** `warnings`: per page, what the Word or LaTeX file could not carry over as it was (written as text instead). */
@@ -147,6 +150,8 @@ export const IPC_CHANNELS = {
   chooseExportFolder: 'folio:choose-export-folder',
   defaultExportFolder: 'folio:default-export-folder',
   exportDocument: 'folio:export-document',
+  exportDocuments: 'folio:export-documents',
+  showInFolder: 'folio:show-in-folder',
   exportTrainingPairs: 'folio:export-training-pairs',
   hasApiKey: 'folio:has-api-key',
   setApiKey: 'folio:set-api-key',
@@ -207,6 +212,13 @@ export interface FolioApi {
   /** Where a document's export goes unless another folder is chosen: beside it in the app, the bridge's export folder in browser mode. */
   defaultExportFolder(docId: string): Promise<string | null>;
   exportDocument(request: ExportRequest): Promise<ExportOutcome>;
+  /** Several documents in one go, written all or nothing; documents with nothing converted are left out with a warning. */
+  exportDocuments(request: ExportDocumentsRequest): Promise<ExportOutcome>;
+  /**
+   * Shows a file this session exported in the system's file manager; resolves false where that cannot
+   * be done (browser mode, or a file not exported here), and the page shows its path instead.
+   */
+  showInFolder(file: string): Promise<boolean>;
   /** Writes `train.jsonl`, `validation.jsonl`, `images/` and `manifest.json`; never replaces files unasked. */
   exportTrainingPairs(request: TrainingPairsRequest): Promise<TrainingPairsOutcome>;
   /** Whether the remote server's API key is stored; the key itself never comes back to the page. */

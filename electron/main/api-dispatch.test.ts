@@ -28,6 +28,8 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getSettings: async () => DEFAULT_SETTINGS,
     setSettings: async () => DEFAULT_SETTINGS,
     exportDocument: async () => ({ kind: 'written', files: [] }),
+    exportDocuments: async () => ({ kind: 'written', files: ['/exports/a.md'] }),
+    exportedThisSession: (file) => file === '/exports/a.md',
     exportTrainingPairs: async (request) => {
       calls.push(['exportTrainingPairs', request]);
       return { kind: 'failed', message: 'not used' };
@@ -63,6 +65,17 @@ describe('dispatch', () => {
     defaultExportFolder: async (docId) => `/beside/${docId}`,
     pickModelFolder: async () => pickedModelFolder,
     documentsOpened: (paths) => opened.push(paths),
+    showInFolder: async (file) => {
+      calls.push(['showInFolder', file]);
+      return true;
+    },
+  });
+
+  it('shows only files this session exported in the file manager', async () => {
+    expect(await dispatch(handlers, 'showInFolder', ['/etc/passwd'])).toBe(false);
+    expect(await dispatch(handlers, 'showInFolder', ['/exports/a.md'])).toBe(true);
+    expect(calls).toContainEqual(['showInFolder', '/exports/a.md']);
+    expect(calls).not.toContainEqual(['showInFolder', '/etc/passwd']);
   });
 
   it('forwards a well-formed call with its arguments', async () => {

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FolioApi } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES } from '../../shared/engine-name.js';
+import { EXPORT_FORMATS } from '../../shared/export-choices.js';
 import { PAIR_FORMATS } from '../../shared/export/training-pairs.js';
 import { MODEL_PRECISIONS } from '../../shared/model-library.js';
 
@@ -51,6 +52,17 @@ const ARGUMENTS = {
       overwrite: z.boolean(),
     }),
   ]),
+  exportDocuments: z.tuple([
+    z.object({
+      docIds: z.array(docId).min(1).max(10_000),
+      formats: z.array(z.enum(EXPORT_FORMATS)).min(1).max(4),
+      pageMarkers: z.boolean(),
+      assets: z.boolean(),
+      folder: z.string().min(1),
+      overwrite: z.boolean(),
+    }),
+  ]),
+  showInFolder: z.tuple([z.string().min(1).max(4096)]),
   exportTrainingPairs: z.tuple([
     z.object({
       folder: z.string().min(1),

@@ -112,6 +112,8 @@ export function installFolioBridge(config: BridgeClientConfig, commandForKey: ty
     chooseExportFolder: () => call('chooseExportFolder'),
     defaultExportFolder: (docId) => call('defaultExportFolder', docId),
     exportDocument: (exportRequest) => call('exportDocument', exportRequest),
+    exportDocuments: (exportRequest) => call('exportDocuments', exportRequest),
+    showInFolder: (file) => call('showInFolder', file),
     exportTrainingPairs: (pairsRequest) => call('exportTrainingPairs', pairsRequest),
     hasApiKey: () => call('hasApiKey'),
     setApiKey: (key) => call('setApiKey', key),

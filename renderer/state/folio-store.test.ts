@@ -98,6 +98,12 @@ class FakeMain implements FolioApi {
   async testRemoteServer(): Promise<never> {
     throw new Error('not used');
   }
+  async exportDocuments(): Promise<never> {
+    throw new Error('not used');
+  }
+  async showInFolder() {
+    return false;
+  }
   async chooseModelFolder() {
     return null;
   }
