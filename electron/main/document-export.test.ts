@@ -1,6 +1,7 @@
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ExportFormat, ExportRequest } from '../../shared/app-api.js';
 import type { PageResult } from '../../shared/page.js';
@@ -91,8 +92,9 @@ describe('exportDocuments', () => {
     expect((await readdir(folder)).sort()).toEqual(['letter (2).docx', 'letter (2).md', 'letter (2).tex', 'letter.docx', 'letter.md', 'letter.tex']);
     expect(await readFile(path.join(folder, 'letter (2).md'), 'utf8')).toBe('<!-- page 1 -->\n*Page 1*\n\nSecond letter, page one.\n\n---\n\n<!-- page 2 -->\n*Page 2*\n\nSecond letter, page two.\n');
     expect(await readFile(path.join(folder, 'letter.tex'), 'utf8')).toMatch(/First letter, page one\.\n\n\\newpage\n\nFirst letter, page two\./);
-    const docx = await readFile(path.join(folder, 'letter.docx'));
-    expect(docx.length).toBeGreaterThan(0);
+    const docx = strFromU8(unzipSync(new Uint8Array(await readFile(path.join(folder, 'letter.docx'))))['word/document.xml']!);
+    // one Word page break, between the two pages
+    expect(docx.match(/<w:br w:type="page"\/>/g)).toHaveLength(1);
   });
 
   it('asks before replacing any of the files and fails when no document has text', async () => {
