@@ -14,7 +14,6 @@ interface RemoteServerFieldsProps {
 /** The `remote` engine's vLLM (OpenAI-compatible) server: where it is, which model, its key, and a test. */
 export function RemoteServerFields({ draft, onDraft }: RemoteServerFieldsProps) {
   const problemId = useId();
-  const listId = useId();
   const [models, setModels] = useState<string[]>([]);
   const problem = serverProblem(draft.server);
   const field = (key: keyof RemoteDraft) => (event: { target: { value: string } }) => onDraft({ ...draft, [key]: event.target.value });
@@ -44,12 +43,8 @@ export function RemoteServerFields({ draft, onDraft }: RemoteServerFieldsProps) 
       <ConnectionTest server={problem === undefined ? draft.server : ''} onModels={setModels} />
       <label className="field nested">
         Model name
-        <input type="text" value={draft.model} list={listId} spellCheck={false} placeholder="as the server lists it; Test connection lists them" onChange={field('model')} />
-        <datalist id={listId}>
-          {models.map((model) => (
-            <option key={model} value={model} />
-          ))}
-        </datalist>
+        {/* a plain text field (a datalist would make it a combobox that hides typed names): the server's list is the select below */}
+        <input type="text" value={draft.model} spellCheck={false} placeholder="as the server lists it; Test connection lists them" onChange={field('model')} />
         {unlisted && <span className="field-error">The server does not list “{draft.model.trim()}”; choose one of its models below.</span>}
       </label>
       {models.length > 0 && (
