@@ -29,7 +29,7 @@ import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
 import { exportDocument, exportDocuments } from './document-export.js';
 import { sniffFile } from './document-kind.js';
-import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
+import { checkDemoModel, checkModelFolder, expandHome } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/training-pairs-export.js';
 import { WorkspaceStore, type WorkspaceStoreOptions } from '../core/workspace-store.js';
@@ -270,7 +270,9 @@ export class AppService implements AppServiceApi {
   }
 
   async setSettings(patch: Partial<Settings>): Promise<Settings> {
-    const next = parseSettings({ ...this.settings, ...patch });
+    // `~/models/x` as typed is the folder a shell would read, not one named "~" here
+    const modelDir = typeof patch.modelDir === 'string' && patch.modelDir.trim() !== '' ? { modelDir: path.resolve(expandHome(patch.modelDir.trim())) } : {};
+    const next = parseSettings({ ...this.settings, ...patch, ...modelDir });
     await saveSettings(this.options.dataDir, next);
     this.settings = next;
     return next;
