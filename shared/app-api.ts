@@ -7,6 +7,7 @@
 import type { EngineChoice } from './engine-name.js';
 import type { InstalledModel, ModelPrecision, ModelProgress, ModelSourceInfo, UnfinishedDownload } from './model-library.js';
 import type { PairFormat } from './export/training-pairs.js';
+import type { ExportFormat } from './export-choices.js';
 import type { RemoteServerCheck } from './remote-check.js';
 import type { Settings } from './settings.js';
 import type { Workspace, WorkspaceEvent } from './workspace.js';
@@ -30,7 +31,7 @@ export interface ConvertRequest {
   mode?: string;
 }
 
-export type ExportFormat = 'md' | 'html' | 'docx' | 'tex';
+export type { ExportFormat };
 
 export interface ExportRequest {
   docId: string;

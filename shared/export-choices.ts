@@ -4,9 +4,8 @@
  */
 
 import { z } from 'zod';
-import type { ExportFormat } from './app-api.js';
-
-export const EXPORT_FORMATS = ['md', 'html', 'docx', 'tex'] as const satisfies readonly ExportFormat[];
+export const EXPORT_FORMATS = ['md', 'html', 'docx', 'tex'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 export const DEFAULT_EXPORT_CHOICES: ExportChoices = { formats: ['md'], pageBreaks: false, assets: true, folder: null };
 
