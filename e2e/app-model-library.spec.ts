@@ -50,7 +50,10 @@ async function openSettings(page: Page, url: string) {
   await page.goto(url);
   await expect(page.getByRole('heading', { name: 'Nothing open yet' })).toBeVisible();
   await page.locator('body').press('ControlOrMeta+,');
-  return page.getByRole('dialog', { name: 'Settings' });
+  const settings = page.getByRole('dialog', { name: 'Settings' });
+  // the model manager is among the vision model's options, shown when that engine is chosen
+  await settings.getByRole('combobox', { name: 'Engine' }).selectOption({ label: 'Vision model (VLM)' });
+  return settings;
 }
 
 test('jina-ocr-v1 got from the offered list: its licence shown and accepted before the download, then installed and chosen', async ({ page }) => {

@@ -38,6 +38,15 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
   await expect(page.getByRole('heading', { name: 'Nothing open yet' })).toBeVisible();
   await page.locator('body').press('ControlOrMeta+,');
   const settings = page.getByRole('dialog', { name: 'Settings' });
+  const engine = settings.getByRole('combobox', { name: 'Engine' });
+
+  // each engine shows its own options only: the text layer has none, the OCR engine its language
+  await expect(settings.getByRole('textbox', { name: 'Model package folder' })).toHaveCount(0);
+  await expect(settings.getByText('Advanced')).toHaveCount(0);
+  await engine.selectOption({ label: 'Scan OCR (lite)' });
+  await settings.getByRole('combobox', { name: 'Scan OCR language' }).selectOption('fr');
+  await engine.selectOption({ label: 'Vision model (VLM)' });
+  await expect(settings.getByRole('combobox', { name: 'Scan OCR language' })).toHaveCount(0);
 
   // a typed folder that is no package is named with the loader's reason; Choose… takes the bridge's package
   const modelFolder = settings.getByRole('textbox', { name: 'Model package folder' });
@@ -50,7 +59,8 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
   await expect(modelFolder).toHaveValue(TINY_PACKAGE);
   await expect(settings.getByRole('alert')).toHaveCount(0);
 
-  await settings.getByRole('combobox', { name: 'Engine' }).selectOption({ label: 'Remote server' });
+  await engine.selectOption({ label: 'Remote server' });
+  await expect(modelFolder).toHaveCount(0);
   const address = settings.getByRole('textbox', { name: 'Server address' });
   await address.fill('ftp://gpu-box');
   await expect(address).toHaveAttribute('aria-invalid', 'true');
@@ -60,13 +70,13 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
   await address.fill(server.url);
   await expect(address).toHaveAttribute('aria-invalid', 'false');
   await settings.getByRole('textbox', { name: 'Model name' }).fill('test-ocr');
+  await settings.getByText('Advanced').click();
   await settings.getByRole('spinbutton', { name: 'Pages in flight' }).fill('2');
   await expect(settings.getByText('No key stored.')).toBeVisible();
   await settings.getByLabel('API key').fill(API_KEY);
   await settings.getByRole('button', { name: 'Save key' }).click();
   await expect(settings.getByText('A key is stored.')).toBeVisible();
   await expect(settings.getByLabel('API key')).toHaveValue('');
-  await settings.getByRole('combobox', { name: 'Scan OCR language' }).selectOption('fr');
   await screenshot(page, '30-settings-remote');
   await settings.getByRole('button', { name: 'Done' }).click();
 

@@ -96,7 +96,7 @@ test('a dropped PDF shows its pages, streams its Markdown, keeps an edit across 
   const selected = page.getByRole('dialog', { name: /Export running-headers/ });
   await selected.getByRole('radio', { name: 'Selected pages' }).check();
   await selected.getByRole('textbox', { name: 'Pages to export' }).fill('2');
-  await selected.getByRole('checkbox', { name: 'Page markers between pages' }).check();
+  await selected.getByRole('checkbox', { name: 'Page breaks between pages' }).check();
   await selected.getByRole('button', { name: 'Choose folder…' }).click();
   await selected.getByRole('button', { name: 'Export', exact: true }).click();
   await selected.getByRole('button', { name: 'Replace files' }).click();

@@ -72,7 +72,7 @@ test('window.folio uploads, opens, converts with streamed events, keeps an edit 
   expect(outcome.first.kind).toBe('written');
   expect(outcome.again.kind).toBe('would-overwrite');
   const markdown = await readFile(path.join(bridge.exportDir, 'running headers.md'), 'utf8');
-  expect(markdown.startsWith('<!-- page 1 -->\n\n# Edited in the browser\n')).toBe(true);
+  expect(markdown.startsWith('<!-- page 1 -->\n*Page 1*\n\n# Edited in the browser\n')).toBe(true);
   expect(await readFile(path.join(bridge.exportDir, 'running headers.html'), 'utf8')).toContain('<h1>Edited in the browser</h1>');
 
   await page.evaluate(() => {

@@ -7,6 +7,8 @@
 import type { EngineChoice } from './engine-name.js';
 import type { InstalledModel, ModelPrecision, ModelProgress, ModelSourceInfo, UnfinishedDownload } from './model-library.js';
 import type { PairFormat } from './export/training-pairs.js';
+import type { ExportFormat } from './export-choices.js';
+import type { RemoteServerCheck } from './remote-check.js';
 import type { Settings } from './settings.js';
 import type { Workspace, WorkspaceEvent } from './workspace.js';
 
@@ -29,14 +31,14 @@ export interface ConvertRequest {
   mode?: string;
 }
 
-export type ExportFormat = 'md' | 'html' | 'docx' | 'tex';
+export type { ExportFormat };
 
 export interface ExportRequest {
   docId: string;
   formats: ExportFormat[];
   /** 1-based; absent: the whole document. */
   pages?: number[];
-  /** `<!-- page N -->` markers between pages. */
+  /** Visible page breaks: a rule and "Page N" in Markdown and HTML, a page break in Word and LaTeX. */
   pageMarkers: boolean;
   /** Figures written to `<stem>_assets/` beside the Markdown; else placeholders. */
   assets: boolean;
@@ -44,6 +46,9 @@ export interface ExportRequest {
   /** Without it, an export that would replace files writes nothing and names them. */
   overwrite: boolean;
 }
+
+/** Several documents at once, each whole, one set of files each in one folder. */
+export type ExportDocumentsRequest = Omit<ExportRequest, 'docId' | 'pages'> & { docIds: string[] };
 
 export type ExportOutcome =
   /** `warnings`: per page, what the Word or LaTeX file could not carry over as it was (written as text instead). */
@@ -147,9 +152,12 @@ export const IPC_CHANNELS = {
   chooseExportFolder: 'folio:choose-export-folder',
   defaultExportFolder: 'folio:default-export-folder',
   exportDocument: 'folio:export-document',
+  exportDocuments: 'folio:export-documents',
+  showInFolder: 'folio:show-in-folder',
   exportTrainingPairs: 'folio:export-training-pairs',
   hasApiKey: 'folio:has-api-key',
   setApiKey: 'folio:set-api-key',
+  testRemoteServer: 'folio:test-remote-server',
   chooseModelFolder: 'folio:choose-model-folder',
   checkModelFolder: 'folio:check-model-folder',
   useDemoModel: 'folio:use-demo-model',
@@ -208,6 +216,13 @@ export interface FolioApi {
   /** Where a document's export goes unless another folder is chosen: beside it in the app, the bridge's export folder in browser mode. */
   defaultExportFolder(docId: string): Promise<string | null>;
   exportDocument(request: ExportRequest): Promise<ExportOutcome>;
+  /** Several documents in one go, written all or nothing; documents with nothing converted are left out with a warning. */
+  exportDocuments(request: ExportDocumentsRequest): Promise<ExportOutcome>;
+  /**
+   * Shows a file this session exported in the system's file manager; resolves false where that cannot
+   * be done (browser mode, or a file not exported here), and the page shows its path instead.
+   */
+  showInFolder(file: string): Promise<boolean>;
   /** Writes `train.jsonl`, `validation.jsonl`, `images/` and `manifest.json`; never replaces files unasked. */
   exportTrainingPairs(request: TrainingPairsRequest): Promise<TrainingPairsOutcome>;
   /** Whether the remote server's API key is stored; the key itself never comes back to the page. */
@@ -217,6 +232,11 @@ export interface FolioApi {
    * browser mode), or forgets it with `null`; the engine host restarts with it in its environment.
    */
   setApiKey(key: string | null): Promise<void>;
+  /**
+   * "Test connection": main asks the server's `/v1/models` (with the stored API key) and says what it
+   * found in the user's words, with the models it lists. The address is as typed; nothing is saved.
+   */
+  testRemoteServer(server: string): Promise<RemoteServerCheck>;
   /** A model package folder picked by the user, checked, and saved as `modelDir` when usable; `null` when they cancel. */
   chooseModelFolder(): Promise<ModelFolderCheck | null>;
   /** Checks a typed model package folder; saves nothing. */

@@ -23,3 +23,13 @@ describe('settings', () => {
     expect(parsed).toMatchObject({ remoteConcurrency: 16, remoteTimeoutS: 60, remoteImageFormat: 'png', ocrLang: 'fr', remoteModel: null });
   });
 });
+
+describe('exportChoices', () => {
+  it('keeps the Export dialog choices and falls back per field on what is broken', () => {
+    expect(DEFAULT_SETTINGS.exportChoices).toEqual({ formats: ['md'], pageBreaks: false, assets: true, folder: null });
+    const kept = parseSettings({ exportChoices: { formats: ['md', 'tex', 'md'], pageBreaks: true, assets: false, folder: '/exports' } });
+    expect(kept.exportChoices).toEqual({ formats: ['md', 'tex'], pageBreaks: true, assets: false, folder: '/exports' });
+    expect(parseSettings({ exportChoices: { formats: ['pdf'], pageBreaks: 'yes' } }).exportChoices).toEqual({ formats: ['md'], pageBreaks: false, assets: true, folder: null });
+    expect(parseSettings({ exportChoices: 'all' }).exportChoices).toEqual(DEFAULT_SETTINGS.exportChoices);
+  });
+});

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K, REMOTE_BOUNDS, REMOTE_DEFAULTS } from './conversion-defaults.js';
 import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
+import { exportChoicesSchema } from './export-choices.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
 import { REMOTE_IMAGE_FORMATS } from './protocol.js';
 
@@ -53,6 +54,8 @@ const settingsSchema = z.object({
   /** What the `lite` OCR engine reads pages as. */
   ocrLang: z.enum(OCR_LANGUAGES).catch('auto'),
   theme: z.enum(['system', 'light', 'dark']).catch('system'),
+  /** What the Export dialog was last set to. */
+  exportChoices: exportChoicesSchema,
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -29,12 +29,15 @@ function recordingService(calls: unknown[][]): AppServiceApi {
     getSettings: async () => DEFAULT_SETTINGS,
     setSettings: async () => DEFAULT_SETTINGS,
     exportDocument: async () => ({ kind: 'written', files: [] }),
+    exportDocuments: async () => ({ kind: 'written', files: ['/exports/a.md'] }),
+    exportedThisSession: (file) => file === '/exports/a.md',
     exportTrainingPairs: async (request) => {
       calls.push(['exportTrainingPairs', request]);
       return { kind: 'failed', message: 'not used' };
     },
     hasApiKey: async () => false,
     setApiKey: record('setApiKey'),
+    testRemoteServer: async (server) => ({ kind: 'refused', server, message: 'refused', models: [] }),
     checkModelFolder: async (folder) => ({ folder, problem: null }),
     useModelFolder: async (folder) => {
       calls.push(['useModelFolder', folder]);
@@ -63,6 +66,18 @@ describe('dispatch', () => {
     defaultExportFolder: async (docId) => `/beside/${docId}`,
     pickModelFolder: async () => pickedModelFolder,
     documentsOpened: (paths) => opened.push(paths),
+    showInFolder: async (file) => {
+      calls.push(['showInFolder', file]);
+      return true;
+    },
+  });
+
+  it('shows only files this session exported in the file manager', async () => {
+    expect(await dispatch(handlers, 'showInFolder', ['/etc/passwd'])).toBe(false);
+    expect(await dispatch(handlers, 'showInFolder', ['/exports/a.md'])).toBe(true);
+    expect(calls).toContainEqual(['showInFolder', '/exports/a.md']);
+    expect(calls).not.toContainEqual(['showInFolder', '/etc/passwd']);
+    calls.length = 0;
   });
 
   it('forwards a well-formed call with its arguments', async () => {

@@ -10,6 +10,8 @@ import { checkedArguments, isInvokedMethod, type InvokedMethod } from './request
 
 /** What only a shell can do. */
 export interface ShellApi extends Pick<FolioApi, 'chooseExportFolder' | 'defaultExportFolder'> {
+  /** Opens the file manager at an exported file; false where the shell has none to open (browser mode). */
+  showInFolder(file: string): Promise<boolean>;
   /** A folder for the model package (a native dialog in the app), or `null` when the user cancels. */
   pickModelFolder(): Promise<string | null>;
   /** Told of documents the page opened (drop, Open…), e.g. for Open Recent. */
@@ -41,9 +43,13 @@ export function apiHandlers(service: AppServiceApi, shell: ShellApi): ApiHandler
     chooseExportFolder: () => shell.chooseExportFolder(),
     defaultExportFolder: (docId) => shell.defaultExportFolder(docId),
     exportDocument: (request) => service.exportDocument(request),
+    exportDocuments: (request) => service.exportDocuments(request),
+    // only what this session exported: the page cannot point the file manager anywhere else
+    showInFolder: async (file) => service.exportedThisSession(file) && shell.showInFolder(file),
     exportTrainingPairs: (request) => service.exportTrainingPairs(request),
     hasApiKey: () => service.hasApiKey(),
     setApiKey: (key) => service.setApiKey(key),
+    testRemoteServer: (server) => service.testRemoteServer(server),
     chooseModelFolder: async () => {
       const folder = await shell.pickModelFolder();
       return folder === null ? null : service.useModelFolder(folder);

@@ -154,3 +154,11 @@ describe('AppService model folder', () => {
     expect((await service.getSettings()).modelDir).toBe(tinyPackage);
   });
 });
+
+describe('setSettings', () => {
+  it('reads a model folder typed with ~ as the home folder, as a shell does', async () => {
+    const service = await startService(await tempFolder());
+    expect((await service.setSettings({ modelDir: '~/models/jina' })).modelDir).toBe(path.join(os.homedir(), 'models/jina'));
+    expect((await service.getSettings()).modelDir).toBe(path.join(os.homedir(), 'models/jina'));
+  });
+});

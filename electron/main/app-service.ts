@@ -7,7 +7,7 @@
 
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { AppInfo, ConvertRequest, DocumentBytes, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, ModelGetRequest, ModelLibraryState, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
+import type { AppInfo, ConvertRequest, DocumentBytes, ExportDocumentsRequest, ExportOutcome, ExportRequest, FolioApi, ModelFolderCheck, ModelGetRequest, ModelLibraryState, TrainingPairsOutcome, TrainingPairsRequest, Unsubscribe } from '../../shared/app-api.js';
 import type { ModelPrecision, ModelSourceInfo } from '../../shared/model-library.js';
 import { hubSettings, type HubSettings } from '../core/hub/hub-settings.js';
 import { modelsFolder } from '../core/model/installed-models.js';
@@ -17,6 +17,8 @@ import { parseSettings, type Settings } from '../../shared/settings.js';
 import { pageVersions } from '../../shared/page-versions.js';
 import { pagesToResume, type Workspace, type WorkspaceDocument, type WorkspaceEvent, type WorkspacePage } from '../../shared/workspace.js';
 import { loadMathCss } from '../core/output/math-css.js';
+import { checkRemoteServer } from '../core/remote-server/server-check.js';
+import type { RemoteServerCheck } from '../../shared/remote-check.js';
 import { findSameContent } from '../core/same-content.js';
 import { passwordlessView } from '../core/passwordless-view.js';
 import { toFailure } from '../core/failure-error.js';
@@ -26,18 +28,20 @@ import { supervisorPageLimitMs } from '../core/page-time-limit.js';
 import { MemoryApiKeyStore, type ApiKeyVault } from './api-key-store.js';
 import { ConversionQueue } from './conversion-queue.js';
 import { conversionOptions } from './conversion-options.js';
-import { exportDocument } from './document-export.js';
+import { exportDocument, exportDocuments } from './document-export.js';
 import { sniffFile } from './document-kind.js';
-import { checkDemoModel, checkModelFolder } from './model-folder-check.js';
+import { checkDemoModel, checkModelFolder, expandHome } from './model-folder-check.js';
 import { loadSettings, saveSettings } from './settings-store.js';
 import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/training-pairs-export.js';
 import { WorkspaceStore, type WorkspaceStoreOptions } from '../core/workspace-store.js';
 import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../core/bounded-file.js';
 
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
-export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand'> & {
+export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand' | 'showInFolder'> & {
   /** A folder the shell's picker returned: checked, and saved as the model folder when usable. */
   useModelFolder(folder: string): Promise<ModelFolderCheck>;
+  /** Whether an export in this session wrote the file (only those are shown in the file manager). */
+  exportedThisSession(file: string): boolean;
 };
 
 export interface AppServiceOptions {
@@ -75,6 +79,8 @@ export class AppService implements AppServiceApi {
   /** The converting host was started with another API key than the one now stored. */
   private hostKeyStale = false;
   private readonly models: ModelDownloads;
+  /** Files exports wrote in this session: the only ones "Show in folder" may point at. */
+  private readonly exportedFiles = new Set<string>();
 
   private constructor(
     private readonly options: AppServiceOptions,
@@ -272,7 +278,9 @@ export class AppService implements AppServiceApi {
   }
 
   async setSettings(patch: Partial<Settings>): Promise<Settings> {
-    const next = parseSettings({ ...this.settings, ...patch });
+    // `~/models/x` as typed is the folder a shell would read, not one named "~" here
+    const modelDir = typeof patch.modelDir === 'string' && patch.modelDir.trim() !== '' ? { modelDir: path.resolve(expandHome(patch.modelDir.trim())) } : {};
+    const next = parseSettings({ ...this.settings, ...patch, ...modelDir });
     await saveSettings(this.options.dataDir, next);
     this.settings = next;
     return next;
@@ -288,6 +296,10 @@ export class AppService implements AppServiceApi {
     this.apiKey = key;
     this.hostKeyStale = true;
     this.restartHostForKey();
+  }
+
+  testRemoteServer(server: string): Promise<RemoteServerCheck> {
+    return checkRemoteServer(server, this.apiKey);
   }
 
   /** A running conversion keeps its host (and the old key) rather than losing its page: the restart waits for the next idle convert. */
@@ -339,10 +351,30 @@ export class AppService implements AppServiceApi {
 
   async exportDocument(request: ExportRequest): Promise<ExportOutcome> {
     const document = this.document(request.docId);
-    return exportDocument(document, request, {
-      readImage: (name) => this.store.readImage(document.id, name),
-      mathCss: loadMathCss,
+    return this.exported(
+      await exportDocument(document, request, {
+        readImage: (name) => this.store.readImage(document.id, name),
+        mathCss: loadMathCss,
+      }),
+    );
+  }
+
+  async exportDocuments(request: ExportDocumentsRequest): Promise<ExportOutcome> {
+    const { docIds, ...choices } = request;
+    const documents = [...new Set(docIds)].map((docId) => {
+      const document = this.document(docId);
+      return { document, sources: { readImage: (name: string) => this.store.readImage(document.id, name), mathCss: loadMathCss } };
     });
+    return this.exported(await exportDocuments(documents, choices));
+  }
+
+  exportedThisSession(file: string): boolean {
+    return this.exportedFiles.has(path.resolve(file));
+  }
+
+  private exported(outcome: ExportOutcome): ExportOutcome {
+    if (outcome.kind === 'written') for (const file of outcome.files) this.exportedFiles.add(path.resolve(file));
+    return outcome;
   }
 
   /**

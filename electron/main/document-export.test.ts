@@ -1,13 +1,14 @@
 import { chmod, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ExportRequest } from '../../shared/app-api.js';
+import type { ExportFormat, ExportRequest } from '../../shared/app-api.js';
 import type { PageResult } from '../../shared/page.js';
 import type { WorkspaceDocument, WorkspacePage } from '../../shared/workspace.js';
 import { writeDurably } from '../core/output/all-or-nothing-write.js';
 import { needs, NOT_ROOT } from '../../test/environment.js';
-import { exportDocument, type ExportSources } from './document-export.js';
+import { exportDocument, exportDocuments, type ExportSources } from './document-export.js';
 
 const folders: string[] = [];
 afterEach(async () => {
@@ -68,6 +69,45 @@ function request(folder: string, changes: Partial<ExportRequest> = {}): ExportRe
   return { docId: 'doc', formats: ['md', 'html'], pageMarkers: false, assets: true, folder, overwrite: false, ...changes };
 }
 
+describe('exportDocuments', () => {
+  const letter = (id: string, file: string, text: string): WorkspaceDocument => ({
+    id,
+    path: file,
+    name: path.basename(file),
+    kind: 'pdf',
+    addedAt: '2026-01-01T00:00:00.000Z',
+    info: { pageCount: 2 },
+    converting: false,
+    pages: [donePage(1, `${text}, page one.`), donePage(2, `${text}, page two.`)],
+  });
+  const choices = (folder: string) => ({ formats: ['md', 'docx', 'tex'] as ExportFormat[], pageMarkers: true, assets: false, folder, overwrite: false });
+
+  it('writes each document whole to files of its own name, with visible page breaks, numbering two of one name', async () => {
+    const folder = await tempFolder();
+    const unconverted: WorkspaceDocument = { ...letter('c', '/c/draft.pdf', 'Draft'), pages: [{ page: 1, state: 'pending', engineMarkdown: '', reviewed: false }] };
+    const documents = [letter('a', '/a/letter.pdf', 'First letter'), letter('b', '/b/letter.pdf', 'Second letter'), unconverted].map((document) => ({ document, sources }));
+    const outcome = await exportDocuments(documents, { ...choices(folder), formats: ['md', 'docx', 'tex'] });
+    expect(outcome.kind).toBe('written');
+    expect(outcome.kind === 'written' && outcome.warnings).toEqual(['draft.pdf: left out, it has no converted text yet.']);
+    expect((await readdir(folder)).sort()).toEqual(['letter (2).docx', 'letter (2).md', 'letter (2).tex', 'letter.docx', 'letter.md', 'letter.tex']);
+    expect(await readFile(path.join(folder, 'letter (2).md'), 'utf8')).toBe('<!-- page 1 -->\n*Page 1*\n\nSecond letter, page one.\n\n---\n\n<!-- page 2 -->\n*Page 2*\n\nSecond letter, page two.\n');
+    expect(await readFile(path.join(folder, 'letter.tex'), 'utf8')).toMatch(/First letter, page one\.\n\n\\newpage\n\nFirst letter, page two\./);
+    const docx = strFromU8(unzipSync(new Uint8Array(await readFile(path.join(folder, 'letter.docx'))))['word/document.xml']!);
+    // one Word page break, between the two pages
+    expect(docx.match(/<w:br w:type="page"\/>/g)).toHaveLength(1);
+  });
+
+  it('asks before replacing any of the files and fails when no document has text', async () => {
+    const folder = await tempFolder();
+    await writeFile(path.join(folder, 'letter.md'), 'mine');
+    const documents = [letter('a', '/a/letter.pdf', 'One'), letter('b', '/b/memo.pdf', 'Two')].map((document) => ({ document, sources }));
+    expect(await exportDocuments(documents, { ...choices(folder), formats: ['md'] })).toEqual({ kind: 'would-overwrite', files: [path.join(folder, 'letter.md')] });
+    expect(await readdir(folder)).toEqual(['letter.md']);
+    const empty = { ...letter('c', '/c/x.pdf', 'x'), pages: [] };
+    expect(await exportDocuments([{ document: empty, sources }, { document: { ...empty, id: 'd' }, sources }], choices(folder))).toMatchObject({ kind: 'failed', message: expect.stringContaining('None of the chosen documents') });
+  });
+});
+
 describe('exportDocument', () => {
   it('writes the pages as the user sees them, edits included, with figures in an assets folder the files link to', async () => {
     const folder = await tempFolder();
@@ -78,7 +118,7 @@ describe('exportDocument', () => {
       files: [assets, path.join(folder, 'Quarterly report.md'), path.join(folder, 'Quarterly report.html')],
     });
     expect(await readFile(path.join(folder, 'Quarterly report.md'), 'utf8')).toBe(
-      '<!-- page 1 -->\n\n# Results\n\nRevenue grew.\n\n<!-- page 2 -->\n\nCorrected text with a figure:\n\n![chart](Quarterly%20report_assets/page-2-image-1.png)\n',
+      '<!-- page 1 -->\n*Page 1*\n\n# Results\n\nRevenue grew.\n\n---\n\n<!-- page 2 -->\n*Page 2*\n\nCorrected text with a figure:\n\n![chart](Quarterly%20report_assets/page-2-image-1.png)\n',
     );
     expect(new Uint8Array(await readFile(assets))).toEqual(PNG);
     const html = await readFile(path.join(folder, 'Quarterly report.html'), 'utf8');

@@ -22,31 +22,74 @@ import { WriteError, keptAfter, writeAllOrNothing, writeDurably, type PlannedFil
 export interface ExportSources {
   readImage(name: string): Promise<Uint8Array>;
   mathCss(): Promise<string>;
-  /** Tests pass a writer that fails as a full disk does. */
+  /** Tests pass a writer that fails as a full disk does (one export, one document). */
   write?: WriteDurably;
 }
 
 export async function exportDocument(document: WorkspaceDocument, request: ExportRequest, sources: ExportSources): Promise<ExportOutcome> {
+  const { docId: _docId, pages, ...choices } = request;
+  return exportDocuments([{ document, pages, sources }], choices, sources.write);
+}
+
+/** One document of a batch export: its pages (absent: all) and where its figures are read from. */
+export interface ExportedDocument {
+  document: WorkspaceDocument;
+  pages?: readonly number[];
+  sources: ExportSources;
+}
+
+/**
+ * Several documents at once, one set of files each in one folder, written all or nothing. A document
+ * with no converted text is left out with a warning naming it; two documents of one name get files
+ * told apart by a number, `report (2).md`.
+ */
+export async function exportDocuments(
+  documents: readonly ExportedDocument[],
+  request: Omit<ExportRequest, 'docId' | 'pages'>,
+  write: WriteDurably = writeDurably,
+): Promise<ExportOutcome> {
   if (request.formats.length === 0) return { kind: 'failed', message: 'Choose at least one format (Markdown, HTML, Word or LaTeX) to export.' };
-  const selected = selectedPages(document, request.pages);
-  const pages = selected.filter((page) => pageMarkdown(page).trim() !== '');
-  if (pages.length === 0) {
-    return { kind: 'failed', message: `${document.name}: the chosen pages have no converted text yet; convert them first, then export.` };
-  }
   const folder = path.resolve(request.folder);
-  const stem = stemOf(document.path);
-  const { files, warnings } = await plannedFiles(document, pages, lostPages(selected), request, folder, stem, sources);
+  const files: PlannedFile[] = [];
+  const warnings: string[] = [];
+  const stems = new Set<string>();
+  const skipped: string[] = [];
+  for (const { document, pages: wanted, sources } of documents) {
+    const selected = selectedPages(document, wanted);
+    const pages = selected.filter((page) => pageMarkdown(page).trim() !== '');
+    if (pages.length === 0) {
+      skipped.push(document.name);
+      continue;
+    }
+    const stem = uniqueStem(stemOf(document.path), stems);
+    const planned = await plannedFiles(document, pages, lostPages(selected), { ...request, docId: document.id }, folder, stem, sources);
+    files.push(...planned.files);
+    const prefix = documents.length > 1 ? `${document.name}, ` : '';
+    warnings.push(...planned.warnings.map((warning) => `${prefix}${warningLine(warning)}`));
+  }
+  if (files.length === 0) {
+    const which = documents.length === 1 ? `${documents[0]!.document.name}: the chosen pages have` : 'None of the chosen documents has';
+    return { kind: 'failed', message: `${which} no converted text yet; convert them first, then export.` };
+  }
+  warnings.unshift(...skipped.map((name) => `${name}: left out, it has no converted text yet.`));
   if (!request.overwrite) {
     const existing = await existingFiles(files.map((file) => file.path));
     if (existing.length > 0) return { kind: 'would-overwrite', files: existing };
   }
   try {
-    await writeAllOrNothing(files, sources.write ?? writeDurably);
+    await writeAllOrNothing(files, write);
   } catch (error) {
     if (!(error instanceof WriteError)) throw error;
     return { kind: 'failed', message: `${error.message}; ${keptAfter(error)}. ${remedy(error.code)}` };
   }
-  return { kind: 'written', files: files.map((file) => file.path), ...(warnings.length > 0 && { warnings: warnings.map(warningLine) }) };
+  return { kind: 'written', files: files.map((file) => file.path), ...(warnings.length > 0 && { warnings }) };
+}
+
+function uniqueStem(stem: string, taken: Set<string>): string {
+  let unique = stem;
+  for (let count = 2; taken.has(unique.toLowerCase()); count++) unique = `${stem} (${count})`;
+  taken.add(unique.toLowerCase());
+  return unique;
 }
 
 /** Failed pages the user has not filled in themselves: the exported file marks them where they belong. */
@@ -108,7 +151,7 @@ async function plannedFiles(
     if (format === 'md') data = markdown;
     else if (format === 'html') data = documentHtml(markdown, { title, mathCss: await sources.mathCss() });
     else {
-      const options = { title, image: (src: string) => byLink.get(src) };
+      const options = { title, image: (src: string) => byLink.get(src), pageBreaks: request.pageMarkers };
       const written = format === 'docx' ? await documentDocx(pageTexts, options) : documentLatex(pageTexts, options);
       data = 'data' in written ? written.data : written.text;
       warnings.push(...written.warnings.map((warning) => ({ ...warning, message: `${format === 'docx' ? 'Word' : 'LaTeX'} file: ${warning.message}` })));

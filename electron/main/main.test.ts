@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { MessagePort } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { IPC_CHANNELS } from '../../shared/app-api.js';
+import { IPC_CHANNELS, type ExportOutcome } from '../../shared/app-api.js';
 import type { Workspace } from '../../shared/workspace.js';
 import type { PortMessage } from '../../shared/workspace-port.js';
 
@@ -38,6 +38,7 @@ const fake = vi.hoisted(() => ({
   protocolHandler: undefined as ((request: Request) => Promise<Response>) | undefined,
   hosts: [] as ChildProcess[],
   quit: 0,
+  shownInFolder: [] as string[],
 }));
 
 vi.mock('electron', async () => {
@@ -118,6 +119,7 @@ vi.mock('electron', async () => {
       },
     },
     dialog: { showOpenDialog: async () => ({ canceled: false, filePaths: ['/chosen/folder'] }) },
+    shell: { showItemInFolder: (file: string) => fake.shownInFolder.push(file) },
     protocol: {
       registerSchemesAsPrivileged: () => undefined,
       handle: (_scheme: string, handler: (request: Request) => Promise<Response>) => {
@@ -210,6 +212,15 @@ describe('Electron main', () => {
     );
     await expect(invoke(IPC_CHANNELS.setEdit, 'doc', 'one', 'text')).rejects.toThrow(/window\.folio\.setEdit was called with arguments/);
     expect(await invoke(IPC_CHANNELS.chooseExportFolder)).toBe('/chosen/folder');
+    // the file manager is opened only at what an export of this session wrote
+    expect(await invoke(IPC_CHANNELS.showInFolder, '/etc/passwd')).toBe(false);
+    expect(fake.shownInFolder).toEqual([]);
+    const [document] = (await workspaceWhen((current) => current.documents[0]?.pages.every((page) => page.state === 'done') === true)).documents;
+    const exported = (await invoke(IPC_CHANNELS.exportDocument, { docId: document!.id, formats: ['md'], pageMarkers: true, assets: false, folder: fake.userData, overwrite: true })) as ExportOutcome;
+    expect(exported.kind).toBe('written');
+    const [file] = exported.kind === 'written' ? exported.files : [];
+    expect(await invoke(IPC_CHANNELS.showInFolder, file)).toBe(true);
+    expect(fake.shownInFolder).toEqual([file]);
   });
 
   it('streams workspace events and snapshots to the page on its MessagePort', async () => {

@@ -7,7 +7,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, safeStorage, type IpcMainEvent } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, MessageChannelMain, safeStorage, shell, type IpcMainEvent } from 'electron';
 import { IPC_CHANNELS, type MenuCommand } from '../../shared/app-api.js';
 import { APP_ORIGIN, registerAppScheme, serveRenderer } from './app-protocol.js';
 import { buildAppMenu } from './app-menu.js';
@@ -112,6 +112,10 @@ async function start(): Promise<(paths: string[]) => void> {
         return document ? path.dirname(document.path) : null;
       },
       pickModelFolder: () => chooseFolder('Model package folder', false),
+      showInFolder: async (file) => {
+        shell.showItemInFolder(file);
+        return true;
+      },
       // documents the renderer opens (drop, dialog) join Open Recent too
       documentsOpened: remember,
     }),

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FolioApi } from '../../shared/app-api.js';
 import { DEMO_MODEL_NAMES, findDemoModel } from '../../shared/demo-models.js';
 import { ENGINE_CHOICES } from '../../shared/engine-name.js';
+import { EXPORT_FORMATS } from '../../shared/export-choices.js';
 import { PAIR_FORMATS } from '../../shared/export/training-pairs.js';
 import { MODEL_PRECISIONS } from '../../shared/model-library.js';
 
@@ -52,6 +53,17 @@ const ARGUMENTS = {
       overwrite: z.boolean(),
     }),
   ]),
+  exportDocuments: z.tuple([
+    z.object({
+      docIds: z.array(docId).min(1).max(10_000),
+      formats: z.array(z.enum(EXPORT_FORMATS)).min(1).max(4),
+      pageMarkers: z.boolean(),
+      assets: z.boolean(),
+      folder: z.string().min(1),
+      overwrite: z.boolean(),
+    }),
+  ]),
+  showInFolder: z.tuple([z.string().min(1).max(4096)]),
   exportTrainingPairs: z.tuple([
     z.object({
       folder: z.string().min(1),
@@ -69,6 +81,7 @@ const ARGUMENTS = {
       .regex(/^[\x21-\x7e]{1,4096}$/, { error: 'an API key is 1 to 4096 printable characters without spaces' })
       .nullable(),
   ]),
+  testRemoteServer: z.tuple([z.string().trim().min(1).max(2048)]),
   chooseModelFolder: z.tuple([]),
   checkModelFolder: z.tuple([z.string().min(1).max(4096)]),
   // a name, never a path: main alone knows where the demo packages are

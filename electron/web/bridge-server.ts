@@ -119,6 +119,8 @@ export async function startBridge(options: BridgeOptions = {}): Promise<Bridge> 
       return exportDir;
     },
     pickModelFolder: async () => options.modelFolder ?? null,
+    // a page in a browser cannot open the file manager of the computer the bridge runs on: it shows the path
+    showInFolder: async () => false,
     documentsOpened: () => undefined,
   });
   const files = new StaticFiles(rendererDir, port, token);

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { ExportFormat, ExportOutcome, ExportRequest } from '../../shared/app-api.js';
+import type { ExportFormat, ExportOutcome } from '../../shared/app-api.js';
+import type { ExportChoices } from '../../shared/export-choices.js';
 import { PageRangeError, parsePageRanges, resolvePageRanges } from '../../shared/page-range.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
-import { useActions, useApi } from '../state/store-context.js';
-import { FileList, FolderField } from './export-folder.js';
+import { useActions, useApi, useFolio } from '../state/store-context.js';
+import { ExportResult } from './export-result.js';
+import { FolderField } from './export-folder.js';
 import { Modal } from './modal.js';
 
 const FORMAT_LABELS: readonly [ExportFormat, string][] = [
@@ -13,16 +15,29 @@ const FORMAT_LABELS: readonly [ExportFormat, string][] = [
   ['tex', 'LaTeX (.tex, compiles with pdflatex)'],
 ];
 
-/** Markdown, HTML, Word or LaTeX of the whole document or chosen pages, never replacing files unasked. */
+type Scope = 'this' | 'all' | 'chosen';
+
+/**
+ * Markdown, HTML, Word or LaTeX of this document (whole or chosen pages) or of several documents at
+ * once, one set of files each, never replacing files unasked. The choices are remembered in the
+ * settings once an export is written.
+ */
 export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   const api = useApi();
-  const { openDialog, flushEdits } = useActions();
-  const [formats, setFormats] = useState<Set<ExportFormat>>(new Set(['md']));
+  const { openDialog, flushEdits, updateSettings } = useActions();
+  const remembered = useFolio((state) => state.settings.exportChoices);
+  const documents = useFolio((state) => state.workspace.documents);
+  const exportable = documents.filter((candidate) => candidate.info !== undefined);
+  const [formats, setFormats] = useState<Set<ExportFormat>>(() => new Set(remembered.formats));
+  const [scope, setScope] = useState<Scope>('this');
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set([document.id]));
   const [whole, setWhole] = useState(true);
   const [pageText, setPageText] = useState('');
-  const [pageMarkers, setPageMarkers] = useState(false);
-  const [assets, setAssets] = useState(true);
-  const [folder, setFolder] = useState<string | null>(null);
+  const [pageBreaks, setPageBreaks] = useState(remembered.pageBreaks);
+  const [assets, setAssets] = useState(remembered.assets);
+  const [folder, setFolder] = useState<string | null>(remembered.folder);
+  /** A folder picked in this dialog, to be remembered; the default one is worked out again each time. */
+  const [pickedFolder, setPickedFolder] = useState<string | null>(remembered.folder);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
   const close = () => openDialog(null);
@@ -30,16 +45,17 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   useEffect(() => {
     let current = true;
     void api.defaultExportFolder(document.id).then((fallback) => {
-      if (current && fallback) setFolder((chosen) => chosen ?? fallback);
+      if (current && fallback) setFolder((shown) => shown ?? fallback);
     });
     return () => {
       current = false;
     };
   }, [api, document.id]);
 
+  const docIds = scope === 'this' ? [document.id] : scope === 'all' ? exportable.map((candidate) => candidate.id) : exportable.filter((candidate) => chosen.has(candidate.id)).map((candidate) => candidate.id);
   let pages: number[] | undefined;
   let pageError: string | null = null;
-  if (!whole) {
+  if (scope === 'this' && !whole) {
     try {
       pages = resolvePageRanges(parsePageRanges(pageText), document.pages.length);
       if (pages.length === 0) pageError = `None of those pages are in this ${document.pages.length}-page document.`;
@@ -47,16 +63,22 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
       pageError = error instanceof PageRangeError ? error.message : 'Write pages and ranges like 1-3,7.';
     }
   }
-  const ready = formats.size > 0 && folder !== null && pageError === null && !busy;
+  const ready = formats.size > 0 && folder !== null && pageError === null && docIds.length > 0 && !busy;
 
   const run = async (overwrite: boolean) => {
     if (!folder) return;
     setBusy(true);
     setOutcome(null);
     await flushEdits();
-    const request: ExportRequest = { docId: document.id, formats: [...formats], pageMarkers, assets, folder, overwrite, ...(pages ? { pages } : {}) };
+    const choices = { formats: FORMAT_LABELS.map(([format]) => format).filter((format) => formats.has(format)), pageMarkers: pageBreaks, assets, folder, overwrite };
     try {
-      setOutcome(await api.exportDocument(request));
+      const written =
+        scope === 'this' ? await api.exportDocument({ docId: document.id, ...choices, ...(pages ? { pages } : {}) }) : await api.exportDocuments({ docIds, ...choices });
+      setOutcome(written);
+      if (written.kind === 'written') {
+        const next: ExportChoices = { formats: choices.formats, pageBreaks, assets, folder: pickedFolder };
+        await updateSettings({ exportChoices: next });
+      }
     } catch (error) {
       setOutcome({ kind: 'failed', message: error instanceof Error ? error.message : String(error) });
     } finally {
@@ -64,12 +86,11 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
     }
   };
 
-  const toggleFormat = (format: ExportFormat, on: boolean) => {
-    const next = new Set(formats);
-    if (on) next.add(format);
-    else next.delete(format);
-    setFormats(next);
-    setOutcome(null);
+  const toggle = <T,>(set: Set<T>, item: T, on: boolean): Set<T> => {
+    const next = new Set(set);
+    if (on) next.add(item);
+    else next.delete(item);
+    return next;
   };
 
   return (
@@ -97,32 +118,71 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
         <legend>Formats</legend>
         {FORMAT_LABELS.map(([format, label]) => (
           <label className="check" key={format}>
-            <input type="checkbox" checked={formats.has(format)} onChange={(event) => toggleFormat(format, event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={formats.has(format)}
+              onChange={(event) => {
+                setFormats(toggle(formats, format, event.target.checked));
+                setOutcome(null);
+              }}
+            />
             {label}
           </label>
         ))}
-      </fieldset>
-      <fieldset className="field">
-        <legend>Pages</legend>
-        <label className="check">
-          <input type="radio" name="export-pages" checked={whole} onChange={() => setWhole(true)} />
-          Whole document ({document.pages.length} {document.pages.length === 1 ? 'page' : 'pages'})
-        </label>
-        <label className="check">
-          <input type="radio" name="export-pages" checked={!whole} onChange={() => setWhole(false)} />
-          Selected pages
-        </label>
-        {!whole && (
-          <label className="field nested">
-            Pages to export
-            <input type="text" value={pageText} placeholder="1-3,7" onChange={(event) => setPageText(event.target.value)} aria-invalid={pageError !== null} />
-            {pageError && pageText !== '' && <span className="field-error">{pageError}</span>}
-          </label>
+        {formats.has('tex') && (
+          <span className="field-note">
+            pdflatex has no Chinese, Japanese or Korean fonts: such characters are written as their codes ([U+6F22]) and named in a warning. Export Word or HTML for those documents.
+          </span>
         )}
       </fieldset>
+      {exportable.length > 1 && (
+        <fieldset className="field">
+          <legend>Documents</legend>
+          <label className="check">
+            <input type="radio" name="export-scope" checked={scope === 'this'} onChange={() => setScope('this')} />
+            This document
+          </label>
+          <label className="check">
+            <input type="radio" name="export-scope" checked={scope === 'all'} onChange={() => setScope('all')} />
+            All {exportable.length} documents
+          </label>
+          <label className="check">
+            <input type="radio" name="export-scope" checked={scope === 'chosen'} onChange={() => setScope('chosen')} />
+            Chosen documents
+          </label>
+          {scope === 'chosen' &&
+            exportable.map((candidate) => (
+              <label className="check nested" key={candidate.id}>
+                <input type="checkbox" checked={chosen.has(candidate.id)} onChange={(event) => setChosen(toggle(chosen, candidate.id, event.target.checked))} />
+                {candidate.name}
+              </label>
+            ))}
+          {scope !== 'this' && <span className="field-note">Each document is written whole, to files of its own name.</span>}
+        </fieldset>
+      )}
+      {scope === 'this' && (
+        <fieldset className="field">
+          <legend>Pages</legend>
+          <label className="check">
+            <input type="radio" name="export-pages" checked={whole} onChange={() => setWhole(true)} />
+            Whole document ({document.pages.length} {document.pages.length === 1 ? 'page' : 'pages'})
+          </label>
+          <label className="check">
+            <input type="radio" name="export-pages" checked={!whole} onChange={() => setWhole(false)} />
+            Selected pages
+          </label>
+          {!whole && (
+            <label className="field nested">
+              Pages to export
+              <input type="text" value={pageText} placeholder="1-3,7" onChange={(event) => setPageText(event.target.value)} aria-invalid={pageError !== null} />
+              {pageError && pageText !== '' && <span className="field-error">{pageError}</span>}
+            </label>
+          )}
+        </fieldset>
+      )}
       <label className="check">
-        <input type="checkbox" checked={pageMarkers} onChange={(event) => setPageMarkers(event.target.checked)} />
-        Page markers between pages
+        <input type="checkbox" checked={pageBreaks} onChange={(event) => setPageBreaks(event.target.checked)} />
+        Page breaks between pages
       </label>
       <label className="check">
         <input type="checkbox" checked={assets} onChange={(event) => setAssets(event.target.checked)} />
@@ -130,47 +190,13 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
       </label>
       <FolderField
         folder={folder}
-        onChosen={(chosen) => {
-          setFolder(chosen);
+        onChosen={(picked) => {
+          setFolder(picked);
+          setPickedFolder(picked);
           setOutcome(null);
         }}
       />
-      {outcome && <ExportResult outcome={outcome} />}
+      {outcome && <ExportResult outcome={outcome} folder={folder} />}
     </Modal>
   );
-}
-
-function ExportResult({ outcome }: { outcome: ExportOutcome }) {
-  switch (outcome.kind) {
-    case 'written':
-      return (
-        <div className="export-result written" role="status">
-          <p>Wrote {outcome.files.length === 1 ? 'one file' : `${outcome.files.length} files`}:</p>
-          <FileList files={outcome.files} />
-          {outcome.warnings && outcome.warnings.length > 0 && (
-            <>
-              <p>Written with these changes:</p>
-              <ul className="file-list">
-                {outcome.warnings.map((warning, index) => (
-                  <li key={index}>{warning}</li>
-                ))}
-              </ul>
-            </>
-          )}
-        </div>
-      );
-    case 'would-overwrite':
-      return (
-        <div className="export-result warning" role="alert">
-          <p>These files already exist. Replace them?</p>
-          <FileList files={outcome.files} />
-        </div>
-      );
-    case 'failed':
-      return (
-        <p className="export-result failed" role="alert">
-          Export failed: {outcome.message}
-        </p>
-      );
-  }
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import type { WorkspacePage } from '../../shared/workspace.js';
 import { engineLabel } from '../settings/engine-label.js';
+import { engineHint, engineOptions } from '../settings/engine-options.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { Modal } from './modal.js';
 
@@ -17,11 +18,13 @@ export function RerunDialog({ docId, page, onClose }: { docId: string; page: Wor
   const [mode, setMode] = useState(settings.mode ?? '');
   const [keepEdits, setKeepEdits] = useState(true);
   const edited = page.editedMarkdown !== undefined;
+  // a resolution mode means something only to the vision model: other engines are run without one
+  const modeApplies = engineOptions(engine, settings.modelDir !== null).modelInternals;
 
   const run = async () => {
     onClose();
     if (edited && !keepEdits) await revertPage(docId, page.page);
-    await convert({ docId, pages: [page.page], engine, ...(mode.trim() ? { mode: mode.trim() } : {}) });
+    await convert({ docId, pages: [page.page], engine, ...(modeApplies && mode.trim() ? { mode: mode.trim() } : {}) });
   };
 
   return (
@@ -48,11 +51,19 @@ export function RerunDialog({ docId, page, onClose }: { docId: string; page: Wor
             </option>
           ))}
         </select>
+        <span className="field-note">{engineHint(engine)}</span>
       </label>
-      <label className="field">
-        Resolution mode (vision model)
-        <input type="text" value={mode} placeholder="the package's first" onChange={(event) => setMode(event.target.value)} />
-      </label>
+      {modeApplies && (
+        <details className="advanced">
+          <summary>Advanced</summary>
+          <div className="advanced-fields">
+            <label className="field">
+              Resolution mode (vision model)
+              <input type="text" value={mode} placeholder="the package's first" onChange={(event) => setMode(event.target.value)} />
+            </label>
+          </div>
+        </details>
+      )}
       {edited && (
         <fieldset className="field">
           <legend>You edited this page</legend>

@@ -100,6 +100,15 @@ class FakeMain implements FolioApi {
   async setApiKey(): Promise<never> {
     throw new Error('not used');
   }
+  async testRemoteServer(): Promise<never> {
+    throw new Error('not used');
+  }
+  async exportDocuments(): Promise<never> {
+    throw new Error('not used');
+  }
+  async showInFolder() {
+    return false;
+  }
   async chooseModelFolder() {
     return null;
   }

@@ -18,6 +18,7 @@ import {
   LevelFormat,
   Math as WordMath,
   Packer,
+  PageBreak,
   Paragraph,
   ShadingType,
   Table,
@@ -39,6 +40,8 @@ import { codePoint, withoutXmlForbidden } from './xml-characters.js';
 export interface DocxOptions {
   title: string;
   image: ImageLookup;
+  /** Each page after the first starts on a new Word page. */
+  pageBreaks?: boolean;
 }
 
 type Block = Paragraph | Table;
@@ -91,7 +94,11 @@ export async function documentDocx(
 ): Promise<{ data: Uint8Array; warnings: ExportWarning[] }> {
   const writer = new DocxWriter(options.image);
   const body: Block[] = [];
-  for (const page of [...pages].sort((a, b) => a.page - b.page)) body.push(...writer.addPage(page.page, page.markdown));
+  for (const page of [...pages].sort((a, b) => a.page - b.page)) {
+    const blocks = writer.addPage(page.page, page.markdown);
+    if (options.pageBreaks && body.length > 0 && blocks.length > 0) body.push(new Paragraph({ children: [new PageBreak()] }));
+    body.push(...blocks);
+  }
   const document = new Document({
     title: withoutXmlForbidden(options.title).text,
     creator: 'Folio',

@@ -21,6 +21,8 @@ import { tableParts } from './table-parts.js';
 export interface LatexOptions {
   title: string;
   image: ImageLookup;
+  /** Each page after the first starts on a new PDF page. */
+  pageBreaks?: boolean;
 }
 
 const HEADINGS: Record<string, string> = {
@@ -48,7 +50,7 @@ export function documentLatex(pages: readonly { page: number; markdown: string }
     .sort((a, b) => a.page - b.page)
     .map((page) => writer.addPage(page.page, page.markdown))
     .filter((text) => text.trim() !== '')
-    .join('\n\n');
+    .join(options.pageBreaks ? '\n\n\\newpage\n\n' : '\n\n');
   const packages = ['amsmath', 'amssymb', 'mathtools', 'bm', 'xcolor', 'cancel', 'longtable', 'array', ...(writer.usesGraphics ? ['graphicx'] : [])];
   const text = `% Written by Folio
 \\documentclass{article}

@@ -38,7 +38,7 @@ describe('documentMarkdown', () => {
 
   it('marks pages when asked and writes math with dollars', () => {
     const pages = [page(2, 'Then \\(y\\).'), page(1, 'First.')];
-    expect(documentMarkdown(pages, { ...noImages, pageMarkers: true })).toBe('<!-- page 1 -->\n\nFirst.\n\n<!-- page 2 -->\n\nThen $y$.\n');
+    expect(documentMarkdown(pages, { ...noImages, pageMarkers: true })).toBe('<!-- page 1 -->\n*Page 1*\n\nFirst.\n\n---\n\n<!-- page 2 -->\n*Page 2*\n\nThen $y$.\n');
   });
 
   it('marks each lost page where it was, one line for a run lost for one reason, its reason kept as text', () => {

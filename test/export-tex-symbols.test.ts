@@ -1,0 +1,49 @@
+/**
+ * Unicode math and symbols in running text and in formulas, as a model or a PDF's text layer gives
+ * them, exported to LaTeX: each is a LaTeX command, none a `?`, the file compiles with pdflatex, and
+ * the PDF shows them. CJK, which pdflatex's fonts lack, is written as code points with a warning.
+ */
+
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { documentLatex } from '../shared/export/latex.js';
+import { missingPrograms, needs, PROGRAMS } from './environment.js';
+import { pdfText } from './tex-compile.js';
+
+const latex = missingPrograms({ pdflatex: 'texlive-latex-base', pdftotext: 'poppler-utils' });
+
+const PAGES = [
+  { page: 1, markdown: 'In text: a − b, Δx, ∑ of terms, x ∈ A, ∫ f, the Γ function, ≤ 3, → ∞, ±1, α and β.' },
+  { page: 2, markdown: 'In a formula: $a − b + Δ + ∑_i x_i ∈ Γ + ∫_0^1 f$\n\n$$∑_{i} x_i − Δ ∈ ∫ Γ$$\n\nAnd 漢字 here.' },
+];
+
+describe('LaTeX export of Unicode math and symbols', () => {
+  const { text: tex, warnings } = documentLatex(PAGES, { title: 'Symbols', image: () => undefined, pageBreaks: true });
+
+  it('writes each symbol as a LaTeX command and never as a question mark', () => {
+    const body = tex.slice(tex.indexOf('\\begin{document}'));
+    expect(body).not.toContain('?');
+    for (const command of ['\\Delta', '\\sum', '\\in', '\\int', '\\Gamma', '\\leq', '\\rightarrow', '\\infty', '\\pm', '\\alpha', '\\beta']) expect(body).toContain(command);
+    expect(body).toContain('a $-$ b');
+    expect(body).toContain('\\newpage');
+    // CJK: pdflatex's Latin fonts have no glyphs; the code points are written and a warning says so
+    expect(body).toContain('{\\ttfamily[U+6F22]}{\\ttfamily[U+5B57]}');
+    expect(warnings).toEqual([{ page: 2, message: expect.stringContaining('pdflatex cannot set the characters 漢 字') }]);
+  });
+
+  it('compiles with pdflatex, and the PDF shows the symbols', needs(PROGRAMS, latex), () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-symbols-'));
+    writeFileSync(path.join(folder, 'symbols.tex'), tex);
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'symbols.tex'], { cwd: folder, stdio: 'ignore', timeout: 120_000 });
+    const text = pdfText(path.join(folder, 'symbols.pdf'));
+    for (const symbol of ['−', 'Γ', '∈', '≤', '→', '∞', '±', 'α', 'β']) expect(text).toContain(symbol);
+    // Δ comes out of pdftotext as U+2206 (INCREMENT), the same glyph
+    expect(text).toMatch(/[Δ∆]x/);
+    expect(text).not.toContain('?');
+    // \newpage: the two pages' text is on two PDF pages
+    expect(text.split('\f').filter((pageText) => pageText.trim() !== '').length).toBe(2);
+  });
+});
