@@ -4,6 +4,7 @@ import { DECODER_DEFAULTS } from './checkpoint-config.js';
 import { bannedTokenIds } from './package-manifest.js';
 import { expertLayout, halfWeights, PRECISIONS } from './precision.js';
 import { dequantised, quantise } from './quantise.js';
+import { QuantisePool } from './quantise-pool.js';
 
 /** `rows * cols` standard normal values from a fixed seed (a 32-bit LCG through Box-Muller). */
 function gaussian(rows: number, cols: number, seed: number): Float32Array {
@@ -110,6 +111,26 @@ describe('quantise', () => {
       }
     }
     expect(maxDifference(dequantised(q8, 64), weight)).toBeLessThan(maxDifference(dequantised(q4, 64), weight) / 8);
+  });
+});
+
+describe('QuantisePool', () => {
+  it('gives the bytes of one thread, its matrices split into runs of rows across three workers', () => {
+    const pool = new QuantisePool(3);
+    try {
+      // a padded last block, signed scales, 8 bits per column, and a matrix too small to split
+      const cases: [number, number, number, 4 | 8, boolean][] = [[517, 100, 32, 4, false], [700, 256, 128, 4, true], [301, 96, 96, 8, false], [40, 64, 32, 4, false]];
+      for (const [rows, k, block, bits, signed] of cases) {
+        const weight = gaussian(rows, k, rows);
+        const one = quantise(weight, rows, k, block, bits, signed);
+        const spread = pool.quantise(weight, rows, k, block, bits, signed);
+        expect(Buffer.from(spread.packed).equals(Buffer.from(one.packed)), `${rows} x ${k}`).toBe(true);
+        expect(Buffer.from(spread.scales.buffer).equals(Buffer.from(one.scales.buffer)), `${rows} x ${k}`).toBe(true);
+        expect([spread.rows, spread.blocks, spread.bits]).toEqual([one.rows, one.blocks, one.bits]);
+      }
+    } finally {
+      pool.close();
+    }
   });
 });
 
