@@ -179,7 +179,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
         path: file(`${name}.onnx`),
         weights: decoderWeights,
         layout,
-        quantise,
+        pool,
         onLayer: async (layer) => {
           progress(name, layer + 1, layers);
           await turn();
@@ -196,7 +196,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
       progress('mtp', 0, 1);
       await turn();
       const mtp = weightsFile('mtp.onnx.data');
-      graphs.mtp = graphEntry('mtp.onnx', buildMtp(reader, config.decoder, precision, file('mtp.onnx'), mtp, quantise));
+      graphs.mtp = graphEntry('mtp.onnx', buildMtp(reader, config.decoder, precision, file('mtp.onnx'), mtp, pool));
       files.push('mtp.onnx');
       closeWeights(mtp);
     }

@@ -1,10 +1,11 @@
 /**
  * Quantisation spread over worker threads, for an exporter whose graphs are written synchronously,
  * weight by weight: `quantise` splits a matrix into runs of rows (each row's blocks are quantised on
- * their own, so the runs' bytes joined are the whole matrix's), hands each run to an idle worker as a
- * transferred buffer and blocks until every run is back, so the package's bytes and their order are
- * exactly those of one thread. One matrix is in flight at a time, which bounds the memory: its float32
- * copy, split into runs, and the packed result.
+ * their own, so the runs' bytes joined are the whole matrix's) and hands each run to a worker as a
+ * transferred buffer. `quantise` blocks until every run is back; `submit` lets the caller read the
+ * next matrix meanwhile (a layer's experts, the lm_head's row chunks), a few matrices ahead at most.
+ * Either way the results are written in the order of the calls, so the package's bytes are exactly
+ * those of one thread.
  *
  * The exporter's thread sleeps in `Atomics.wait` meanwhile and reads the replies with
  * `receiveMessageOnPort`; neither needs the event loop, which is not turning while a graph is built.
@@ -44,6 +45,8 @@ const MIN_RUN_ROWS = 64;
 const RUNS_PER_WORKER = 4;
 /** Runs queued at each worker, so it need not wait for this thread to wake before its next one. */
 const QUEUED_PER_WORKER = 2;
+/** Matrices `inTurn` submits before it waits for the oldest: enough to keep reading ahead, few in memory. */
+const AHEAD = 2;
 
 /** The built worker; tests that run these sources through vitest use the build's copy (`npm run build`). */
 function workerScript(): string {
@@ -60,10 +63,34 @@ interface PoolWorker {
   queued: number;
 }
 
+/** A matrix handed to the pool; `take()` waits for it, with `quantise`'s result. */
+export interface QuantiseJob {
+  take(): Quantised;
+}
+
+/** One matrix in the pool: its runs of rows, those not yet sent, and where the replies go. */
+interface JobState {
+  weight: Float32Array;
+  k: number;
+  block: number;
+  bits: 4 | 8;
+  signedScales: boolean;
+  starts: number[];
+  rowBytes: number;
+  blocks: number;
+  result: Quantised;
+  /** Runs not back yet. */
+  left: number;
+  failure?: string;
+}
+
 export class QuantisePool {
   private readonly workers: PoolWorker[];
   private readonly replies = new Int32Array(new SharedArrayBuffer(8));
   private nextId = 0;
+  /** Runs not yet sent, in the order their matrices were submitted. */
+  private readonly unsent: { job: JobState; run: number }[] = [];
+  private readonly sentRuns = new Map<number, { job: JobState; run: number }>();
 
   /** `threads` workers (default: one per core the process may use); 0 quantises on this thread. */
   constructor(threads = availableParallelism()) {
@@ -79,50 +106,86 @@ export class QuantisePool {
     });
   }
 
-  get threads(): number {
-    return this.workers.length;
+  /**
+   * Starts quantising a matrix: the workers take its runs once those of the matrices submitted before
+   * are out, so the caller can read the next matrix meanwhile. Its float32 values are copied as each
+   * run is sent; what `take()` returns is `quantise(...)`'s result, byte for byte.
+   */
+  submit(weight: Float32Array, rows: number, k: number, block: number, bits: 4 | 8 = 4, signedScales = false): QuantiseJob {
+    const runs = Math.min(this.workers.length * RUNS_PER_WORKER, Math.floor(rows / MIN_RUN_ROWS));
+    if (runs < 2) {
+      const result = quantise(weight, rows, k, block, bits, signedScales);
+      return { take: () => result };
+    }
+    const blocks = Math.ceil(k / block);
+    const rowBytes = (blocks * block * bits) / 8;
+    const job: JobState = {
+      weight, k, block, bits, signedScales, rowBytes, blocks,
+      starts: Array.from({ length: runs + 1 }, (_, i) => Math.round((i * rows) / runs)),
+      result: { packed: new Uint8Array(rows * rowBytes), scales: new Float32Array(rows * blocks), rows, blocks, bits },
+      left: runs,
+    };
+    for (let run = 0; run < runs; run++) this.unsent.push({ job, run });
+    this.dispatch();
+    return {
+      take: () => {
+        while (job.left > 0) this.receive();
+        // keep the workers busy with the matrices submitted since
+        this.dispatch();
+        if (job.failure !== undefined) throw new Error(`quantising a ${rows} x ${k} matrix: ${job.failure}`);
+        return job.result;
+      },
+    };
   }
 
   /** `quantise(...)`, with the same bytes, computed by the workers. */
-  readonly quantise: Quantise = (weight, rows, k, block, bits = 4, signedScales = false) => {
-    const runs = Math.min(this.workers.length * RUNS_PER_WORKER, Math.floor(rows / MIN_RUN_ROWS));
-    if (runs < 2) return quantise(weight, rows, k, block, bits, signedScales);
-    const blocks = Math.ceil(k / block);
-    const rowBytes = (blocks * block * bits) / 8;
-    const packed = new Uint8Array(rows * rowBytes);
-    const scales = new Float32Array(rows * blocks);
-    const starts = Array.from({ length: runs + 1 }, (_, i) => Math.round((i * rows) / runs));
-    const firstId = this.nextId;
-    this.nextId += runs;
-    let sent = 0;
-    let received = 0;
-    const send = (target: PoolWorker) => {
-      const from = starts[sent]!;
-      const count = starts[sent + 1]! - from;
-      const run = weight.slice(from * k, (from + count) * k);
-      const task: QuantiseTask = { id: firstId + sent, weight: run.buffer, rows: count, k, block, bits, signedScales };
-      target.port.postMessage(task, [run.buffer]);
-      target.queued++;
-      sent++;
-    };
-    for (let round = 0; round < QUEUED_PER_WORKER; round++) for (const target of this.workers) if (sent < runs) send(target);
-    let failure: string | undefined;
-    while (received < runs) {
-      const [from, reply] = this.nextReply();
-      from.queued--;
-      received++;
-      if ('error' in reply) failure ??= reply.error;
-      else {
-        const run = reply.id - firstId;
-        packed.set(new Uint8Array(reply.packed), starts[run]! * rowBytes);
-        scales.set(new Float32Array(reply.scales), starts[run]! * blocks);
-      }
-      if (sent < runs && failure === undefined) send(from);
-      else if (failure !== undefined && received === sent) break;
+  readonly quantise: Quantise = (weight, rows, k, block, bits, signedScales) => this.submit(weight, rows, k, block, bits, signedScales).take();
+
+  /**
+   * `count` matrices quantised in turn: `matrix(i)` reads the i-th (its arguments to `quantise`)
+   * while the workers quantise those before it, `AHEAD` at most; yields the results in order.
+   */
+  *inTurn(count: number, matrix: (i: number) => Parameters<Quantise>): Generator<Quantised> {
+    const jobs: QuantiseJob[] = [];
+    for (let i = 0; i < count; i++) {
+      jobs.push(this.submit(...matrix(i)));
+      if (jobs.length > AHEAD) yield jobs.shift()!.take();
     }
-    if (failure !== undefined) throw new Error(`quantising a ${rows} x ${k} matrix: ${failure}`);
-    return { packed, scales, rows, blocks, bits };
-  };
+    while (jobs.length > 0) yield jobs.shift()!.take();
+  }
+
+  /** Sends unsent runs, in order, to the workers with the fewest queued while any has room. */
+  private dispatch(): void {
+    while (this.unsent.length > 0) {
+      const target = this.workers.reduce((least, w) => (w.queued < least.queued ? w : least));
+      if (target.queued >= QUEUED_PER_WORKER) return;
+      const { job, run } = this.unsent.shift()!;
+      const from = job.starts[run]!;
+      const count = job.starts[run + 1]! - from;
+      const values = job.weight.slice(from * job.k, (from + count) * job.k);
+      const task: QuantiseTask = { id: this.nextId++, weight: values.buffer, rows: count, k: job.k, block: job.block, bits: job.bits, signedScales: job.signedScales };
+      this.sentRuns.set(task.id, { job, run });
+      target.port.postMessage(task, [values.buffer]);
+      target.queued++;
+      // the last run sent: the job no longer needs the caller's values
+      if (run === job.starts.length - 2) job.weight = EMPTY;
+    }
+  }
+
+  /** Waits for the next reply from any worker, puts it in its matrix and sends that worker more. */
+  private receive(): void {
+    const [from, reply] = this.nextReply();
+    from.queued--;
+    const { job, run } = this.sentRuns.get(reply.id)!;
+    this.sentRuns.delete(reply.id);
+    job.left--;
+    if ('error' in reply) job.failure ??= reply.error;
+    else {
+      job.result.packed.set(new Uint8Array(reply.packed), job.starts[run]! * job.rowBytes);
+      job.result.scales.set(new Float32Array(reply.scales), job.starts[run]! * job.blocks);
+    }
+    this.dispatch();
+  }
 
   /** The next reply from any worker, sleeping until one comes. */
   private nextReply(): [PoolWorker, QuantiseReply] {
@@ -147,3 +210,5 @@ export class QuantisePool {
     }
   }
 }
+
+const EMPTY = new Float32Array(0);

@@ -120,14 +120,17 @@ describe('QuantisePool', () => {
     try {
       // a padded last block, signed scales, 8 bits per column, and a matrix too small to split
       const cases: [number, number, number, 4 | 8, boolean][] = [[517, 100, 32, 4, false], [700, 256, 128, 4, true], [301, 96, 96, 8, false], [40, 64, 32, 4, false]];
-      for (const [rows, k, block, bits, signed] of cases) {
-        const weight = gaussian(rows, k, rows);
-        const one = quantise(weight, rows, k, block, bits, signed);
-        const spread = pool.quantise(weight, rows, k, block, bits, signed);
-        expect(Buffer.from(spread.packed).equals(Buffer.from(one.packed)), `${rows} x ${k}`).toBe(true);
-        expect(Buffer.from(spread.scales.buffer).equals(Buffer.from(one.scales.buffer)), `${rows} x ${k}`).toBe(true);
-        expect([spread.rows, spread.blocks, spread.bits]).toEqual([one.rows, one.blocks, one.bits]);
-      }
+      const weights = cases.map(([rows, k]) => gaussian(rows, k, rows));
+      const one = cases.map(([rows, k, block, bits, signed], i) => quantise(weights[i]!, rows, k, block, bits, signed));
+      const same = (a: ReturnType<typeof quantise>, b: ReturnType<typeof quantise>, label: string) => {
+        expect(Buffer.from(a.packed).equals(Buffer.from(b.packed)), label).toBe(true);
+        expect(Buffer.from(a.scales.buffer).equals(Buffer.from(b.scales.buffer)), label).toBe(true);
+        expect([a.rows, a.blocks, a.bits], label).toEqual([b.rows, b.blocks, b.bits]);
+      };
+      cases.forEach(([rows, k, block, bits, signed], i) => same(pool.quantise(weights[i]!, rows, k, block, bits, signed), one[i]!, `${rows} x ${k}`));
+      // several matrices in flight at once come back in order
+      const inTurn = [...pool.inTurn(cases.length, (i) => [weights[i]!, ...cases[i]!] as const)];
+      inTurn.forEach((q, i) => same(q, one[i]!, `in turn, ${cases[i]![0]} x ${cases[i]![1]}`));
     } finally {
       pool.close();
     }
