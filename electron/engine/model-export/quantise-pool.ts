@@ -2,8 +2,8 @@
  * Quantisation spread over worker threads, for an exporter whose graphs are written synchronously,
  * weight by weight: `quantise` splits a matrix into runs of rows (each row's blocks are quantised on
  * their own, so the runs' bytes joined are the whole matrix's) and hands each run to a worker as a
- * transferred buffer. `quantise` blocks until every run is back; `submit` lets the caller read the
- * next matrix meanwhile (a layer's experts, the lm_head's row chunks), a few matrices ahead at most.
+ * transferred buffer. `quantise` blocks until every run is back; `submit` and `inTurn` let the caller
+ * read the next matrix meanwhile (a layer's experts, the lm_head's row chunks), a few ahead at most.
  * Either way the results are written in the order of the calls, so the package's bytes are exactly
  * those of one thread.
  *
@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { quantise, type Quantised } from './quantise.js';
 
-/** `quantise`'s signature: the graph builders take either it or a pool's. */
+/** `quantise`'s signature, which a pool's `quantise` shares. */
 export type Quantise = (weight: Float32Array, rows: number, k: number, block: number, bits?: 4 | 8, signedScales?: boolean) => Quantised;
 
 /** A run of rows for a worker: `weight` is the run's float32 values, transferred. */
