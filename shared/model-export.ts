@@ -53,6 +53,8 @@ export interface PackageExportOptions {
   expertBits?: 4 | 8;
   /** int4: the routed experts' block along K, 0 for one scale per output column. */
   expertBlockSize?: number;
+  /** Worker threads that quantise; default: one per core (os.availableParallelism()); 0: the exporter's own thread. The bytes are the same. */
+  threads?: number;
 }
 
 /** The exporter process's messages to its parent. */

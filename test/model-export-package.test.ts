@@ -54,6 +54,8 @@ beforeAll(async () => {
     await exportTo(`${precision}-${layout}`, { precision, cacheLayout: layout });
   }
   await exportTo('int4-e4', { expertBits: 4 });
+  await exportTo('int4-one-thread', { threads: 0 });
+  await exportTo('int4-e4-three-threads', { expertBits: 4, threads: 3 });
 }, 600_000);
 
 afterAll(async () => {
@@ -100,6 +102,13 @@ describe('a package from the tiny checkpoint', () => {
     expect(Object.keys(manifest.graphs).sort()).toEqual(['decoder', 'embedding', 'mtp', 'vision_640']);
     expect(manifest.graphs.decoder!.inputs.map((i) => i.name)).toContain('attention_bias');
     expect(manifest.providers).toEqual(['cpu', 'cuda']);
+  });
+
+  it('writes the same bytes whether it quantises on its own thread or spreads the rows over worker threads', () => {
+    const files = (name: string) => Object.fromEntries(readdirSync(packageDir(name)).sort().map((file) => [file, sha256(path.join(packageDir(name), file))]));
+    expect(files('int4')).toEqual(files('int4-one-thread'));
+    expect(files('int4-e4-three-threads')).toEqual(files('int4-e4'));
+    expect(Object.keys(files('int4'))).toContain('decoder.onnx.data');
   });
 
   it('hashes every file in the manifest, the external weights included', () => {

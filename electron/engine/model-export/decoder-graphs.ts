@@ -20,7 +20,7 @@ import { headDim, type DecoderConfig } from './checkpoint-config.js';
 import type { CheckpointReader } from './checkpoint-reader.js';
 import { CONTRIB_DOMAIN, GraphBuilder } from './graph-builder.js';
 import { expertLayout, halfWeights, storedAs, transposed, type ExpertLayout, type Precision } from './precision.js';
-import { quantise } from './quantise.js';
+import type { QuantisePool } from './quantise-pool.js';
 import type { WeightsFile } from './weights-file.js';
 
 const INT64_MAX = 9223372036854775807n;
@@ -70,6 +70,7 @@ class Layers {
     readonly reader: CheckpointReader,
     readonly config: DecoderConfig,
     readonly precision: Precision,
+    readonly pool: QuantisePool,
   ) {}
 
   /** A checkpoint tensor in the precision's storage type. */
@@ -85,12 +86,12 @@ class Layers {
       const blocks = Math.ceil(cols / p.blockSize);
       let scales: Float32Array | undefined;
       const made = () => {
-        const q = quantise(read(), rows, cols, p.blockSize);
+        const q = this.pool.quantise(read(), rows, cols, p.blockSize);
         scales = q.scales;
         return q.packed;
       };
       const qweight = g.weight(`${name}.qweight`, () => ({ type: 'uint8', dims: [rows, blocks, p.blockSize / 2], data: made() }));
-      const scaleName = g.weight(`${name}.scales`, () => storedAs(p.floatType, `${name}.scales`, [rows, blocks], scales ?? quantise(read(), rows, cols, p.blockSize).scales));
+      const scaleName = g.weight(`${name}.scales`, () => storedAs(p.floatType, `${name}.scales`, [rows, blocks], scales ?? this.pool.quantise(read(), rows, cols, p.blockSize).scales));
       return this.matMulNBits(x, qweight, scaleName, name, cols, rows, 4, p.blockSize);
     }
     const weight = g.weight(`${name}.weight`, () => storedAs(this.precision.weightType, name, [cols, rows], transposed(read(), rows, cols)));
@@ -104,21 +105,22 @@ class Layers {
     const [rows, cols] = this.reader.shape(tensor) as [number, number];
     const blocks = Math.ceil(cols / p.blockSize);
     const scales = new Float32Array(rows * blocks);
-    function* parts(reader: CheckpointReader): Generator<Uint8Array> {
-      for (let start = 0; start < rows; start += ROW_CHUNK) {
-        const count = Math.min(ROW_CHUNK, rows - start);
-        const q = quantise(reader.readRows(tensor, start, count), count, cols, p.blockSize);
-        scales.set(q.scales, start * blocks);
+    function* parts(reader: CheckpointReader, pool: QuantisePool): Generator<Uint8Array> {
+      const chunks = Math.ceil(rows / ROW_CHUNK);
+      const count = (chunk: number) => Math.min(ROW_CHUNK, rows - chunk * ROW_CHUNK);
+      let chunk = 0;
+      for (const q of pool.inTurn(chunks, (i) => [reader.readRows(tensor, i * ROW_CHUNK, count(i)), count(i), cols, p.blockSize])) {
+        scales.set(q.scales, chunk++ * ROW_CHUNK * blocks);
         yield q.packed;
       }
     }
     let made = false;
     const qweight = g.weightParts(`${name}.qweight`, 'uint8', [rows, blocks, p.blockSize / 2], () => {
       made = true;
-      return parts(this.reader);
+      return parts(this.reader, this.pool);
     });
     const scaleName = g.weight(`${name}.scales`, () => {
-      if (!made) for (const _ of parts(this.reader));
+      if (!made) for (const _ of parts(this.reader, this.pool));
       return storedAs(p.floatType, `${name}.scales`, [rows, blocks], scales);
     });
     return this.matMulNBits(x, qweight, scaleName, name, cols, rows, 4, p.blockSize);
@@ -328,10 +330,10 @@ function stackedQuantised(layers: Layers, name: string, experts: number, rows: n
   const packed = () => {
     const out = new Uint8Array(experts * rows * rowBytes);
     scales = new Float32Array(experts * rows * blocks);
-    for (let e = 0; e < experts; e++) {
-      const q = quantise(read(e), rows, cols, block, layout.bits, layout.signed);
+    let e = 0;
+    for (const q of layers.pool.inTurn(experts, (i) => [read(i), rows, cols, block, layout.bits, layout.signed])) {
       out.set(q.packed, e * rows * rowBytes);
-      scales.set(q.scales, e * rows * blocks);
+      scales.set(q.scales, e++ * rows * blocks);
     }
     return out;
   };
@@ -395,6 +397,8 @@ export interface DecoderBuild {
   /** The data file its weights go to, shared with the package's other decoder graph. */
   weights: WeightsFile;
   layout: CacheLayout;
+  /** Quantises the int4 matrices and the draft lm_head. */
+  pool: QuantisePool;
   /** Called as each layer is written, for progress. */
   onLayer?: (layer: number) => Promise<void>;
 }
@@ -406,7 +410,7 @@ export async function buildDecoder(build: DecoderBuild): Promise<Omit<BuiltGraph
     throw new Error(`num_key_value_heads ${d.num_key_value_heads} differs from num_attention_heads ${d.num_attention_heads}; Folio's decoder graph supports plain multi-head attention only`);
   }
   const g = new GraphBuilder(build.path.replace(/^.*\//, '').replace(/\.onnx$/, ''), build.weights);
-  const layers = new Layers(g, reader, d, precision);
+  const layers = new Layers(g, reader, d, precision, build.pool);
   const f = precision.floatType;
   const hidden = d.hidden_size;
   const names = Array.from({ length: d.num_hidden_layers }, (_, i) => `.${i}`);
@@ -504,9 +508,9 @@ export function buildEmbedding(reader: CheckpointReader, d: DecoderConfig, preci
  * drafts need not be exact (verification is), and a draft pass then reads a quarter of what a float32
  * lm_head costs.
  */
-export function buildMtp(reader: CheckpointReader, d: DecoderConfig, precision: Precision, path: string, weights: WeightsFile, head = 0): Omit<BuiltGraph, 'file'> {
+export function buildMtp(reader: CheckpointReader, d: DecoderConfig, precision: Precision, path: string, weights: WeightsFile, pool: QuantisePool, head = 0): Omit<BuiltGraph, 'file'> {
   const g = new GraphBuilder('mtp', weights);
-  const layers = new Layers(g, reader, d, precision);
+  const layers = new Layers(g, reader, d, precision, pool);
   const f = precision.floatType;
   const heads = d.num_key_value_heads;
   const dim = headDim(d);

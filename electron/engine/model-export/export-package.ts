@@ -19,6 +19,7 @@ import { checkTensors } from './checkpoint-tensors.js';
 import { buildDecoder, buildEmbedding, buildMtp, type CacheLayout } from './decoder-graphs.js';
 import { bannedTokenIds, candidateGrids, DECODING_RULES, graphEntry, readLicence, RESOLUTION_MODES, specialTokenIds, viewSizes, writeManifest, type DecodingRule } from './package-manifest.js';
 import { PRECISIONS, PROVIDERS, type Precision } from './precision.js';
+import { QuantisePool } from './quantise-pool.js';
 import { buildVision } from './vision-graph.js';
 import { WeightsFile } from './weights-file.js';
 
@@ -110,10 +111,16 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
   const decoders = DECODER_GRAPHS[cacheLayout];
   if (!decoders) throw new ExportRequestError(`unknown cache layout ${JSON.stringify(cacheLayout)}; choose both, rows or capacity`);
 
+  if (options.threads !== undefined && !(Number.isInteger(options.threads) && options.threads >= 0)) throw new ExportRequestError(`threads ${options.threads}: a whole number, 0 or more`);
+
   const reader = new CheckpointReader(checkpoint);
+  let pool: QuantisePool | undefined;
   const written: string[] = [];
   const out = options.outDir;
   try {
+    // int4 (and every package's 4-bit draft lm_head) spends most of its time quantising: on all cores
+    pool = new QuantisePool(options.threads);
+    const { quantise } = pool;
     config = checkTensors(reader, config, options.withoutDraftHead ?? false);
     const tokenizerPath = path.join(checkpoint, 'tokenizer.json');
     const tokenizer = readJson(tokenizerPath, 'the package needs the checkpoint\'s tokenizer.json') as Parameters<typeof specialTokenIds>[0];
@@ -148,7 +155,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
       progress(`vision_${size}`, i, sizes.length);
       await turn();
       const name = `vision_${size}.onnx`;
-      graphs[`vision_${size}`] = graphEntry(name, buildVision({ reader, config, precision, size, path: file(name), weights: vision }));
+      graphs[`vision_${size}`] = graphEntry(name, buildVision({ reader, config, precision, size, path: file(name), weights: vision, quantise }));
       files.push(name);
     }
     closeWeights(vision);
@@ -172,6 +179,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
         path: file(`${name}.onnx`),
         weights: decoderWeights,
         layout,
+        pool,
         onLayer: async (layer) => {
           progress(name, layer + 1, layers);
           await turn();
@@ -188,7 +196,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
       progress('mtp', 0, 1);
       await turn();
       const mtp = weightsFile('mtp.onnx.data');
-      graphs.mtp = graphEntry('mtp.onnx', buildMtp(reader, config.decoder, precision, file('mtp.onnx'), mtp));
+      graphs.mtp = graphEntry('mtp.onnx', buildMtp(reader, config.decoder, precision, file('mtp.onnx'), mtp, pool));
       files.push('mtp.onnx');
       closeWeights(mtp);
     }
@@ -218,6 +226,7 @@ export async function exportPackage(options: PackageExportOptions, hooks: Export
     for (const name of written) rmSync(path.join(out, name), { force: true });
     throw error;
   } finally {
+    pool?.close();
     reader.close();
   }
 }

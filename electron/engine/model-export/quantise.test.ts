@@ -4,6 +4,7 @@ import { DECODER_DEFAULTS } from './checkpoint-config.js';
 import { bannedTokenIds } from './package-manifest.js';
 import { expertLayout, halfWeights, PRECISIONS } from './precision.js';
 import { dequantised, quantise } from './quantise.js';
+import { QuantisePool } from './quantise-pool.js';
 
 /** `rows * cols` standard normal values from a fixed seed (a 32-bit LCG through Box-Muller). */
 function gaussian(rows: number, cols: number, seed: number): Float32Array {
@@ -110,6 +111,29 @@ describe('quantise', () => {
       }
     }
     expect(maxDifference(dequantised(q8, 64), weight)).toBeLessThan(maxDifference(dequantised(q4, 64), weight) / 8);
+  });
+});
+
+describe('QuantisePool', () => {
+  it('gives the bytes of one thread, its matrices split into runs of rows across three workers', () => {
+    const pool = new QuantisePool(3);
+    try {
+      // a padded last block, signed scales, 8 bits per column, and a matrix too small to split
+      const cases: [number, number, number, 4 | 8, boolean][] = [[517, 100, 32, 4, false], [700, 256, 128, 4, true], [301, 96, 96, 8, false], [40, 64, 32, 4, false]];
+      const weights = cases.map(([rows, k]) => gaussian(rows, k, rows));
+      const one = cases.map(([rows, k, block, bits, signed], i) => quantise(weights[i]!, rows, k, block, bits, signed));
+      const same = (a: ReturnType<typeof quantise>, b: ReturnType<typeof quantise>, label: string) => {
+        expect(Buffer.from(a.packed).equals(Buffer.from(b.packed)), label).toBe(true);
+        expect(Buffer.from(a.scales.buffer).equals(Buffer.from(b.scales.buffer)), label).toBe(true);
+        expect([a.rows, a.blocks, a.bits], label).toEqual([b.rows, b.blocks, b.bits]);
+      };
+      cases.forEach(([rows, k, block, bits, signed], i) => same(pool.quantise(weights[i]!, rows, k, block, bits, signed), one[i]!, `${rows} x ${k}`));
+      // several matrices in flight at once come back in order
+      const inTurn = [...pool.inTurn(cases.length, (i) => [weights[i]!, ...cases[i]!] as const)];
+      inTurn.forEach((q, i) => same(q, one[i]!, `in turn, ${cases[i]![0]} x ${cases[i]![1]}`));
+    } finally {
+      pool.close();
+    }
   });
 });
 

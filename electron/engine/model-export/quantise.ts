@@ -58,41 +58,41 @@ function pairwiseSum(values: Float32Array, start: number, n: number): number {
   return f32(pairwiseSum(values, start, half) + pairwiseSum(values, start + half, n - half));
 }
 
-/** The squared error of one block's values quantised with `scale`, summed in numpy's order. */
-function blockError(values: Float32Array, squares: Float32Array, block: number, scale: number, top: number): number {
+/** Adding and taking away 1.5 * 2^52 rounds a float64 below 2^51 to an integer, ties to even (numpy's rint). */
+const ROUNDER = 6755399441055744;
+
+/**
+ * `x` (a value over its block's scale) as its level: rounded to even, clipped to [-top - 1, top]. It
+ * clips first, which gives the same level (both bounds are integers) and keeps the rounding exact.
+ */
+function level(x: number, top: number): number {
+  const clipped = x > top ? top : x < -top - 1 ? -top - 1 : x;
+  return clipped + ROUNDER - ROUNDER;
+}
+
+/** One value's squared error at `scale`, in float32. */
+function squaredError(v: number, scale: number, top: number): number {
+  const error = f32(f32(level(f32(v / scale), top) * scale) - v);
+  return f32(error * error);
+}
+
+/** The squared error of the block `values[at, at + block)` quantised with `scale`, summed in numpy's order. */
+function blockError(values: Float32Array, at: number, squares: Float32Array, block: number, scale: number, top: number): number {
   if (block % 8 !== 0 || block > 128 || block < 8) {
-    for (let i = 0; i < block; i++) {
-      let q = Math.round(f32(values[i]! / scale));
-      if (q - f32(values[i]! / scale) === 0.5 && q & 1) q -= 1;
-      q = q > top ? top : q < -top - 1 ? -top - 1 : q;
-      const error = f32(f32(q * scale) - values[i]!);
-      squares[i] = f32(error * error);
-    }
+    for (let i = 0; i < block; i++) squares[i] = squaredError(values[at + i]!, scale, top);
     return pairwiseSum(squares, 0, block);
   }
-  // numpy's 8 accumulators, with the squares made as they are summed
+  // numpy's 8 accumulators, with the squares made as they are summed (0 + a square is that square)
   let r0 = 0, r1 = 0, r2 = 0, r3 = 0, r4 = 0, r5 = 0, r6 = 0, r7 = 0;
-  for (let i = 0; i < block; i += 8) {
-    for (let j = 0; j < 8; j++) {
-      const v = values[i + j]!;
-      const x = f32(v / scale);
-      let q = Math.round(x);
-      if (q - x === 0.5 && q & 1) q -= 1;
-      q = q > top ? top : q < -top - 1 ? -top - 1 : q;
-      const error = f32(f32(q * scale) - v);
-      const square = f32(error * error);
-      if (i === 0) {
-        if (j === 0) r0 = square; else if (j === 1) r1 = square; else if (j === 2) r2 = square; else if (j === 3) r3 = square;
-        else if (j === 4) r4 = square; else if (j === 5) r5 = square; else if (j === 6) r6 = square; else r7 = square;
-      } else if (j === 0) r0 = f32(r0 + square);
-      else if (j === 1) r1 = f32(r1 + square);
-      else if (j === 2) r2 = f32(r2 + square);
-      else if (j === 3) r3 = f32(r3 + square);
-      else if (j === 4) r4 = f32(r4 + square);
-      else if (j === 5) r5 = f32(r5 + square);
-      else if (j === 6) r6 = f32(r6 + square);
-      else r7 = f32(r7 + square);
-    }
+  for (let i = at, end = at + block; i < end; i += 8) {
+    r0 = f32(r0 + squaredError(values[i]!, scale, top));
+    r1 = f32(r1 + squaredError(values[i + 1]!, scale, top));
+    r2 = f32(r2 + squaredError(values[i + 2]!, scale, top));
+    r3 = f32(r3 + squaredError(values[i + 3]!, scale, top));
+    r4 = f32(r4 + squaredError(values[i + 4]!, scale, top));
+    r5 = f32(r5 + squaredError(values[i + 5]!, scale, top));
+    r6 = f32(r6 + squaredError(values[i + 6]!, scale, top));
+    r7 = f32(r7 + squaredError(values[i + 7]!, scale, top));
   }
   return f32(f32(f32(r0 + r1) + f32(r2 + r3)) + f32(f32(r4 + r5) + f32(r6 + r7)));
 }
@@ -108,22 +108,28 @@ export function quantise(weight: Float32Array, rows: number, k: number, block: n
   const bytesPerBlock = (block * bits) / 8;
   const packed = new Uint8Array(rows * blocks * bytesPerBlock);
   const scales = new Float32Array(rows * blocks);
-  const values = new Float32Array(block);
+  // a row's last block when K is not a whole number of blocks; whole blocks are read where they lie
+  const padded = new Float32Array(block);
   const squares = new Float32Array(block);
   const fractions = SCALE_FRACTIONS;
   for (let row = 0; row < rows; row++) {
     for (let b = 0; b < blocks; b++) {
-      const from = row * k + b * block;
+      let values = weight;
+      let at = row * k + b * block;
       const count = Math.min(block, k - b * block);
-      if (count < block) values.fill(0);
-      values.set(weight.subarray(from, from + count));
+      if (count < block) {
+        padded.fill(0);
+        padded.set(weight.subarray(at, at + count));
+        values = padded;
+        at = 0;
+      }
       let largest: number;
       if (signedScales) {
         // the largest-magnitude value becomes -8 (-128), and with a fraction below 1 clips to it, so
         // it stays the block's largest after dequantising, as re-packing needs
-        let peak = values[0]!;
+        let peak = values[at]!;
         let peakSize = Math.abs(peak);
-        for (let i = 1; i < block; i++) {
+        for (let i = at + 1; i < at + block; i++) {
           const size = Math.abs(values[i]!);
           if (size > peakSize) {
             peak = values[i]!;
@@ -134,7 +140,7 @@ export function quantise(weight: Float32Array, rows: number, k: number, block: n
       } else {
         // symmetric: -8 (-128) is never used but by clipping
         let max = 0;
-        for (let i = 0; i < block; i++) {
+        for (let i = at; i < at + block; i++) {
           const size = Math.abs(values[i]!);
           if (size > max) max = size;
         }
@@ -145,7 +151,7 @@ export function quantise(weight: Float32Array, rows: number, k: number, block: n
       let bestError = Number.POSITIVE_INFINITY;
       for (let t = 0; t < fractions.length; t++) {
         const scale = f32(largest * fractions[t]!);
-        const error = blockError(values, squares, block, scale, top);
+        const error = blockError(values, at, squares, block, scale, top);
         if (error < bestError) {
           best = scale;
           bestError = error;
@@ -153,14 +159,15 @@ export function quantise(weight: Float32Array, rows: number, k: number, block: n
       }
       scales[row * blocks + b] = best;
       const out = (row * blocks + b) * bytesPerBlock;
-      for (let i = 0; i < block; i++) {
-        const x = f32(values[i]! / best);
-        let q = Math.round(x);
-        if (q - x === 0.5 && q & 1) q -= 1;
-        q = (q > top ? top : q < -top - 1 ? -top - 1 : q) + zero;
-        if (bits === 8) packed[out + i] = q;
-        else if (i & 1) packed[out + (i >> 1)]! |= q << 4;
-        else packed[out + (i >> 1)] = q;
+      if (bits === 8) {
+        for (let i = 0; i < block; i++) packed[out + i] = level(f32(values[at + i]! / best), top) + zero;
+      } else {
+        // two a byte, the first in the low nibble
+        for (let i = 0; i < block; i += 2) {
+          const low = level(f32(values[at + i]! / best), top) + zero;
+          const high = i + 1 < block ? level(f32(values[at + i + 1]! / best), top) + zero : 0;
+          packed[out + (i >> 1)] = low | (high << 4);
+        }
       }
     }
   }

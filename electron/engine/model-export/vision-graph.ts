@@ -25,7 +25,7 @@ import type { BuiltGraph, TensorSpec } from './decoder-graphs.js';
 import { CONTRIB_DOMAIN, GraphBuilder } from './graph-builder.js';
 import { relativeTable, resizeBicubicAntialias } from './position-resize.js';
 import { halfWeights, transposed, type Precision } from './precision.js';
-import { quantise } from './quantise.js';
+import type { Quantise } from './quantise-pool.js';
 import type { WeightsFile } from './weights-file.js';
 
 /** Most queries one attention pass scores at once. */
@@ -45,6 +45,7 @@ class Encoder {
     readonly g: GraphBuilder,
     readonly reader: CheckpointReader,
     readonly precision: Precision,
+    readonly quantise: Quantise,
   ) {}
 
   private get half(): boolean {
@@ -72,7 +73,7 @@ class Encoder {
     if (bits && k % LINEAR_BLOCK === 0) {
       let scales: Float32Array | undefined;
       const quantised = () => {
-        const q = quantise(this.reader.read(name), n, k, LINEAR_BLOCK, bits);
+        const q = this.quantise(this.reader.read(name), n, k, LINEAR_BLOCK, bits);
         scales = q.scales;
         return q;
       };
@@ -279,6 +280,8 @@ export interface VisionBuild {
   path: string;
   /** `vision.onnx.data`, shared by every view size's graph. */
   weights: WeightsFile;
+  /** `quantise` or a pool's (the int4 package's 8-bit linear layers). */
+  quantise: Quantise;
 }
 
 /** `vision_<size>.onnx`. */
@@ -288,7 +291,7 @@ export function buildVision(build: VisionBuild): VisionGraph {
     throw new Error(`SAM's output (${config.sam.net_3_chans} channels) must be CLIP's width (${config.clip.hidden_size}): CLIP takes SAM's map as its patch tokens`);
   }
   const g = new GraphBuilder(`vision_${size}`, build.weights);
-  const e = new Encoder(g, reader, precision);
+  const e = new Encoder(g, reader, precision, build.quantise);
   const f: ElementType & ('float32' | 'float16') = precision.floatType;
   const hidden = config.decoder.hidden_size;
   const side = Math.floor(size / config.sam.patch_size / 4);
