@@ -148,7 +148,7 @@ function looseMath(tree: Root): PageTrouble | null {
   let found: string | null = null;
   visit(tree, (node) => {
     if (found || !('children' in node) || node.type === 'table' || node.type === 'tableRow') return;
-    const inline = node.children.filter((child): child is PhrasingContent => isPhrasing(child));
+    const inline = (node.children as readonly Nodes[]).filter((child): child is PhrasingContent => isPhrasing(child));
     if (inline.length === 0) return;
     found = mathRunIn(inline);
   });
