@@ -45,7 +45,7 @@ describe('pageReadBy', () => {
     expect(pageReadBy({ engine: 'text', device: 'cpu', timeMs: 420, chars: 3000 })).toEqual([
       { name: 'Engine', value: 'Text layer' },
       { name: 'Device', value: 'cpu' },
-      { name: 'Time', value: '0.4 s' },
+      { name: 'Time', value: '420 ms' },
     ]);
   });
 });

@@ -67,5 +67,6 @@ function serverFact(address: string | null): StatusFact {
 }
 
 function seconds(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
   return ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms / 1000)} s`;
 }

@@ -19,20 +19,30 @@ export async function writeReviewPdf(file: string, pageCount: number, loose: rea
       'and the readings were compared with the tide tables printed for the same harbour.',
     ];
     prose.forEach((line, index) => page.drawText(line, { x: 72, y: 660 - index * 16, size: 11, font: roman }));
-    if (loose.includes(number)) {
-      runs(page, 72, 610, [
-        ['The total is ', roman],
-        ['x', italic],
+    const which = loose.indexOf(number);
+    if (which >= 0) {
+      // each page its own letters and place: the same line on several pages would be running text, dropped
+      const [sum, left, right] = VARIABLES[which % VARIABLES.length]!;
+      runs(page, 72, 610 - 24 * which, [
+        [`${SENTENCES[which % SENTENCES.length]} `, roman],
+        [sum, italic],
         [' = ', roman],
-        ['y', italic],
+        [left, italic],
         [' + ', roman],
-        ['z', italic],
-        [' for every station.', roman],
+        [right, italic],
+        ['.', roman],
       ]);
     }
   }
   await writeFile(file, await pdf.save());
 }
+
+const VARIABLES = [
+  ['x', 'y', 'z'],
+  ['a', 'b', 'c'],
+  ['u', 'v', 'w'],
+] as const;
+const SENTENCES = ['The total for every station is', 'Each reading then gives', 'The tide tables agree where'];
 
 function runs(page: PDFPage, x: number, y: number, parts: readonly (readonly [string, PDFFont])[]): void {
   let at = x;
