@@ -4,6 +4,7 @@ import { APP_REMEDY_WORDS } from '../remedy-words.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
+import { needsReview } from '../pages/page-review-queue.js';
 import { pageStateLabel, truncationNote } from '../pages/page-state-label.js';
 import { findPage } from '../state/folio-store.js';
 import { useActions, useFolio } from '../state/store-context.js';
@@ -50,7 +51,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
     <section ref={ref} className={`page-section state-${page.state}`} data-page={pageNumber} aria-labelledby={titleId}>
       <header className="page-header">
         <h2 id={titleId}>Page {pageNumber}</h2>
-        <span className={`badge ${page.state}`}>{pageStateLabel(page)}</span>
+        <span className={`badge ${page.state}${needsReview(page) ? ' to-review' : ''}`}>{pageStateLabel(page)}</span>
         <span className="spacer" />
         <label className="check review-mark">
           <input type="checkbox" checked={page.reviewed} onChange={(event) => void setReviewed(docId, pageNumber, event.target.checked)} />
