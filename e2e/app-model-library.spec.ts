@@ -81,6 +81,8 @@ test('jina-ocr-v1 got from the offered list: its licence shown and accepted befo
   await expect(settings.getByRole('textbox', { name: 'Model package folder' })).toHaveValue(folderOf);
   await expect(installed).toContainText('in use');
   await screenshot(page, '41-settings-model-installed');
+  // the status bar names the model the settings use, so only with an engine that uses it
+  await settings.getByRole('combobox', { name: 'Engine' }).selectOption('vlm');
   await settings.getByRole('button', { name: 'Done' }).click();
   await expect.poll(async () => (await bridge.service.getSettings()).modelDir).toBe(folderOf);
   // the status bar names the model by its repo, not its folder

@@ -8,6 +8,7 @@ import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
 import { DropZone } from './documents/drop-zone.js';
 import { redoInFocusedEditor, undoInFocusedEditor } from './editor/source-editor.js';
+import { ReviewStepper } from './pages/review-stepper.js';
 import { selectedDocument } from './state/folio-store.js';
 import { useActions, useApi, useFolio } from './state/store-context.js';
 import { StatusBar } from './status-bar.js';
@@ -95,6 +96,7 @@ export function App() {
         <h1>Folio</h1>
         <span className="tagline">PDFs to clean Markdown</span>
         <span className="spacer" />
+        <ReviewStepper />
         <button type="button" disabled={!document?.info} onClick={() => actions.openDialog('export')}>
           Export…
         </button>

@@ -1,36 +1,68 @@
+import { useState } from 'react';
 import { findPage } from './state/folio-store.js';
 import { useFolio } from './state/store-context.js';
-import { engineLabel } from './settings/engine-label.js';
 import { useModelName } from './settings/use-model-name.js';
+import { pageReadBy, settingsInUse, type StatusFacts } from './status-facts.js';
 
-/** What is converting and where: engine, device and why, model, tokens/s and tokens per step. */
+/**
+ * Two things, never mixed: what the settings will use for the next conversion (engine, model,
+ * device), and what read the page in view (its engine, model, device, time). Long words (why a
+ * device, a server's address) are short here, in full on hover or a click.
+ */
 export function StatusBar() {
   const appInfo = useFolio((state) => state.appInfo);
   const settings = useFolio((state) => state.settings);
   const unsaved = useFolio((state) => state.unsavedEdits);
+  const focus = useFolio((state) => state.focus.page);
   const stats = useFolio((state) => (state.selectedDocId ? findPage(state.workspace, state.selectedDocId, state.focus.page)?.result?.stats : undefined));
-  const device = stats?.device ?? appInfo?.device;
-  const reason = stats?.reason ?? appInfo?.deviceReason;
-  const model = useModelName(settings.modelDir);
-  const tokensPerSecond = stats?.tokens && stats.timeMs > 0 ? stats.tokens / (stats.timeMs / 1000) : undefined;
+  const modelName = useModelName(settings.modelDir);
+  const next = settingsInUse(settings, modelName, appInfo);
 
   return (
     <footer className="status-bar" role="status" aria-label="Status">
-      <span title="The engine that converted the page in view, or the one chosen in settings">
-        Engine: <strong>{stats ? engineLabel(stats.engine) : engineLabel(settings.engine)}</strong>
+      <span className="status-group status-settings" aria-label="Settings in use" title="What the next conversion uses, as chosen in Settings">
+        <span className="status-heading">Settings:</span>
+        <Facts facts={next} />
       </span>
-      <span className="status" title={reason}>
-        Device: <strong>{device ?? 'starting…'}</strong>
-        {reason ? ` (${reason})` : ''}
-      </span>
-      <span className="model" title={model}>
-        Model: <strong>{model}</strong>
-      </span>
-      {tokensPerSecond !== undefined && <span>{tokensPerSecond.toFixed(1)} tokens/s</span>}
-      {stats?.tokensPerStep !== undefined && <span>{stats.tokensPerStep.toFixed(2)} tokens/step</span>}
+      {stats && (
+        <span className="status-group status-page" aria-label={`Page ${focus} was read by`} title={`What read page ${focus}, when it was converted`}>
+          <span className="status-heading">Page {focus}:</span>
+          <Facts facts={pageReadBy(stats)} />
+        </span>
+      )}
       <span className="spacer" />
       <span className="save-state">{unsaved > 0 ? 'Saving…' : 'All changes saved'}</span>
       {appInfo && <span className="version">Folio {appInfo.version}</span>}
     </footer>
+  );
+}
+
+function Facts({ facts }: { facts: StatusFacts }) {
+  return (
+    <>
+      {facts.map((fact) => (
+        <span key={fact.name} className="status-fact">
+          {fact.name}: {fact.detail ? <Clipped text={fact.value} detail={fact.detail} /> : <strong>{fact.value}</strong>}
+        </span>
+      ))}
+    </>
+  );
+}
+
+/** A value with a longer explanation: the value in the bar, the explanation on hover, or opened by a click. */
+function Clipped({ text, detail }: { text: string; detail: string }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <span className="status-clipped">
+      <button type="button" className="status-more" title={detail} aria-expanded={open} onClick={() => setOpen(!open)} onBlur={() => setOpen(false)}>
+        <strong>{text}</strong>
+        <span aria-hidden="true"> ⓘ</span>
+      </button>
+      {open && (
+        <span className="status-popover" role="tooltip">
+          {detail}
+        </span>
+      )}
+    </span>
   );
 }

@@ -126,6 +126,8 @@ export const MENU_COMMANDS = [
   'export',
   'next-page',
   'previous-page',
+  'next-to-review',
+  'previous-to-review',
   'toggle-source',
   'undo',
   'redo',

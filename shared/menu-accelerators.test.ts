@@ -27,5 +27,7 @@ describe('menu shortcuts', () => {
     expect(commandForKey(press('Z', { ctrlKey: true, shiftKey: true }), keys, false)).toBe('redo');
     expect(commandForKey(press(']', { ctrlKey: true }), keys, false)).toBe('next-page');
     expect(commandForKey(press('o'), keys, false)).toBeUndefined();
+    expect(commandForKey(press('F8'), keys, false)).toBe('next-to-review');
+    expect(commandForKey(press('F8', { shiftKey: true }), keys, true)).toBe('previous-to-review');
   });
 });

@@ -16,6 +16,9 @@ export const MENU_ITEMS: Readonly<Record<MenuCommand, MenuItemSpec>> = {
   export: { label: 'Export…', accelerator: 'CmdOrCtrl+E' },
   'next-page': { label: 'Next Page', accelerator: 'CmdOrCtrl+]' },
   'previous-page': { label: 'Previous Page', accelerator: 'CmdOrCtrl+[' },
+  // F8 steps through a document's problems in IDEs and editors (VS Code, Visual Studio)
+  'next-to-review': { label: 'Next Page to Review', accelerator: 'F8' },
+  'previous-to-review': { label: 'Previous Page to Review', accelerator: 'Shift+F8' },
   'toggle-source': { label: 'Toggle Source / Preview', accelerator: 'CmdOrCtrl+/' },
   undo: { label: 'Undo', accelerator: 'CmdOrCtrl+Z' },
   redo: { label: 'Redo', accelerator: 'CmdOrCtrl+Shift+Z' },

@@ -37,7 +37,7 @@ export function buildAppMenu(recent: readonly string[], actions: MenuActions): M
     },
     {
       label: 'View',
-      submenu: [item('toggle-source'), item('previous-page'), item('next-page'), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
+      submenu: [item('toggle-source'), item('previous-page'), item('next-page'), item('previous-to-review'), item('next-to-review'), { type: 'separator' }, { role: 'resetZoom' }, { role: 'zoomIn' }, { role: 'zoomOut' }, { role: 'togglefullscreen' }],
     },
     { role: 'windowMenu' },
   ];

@@ -1,4 +1,5 @@
 import type { WorkspaceDocument } from '../../shared/workspace.js';
+import { toReviewCount } from '../pages/page-review-queue.js';
 import { conversionProgress } from '../state/conversion-progress.js';
 import { documentStatus } from '../state/document-status.js';
 import { useActions, useFolio } from '../state/store-context.js';
@@ -21,6 +22,7 @@ export function DocumentList() {
                   <button type="button" className="document-item" aria-current={document.id === selected ? 'true' : undefined} onClick={() => selectDocument(document.id)}>
                     <span className="document-name">{document.name}</span>
                     <span className={`document-state ${status.tone}`}>{status.text}</span>
+                    <ToReview document={document} />
                     {document.info && !document.failure && <MiniProgress document={document} />}
                   </button>
                   <button type="button" className="icon remove" aria-label={`Remove ${document.name}`} title="Remove from the list (the file stays; you can undo this until Folio closes)" onClick={() => void askToRemove(document.id)}>
@@ -41,6 +43,17 @@ export function DocumentList() {
       )}
       <RemovedDocuments />
     </>
+  );
+}
+
+/** Flagged pages not yet marked reviewed; F8 steps to them. */
+function ToReview({ document }: { document: WorkspaceDocument }) {
+  const count = toReviewCount(document);
+  if (count === 0) return null;
+  return (
+    <span className="document-review" title="Pages with signs of trouble not yet marked reviewed; Next to review (F8) steps to them">
+      {count} to review
+    </span>
   );
 }
 

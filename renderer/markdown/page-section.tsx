@@ -1,15 +1,16 @@
 import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { failureSentence, failureText } from '../../shared/failure.js';
 import { APP_REMEDY_WORDS } from '../remedy-words.js';
-import { reviewReasons } from '../../shared/page-review.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
 import { SourceEditor } from '../editor/source-editor.js';
+import { needsReview } from '../pages/page-review-queue.js';
 import { pageStateLabel, truncationNote } from '../pages/page-state-label.js';
 import { findPage } from '../state/folio-store.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { DiffView } from './diff-view.js';
 import { HeldVersionNote, VersionsButton } from './page-versions.js';
+import { PageTroubleNote } from './page-trouble-note.js';
 import { BlockPreview, MarkdownPreview } from './page-preview.js';
 import { useThrottled } from './use-throttled.js';
 
@@ -45,15 +46,13 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
   const edited = page.editedMarkdown !== undefined;
   const titleId = `page-${pageNumber}-title`;
   const cutShort = truncationNote(page);
-  // a cut-short page says so on its own line, reviewed or not, so it is not said twice here
-  const toReview = page.state === 'done' && page.result && !page.reviewed ? reviewReasons({ ...page.result.stats, flags: page.result.stats.flags?.filter((flag) => flag !== 'truncated') }) : [];
   const showEditor = view === 'source' || editing;
 
   return (
     <section ref={ref} className={`page-section state-${page.state}`} data-page={pageNumber} aria-labelledby={titleId}>
       <header className="page-header">
         <h2 id={titleId}>Page {pageNumber}</h2>
-        <span className={`badge ${page.state}`}>{pageStateLabel(page)}</span>
+        <span className={`badge ${page.state}${needsReview(page) ? ' to-review' : ''}`}>{pageStateLabel(page)}</span>
         <span className="spacer" />
         <label className="check review-mark">
           <input type="checkbox" checked={page.reviewed} onChange={(event) => void setReviewed(docId, pageNumber, event.target.checked)} />
@@ -102,11 +101,7 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
           {cutShort}
         </p>
       )}
-      {toReview.length > 0 && (
-        <p className="page-review" role="note">
-          Check this page: {toReview.join('; ')}.
-        </p>
-      )}
+      <PageTroubleNote docId={docId} page={page} />
       {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}
       {showEditor ? (
         <div className={view === 'preview' ? 'edit-split' : 'edit-source'}>

@@ -1,12 +1,14 @@
 import type { WorkspacePage } from '../../shared/workspace.js';
+import { pageTroubles } from './page-review-queue.js';
 
 /**
- * A page's state in words, as the list, thumbnails and headers show it; a flagged page not yet
+ * A page's state in words, as the list, thumbnails and headers show it; a page with signs of trouble
+ * (its engine's flags, or its Markdown's: page-review-queue.ts) not yet
  * reviewed "needs review"; a page whose answer was cut at a length limit stays "cut short", reviewed or not.
  */
 export function pageStateLabel(page: WorkspacePage): string {
   const edited = `${truncationNote(page) ? ', cut short' : ''}${page.editedMarkdown !== undefined ? ', edited' : ''}`;
-  const flagged = page.state === 'done' && (page.result?.stats.flags?.length ?? 0) > 0;
+  const flagged = pageTroubles(page).length > 0;
   const reviewed = page.reviewed ? ', reviewed' : flagged ? ', needs review' : '';
   switch (page.state) {
     case 'pending':

@@ -3,6 +3,7 @@ import type { WorkspaceDocument } from '../../shared/workspace.js';
 import type { DocumentSource } from '../pdf/document-source.js';
 import { useActions, useFolio } from '../state/store-context.js';
 import { PageCanvas } from './page-canvas.js';
+import { needsReview } from './page-review-queue.js';
 import { pageStateLabel } from './page-state-label.js';
 import { slotTop, visiblePages } from './visible-range.js';
 
@@ -49,7 +50,7 @@ export function ThumbnailStrip({ document, source }: { document: WorkspaceDocume
       <li key={page} className="thumb-slot" style={{ top: slotTop(layout, page) }}>
         <button
           type="button"
-          className={page === current ? 'thumb current' : 'thumb'}
+          className={`thumb${page === current ? ' current' : ''}${state && needsReview(state) ? ' to-review' : ''}`}
           aria-label={`Page ${page}, ${label}`}
           aria-current={page === current ? 'page' : undefined}
           onClick={() => goToPage(page, 'navigation')}
@@ -58,7 +59,13 @@ export function ThumbnailStrip({ document, source }: { document: WorkspaceDocume
             {source.kind !== 'none' && <PageCanvas source={source} page={page} box={{ width: THUMB_WIDTH, height: Math.round(size.height * scale) }} label="" />}
           </span>
           <span className="thumb-label">
-            <span className={`state-dot ${state?.state ?? 'pending'}${state?.reviewed ? ' reviewed' : ''}`} aria-hidden="true" />
+            {state && needsReview(state) ? (
+              <span className="review-mark-flag" aria-hidden="true" title="Needs review">
+                !
+              </span>
+            ) : (
+              <span className={`state-dot ${state?.state ?? 'pending'}${state?.reviewed ? ' reviewed' : ''}`} aria-hidden="true" />
+            )}
             {page}
           </span>
         </button>
