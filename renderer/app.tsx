@@ -6,7 +6,9 @@ import { RemoveDialog } from './dialogs/remove-dialog.js';
 import { SettingsDialog } from './dialogs/settings-dialog.js';
 import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
-import { DropZone } from './documents/drop-zone.js';
+import { DropZone, WindowDropHighlight } from './documents/drop-zone.js';
+import { SaveNotice } from './documents/save-notice.js';
+import { SidebarToggle, useSidebarDrawer } from './layout/sidebar-drawer.js';
 import { redoInFocusedEditor, undoInFocusedEditor } from './editor/source-editor.js';
 import { selectedDocument } from './state/folio-store.js';
 import { useActions, useApi, useFolio } from './state/store-context.js';
@@ -26,6 +28,7 @@ export function App() {
   const theme = useFolio((state) => state.settings.theme);
   const fileInput = useRef<HTMLInputElement>(null);
   const exportable = useRef(false);
+  const sidebar = useSidebarDrawer();
   exportable.current = document?.info !== undefined;
 
   useEffect(() => {
@@ -84,7 +87,7 @@ export function App() {
 
   return (
     <div
-      className="app"
+      className={`app${sidebar.open ? ' sidebar-open' : ''}`}
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         event.preventDefault();
@@ -92,6 +95,7 @@ export function App() {
       }}
     >
       <header className="app-header">
+        <SidebarToggle open={sidebar.open} toggle={sidebar.toggle} />
         <h1>Folio</h1>
         <span className="tagline">PDFs to clean Markdown</span>
         <span className="spacer" />
@@ -105,11 +109,12 @@ export function App() {
           Settings
         </button>
       </header>
-      <aside className="sidebar">
+      <aside className="sidebar" id="document-sidebar">
         <DropZone ref={fileInput} compact={hasDocuments} />
         <DocumentList />
       </aside>
       <main className="main">
+        <SaveNotice />
         {notice && (
           <div className="notice" role="alert">
             <span>{notice}</span>
@@ -142,6 +147,7 @@ export function App() {
         )}
       </main>
       <StatusBar />
+      <WindowDropHighlight />
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'export' && document && <ExportDialog document={document} />}
       {dialog === 'pairs' && <PairsDialog />}

@@ -1,4 +1,5 @@
 import { findPage } from './state/folio-store.js';
+import { saveState, saveStatusText } from './state/save-state.js';
 import { useFolio } from './state/store-context.js';
 import { engineLabel } from './settings/engine-label.js';
 import { useModelName } from './settings/use-model-name.js';
@@ -8,6 +9,8 @@ export function StatusBar() {
   const appInfo = useFolio((state) => state.appInfo);
   const settings = useFolio((state) => state.settings);
   const unsaved = useFolio((state) => state.unsavedEdits);
+  const saveFailures = useFolio((state) => state.saveFailures);
+  const saving = saveState(unsaved, saveFailures);
   const stats = useFolio((state) => (state.selectedDocId ? findPage(state.workspace, state.selectedDocId, state.focus.page)?.result?.stats : undefined));
   const device = stats?.device ?? appInfo?.device;
   const reason = stats?.reason ?? appInfo?.deviceReason;
@@ -29,7 +32,7 @@ export function StatusBar() {
       {tokensPerSecond !== undefined && <span>{tokensPerSecond.toFixed(1)} tokens/s</span>}
       {stats?.tokensPerStep !== undefined && <span>{stats.tokensPerStep.toFixed(2)} tokens/step</span>}
       <span className="spacer" />
-      <span className="save-state">{unsaved > 0 ? 'Saving…' : 'All changes saved'}</span>
+      <span className={`save-state ${saving.kind}`}>{saveStatusText(saving)}</span>
       {appInfo && <span className="version">Folio {appInfo.version}</span>}
     </footer>
   );

@@ -27,6 +27,9 @@ const serverAddress = z
     return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
   });
 
+/** The divider between page and Markdown moves within these; by default the Markdown (and its editor) gets the larger part. */
+export const PAGE_SHARE_BOUNDS = { min: 0.15, max: 0.85, default: 0.4 } as const;
+
 const settingsSchema = z.object({
   engine: z.enum(ENGINE_CHOICES).catch(DEFAULT_ENGINE),
   /** The model package folder for the `vlm` engine; null: none configured. */
@@ -53,6 +56,8 @@ const settingsSchema = z.object({
   /** What the `lite` OCR engine reads pages as. */
   ocrLang: z.enum(OCR_LANGUAGES).catch('auto'),
   theme: z.enum(['system', 'light', 'dark']).catch('system'),
+  /** The page pane's share of the room it splits with the Markdown (the divider between them). */
+  pageShare: z.number().min(PAGE_SHARE_BOUNDS.min).max(PAGE_SHARE_BOUNDS.max).catch(PAGE_SHARE_BOUNDS.default),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -1,0 +1,31 @@
+import { useEffect, useState } from 'react';
+import { useFolio } from '../state/store-context.js';
+
+/**
+ * In a narrow window the document list is a drawer over the panes, opened by a button in the
+ * header (CSS shows the button and hides the list below the width where both fit). Choosing a
+ * document, or Escape, closes it.
+ */
+export function useSidebarDrawer(): { open: boolean; toggle(): void } {
+  const [open, setOpen] = useState(false);
+  const selected = useFolio((state) => state.selectedDocId);
+  useEffect(() => setOpen(false), [selected]);
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setOpen(false);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
+  return { open, toggle: () => setOpen((current) => !current) };
+}
+
+export function SidebarToggle({ open, toggle }: { open: boolean; toggle(): void }) {
+  const count = useFolio((state) => state.workspace.documents.length);
+  return (
+    <button type="button" className="sidebar-toggle" aria-expanded={open} aria-controls="document-sidebar" onClick={toggle}>
+      Documents{count > 0 ? ` (${count})` : ''}
+    </button>
+  );
+}
