@@ -7,6 +7,7 @@ import { SettingsDialog } from './dialogs/settings-dialog.js';
 import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
 import { DropZone, WindowDropHighlight } from './documents/drop-zone.js';
+import { ResumeNotice } from './documents/resume-notice.js';
 import { SaveNotice } from './documents/save-notice.js';
 import { SidebarToggle, useSidebarDrawer } from './layout/sidebar-drawer.js';
 import { redoInFocusedEditor, undoInFocusedEditor } from './editor/source-editor.js';
@@ -109,12 +110,13 @@ export function App() {
           Settings
         </button>
       </header>
-      <aside className="sidebar" id="document-sidebar">
+      <aside className="sidebar" id="document-sidebar" onClick={sidebar.closeOnChoice}>
         <DropZone ref={fileInput} compact={hasDocuments} />
         <DocumentList />
       </aside>
       <main className="main">
         <SaveNotice />
+        <ResumeNotice />
         {notice && (
           <div className="notice" role="alert">
             <span>{notice}</span>

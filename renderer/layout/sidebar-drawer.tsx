@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type MouseEvent } from 'react';
 import { useFolio } from '../state/store-context.js';
 
 /**
@@ -6,7 +6,7 @@ import { useFolio } from '../state/store-context.js';
  * header (CSS shows the button and hides the list below the width where both fit). Choosing a
  * document, or Escape, closes it.
  */
-export function useSidebarDrawer(): { open: boolean; toggle(): void } {
+export function useSidebarDrawer(): { open: boolean; toggle(): void; closeOnChoice(event: MouseEvent): void } {
   const [open, setOpen] = useState(false);
   const selected = useFolio((state) => state.selectedDocId);
   useEffect(() => setOpen(false), [selected]);
@@ -18,7 +18,14 @@ export function useSidebarDrawer(): { open: boolean; toggle(): void } {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [open]);
-  return { open, toggle: () => setOpen((current) => !current) };
+  return {
+    open,
+    toggle: () => setOpen((current) => !current),
+    // the document already shown, chosen again, changes no selection but is a choice all the same
+    closeOnChoice: (event) => {
+      if (event.target instanceof Element && event.target.closest('.document-item')) setOpen(false);
+    },
+  };
 }
 
 export function SidebarToggle({ open, toggle }: { open: boolean; toggle(): void }) {
