@@ -43,8 +43,15 @@ async function widthOf(page: Page, selector: string): Promise<number> {
 }
 
 test('nothing scrolls sideways at 1440, 800 or 640 px, and the editor stays wide; the document list is a drawer when narrow', async ({ page }) => {
-  await page.setViewportSize({ width: 1440, height: 900 });
+  // nothing open yet at 640 px: the drop zone and its Open… are in view, not in a closed drawer
+  await page.setViewportSize({ width: 640, height: 800 });
   await page.goto(bridge.url);
+  await expect(page.getByRole('heading', { name: 'Nothing open yet' })).toBeVisible();
+  await expect(page.getByText('Open…', { exact: true })).toBeVisible();
+  expect(await horizontalOverflow(page)).toBeLessThanOrEqual(0);
+  await screenshot(page, '59-layout-640-empty');
+
+  await page.setViewportSize({ width: 1440, height: 900 });
   await openConverted(page);
   const markdown = page.getByRole('region', { name: 'Markdown' });
   await markdown.locator('.page-section[data-page="1"]').getByRole('button', { name: 'Edit' }).click();
@@ -226,7 +233,7 @@ test('after a restart, documents stopped part-way are named in a notice whose Re
     try {
       await page.goto(second.url);
       const notice = page.locator('.resume-notice');
-      await expect(notice).toContainText('1 document was stopped part-way when Folio last closed.');
+      await expect(notice).toContainText('1 document was stopped part-way and waits to be resumed.');
       await screenshot(page, '66-resume-notice');
       await notice.getByRole('button', { name: 'Resume it' }).click();
       await expect(page.getByText('4 of 4 pages done')).toBeVisible({ timeout: 30_000 });

@@ -88,7 +88,7 @@ export function App() {
 
   return (
     <div
-      className={`app${sidebar.open ? ' sidebar-open' : ''}`}
+      className={`app${sidebar.appClass}`}
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         event.preventDefault();

@@ -4,10 +4,12 @@ import { useFolio } from '../state/store-context.js';
 /**
  * In a narrow window the document list is a drawer over the panes, opened by a button in the
  * header (CSS shows the button and hides the list below the width where both fit). Choosing a
- * document, or Escape, closes it.
+ * document, or Escape, closes it. With no document open there is nothing to hide it for: the drop
+ * zone and its Open… stay in view above the empty window (`appClass`).
  */
-export function useSidebarDrawer(): { open: boolean; toggle(): void; closeOnChoice(event: MouseEvent): void } {
+export function useSidebarDrawer(): { open: boolean; appClass: string; toggle(): void; closeOnChoice(event: MouseEvent): void } {
   const [open, setOpen] = useState(false);
+  const empty = useFolio((state) => state.workspace.documents.length === 0);
   const selected = useFolio((state) => state.selectedDocId);
   useEffect(() => setOpen(false), [selected]);
   useEffect(() => {
@@ -20,6 +22,7 @@ export function useSidebarDrawer(): { open: boolean; toggle(): void; closeOnChoi
   }, [open]);
   return {
     open,
+    appClass: empty ? ' no-documents' : open ? ' sidebar-open' : '',
     toggle: () => setOpen((current) => !current),
     // the document already shown, chosen again, changes no selection but is a choice all the same
     closeOnChoice: (event) => {
@@ -30,9 +33,10 @@ export function useSidebarDrawer(): { open: boolean; toggle(): void; closeOnChoi
 
 export function SidebarToggle({ open, toggle }: { open: boolean; toggle(): void }) {
   const count = useFolio((state) => state.workspace.documents.length);
+  if (count === 0) return null;
   return (
     <button type="button" className="sidebar-toggle" aria-expanded={open} aria-controls="document-sidebar" onClick={toggle}>
-      Documents{count > 0 ? ` (${count})` : ''}
+      Documents ({count})
     </button>
   );
 }

@@ -37,7 +37,7 @@ describe('work a restart found stopped part-way', () => {
   });
 
   it('says how many', () => {
-    expect(stoppedNoticeText(1)).toBe('1 document was stopped part-way when Folio last closed.');
-    expect(stoppedNoticeText(3)).toBe('3 documents were stopped part-way when Folio last closed.');
+    expect(stoppedNoticeText(1)).toBe('1 document was stopped part-way and waits to be resumed.');
+    expect(stoppedNoticeText(3)).toBe('3 documents were stopped part-way and wait to be resumed.');
   });
 });

@@ -15,5 +15,6 @@ export function stoppedPartWay(workspace: Workspace): string[] {
 }
 
 export function stoppedNoticeText(count: number): string {
-  return count === 1 ? '1 document was stopped part-way when Folio last closed.' : `${count} documents were stopped part-way when Folio last closed.`;
+  // said at load, which is a restart in the app and may be a reload in a browser: true of both
+  return count === 1 ? '1 document was stopped part-way and waits to be resumed.' : `${count} documents were stopped part-way and wait to be resumed.`;
 }
