@@ -22,9 +22,14 @@ test.afterAll(async () => {
   await bridge.close();
 });
 
-/** Opens the fixture with Open… (the input works while the list is a closed drawer too) and waits for its pages. */
-async function openConverted(page: Page): Promise<void> {
+/**
+ * Opens the fixture with Open… (the input works while the list is a closed drawer too) and waits
+ * for its pages, and, when an earlier test opened it, for the notice saying so (it moves the panes down).
+ */
+async function openConverted(page: Page, on: Bridge = bridge): Promise<void> {
+  const wasOpen = (await on.service.getWorkspace()).documents.some((document) => document.name === path.basename(PDF));
   await page.getByLabel('Open…').setInputFiles(PDF);
+  if (wasOpen) await expect(page.getByText(`${path.basename(PDF)} is already open`)).toBeVisible();
   await expect(page.getByText('4 of 4 pages done')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="1"] .markdown-body')).not.toBeEmpty();
 }
@@ -149,13 +154,14 @@ test('the window lights up while files are dragged over it, and not after they l
   await dropFile(page, PDF);
   await expect(highlight).toBeHidden();
   await expect(page.getByRole('navigation', { name: 'Documents' }).getByRole('button', { name: /^running-headers\.pdf/ })).toBeVisible();
+  await expect(page.getByText('4 of 4 pages done')).toBeVisible({ timeout: 30_000 });
 });
 
 test('with the backend gone, the status bar and the notice both say the edit is not saved', async ({ page }) => {
   const own = await startBridge({ settings: { engine: 'text' } });
   try {
     await page.goto(own.url);
-    await openConverted(page);
+    await openConverted(page, own);
     const section = page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="2"]');
     await section.getByRole('button', { name: 'Edit' }).click();
     const editor = page.getByRole('textbox', { name: 'Markdown of page 2' });
