@@ -6,7 +6,10 @@ import { RemoveDialog } from './dialogs/remove-dialog.js';
 import { SettingsDialog } from './dialogs/settings-dialog.js';
 import { DocumentList } from './documents/document-list.js';
 import { DocumentView } from './documents/document-view.js';
-import { DropZone } from './documents/drop-zone.js';
+import { DropZone, WindowDropHighlight } from './documents/drop-zone.js';
+import { ResumeNotice } from './documents/resume-notice.js';
+import { SaveNotice } from './documents/save-notice.js';
+import { SidebarToggle, useSidebarDrawer } from './layout/sidebar-drawer.js';
 import { redoInFocusedEditor, undoInFocusedEditor } from './editor/source-editor.js';
 import { ReviewStepper } from './pages/review-stepper.js';
 import { selectedDocument } from './state/folio-store.js';
@@ -27,6 +30,7 @@ export function App() {
   const theme = useFolio((state) => state.settings.theme);
   const fileInput = useRef<HTMLInputElement>(null);
   const exportable = useRef(false);
+  const sidebar = useSidebarDrawer();
   exportable.current = document?.info !== undefined;
 
   useEffect(() => {
@@ -85,7 +89,7 @@ export function App() {
 
   return (
     <div
-      className="app"
+      className={`app${sidebar.appClass}`}
       onDragOver={(event) => event.preventDefault()}
       onDrop={(event) => {
         event.preventDefault();
@@ -93,6 +97,7 @@ export function App() {
       }}
     >
       <header className="app-header">
+        <SidebarToggle open={sidebar.open} toggle={sidebar.toggle} />
         <h1>Folio</h1>
         <span className="tagline">PDFs to clean Markdown</span>
         <span className="spacer" />
@@ -107,11 +112,13 @@ export function App() {
           Settings
         </button>
       </header>
-      <aside className="sidebar">
+      <aside className="sidebar" id="document-sidebar" onClick={sidebar.closeOnChoice}>
         <DropZone ref={fileInput} compact={hasDocuments} />
         <DocumentList />
       </aside>
       <main className="main">
+        <SaveNotice />
+        <ResumeNotice />
         {notice && (
           <div className="notice" role="alert">
             <span>{notice}</span>
@@ -144,6 +151,7 @@ export function App() {
         )}
       </main>
       <StatusBar />
+      <WindowDropHighlight />
       {dialog === 'settings' && <SettingsDialog />}
       {dialog === 'export' && document && <ExportDialog document={document} />}
       {dialog === 'pairs' && <PairsDialog />}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { findPage } from './state/folio-store.js';
+import { saveState, saveStatusText } from './state/save-state.js';
 import { useFolio } from './state/store-context.js';
 import { useModelName } from './settings/use-model-name.js';
 import { pageReadBy, settingsInUse, type StatusFacts } from './status-facts.js';
@@ -14,6 +15,8 @@ export function StatusBar() {
   const settings = useFolio((state) => state.settings);
   const unsaved = useFolio((state) => state.unsavedEdits);
   const focus = useFolio((state) => state.focus.page);
+  const saveFailures = useFolio((state) => state.saveFailures);
+  const saving = saveState(unsaved, saveFailures);
   const stats = useFolio((state) => (state.selectedDocId ? findPage(state.workspace, state.selectedDocId, state.focus.page)?.result?.stats : undefined));
   const modelName = useModelName(settings.modelDir);
   const next = settingsInUse(settings, modelName, appInfo);
@@ -31,7 +34,7 @@ export function StatusBar() {
         </span>
       )}
       <span className="spacer" />
-      <span className="save-state">{unsaved > 0 ? 'Saving…' : 'All changes saved'}</span>
+      <span className={`save-state ${saving.kind}`}>{saveStatusText(saving)}</span>
       {appInfo && <span className="version">Folio {appInfo.version}</span>}
     </footer>
   );

@@ -28,6 +28,9 @@ const serverAddress = z
     return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
   });
 
+/** The divider between page and Markdown moves within these; by default the Markdown (and its editor) gets the larger part. */
+export const PAGE_SHARE_BOUNDS = { min: 0.15, max: 0.85, default: 0.4 } as const;
+
 const settingsSchema = z.object({
   engine: z.enum(ENGINE_CHOICES).catch(DEFAULT_ENGINE),
   /** The model package folder for the `vlm` engine; null: none configured. */
@@ -56,6 +59,8 @@ const settingsSchema = z.object({
   theme: z.enum(['system', 'light', 'dark']).catch('system'),
   /** What the Export dialog was last set to. */
   exportChoices: exportChoicesSchema,
+  /** The page pane's share of the room it splits with the Markdown (the divider between them). */
+  pageShare: z.number().min(PAGE_SHARE_BOUNDS.min).max(PAGE_SHARE_BOUNDS.max).catch(PAGE_SHARE_BOUNDS.default),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

@@ -36,6 +36,13 @@ import { exportTrainingPairs, HostPageRenderer, pairSettings } from '../core/tra
 import { WorkspaceStore, type WorkspaceStoreOptions } from '../core/workspace-store.js';
 import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../core/bounded-file.js';
 
+/**
+ * An engine host with nothing to do for this long is ended, so the memory a model run took (1.4 GB
+ * more after a 119-page run) goes back to the system; the next conversion starts a fresh one, which
+ * costs a model load (seconds), not a conversion.
+ */
+export const ENGINE_IDLE_RELEASE_MS = 5 * 60_000;
+
 /** FolioApi less what only a shell can do: resolve dropped files, show dialogs, own a menu. */
 export type AppServiceApi = Omit<FolioApi, 'pathForFile' | 'chooseExportFolder' | 'defaultExportFolder' | 'chooseModelFolder' | 'onMenuCommand' | 'showInFolder'> & {
   /** A folder the shell's picker returned: checked, and saved as the model folder when usable. */
@@ -92,7 +99,7 @@ export class AppService implements AppServiceApi {
     // the key reaches the engine host only through its environment, read as each host starts
     this.models = new ModelDownloads(modelsFolder(options.dataDir), options.hub ?? hubSettings());
     const spawnHost = () => options.spawnHost(this.apiKey === null ? {} : { FOLIO_API_KEY: this.apiKey });
-    const clientOptions = { spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs };
+    const clientOptions = { spawnHost, pageTimeoutMs: options.pageTimeoutMs, openTimeoutMs: options.pageTimeoutMs, idleReleaseMs: ENGINE_IDLE_RELEASE_MS };
     this.inspector = new HostClient(clientOptions);
     this.converter = new HostClient(clientOptions);
     this.queue = new ConversionQueue(

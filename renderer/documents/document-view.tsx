@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef, useState } from 'react';
 import { failureSentence, failureText, needsPassword } from '../../shared/failure.js';
 import { APP_REMEDY_WORDS } from '../remedy-words.js';
 import type { WorkspaceDocument } from '../../shared/workspace.js';
+import { SplitPanes } from '../layout/split-panes.js';
 import { MarkdownPane } from '../markdown/markdown-pane.js';
 import { PagePane } from '../pages/page-pane.js';
 import { PageToolbar } from '../pages/page-toolbar.js';
@@ -16,8 +17,6 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
   const api = useApi();
   const { askToRemove } = useActions();
   const showThumbnails = useFolio((state) => state.showThumbnails);
-  // an editor beside its preview needs more room than a preview alone
-  const editing = useFolio((state) => state.editingPage !== null && state.view === 'preview');
   const password = useFolio((state) => state.passwords[document.id]);
   const source = useDocumentSource(api, document.id, document.info !== undefined, password);
   const [pagesWidth, setPagesWidth] = useState(0);
@@ -65,21 +64,23 @@ export function DocumentView({ document }: { document: WorkspaceDocument }) {
         <ConversionBar document={document} />
       </div>
       <PageToolbar pageCount={document.pages.length} fitScale={fitScale} />
-      <div className={`panes${showThumbnails ? ' with-thumbnails' : ''}${editing ? ' editing' : ''}`}>
-        {showThumbnails && source.status === 'ready' && <ThumbnailStrip document={document} source={source.source} />}
-        <div className="pages-column" ref={pagesRef}>
-          {source.status === 'ready' ? (
-            <PagePane document={document} source={source.source} />
-          ) : source.status === 'locked' ? (
-            <div className="pane-message">
-              <PasswordForm docId={document.id} name={document.name} wrong={password !== undefined} />
-            </div>
-          ) : (
-            <p className={source.status === 'failed' ? 'pane-message failed' : 'pane-message'}>{source.status === 'failed' ? source.message : 'Loading pages…'}</p>
-          )}
-        </div>
-        <MarkdownPane docId={document.id} pageCount={document.pages.length} />
-      </div>
+      <SplitPanes
+        thumbnails={showThumbnails && source.status === 'ready' ? <ThumbnailStrip document={document} source={source.source} /> : null}
+        pages={
+          <div className="pages-column" ref={pagesRef}>
+            {source.status === 'ready' ? (
+              <PagePane document={document} source={source.source} />
+            ) : source.status === 'locked' ? (
+              <div className="pane-message">
+                <PasswordForm docId={document.id} name={document.name} wrong={password !== undefined} />
+              </div>
+            ) : (
+              <p className={source.status === 'failed' ? 'pane-message failed' : 'pane-message'}>{source.status === 'failed' ? source.message : 'Loading pages…'}</p>
+            )}
+          </div>
+        }
+        markdown={<MarkdownPane docId={document.id} pageCount={document.pages.length} />}
+      />
     </section>
   );
 }

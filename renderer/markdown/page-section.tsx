@@ -11,6 +11,7 @@ import { useActions, useFolio } from '../state/store-context.js';
 import { DiffView } from './diff-view.js';
 import { HeldVersionNote, VersionsButton } from './page-versions.js';
 import { PageTroubleNote } from './page-trouble-note.js';
+import { EditedPreview } from './edited-preview.js';
 import { BlockPreview, MarkdownPreview } from './page-preview.js';
 import { useThrottled } from './use-throttled.js';
 
@@ -129,7 +130,7 @@ function PagePreview({ page }: { page: WorkspacePage }) {
     return <BlockPreview result={page.result} />;
   }
   const markdown = pageMarkdown(page);
-  if (markdown.trim() !== '') return <MarkdownPreview markdown={markdown} />;
+  if (markdown.trim() !== '') return <LinkedPreview page={page} markdown={markdown} />;
   return <p className="page-empty">{emptyText(page)}</p>;
 }
 
@@ -147,9 +148,14 @@ function LivePreview({ page }: { page: WorkspacePage }) {
   const shown = useThrottled(pageMarkdown(page), STREAM_REDRAW_MS);
   return (
     <div className="live-preview" aria-label={`Preview of page ${page.page}`}>
-      <MarkdownPreview markdown={shown} />
+      <LinkedPreview page={page} markdown={shown} />
     </div>
   );
+}
+
+/** Edited Markdown, still linked to the page's regions where the page has them. */
+function LinkedPreview({ page, markdown }: { page: WorkspacePage; markdown: string }) {
+  return page.result && page.result.blocks.some((block) => block.markdown.trim() !== '') ? <EditedPreview result={page.result} markdown={markdown} /> : <MarkdownPreview markdown={markdown} />;
 }
 
 function emptyText(page: WorkspacePage): string {

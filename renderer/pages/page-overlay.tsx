@@ -15,6 +15,7 @@ export function PageOverlay({ result, scale }: { result: PageResult; scale: numb
           <button
             type="button"
             key={index}
+            data-block={index}
             className={index === hovered ? 'block-region hovered' : 'block-region'}
             style={{
               left: block.bbox[0] * scale,

@@ -4,6 +4,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../../shared/settings.js';
 import { pageVersions } from '../../shared/page-versions.js';
 import { applyWorkspaceEvent, EMPTY_WORKSPACE, pageMarkdown, type Workspace, type WorkspaceDocument, type WorkspaceEvent } from '../../shared/workspace.js';
 import { createFolioStore, EDIT_SAVE_DELAY_MS, findPage } from './folio-store.js';
+import { saveNoticeText, saveState, saveStatusText } from './save-state.js';
 
 /** Main as the renderer sees it: keeps its own workspace with the shared reducer and echoes events. */
 class FakeMain implements FolioApi {
@@ -447,8 +448,37 @@ describe('the renderer store', () => {
     main.emit({ type: 'page-done', docId: 'd', result: pageResult(1, 'kept') });
     main.emit({ type: 'save-failed', message: 'Folio could not save the workspace: the disk holding /data is full. Nothing is lost.' });
     await settle();
-    expect(store.getState().notice).toBe('Folio could not save the workspace: the disk holding /data is full. Nothing is lost.');
+    const failures = store.getState().saveFailures;
+    expect(saveNoticeText(failures)).toBe('Folio could not save the workspace: the disk holding /data is full. Nothing is lost.');
+    expect(saveStatusText(saveState(store.getState().unsavedEdits, failures))).toBe('Not saved: the workspace');
     expect(store.getState().workspace.documents[0]!.pages[0]!.engineMarkdown).toBe('kept');
+  });
+
+  it('says an edit is not saved while main cannot be reached, in the notice and the status alike, until a retry saves it', async () => {
+    main.emit({ type: 'document-added', document: blankDocument('d', '/d.pdf') });
+    main.emit({ type: 'document-opened', docId: 'd', info: { pageCount: 2 } });
+    main.emit({ type: 'page-done', docId: 'd', result: pageResult(2, 'engine text') });
+    const store = await connectedStore();
+    const setEdit = main.setEdit.bind(main);
+    main.setEdit = async () => {
+      throw new Error('The Folio bridge closed the connection');
+    };
+    store.getState().editPage('d', 2, 'my text');
+    await vi.advanceTimersByTimeAsync(EDIT_SAVE_DELAY_MS);
+    const state = () => saveState(store.getState().unsavedEdits, store.getState().saveFailures);
+    expect(saveStatusText(state())).toBe('Not saved: page 2');
+    expect(saveNoticeText(store.getState().saveFailures)).toBe(
+      'Page 2 could not be saved (The Folio bridge closed the connection). Your changes are kept in this window: keep it open and try again.',
+    );
+    // typing on does not make it look saved while saves still fail
+    store.getState().editPage('d', 2, 'my text, longer');
+    await vi.advanceTimersByTimeAsync(EDIT_SAVE_DELAY_MS);
+    expect(saveStatusText(state())).toBe('Not saved: page 2');
+    main.setEdit = setEdit;
+    await store.getState().retrySaves();
+    expect(main.calls).toContain('setEdit d 2 "my text, longer"');
+    expect(store.getState().saveFailures).toEqual([]);
+    expect(saveStatusText(state())).toBe('All changes saved');
   });
 
   it('tells the person when main refuses an action', async () => {

@@ -20,6 +20,7 @@ import type { RunTiming } from './conversion-progress.js';
 import { EMPTY_HISTORY, recordEdit, redoEdit, undoEdit, type EditHistory } from './edit-history.js';
 import { asksBeforeRemoving, removalLoss } from './removal-loss.js';
 import { currentVersionId } from '../../shared/page-versions.js';
+import { afterSaved, withFailure, type SaveFailure } from './save-state.js';
 
 /** Which side moved to a page, so the other follows and the mover does not jump back. */
 export type PageOrigin = 'pages' | 'markdown' | 'navigation';
@@ -55,6 +56,8 @@ export interface FolioState {
   runs: Record<string, RunTiming>;
   /** Edits typed but not yet on disk: waiting for a pause in typing, or being saved. */
   unsavedEdits: number;
+  /** Saves that did not reach the disk (save-state.ts): the status bar and the save notice both read these. */
+  saveFailures: readonly SaveFailure[];
   /** The last thing that went wrong that the person should know about; null when none. */
   notice: string | null;
   /** Something the person should know that is no failure (a file dropped twice); null when none. */
@@ -101,6 +104,8 @@ export interface FolioActions {
   setReviewed(docId: string, page: number, reviewed: boolean): Promise<void>;
   /** Saves every edit still waiting for its pause. */
   flushEdits(): Promise<void>;
+  /** Saves again what failed to save (see `saveFailures`). */
+  retrySaves(): Promise<void>;
   undo(): Promise<boolean>;
   redo(): Promise<boolean>;
   updateSettings(patch: Partial<Settings>): Promise<void>;
@@ -157,7 +162,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
     /** An event from main: applied with the others that arrive within `batchMs`. */
     const enqueue = (event: WorkspaceEvent) => {
-      if (event.type === 'save-failed') set({ notice: event.message });
+      if (event.type === 'save-failed') set((state) => ({ saveFailures: withFailure(state.saveFailures, { kind: 'workspace', message: event.message }) }));
       queued.push(event);
       if (batchMs === 0) flushQueued();
       else flushTimer ??= setTimeout(flushQueued, batchMs);
@@ -170,7 +175,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
     };
 
     const failWith = (what: string) => (error: unknown) => {
-      set({ notice: `${what}: ${error instanceof Error ? error.message : String(error)}` });
+      set({ notice: `${what}: ${errorText(error)}` });
     };
 
     const saveEdit = async (docId: string, page: number, markdown: string | null) => {
@@ -178,8 +183,9 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       publishUnsaved();
       try {
         await api.setEdit(docId, page, markdown);
+        set((state) => ({ saveFailures: afterSaved(state.saveFailures, 'edit', docId, page) }));
       } catch (error) {
-        failWith(`Page ${page} could not be saved; keep this window open and try again`)(error);
+        set((state) => ({ saveFailures: withFailure(state.saveFailures, { kind: 'edit', docId, page, message: errorText(error) }) }));
       } finally {
         savesInFlight--;
         publishUnsaved();
@@ -246,6 +252,7 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       view: 'preview',
       runs: {},
       unsavedEdits: 0,
+      saveFailures: [],
       notice: null,
       info: null,
       removing: null,
@@ -414,13 +421,35 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
       async setReviewed(docId, page, reviewed) {
         receive({ type: 'page-reviewed', docId, page, reviewed });
-        await api.setReviewed(docId, page, reviewed).catch(failWith(`The review mark on page ${page} could not be saved`));
+        try {
+          await api.setReviewed(docId, page, reviewed);
+          set((state) => ({ saveFailures: afterSaved(state.saveFailures, 'review', docId, page) }));
+        } catch (error) {
+          set((state) => ({ saveFailures: withFailure(state.saveFailures, { kind: 'review', docId, page, message: errorText(error) }) }));
+        }
       },
 
       async flushEdits() {
         const waiting = [...pendingEdits.values()];
         for (const pending of waiting) clearTimeout(pending.timer);
         await Promise.all(waiting.map((pending) => pending.save()));
+      },
+
+      async retrySaves() {
+        await get().flushEdits();
+        // each is saved as it stands now, which may be newer than what failed
+        await Promise.all(
+          get().saveFailures.map((failure) => {
+            if (failure.kind === 'workspace') return undefined;
+            const page = findPage(get().workspace, failure.docId, failure.page);
+            if (!page) {
+              // its document was removed: nothing is left to save
+              set((state) => ({ saveFailures: afterSaved(state.saveFailures, failure.kind, failure.docId, failure.page) }));
+              return undefined;
+            }
+            return failure.kind === 'edit' ? saveEdit(failure.docId, failure.page, page.editedMarkdown ?? null) : get().setReviewed(failure.docId, failure.page, page.reviewed);
+          }),
+        );
       },
 
       async undo() {
@@ -520,6 +549,10 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
       });
     }
   });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** Why a dropped file did not become a second document. */

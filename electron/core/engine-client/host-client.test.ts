@@ -40,10 +40,12 @@ function supervised(
   env: HostEnv | ((spawn: number) => HostEnv) = {},
   openTimeoutMs = PAGE_TIMEOUT_MS * 2,
   retryDelaysMs?: readonly number[],
+  idleReleaseMs?: number,
 ) {
   const spawned = { count: 0, exits: [] as Promise<string>[] };
   const client = new HostClient({
     retryDelaysMs,
+    idleReleaseMs,
     spawnHost: () => {
       spawned.count++;
       const added = typeof env === 'function' ? env(spawned.count) : env;
@@ -102,6 +104,24 @@ describe('engine host supervisor', () => {
       await convertAll(client, docs.notes);
       await convertAll(client, docs.report);
       expect(spawned.count).toBe(1);
+    } finally {
+      client.dispose();
+    }
+  });
+
+  it('ends an idle host to give its memory back, and starts a fresh one that reopens the document when asked again', async () => {
+    const { client, spawned } = supervised(builtHost, {}, PAGE_TIMEOUT_MS * 2, undefined, 300);
+    try {
+      const doc = await client.open(docs.report);
+      const first = await client.convert(doc, [1], DEFAULT_CONVERT_OPTIONS, {});
+      expect(first.cancelled).toBe(false);
+      // nothing asked of it: it ends by itself
+      await spawned.exits[0];
+      expect(spawned.count).toBe(1);
+      const done: number[] = [];
+      await client.convert(doc, [3], DEFAULT_CONVERT_OPTIONS, { pageDone: (result) => done.push(result.page) });
+      expect(done).toEqual([3]);
+      expect(spawned.count).toBe(2);
     } finally {
       client.dispose();
     }

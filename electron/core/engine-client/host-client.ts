@@ -35,6 +35,12 @@ export interface HostClientOptions {
   retryDelaysMs?: readonly number[];
   /** How long an engine may prepare (open a model package of `bytes` on disk) before its first page; default: preparationLimitMs. */
   preparationLimitMs?: (bytes: number) => number;
+  /**
+   * After this long with nothing asked of it, the host is ended, giving back what its models and
+   * documents held (a model's sessions stay allocated until their process ends); the next request
+   * starts a fresh one and reopens its documents. Default: never.
+   */
+  idleReleaseMs?: number;
 }
 
 type PageEventOf<T extends PageEventType> = Extract<PageEvent, { type: T }>;
@@ -97,6 +103,9 @@ export class HostClient {
   private starting: Promise<LiveHost> | undefined;
   private readonly converting = new Set<string>();
   private documentCount = 0;
+  /** Requests under way (opening, converting, rendering, probing); the idle timer runs only at none. */
+  private busy = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
   readonly pageTimeoutMs: number;
   readonly openTimeoutMs: number;
   private readonly retryDelaysMs: readonly number[];
@@ -112,7 +121,7 @@ export class HostClient {
   /** Opens a document in the host; throws a FailureError saying why it cannot be opened, or the signal's reason when cancelled. */
   open(file: string, password?: string, signal?: AbortSignal): Promise<OpenedDocument> {
     const ref: DocumentRef = { docId: `doc-${++this.documentCount}`, file, password };
-    return this.openedOn(ref, signal).then(({ info }) => ({ ...ref, info }));
+    return this.active(() => this.openedOn(ref, signal).then(({ info }) => ({ ...ref, info })));
   }
 
   /**
@@ -177,7 +186,11 @@ export class HostClient {
   }
 
   /** Which devices ONNX Runtime answers on and what the device setting makes of them, as the host finds it: its callers never load ONNX Runtime themselves. */
-  async probeDevice(request: DeviceProbeRequest = {}, signal?: AbortSignal): Promise<DeviceProbe> {
+  probeDevice(request: DeviceProbeRequest = {}, signal?: AbortSignal): Promise<DeviceProbe> {
+    return this.active(() => this.probeOn(request, signal));
+  }
+
+  private async probeOn(request: DeviceProbeRequest, signal: AbortSignal | undefined): Promise<DeviceProbe> {
     const host = await this.liveHost(signal);
     host.process.send({ type: 'probe-device', ...request });
     const deadline = Date.now() + this.openTimeoutMs;
@@ -205,7 +218,34 @@ export class HostClient {
 
   /** Ends the host process; the client starts a fresh one if used again. */
   dispose(): void {
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
     if (this.host) this.discardHost(this.host);
+  }
+
+  /** Runs one request, holding off the idle release until it and every other under way have ended. */
+  private async active<T>(operation: () => Promise<T>): Promise<T> {
+    this.busy++;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    try {
+      return await operation();
+    } finally {
+      this.busy--;
+      this.releaseWhenIdle();
+    }
+  }
+
+  private releaseWhenIdle(): void {
+    const after = this.options.idleReleaseMs;
+    if (after === undefined || this.busy > 0 || !this.host) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.busy === 0 && !this.starting && this.host) this.discardHost(this.host);
+    }, after);
+    // an idle timer must not keep a CLI run alive once its work is done
+    this.idleTimer.unref?.();
   }
 
   /** The host holding this document open, starting a host and reopening the document after a restart. */
@@ -258,7 +298,7 @@ export class HostClient {
     if (this.converting.has(docId)) throw new Error(`HostClient converts ${docId} once at a time; await the previous conversion first.`);
     this.converting.add(docId);
     try {
-      return await operation();
+      return await this.active(operation);
     } finally {
       this.converting.delete(docId);
     }

@@ -1,0 +1,44 @@
+import { memo, useEffect, useMemo, useRef } from 'react';
+import type { PageResult } from '../../shared/page.js';
+import { useActions, useFolio } from '../state/store-context.js';
+import { linkEditedBlocks } from './edited-blocks.js';
+import { renderMarkdown } from './render-markdown.js';
+
+/**
+ * An edited page rendered block by block, each block tied to the region on the page it came from
+ * (edited-blocks.ts), so hover and click link the Markdown and the page after an edit as before.
+ * Text the person added has no region and links to nothing.
+ */
+export const EditedPreview = memo(function EditedPreview({ result, markdown }: { result: PageResult; markdown: string }) {
+  const { hoverBlock } = useActions();
+  const revealed = useFolio((state) => (state.revealedBlock?.page === result.page ? state.revealedBlock : null));
+  const rendered = useMemo(
+    () =>
+      linkEditedBlocks(
+        result.blocks.map((block) => block.markdown),
+        markdown,
+      ).map((block) => ({ ...block, html: renderMarkdown(block.markdown) })),
+    [result, markdown],
+  );
+  const containerRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (revealed) containerRef.current?.querySelector(`[data-block="${revealed.block}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+  }, [revealed]);
+  return (
+    <div ref={containerRef} className="markdown-body" onMouseLeave={() => hoverBlock(null)}>
+      {rendered.map(({ block: region, html }, index) =>
+        region === null ? (
+          <div key={index} className="block unlinked" onMouseEnter={() => hoverBlock(null)} dangerouslySetInnerHTML={{ __html: html }} />
+        ) : (
+          <div
+            key={index}
+            className={revealed?.block === region ? 'block revealed' : 'block'}
+            data-block={region}
+            onMouseEnter={() => hoverBlock({ page: result.page, block: region })}
+            dangerouslySetInnerHTML={{ __html: html }}
+          />
+        ),
+      )}
+    </div>
+  );
+});
