@@ -10,23 +10,9 @@
 
 import type { EngineName } from './engine-name.js';
 import type { PageResult } from './page.js';
-import type { WorkspacePage } from './workspace.js';
+import type { PageVersion, WorkspacePage } from './workspace-page.js';
 
-export interface PageVersion {
-  /** 1, 2, 3... per page, in the order the versions were made; never reused. */
-  id: number;
-  /** ISO time it was made (an edited version: last changed); absent for results kept before versions existed. */
-  at?: string;
-  /** Who read the page: the result's engine, or for an edited version its base's. */
-  engine?: EngineName;
-  model?: string;
-  edited: boolean;
-  markdown: string;
-  /** An engine version's full result (blocks, stats). */
-  result?: PageResult;
-  /** An edited version: the engine version it stands against (the one it was edited from, or a re-run's that kept it). */
-  base?: number;
-}
+export type { PageVersion } from './workspace-page.js';
 
 /** Versions kept per page beyond the edited ones, the current one and their bases, which are never dropped. */
 export const MAX_PAGE_VERSIONS = 10;

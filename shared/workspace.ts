@@ -5,33 +5,12 @@
  */
 
 import type { Failure } from './failure.js';
-import type { PageResult } from './page.js';
 import type { ConversionEvent } from './page-event.js';
 import type { DocumentInfo } from './protocol.js';
-import { shownEngineMarkdown, withEdit, withResult, withVersionKept, type PageVersion } from './page-versions.js';
+import { shownEngineMarkdown, withEdit, withResult, withVersionKept } from './page-versions.js';
+import type { PageState, WorkspacePage } from './workspace-page.js';
 
-/** `pending`: not asked for yet, or put back by a cancel or a crash; resumable. */
-export type PageState = 'pending' | 'queued' | 'converting' | 'done' | 'failed';
-
-export interface WorkspacePage {
-  /** 1-based. */
-  page: number;
-  state: PageState;
-  /** The engine's Markdown: growing while the page converts, final once done. */
-  engineMarkdown: string;
-  /** The user's Markdown; absent while they have not changed the page. */
-  editedMarkdown?: string;
-  reviewed: boolean;
-  /** The engine's full record (blocks with page coordinates, stats); image bytes are kept apart. */
-  result?: PageResult;
-  failure?: Failure;
-  /** Every result and edit the page has had (shared/page-versions.ts); absent on pages saved before versions existed. */
-  versions?: PageVersion[];
-  /** The id of the version shown and exported. */
-  currentVersion?: number;
-  /** A result kept as a version but not shown: it read nothing, or the person's edit stays current. */
-  held?: number;
-}
+export type { PageState, WorkspacePage } from './workspace-page.js';
 
 export type DocumentKind = 'pdf' | 'image';
 
