@@ -26,8 +26,13 @@ const LARGER = 1.12;
 const MAX_HEADING_CHARS = 200;
 export const MAX_HEADING_LINES = 3;
 const MAX_BOLD_HEADING_CHARS = 90;
-/** A larger size with at least this share of the body size's characters is a second text size. */
+/**
+ * A larger size with at least this share of the body size's characters, and more than two of the
+ * longest headings could hold (a short page's title can have a third of its characters), is a
+ * second text size.
+ */
 const TEXT_SIZE_SHARE = 0.3;
+const TEXT_SIZE_MIN_CHARS = 2 * MAX_HEADING_CHARS;
 /** Set this much larger than the body, a block is a title whatever it reads like. */
 const TITLE = 1.5;
 
@@ -47,7 +52,7 @@ export function fontStatistics(charsBySize: ReadonlyMap<number, number>, shortLi
     }
   }
   const textSizes = [...charsBySize]
-    .filter(([size, chars]) => size >= bodySize * LARGER && chars >= most * TEXT_SIZE_SHARE)
+    .filter(([size, chars]) => size >= bodySize * LARGER && chars >= most * TEXT_SIZE_SHARE && chars > TEXT_SIZE_MIN_CHARS)
     .map(([size]) => size)
     .sort((a, b) => b - a);
   const larger = [...new Set(shortLineSizes)]
