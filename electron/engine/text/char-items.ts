@@ -119,7 +119,7 @@ const TOUCHING = 0.1;
  * characters either side of it touch. An accent over no letter (`it´s`), or one Unicode has no
  * letter for, is left as it was.
  */
-function composeAccentChars(chars: readonly PageChar[]): readonly PageChar[] {
+export function composeAccentChars(chars: readonly PageChar[]): readonly PageChar[] {
   let result: PageChar[] | undefined;
   const removed = new Set<number>();
   for (let i = 0; i < chars.length; i++) {

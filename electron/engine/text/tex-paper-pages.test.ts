@@ -24,6 +24,13 @@ Paul Erd\H{o}s met Anton\'{\i}n Dvo\v{r}\'ak and Kurt G\"odel in the caf\'e. Mar
 \end{document}
 `;
 
+const LINKED_NAMES = String.raw`\documentclass{article}\pagestyle{empty}
+\usepackage{hyperref}
+\begin{document}
+The notes of \href{https://example.org/dvorak}{Anton\'{\i}n Dvo\v{r}\'ak} and \href{https://example.org/godel}{Kurt G\"odel} are online.
+\end{document}
+`;
+
 const REFERENCES = Array.from(
   { length: 23 },
   (_, i) => String.raw`\bibitem{r${i}} A. Author and B. Writer, A long title of a paper about procedures that stop after a number of steps, Journal of Examples ${i + 1} (20${String(i + 1).padStart(2, '0')}), ${10 * i}--${10 * i + 9}.`,
@@ -76,6 +83,11 @@ describe('pages set as papers are by pdflatex', needs(PROGRAMS, PDFLATEX_PROBLEM
         '**Éric Grégoire** wrote to *Zoë Brontë* from São Paulo.',
       ].join('\n\n'),
     );
+  }, 30_000);
+
+  it('keeps a link whose text has accents drawn as glyphs of their own', async () => {
+    const markdown = await textEngineMarkdown(await printLatex(folder, 'linked-names', LINKED_NAMES));
+    expect(markdown).toBe('The notes of [Antonín Dvořák](https://example.org/dvorak) and [Kurt Gödel](https://example.org/godel) are online.');
   }, 30_000);
 
   it('keeps paragraphs and run-in heads out of the headings where smaller references outweigh the body text', async () => {
