@@ -104,7 +104,8 @@ function textBlocks(lines: readonly LineInfo[], stats: FontStatistics, outline: 
   const blocks: DraftBlock[] = [];
   const groups = splitParagraphs(lines, metrics);
   const wraps = groups.map((group) => wrapsInColumn(group, lines.length, metrics));
-  const prose = groups.map((group, i) => !group.item && (group.lines.length > MAX_HEADING_LINES || wraps[i]!));
+  // Plain text that runs on: a bold block that wraps (a long bold note) says nothing of the body's style.
+  const prose = groups.map((group, i) => !group.item && boldShare(group) < 0.9 && (group.lines.length > MAX_HEADING_LINES || wraps[i]!));
   for (let i = 0; i < groups.length; i++) {
     const group = groups[i]!;
     // "1. Introduction" in bold on its own is a numbered heading, not a one-item list.
