@@ -52,4 +52,26 @@ describe('headings', () => {
     expect(level('2.3.1 Gauges', 14)).toBe(4);
     expect(numberingDepth('2023 Results')).toBeUndefined();
   });
+
+  it('takes a larger size that carries much of the text for text, not headings (body text beside smaller references)', () => {
+    const references = fontStatistics(new Map([[8, 3000], [10, 1200], [14.5, 40]]), [8, 10, 14.5]);
+    expect(references.bodySize).toBe(8);
+    expect(references.textSizes).toEqual([10]);
+    expect(references.headingSizes).toEqual([14.5]);
+    const level = (text: string, size: number, boldShare = 0) => headingLevel({ text, lines: [lineOf(0, 0, [text, { size, bold: boldShare > 0 }])], boldShare }, references);
+    expect(level('It follows', 10)).toBeUndefined();
+    expect(level('Acknowledgements', 10, 1)).toBe(2);
+    expect(level('References', 14.5)).toBe(1);
+  });
+
+  it('never makes prose a heading below a title size: a sentence of many words, or lines that wrap', () => {
+    const at = (text: string, size: number, facts: { boldShare?: number; wraps?: boolean } = {}) =>
+      headingLevel({ text, lines: [lineOf(0, 0, [text, { size }])], boldShare: facts.boldShare ?? 0, wraps: facts.wraps }, stats);
+    expect(at('This bound is the best one can hope for.', 14)).toBeUndefined();
+    expect(at('Note: starting on this page, vertical rules are added at the margins.', 14, { boldShare: 1 })).toBeUndefined();
+    expect(at('The authors thank the organisers of the workshop where', 14, { wraps: true })).toBeUndefined();
+    expect(at('Why do the matrix commands stop working when I add the package?', 14, { boldShare: 1, wraps: true })).toBe(2);
+    expect(at('A Long Title of a Paper That Wraps onto a Second Line', 18, { wraps: true })).toBe(1);
+    expect(at('2 Related work.', 14)).toBe(2);
+  });
 });

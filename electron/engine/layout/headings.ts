@@ -1,7 +1,10 @@
 /**
  * Headings from font statistics: the body size is the size most characters are set in; a short
  * block set larger is a heading whose level is the rank of its size among the document's larger
- * sizes; a short bold line at body size, on its own, is a heading one level below those.
+ * sizes; a short bold line at body size, on its own, is a heading one level below those. A block
+ * that reads as prose (a sentence of many words, lines that run to the column's edge and wrap) is
+ * no heading unless it is set as large as a title: on a page of footnote-size references, the body
+ * size is the references', and a paragraph of ordinary text is larger than that but no heading.
  */
 
 import type { Line } from './lines.js';
@@ -11,6 +14,11 @@ export interface FontStatistics {
   bodySize: number;
   /** Sizes of short lines larger than the body size, largest first, near-equal sizes merged. */
   headingSizes: number[];
+  /**
+   * Sizes larger than the body size that carry a large share of the text (body text beside a
+   * page of smaller references or footnotes): text, not headings, is set in them.
+   */
+  textSizes?: number[];
 }
 
 /** Larger than body by this factor, a short block is a heading. */
@@ -18,6 +26,15 @@ const LARGER = 1.12;
 const MAX_HEADING_CHARS = 200;
 export const MAX_HEADING_LINES = 3;
 const MAX_BOLD_HEADING_CHARS = 90;
+/**
+ * A larger size with at least this share of the body size's characters, and more than two of the
+ * longest headings could hold (a short page's title can have a third of its characters), is a
+ * second text size.
+ */
+const TEXT_SIZE_SHARE = 0.3;
+const TEXT_SIZE_MIN_CHARS = 2 * MAX_HEADING_CHARS;
+/** Set this much larger than the body, a block is a title whatever it reads like. */
+const TITLE = 1.5;
 
 /** Rounds sizes so that 9.96 and 10.02 count as one. */
 export function sizeKey(size: number): number {
@@ -34,13 +51,23 @@ export function fontStatistics(charsBySize: ReadonlyMap<number, number>, shortLi
       bodySize = size;
     }
   }
-  const larger = [...new Set(shortLineSizes)].filter((s) => s >= bodySize * LARGER).sort((a, b) => b - a);
+  const textSizes = [...charsBySize]
+    .filter(([size, chars]) => size >= bodySize * LARGER && chars >= most * TEXT_SIZE_SHARE && chars > TEXT_SIZE_MIN_CHARS)
+    .map(([size]) => size)
+    .sort((a, b) => b - a);
+  const larger = [...new Set(shortLineSizes)]
+    .filter((s) => s >= bodySize * LARGER && !isTextSize(s, textSizes))
+    .sort((a, b) => b - a);
   const headingSizes: number[] = [];
   for (const size of larger) {
     const last = headingSizes[headingSizes.length - 1];
     if (last === undefined || size < last * 0.96) headingSizes.push(size);
   }
-  return { bodySize, headingSizes };
+  return { bodySize, headingSizes, ...(textSizes.length > 0 && { textSizes }) };
+}
+
+function isTextSize(size: number, textSizes: readonly number[] | undefined): boolean {
+  return textSizes?.some((t) => Math.abs(size - t) <= 0.04 * t) ?? false;
 }
 
 /**
@@ -67,6 +94,27 @@ export interface HeadingFacts {
   lines: readonly Line[];
   /** Share of the block's characters in bold, 0-1. */
   boldShare: number;
+  /** A line before the last runs to the column's right edge and the next goes on at its left: wrapped prose. */
+  wraps?: boolean;
+}
+
+/** Ends as a sentence does: a full stop or exclamation mark, perhaps inside a closing quote or bracket. */
+const SENTENCE_END = /[.!]["'”’)\]]*$/u;
+/** A sentence of this many words, ended with a full stop, is prose at any size below a title's. */
+const SENTENCE_WORDS = 6;
+/** ... in bold, of this many; */
+const BOLD_SENTENCE_WORDS = 10;
+/** ... and of this many, prose even at a title's size. */
+const LONG_SENTENCE_WORDS = 12;
+
+/** Reads as prose rather than as a title: a sentence of many words, or wrapped lines of plain text. */
+function readsAsProse(block: HeadingFacts, title: boolean): boolean {
+  const words = block.text.replace(/^\d{1,2}(?:\.\d{1,2}){0,4}\.?\s+/u, '').split(/\s+/).filter(Boolean).length;
+  if (SENTENCE_END.test(block.text)) {
+    if (words >= LONG_SENTENCE_WORDS) return true;
+    if (!title && words >= (block.boldShare >= 0.9 ? BOLD_SENTENCE_WORDS : SENTENCE_WORDS)) return true;
+  }
+  return !title && block.wraps === true && block.boldShare < 0.9;
 }
 
 /** The heading level (1-6) of a block, or undefined when it is not a heading. */
@@ -90,7 +138,8 @@ function fontLevel(block: HeadingFacts, stats: FontStatistics): number | undefin
   // A line of names (authors, affiliations) is set large but is no heading.
   if ((text.match(/,/g)?.length ?? 0) >= 3) return undefined;
   const size = sizeKey(Math.max(...lines.map((l) => l.fontSize)));
-  if (stats.bodySize > 0 && size >= stats.bodySize * LARGER) {
+  if (readsAsProse(block, stats.bodySize > 0 && size >= stats.bodySize * TITLE)) return undefined;
+  if (stats.bodySize > 0 && size >= stats.bodySize * LARGER && !isTextSize(size, stats.textSizes)) {
     const rank = stats.headingSizes.findIndex((s) => size >= s * 0.96);
     return Math.min(6, (rank === -1 ? stats.headingSizes.length : rank) + 1);
   }

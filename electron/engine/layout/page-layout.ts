@@ -5,7 +5,7 @@
 
 import type { BlockKind } from '../../../shared/page.js';
 import { unionBox, type Box } from './geometry.js';
-import { headingLevel, MAX_HEADING_LINES, type FontStatistics, type Outline } from './headings.js';
+import { headingLevel, MAX_HEADING_LINES, sizeKey, type FontStatistics, type Outline } from './headings.js';
 import { escapeBlockStart, renderInline, type InlineOptions } from './inline-markdown.js';
 import { joinFragments, type Line } from './lines.js';
 import { renderList, stripMarker, type ListItemDraft } from './lists.js';
@@ -103,11 +103,16 @@ function textBlocks(lines: readonly LineInfo[], stats: FontStatistics, outline: 
   const metrics = columnMetrics(lines, stats.bodySize);
   const blocks: DraftBlock[] = [];
   const groups = splitParagraphs(lines, metrics);
+  const wraps = groups.map((group) => wrapsInColumn(group, lines.length, metrics));
+  // Plain text that runs on: a bold block that wraps (a long bold note) says nothing of the body's style.
+  const prose = groups.map((group, i) => !group.item && boldShare(group) < 0.9 && (group.lines.length > MAX_HEADING_LINES || wraps[i]!));
   for (let i = 0; i < groups.length; i++) {
     const group = groups[i]!;
     // "1. Introduction" in bold on its own is a numbered heading, not a one-item list.
     const lone = group.item && group.lines.length === 1 && !groups[i + 1]?.item && !groups[i - 1]?.item;
-    const heading = (!group.item || lone) && headingBlock(group, stats, outline);
+    // A heading is set apart from the text beside it: a line set as the paragraph before or after it is text.
+    const setAsProse = [i - 1, i + 1].some((k) => prose[k] === true && sameStyle(group, groups[k]!));
+    const heading = (!group.item || lone) && !setAsProse && headingBlock(group, stats, outline, wraps[i]!);
     if (heading) {
       blocks.push(heading);
       continue;
@@ -133,16 +138,41 @@ function groupBox(groups: readonly LineGroup[]): Box {
   return unionBox(groups.flatMap((g) => g.lines.map((l) => l.line)));
 }
 
-function headingBlock(group: LineGroup, stats: FontStatistics, outline: Outline): DraftBlock | undefined {
+/** Lines of a column this many besides a group's own measure its right edge. */
+const MEASURE_LINES = 3;
+
+/**
+ * A line of the group runs to the column's right edge and the next goes on at its left (or left
+ * of it, after a first-line indent): the group wraps as prose does. A centred title's shorter
+ * second line starts right of the first; a column of only the group has no edge of its own to run to.
+ */
+function wrapsInColumn(group: LineGroup, columnLines: number, metrics: ColumnMetrics): boolean {
+  if (columnLines - group.lines.length < MEASURE_LINES) return false;
+  return group.lines.some((info, i) => {
+    const next = group.lines[i + 1];
+    return next !== undefined && info.line.x1 >= metrics.right - metrics.em && next.line.x0 <= info.line.x0 + 0.5 * metrics.em;
+  });
+}
+
+function boldShare(group: LineGroup): number {
+  const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
+  return group.lines.reduce((n, l) => n + l.boldShare * l.text.length, 0) / chars;
+}
+
+/** Set in one size and weight. */
+function sameStyle(a: LineGroup, b: LineGroup): boolean {
+  const size = (group: LineGroup) => sizeKey(Math.max(...group.lines.map((l) => l.line.fontSize)));
+  return size(a) === size(b) && boldShare(a) >= 0.9 === boldShare(b) >= 0.9;
+}
+
+function headingBlock(group: LineGroup, stats: FontStatistics, outline: Outline, wraps: boolean): DraftBlock | undefined {
   if (group.lines.length > MAX_HEADING_LINES) return undefined;
   // A contents entry ("1 Introduction ....... 1") is set like its heading but points to it.
   const last = group.lines[group.lines.length - 1]!;
   if (last.spread && /\d$/.test(last.text)) return undefined;
   const lines = group.lines.map((l) => l.line);
   const text = group.lines.map((l) => l.text).join(' ');
-  const chars = group.lines.reduce((n, l) => n + l.text.length, 0) || 1;
-  const boldShare = group.lines.reduce((n, l) => n + l.boldShare * l.text.length, 0) / chars;
-  const level = headingLevel({ text, lines, boldShare }, stats, outline);
+  const level = headingLevel({ text, lines, boldShare: boldShare(group), wraps }, stats, outline);
   if (level === undefined) return undefined;
   const markdown = `${'#'.repeat(level)} ${renderInline(lines, HEADING_INLINE)}`;
   return { kind: 'heading', box: unionBox(lines), level, markdown };

@@ -12,7 +12,7 @@ import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectH
 import { LINK_SCRATCH_BYTES, readPageLinks, type LinkExports } from './pdfium-links.js';
 import { overlaidText } from '../text/link-text.js';
 import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
-import { charItems, type CharTextContent, type PageChar } from '../text/char-items.js';
+import { charItems, composeAccentChars, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
 import { isTexCopyright, texSlotText } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
@@ -310,7 +310,10 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const facts = fonts.get(font);
       if (facts && !facts.monospace && isMonospaced(seen)) fonts.set(font, readFontFacts({ name: facts.name, isMonospace: true }, 'monospace'));
     }
-    const linkAnnotations = (links ?? readPageLinks(api, heap, doc, page, scratch)).map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(chars, rect) }));
+    const pageLinks = links ?? readPageLinks(api, heap, doc, page, scratch);
+    // A link's text as the items will read it: accents composed with their letters.
+    const linkChars = pageLinks.length > 0 ? composeAccentChars(chars) : chars;
+    const linkAnnotations = pageLinks.map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(linkChars, rect) }));
     return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(annotations.unpainted.length > 0 && { unpaintedAnnotations: annotations.unpainted }), ...(hasUnmapped && { chars }) };
   } finally {
     heap.wasmExports.free(scratch);

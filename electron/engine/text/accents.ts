@@ -32,9 +32,24 @@ const ACCENT_THEN_LETTER = /([\u00B4\u02CA\u0060\u02CB\u02C7\u00A8\u02DC\u02C6\u
 const APOSTROPHE_ENDING = /^(?:s|t|d|m|ll|re|ve)(?!\p{L})/u;
 const ACCENT_AT_END = /([\u00B4\u02CA\u0060\u02CB\u02C7\u00A8\u02DC\u02C6\u02D8\u02DA\u02D9\u02DD\u00AF\u00B8\u02DB])$/u;
 
-/** Whether `text` is one of the spacing accents this module composes. */
-export function isSpacingAccent(text: string): boolean {
-  return Object.hasOwn(COMBINING, text);
+/**
+ * ASCII's circumflex and tilde stand for the accents only where a glyph of them is drawn over a
+ * letter (a font whose accents map to them), never in running text (`a^b`, `~/path`).
+ */
+const OVER_LETTER_ONLY: Readonly<Record<string, string>> = { '^': '\u0302', '~': '\u0303' };
+
+/** Whether `text` is an accent glyph that may be drawn over (or under) a letter. */
+export function isAccentGlyph(text: string): boolean {
+  return Object.hasOwn(COMBINING, text) || Object.hasOwn(OVER_LETTER_ONLY, text);
+}
+
+/**
+ * `letter` with the accent drawn over (or under) it, as one character: for a glyph placed on the
+ * letter, so ASCII `^` and `~` count too. Undefined when `accent` is none or Unicode has no such letter.
+ */
+export function letterWithAccent(letter: string, accent: string): string | undefined {
+  const mark = COMBINING[accent] ?? OVER_LETTER_ONLY[accent];
+  return mark === undefined ? undefined : composed(letter, mark);
 }
 
 /** One letter with one mark as a single character, or undefined when Unicode has none. */

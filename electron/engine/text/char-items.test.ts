@@ -31,9 +31,25 @@ describe('characters become text items', () => {
     expect(items(chars).map((item) => item.str)).toEqual(['one', 'two', 'x', '2']);
   });
 
-  it('puts an accent PDFium gives after the capital it sits over back before it, as the file has it', () => {
+  it('composes an accent PDFium gives after the capital it sits over, raised, with that capital', () => {
     const chars = [...word('S', 100), { ...word('\u02C7', 100.3, 702.5)[0]! }, ...word('tast', 105)];
-    expect(items(chars).map((item) => item.str)).toEqual(['\u02C7', 'Stast']);
+    expect(items(chars).map((item) => item.str)).toEqual(['\u0160tast']);
+  });
+
+  it('composes an accent set after its word with the letter under it, and drops the space PDFium put before it', () => {
+    // TeX's \v{S}koda \'Ulfar as PDFium orders it: each raised accent after its word, between inferred spaces.
+    const chars = [...word('Skoda', 100), generated(' '), word('\u02C7', 100.2, 702.5)[0]!, generated(' '), ...word('Ulfar', 130), generated(' '), word('\u00B4', 130.1, 702.5)[0]!];
+    expect(items(chars).map((item) => item.str)).toEqual(['\u0160koda \u00DAlfar']);
+  });
+
+  it('composes an accent kerned back over the next letter, across a space PDFium inferred between them', () => {
+    const chars = [...word('Jan', 100), word('\u00B4', 115)[0]!, generated(' '), ...word('ak', 115)];
+    expect(items(chars).map((item) => item.str)).toEqual(['Jan\u00E1k']);
+  });
+
+  it('leaves an accent beside letters, not over one, as it is', () => {
+    const chars = [...word('it', 100), word('\u00B4', 110)[0]!, ...word('s', 115)];
+    expect(items(chars).map((item) => item.str)).toEqual(['it\u00B4s']);
   });
 
   it('drops a space PDFium inferred at the start of a line', () => {

@@ -5,7 +5,7 @@
  * word space (table columns, tab stops), as pdf.js ends its items.
  */
 
-import { isSpacingAccent } from './accents.js';
+import { isAccentGlyph, letterWithAccent } from './accents.js';
 import type { PageObjects } from './drawing.js';
 import type { FontFacts } from './font-facts.js';
 import type { AnnotationLike } from './links.js';
@@ -53,7 +53,7 @@ const ITEM_GAP = 0.6;
 const STEP_BACK = 0.3;
 /**
  * A shift off the baseline of more than this many font sizes is a new item, as a new text matrix is
- * in pdf.js: a raised accent over a capital (TeX's `\v{S}`) is its own item, which accents.ts composes.
+ * in pdf.js.
  */
 const BASELINE_SHIFT = 0.05;
 /** Matrices of one item agree to this relative tolerance. */
@@ -79,7 +79,7 @@ export function charItems(
     open = undefined;
     pendingSpace = false;
   };
-  for (const char of accentsBeforeLetters(chars)) {
+  for (const char of composeAccentChars(chars)) {
     if (char.generated) {
       if (char.text === '\r' || char.text === '\n') {
         close();
@@ -103,26 +103,92 @@ export function charItems(
   return { items, styles, fonts };
 }
 
+/** How many characters either side of an accent, in PDFium's order, may be the letter it is drawn on. */
+const ACCENT_REACH = 40;
+/** An accent's baseline sits at most this many font sizes above its letter's (raised over a capital). */
+const ACCENT_RISE = 0.7;
+/** Characters closer than this many font sizes along the baseline touch: no word space between them. */
+const TOUCHING = 0.1;
+
 /**
- * PDFium puts a spacing accent set over a letter (TeX's `\v{S}`: the accent, then the letter) after
- * that letter; pdf.js keeps the file's order, accent first, which accents.ts composes. This puts
- * such an accent back before its letter.
+ * TeX (OT1) draws an accent as a glyph of its own, over or under its letter, and pdfTeX maps it to
+ * a spacing accent (`´`, `ˇ`, `¸`): the text layer reads `Dvoˇr´ak`, or, where PDFium orders a
+ * raised accent after its word, `Skoda ˇ`. Each accent whose middle lies within a letter's advance,
+ * on that letter's baseline or raised above it, becomes that letter's mark (the letter becomes its
+ * precomposed form, the accent goes); a space PDFium inferred beside the accent goes too where the
+ * characters either side of it touch. An accent over no letter (`it´s`), or one Unicode has no
+ * letter for, is left as it was.
  */
-function accentsBeforeLetters(chars: readonly PageChar[]): readonly PageChar[] {
+export function composeAccentChars(chars: readonly PageChar[]): readonly PageChar[] {
   let result: PageChar[] | undefined;
-  for (let i = 1; i < chars.length; i++) {
+  const removed = new Set<number>();
+  for (let i = 0; i < chars.length; i++) {
     const accent = chars[i]!;
-    const letter = (result ?? chars)[i - 1]!;
-    if (accent.generated || letter.generated || !isSpacingAccent(accent.text) || !/^\p{L}$/u.test(letter.text)) continue;
-    const size = Math.hypot(letter.a, letter.b) || 1;
-    const along = ((accent.x - letter.x) * letter.a + (accent.y - letter.y) * letter.b) / size;
-    // Over the letter: its origin within the letter's first half, not beside it.
-    if (along < -0.1 * letter.advance || along > 0.5 * letter.advance) continue;
+    if (accent.generated || !isAccentGlyph(accent.text)) continue;
+    const j = letterUnder(result ?? chars, i, removed);
+    if (j === undefined) continue;
     result ??= [...chars];
-    result[i - 1] = accent;
-    result[i] = letter;
+    const letter = result[j]!;
+    result[j] = { ...letter, text: letterWithAccent(letter.text, accent.text)! };
+    removed.add(i);
   }
-  return result ?? chars;
+  if (!result) return chars;
+  const kept: PageChar[] = [];
+  for (let i = 0; i < result.length; i++) {
+    if (removed.has(i)) continue;
+    const char = result[i]!;
+    const besideAccent = removed.has(i - 1) || removed.has(i + 1);
+    if (char.generated && char.text === ' ' && besideAccent && spaceGoes(kept.at(-1), nextKept(result, i, removed))) continue;
+    kept.push(char);
+  }
+  return kept;
+}
+
+function nextKept(chars: readonly PageChar[], i: number, removed: ReadonlySet<number>): PageChar | undefined {
+  for (let k = i + 1; k < chars.length; k++) if (!removed.has(k)) return chars[k];
+  return undefined;
+}
+
+/** The index of the letter the accent at `i` is drawn on, near it in PDFium's order, if any. */
+function letterUnder(chars: readonly PageChar[], i: number, removed: ReadonlySet<number>): number | undefined {
+  const accent = chars[i]!;
+  const size = Math.hypot(accent.a, accent.b) || 1;
+  let best: number | undefined;
+  let bestOff = Infinity;
+  for (let j = Math.max(0, i - ACCENT_REACH); j <= Math.min(chars.length - 1, i + ACCENT_REACH); j++) {
+    const letter = chars[j]!;
+    if (j === i || removed.has(j) || letter.generated || !/^\p{L}$/u.test(letter.text)) continue;
+    const letterSize = Math.hypot(letter.a, letter.b) || 1;
+    if (Math.abs(letterSize - size) > 0.3 * size || letter.advance <= 0) continue;
+    const ux = letter.a / letterSize;
+    const uy = letter.b / letterSize;
+    const middleX = accent.x + ux * accent.advance / 2;
+    const middleY = accent.y + uy * accent.advance / 2;
+    const along = (middleX - letter.x) * ux + (middleY - letter.y) * uy;
+    const rise = -uy * (accent.x - letter.x) + ux * (accent.y - letter.y);
+    if (along < 0 || along > letter.advance || rise < -0.1 * letterSize || rise > ACCENT_RISE * letterSize) continue;
+    if (letterWithAccent(letter.text, accent.text) === undefined) continue;
+    const off = Math.abs(along - letter.advance / 2);
+    if (off < bestOff) {
+      bestOff = off;
+      best = j;
+    }
+  }
+  return best;
+}
+
+/**
+ * A space PDFium inferred beside an accent that has gone: it goes where it would open a line, repeat
+ * a space or line break, or stand between characters that touch (PDFium took the accent for a word's end).
+ */
+function spaceGoes(before: PageChar | undefined, after: PageChar | undefined): boolean {
+  if (!before || !after || before.generated || after.generated) return true;
+  const size = Math.hypot(before.a, before.b) || 1;
+  const ux = before.a / size;
+  const uy = before.b / size;
+  const across = -uy * (after.x - before.x) + ux * (after.y - before.y);
+  const gap = (after.x - before.x) * ux + (after.y - before.y) * uy - before.advance;
+  return Math.abs(across) < 0.3 * size && Math.abs(gap) < TOUCHING * size;
 }
 
 /** Same font, same matrix, on the same baseline, and not past a column gap. */
