@@ -4,15 +4,9 @@
  * that the body is larger than the page's most common size and only its shape says it is no heading.
  */
 
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { needs, PROGRAMS } from '../../../test/environment.js';
-import { PDFLATEX_PROBLEM, printLatex } from '../../../test/latex-page.js';
-import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
-
-let folder: string;
+import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
 
 const ACCENTS = String.raw`\documentclass{article}\pagestyle{empty}
 \begin{document}
@@ -67,15 +61,10 @@ ${REFERENCES}
 `;
 
 describe('pages set as papers are by pdflatex', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
-  beforeAll(async () => {
-    folder = await mkdtemp(path.join(os.tmpdir(), 'folio-tex-papers-'));
-  });
-  afterAll(async () => {
-    await rm(folder, { recursive: true, force: true });
-  });
+  const pages = latexPages('folio-tex-papers-');
 
   it('composes accents drawn as glyphs of their own with their letters, raised over capitals and under a c', async () => {
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'accents', ACCENTS));
+    const markdown = await pages.read('accents', ACCENTS);
     expect(markdown).toBe(
       [
         '# 1 Gödel and Erdős',
@@ -86,12 +75,12 @@ describe('pages set as papers are by pdflatex', needs(PROGRAMS, PDFLATEX_PROBLEM
   }, 30_000);
 
   it('keeps a link whose text has accents drawn as glyphs of their own', async () => {
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'linked-names', LINKED_NAMES));
+    const markdown = await pages.read('linked-names', LINKED_NAMES);
     expect(markdown).toBe('The notes of [Antonín Dvořák](https://example.org/dvorak) and [Kurt Gödel](https://example.org/godel) are online.');
   }, 30_000);
 
   it('keeps paragraphs and run-in heads out of the headings where smaller references outweigh the body text', async () => {
-    const markdown = await textEngineMarkdown(await printLatex(folder, 'prose', PROSE_AND_HEADINGS));
+    const markdown = await pages.read('prose', PROSE_AND_HEADINGS);
     const blocks = markdown.split('\n\n');
     expect(blocks.slice(0, 10)).toEqual([
       '# 1 Main result',
