@@ -82,6 +82,8 @@ function decodeJson(decode: DecodeStats) {
     precision: decode.precision,
     cacheResident: decode.cacheResident,
     hostBytesPerStep: Math.round(decode.hostBytesPerStep),
+    pagesTogether: { most: decode.pagesTogether.most, mean: Math.round(decode.pagesTogether.mean * 100) / 100 },
+    rowsPerPass: Math.round(decode.rowsPerPass * 10) / 10,
     skippedIds: decode.skippedIds,
     stopped: decode.stopped,
   };
