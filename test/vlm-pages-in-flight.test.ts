@@ -32,13 +32,19 @@ beforeAll(async () => {
 afterAll(async () => pkg.release());
 
 /** Every page through one engine, at most `inFlight` at once, each starting as soon as one ends. */
-async function convertAll(engine: VlmEngine, inFlight: number, images: readonly RgbImage[]): Promise<ImageConversion[]> {
+async function convertAll(engine: VlmEngine, inFlight: number, images: readonly RgbImage[], cancelAfter = new Map<number, number>()): Promise<ImageConversion[]> {
   const results: ImageConversion[] = [];
   let next = 0;
   const lane = async () => {
     while (next < images.length) {
       const index = next++;
-      results[index] = await engine.convertImage(images[index] as RgbImage, undefined, () => {});
+      // a page cancelled after some of its text has streamed
+      const cancel = new AbortController();
+      let deltas = 0;
+      const onDelta = () => {
+        if (++deltas === cancelAfter.get(index)) cancel.abort();
+      };
+      results[index] = await engine.convertImage(images[index] as RgbImage, cancel.signal, onDelta);
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
@@ -56,7 +62,6 @@ describe('pages in flight on the tiny package', () => {
   for (const specK of [0, 3]) {
     it(`gives each of ${PAGES} pages its own text with 4 in flight, as with 1, at K = ${specK}`, async () => {
       const images = Array.from({ length: PAGES }, (_, n) => page(n));
-      // different budgets per page: pages end at different times, so later pages join mid-way
       const alone = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40 });
       const together = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, pagesInFlight: 4 });
       const one = await convertAll(alone, 1, images);
@@ -75,4 +80,18 @@ describe('pages in flight on the tiny package', () => {
       expect(one[0]?.stats.rowsPerPass).toBe(specK + 1);
     }, 240_000);
   }
+
+  it('lets a cancelled page leave while the others decode on, and the next page join them mid-way, each text unchanged', async () => {
+    const images = Array.from({ length: PAGES }, (_, n) => page(n));
+    const one = await convertAll(new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40 }), 1, images);
+    const three = await convertAll(new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40, pagesInFlight: 3 }), 3, images, new Map([[1, 4]]));
+    expect(three[1]?.stats.stopped).toBe('cancelled');
+    expect(three[1]?.stats.newTokens).toBeLessThan(one[1]?.stats.newTokens ?? 0);
+    expect(one[1]?.markdown.startsWith(three[1]?.markdown ?? 'none')).toBe(true);
+    three.forEach((result, i) => {
+      if (i !== 1) expect(result.markdown, `page ${i + 1}`).toBe(one[i]?.markdown);
+    });
+    // page 4 took page 2's lane while pages 1 and 3 were decoding
+    expect(three[3]?.stats.pagesTogether.most).toBe(3);
+  }, 240_000);
 });
