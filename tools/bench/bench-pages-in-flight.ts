@@ -1,0 +1,126 @@
+/**
+ * `npm run bench:pages-in-flight`: the vlm engine's decoding throughput with one page at a time
+ * against several pages decoding in the same decoder passes (`--pages-in-flight`), measured side by
+ * side in one run on the same pages. Each round converts every page at each N, the Ns taking turns.
+ * A document's time includes each page's vision and prefill, which packing does not share; so each N
+ * also runs with one token per page, and decode tokens/s is the extra tokens over the extra time.
+ * Whether every page's text at each N equals N = 1's is checked and printed.
+ * Options: --model DIR (default: the tiny package), --pages N (8), --max-tokens N (64: the budget
+ * per page), --spec-k K (0), --in-flight LIST (1,4), --rounds N (2: the fastest round counts), --mode NAME.
+ * A benchmark prints; it asserts nothing.
+ */
+
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { closePdf, openPdf } from '../../electron/engine/pdf/open-pdf.js';
+import { renderPdfPage } from '../../electron/engine/raster/page-raster.js';
+import type { RgbImage } from '../../electron/engine/raster/rgb-image.js';
+import { openModelPackage } from '../../electron/engine/vlm/model-package.js';
+import { resolutionMode } from '../../electron/engine/vlm/page-input.js';
+import { isNearBlank, VlmEngine, type ImageConversion } from '../../electron/engine/vlm/vlm-engine.js';
+import { fixturePdfs, REPO_ROOT } from './bench-set.js';
+
+const TINY_PACKAGE = path.join(REPO_ROOT, 'tools/model/fixtures/tiny');
+
+interface Run {
+  ms: number;
+  results: ImageConversion[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      model: { type: 'string' }, pages: { type: 'string' }, 'max-tokens': { type: 'string' }, 'spec-k': { type: 'string' },
+      'in-flight': { type: 'string' }, rounds: { type: 'string' }, mode: { type: 'string' },
+    },
+  });
+  const modelDir = path.resolve(values.model ?? TINY_PACKAGE);
+  const pageCount = whole(values.pages ?? '8', '--pages', 1);
+  const maxNewTokens = whole(values['max-tokens'] ?? '64', '--max-tokens', 2);
+  const specK = whole(values['spec-k'] ?? '0', '--spec-k', 0);
+  const rounds = whole(values.rounds ?? '2', '--rounds', 1);
+  const inFlight = (values['in-flight'] ?? '1,4').split(',').map((text) => whole(text, '--in-flight', 1));
+  const pkg = await openModelPackage(modelDir);
+  try {
+    const mode = resolutionMode(pkg.manifest, values.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '');
+    const images = await benchPages(pageCount, mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size);
+    console.log(`${pkg.manifest.name} (${modelDir}, ${pkg.manifest.precision}) on ${pkg.provider.device}, decoder graph ${pkg.decoderGraph}, mode ${mode.name}`);
+    console.log(`${images.length} pages, up to ${maxNewTokens} new tokens each, K = ${specK}, ${rounds} rounds (the fastest counts); load ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores\n`);
+    const best = new Map<string, Run>();
+    for (let round = 0; round < rounds; round++) {
+      for (const n of inFlight) {
+        for (const tokens of [1, maxNewTokens]) {
+          const engine = new VlmEngine(pkg, { mode: mode.name, specK: tokens === 1 ? 0 : specK, maxNewTokens: tokens, pagesInFlight: n });
+          const run = await convertAll(engine, n, images);
+          const key = `${n}/${tokens}`;
+          if (!best.has(key) || run.ms < (best.get(key) as Run).ms) best.set(key, run);
+        }
+      }
+    }
+    const reference = best.get(`1/${maxNewTokens}`) ?? best.get(`${inFlight[0]}/${maxNewTokens}`);
+    console.log('in flight | pages/min | tokens | doc tokens/s | decode tokens/s | most/mean pages per pass | rows per pass | same text as N=1');
+    let baseline = 0;
+    for (const n of inFlight) {
+      const full = best.get(`${n}/${maxNewTokens}`) as Run;
+      const prompt = best.get(`${n}/1`) as Run;
+      const tokens = full.results.reduce((sum, r) => sum + r.stats.newTokens, 0);
+      const decodeRate = ((tokens - full.results.length) * 1000) / Math.max(1, full.ms - prompt.ms);
+      if (n === inFlight[0]) baseline = decodeRate;
+      const most = Math.max(...full.results.map((r) => r.stats.pagesTogether.most));
+      const mean = average(full.results.map((r) => r.stats.pagesTogether.mean));
+      const rows = average(full.results.map((r) => r.stats.rowsPerPass));
+      const same = full.results.every((r, i) => r.markdown === reference?.results[i]?.markdown);
+      console.log(
+        `${String(n).padStart(9)} | ${((full.results.length * 60_000) / full.ms).toFixed(1).padStart(9)} | ${String(tokens).padStart(6)} | ${((tokens * 1000) / full.ms).toFixed(1).padStart(12)} | ${decodeRate.toFixed(1).padStart(9)} (${(decodeRate / baseline).toFixed(2)}x) | ${most} / ${mean.toFixed(2)} | ${rows.toFixed(1)} | ${same ? 'yes' : 'NO'}`,
+      );
+    }
+    console.log('\ndecode tokens/s: (tokens - one per page) / (document time - the same document at one token per page), so vision and prefill are left out.');
+  } finally {
+    await pkg.release();
+  }
+}
+
+/** Every page through one engine, at most `inFlight` at once, each starting as soon as one ends (as DocumentSession does). */
+async function convertAll(engine: VlmEngine, inFlight: number, images: readonly RgbImage[]): Promise<Run> {
+  const started = performance.now();
+  const results: ImageConversion[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < images.length) {
+      const index = next++;
+      results[index] = await engine.convertImage(images[index] as RgbImage, undefined, () => {});
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, lane));
+  return { ms: performance.now() - started, results };
+}
+
+/** The first pages of the project's fixture PDFs that are not blank. */
+async function benchPages(count: number, longSide: number): Promise<RgbImage[]> {
+  const pages: RgbImage[] = [];
+  for (const file of await fixturePdfs()) {
+    if (pages.length >= count) break;
+    const { pdf } = await openPdf(file);
+    try {
+      const pixels = await renderPdfPage(pdf, 1, longSide);
+      if (!isNearBlank(pixels)) pages.push(pixels);
+    } finally {
+      await closePdf(pdf);
+    }
+  }
+  if (pages.length === 0) throw new Error('no pages: print the fixture PDFs first (npx vitest run test/fixtures prints them into test/fixtures/out).');
+  return pages;
+}
+
+function average(values: readonly number[]): number {
+  return values.length ? values.reduce((sum, v) => sum + v, 0) / values.length : 0;
+}
+
+function whole(text: string, flag: string, least: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < least) throw new Error(`${flag} "${text}" is not a whole number from ${least}`);
+  return value;
+}
+
+await main();
