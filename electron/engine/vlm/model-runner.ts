@@ -207,7 +207,8 @@ export class ModelRunner {
     return requests.map((request, i) => {
       const from = logitRow;
       logitRow += request.logits;
-      return { logits: logits.slice(from * this.vocab, logitRow * this.vocab), hidden: pageRows[i] as Float32Array };
+      // views, not copies: the output is this pass's alone (four rows of a real vocabulary are 2 MB)
+      return { logits: logits.subarray(from * this.vocab, logitRow * this.vocab), hidden: pageRows[i] as Float32Array };
     });
   }
 
