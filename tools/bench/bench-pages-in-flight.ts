@@ -7,7 +7,9 @@
  * from its first token to its last), so a page's vision that stalls the others' decoding counts.
  * Whether every page's text at each N equals N = 1's is checked and printed.
  * Options: --model DIR (default: the tiny package), --pages N (8), --max-tokens N (64: the budget
- * per page), --spec-k K (0), --in-flight LIST (1,4), --rounds N (2: the fastest round counts), --mode NAME.
+ * per page), --spec-k K (0), --in-flight LIST (1,4), --rounds N (2: the fastest round counts), --mode NAME,
+ * --page-side PX (the pages' longer side as rendered; default: as the engine renders for the mode; a
+ * small one makes no tiles, so a real-size package's vision takes less of the run).
  * A benchmark prints; it asserts nothing.
  */
 
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       model: { type: 'string' }, pages: { type: 'string' }, 'max-tokens': { type: 'string' }, 'spec-k': { type: 'string' },
-      'in-flight': { type: 'string' }, rounds: { type: 'string' }, mode: { type: 'string' },
+      'in-flight': { type: 'string' }, rounds: { type: 'string' }, mode: { type: 'string' }, 'page-side': { type: 'string' },
     },
   });
   const modelDir = path.resolve(values.model ?? TINY_PACKAGE);
@@ -47,9 +49,10 @@ async function main(): Promise<void> {
   const pkg = await openModelPackage(modelDir);
   try {
     const mode = resolutionMode(pkg.manifest, values.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '');
-    const images = await benchPages(pageCount, mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size);
+    const side = values['page-side'] ? whole(values['page-side'], '--page-side', 16) : mode.crop ? Math.max(mode.base_size, mode.image_size * 3) : mode.base_size;
+    const images = await benchPages(pageCount, side);
     console.log(`${pkg.manifest.name} (${modelDir}, ${pkg.manifest.precision}) on ${pkg.provider.device}, decoder graph ${pkg.decoderGraph}, mode ${mode.name}`);
-    console.log(`${images.length} pages, up to ${maxNewTokens} new tokens each, K = ${specK}, ${rounds} rounds (the fastest counts); load ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores\n`);
+    console.log(`${images.length} pages rendered at ${side} px, up to ${maxNewTokens} new tokens each, K = ${specK}, ${rounds} rounds (the fastest counts); load ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores\n`);
     const best = new Map<string, Run>();
     for (let round = 0; round < rounds; round++) {
       for (const n of inFlight) {
