@@ -63,6 +63,8 @@ export interface DecodeStats {
   stepsAtK: number[];
   /** Per draft position, the share of drafts judged there that were right. */
   acceptance: number[];
+  /** From the page's vision encoding to its prompt embedded, wall time (with other pages in flight their passes run meanwhile). */
+  visionMs: number;
   prefillMs: number;
   decodeMs: number;
   tokensPerSecond: number;

@@ -74,6 +74,7 @@ function decodeJson(decode: DecodeStats) {
     specK: decode.specK,
     stepsAtK: decode.stepsAtK,
     acceptance: decode.acceptance,
+    visionMs: Math.round(decode.visionMs),
     prefillMs: Math.round(decode.prefillMs),
     decodeMs: Math.round(decode.decodeMs),
     tokensPerSecond: Math.round(decode.tokensPerSecond * 10) / 10,

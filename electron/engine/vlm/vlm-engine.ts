@@ -111,14 +111,16 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     };
     base.reason += this.inFlightNote;
     if (isNearBlank(image)) {
-      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, pagesTogether: { most: 0, mean: 0 }, rowsPerPass: 0, skippedIds: [] };
+      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], visionMs: 0, prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, pagesTogether: { most: 0, mean: 0 }, rowsPerPass: 0, skippedIds: [] };
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
+    const visionStarted = performance.now();
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
+    const visionMs = performance.now() - visionStarted;
     // with others in flight the page joins their passes once its prompt is embedded (its vision is its own)
     const packed = this.packer ? await this.packer.join() : null;
     try {
-      return await this.decodePage(packed ?? this.runner, input, base, emitDelta, grounding, signal, () => packed?.stats);
+      return await this.decodePage(packed ?? this.runner, input, visionMs, base, emitDelta, grounding, signal, () => packed?.stats);
     } finally {
       packed?.leave();
     }
@@ -127,6 +129,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   private async decodePage(
     model: DraftingModel,
     input: Awaited<ReturnType<typeof pageInput>>,
+    visionMs: number,
     base: Pick<VlmPageStats, 'device' | 'reason' | 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident'>,
     emitDelta: (text: string) => void,
     grounding: GroundingOptions,
@@ -175,6 +178,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
         ...base, reason: limit.reached ? `${base.reason}; stopped at ${textLimit} characters, the most Folio takes for one page` : base.reason,
         ...decodeFigures(decoded, input.visualTokens, input.ids.length, cacheBytes),
         ...packingFigures(packing(), decoded.stepsAtK),
+        visionMs,
         hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(decoded.stopped),
       },
     };
@@ -220,7 +224,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 }
 
-type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds' | 'pagesTogether' | 'rowsPerPass'>;
+type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds' | 'pagesTogether' | 'rowsPerPass' | 'visionMs'>;
 
 /** How the page's decoder passes were shared; a page decoded alone took one page per pass. */
 function packingFigures(packing: PackingStats | undefined, stepsAtK: readonly number[]): Pick<DecodeStats, 'pagesTogether' | 'rowsPerPass'> {
