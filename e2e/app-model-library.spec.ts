@@ -14,7 +14,7 @@ import { startHubTestServer, type HubTestServer } from '../tools/bench/hub-test-
 import { screenshot } from './support/app-page.js';
 
 const TINY = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
-const PACKAGE_FILES = ['decoder.onnx', 'embedding.onnx', 'mtp.onnx', 'tokenizer.json', 'vision_128.onnx', 'vision_256.onnx'];
+const PACKAGE_FILES = ['decoder.onnx', 'decoder_capacity.onnx', 'embedding.onnx', 'mtp.onnx', 'tokenizer.json', 'vision_128.onnx', 'vision_256.onnx'];
 
 let folder: string;
 let hub: HubTestServer;

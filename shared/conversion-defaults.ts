@@ -15,6 +15,12 @@ export const MAX_NEW_TOKENS_LIMIT = 32768;
 /** The largest K (draft tokens per step) `auto` considers and a user may ask for: past four, FastMTP's acceptance is too low to pay. */
 export const MAX_SPEC_K = 4;
 
+/**
+ * Pages the vlm engine decodes together in the same decoder passes on the CPU, each on its own share
+ * of the key/value cache: 1 (one page at a time) unless asked for, and at most this many.
+ */
+export const MAX_PAGES_IN_FLIGHT = 16;
+
 export const REMOTE_DEFAULTS = {
   /** Pages in flight at once on the server. */
   concurrency: 16,

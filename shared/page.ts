@@ -63,6 +63,8 @@ export interface DecodeStats {
   stepsAtK: number[];
   /** Per draft position, the share of drafts judged there that were right. */
   acceptance: number[];
+  /** From the page's vision encoding to its prompt embedded, wall time (with other pages in flight their passes run meanwhile). */
+  visionMs: number;
   prefillMs: number;
   decodeMs: number;
   tokensPerSecond: number;
@@ -79,6 +81,13 @@ export interface DecodeStats {
    * uploaded plus outputs downloaded, counted by the runtime (0 on the CPU provider).
    */
   hostBytesPerStep: number;
+  /**
+   * Pages that decoded in the same decoder passes as this one, itself counted (`--pages-in-flight`):
+   * the most in one pass and the mean over its passes; 1 and 1 when it decoded alone.
+   */
+  pagesTogether: { most: number; mean: number };
+  /** Rows per decoder pass this page took part in after its prefill, every page's together (another page's prefill included), on average. */
+  rowsPerPass: number;
   /** Generated ids the package's tokenizer cannot decode, skipped from the text (in order, repeats kept). */
   skippedIds: number[];
   stopped: 'eos' | 'limit' | 'cancelled' | 'repetition' | 'blank';

@@ -4,7 +4,7 @@
  */
 
 import { z } from 'zod';
-import { MAX_SPEC_K } from './conversion-defaults.js';
+import { MAX_PAGES_IN_FLIGHT, MAX_SPEC_K } from './conversion-defaults.js';
 import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
 import { OCR_LANGUAGES } from './ocr-languages.js';
@@ -17,7 +17,7 @@ const convertOptions = z.object({
   keepHeaders: z.boolean(),
   extractImages: z.boolean(),
   vlm: z
-    .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1), device: z.string().refine((text) => parseDeviceRequest(text) !== null).optional(), calibrationDir: z.string().min(1).optional() })
+    .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1), device: z.string().refine((text) => parseDeviceRequest(text) !== null).optional(), calibrationDir: z.string().min(1).optional(), pagesInFlight: z.int().min(1).max(MAX_PAGES_IN_FLIGHT).optional() })
     .optional(),
   lang: z.enum(OCR_LANGUAGES).optional(),
   remote: z

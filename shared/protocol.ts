@@ -65,6 +65,8 @@ export interface VlmOptions {
   device?: string;
   /** The app-data folder, where `auto` (device and K) keeps what it measured; undefined: measured on every open, kept nowhere. */
   calibrationDir?: string;
+  /** Pages decoding together (the CPU only for now; elsewhere one at a time, with a note); undefined: 1. */
+  pagesInFlight?: number;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {

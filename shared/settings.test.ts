@@ -8,6 +8,13 @@ describe('settings', () => {
     expect(parsed).toEqual({ ...DEFAULT_SETTINGS, specK: 2, theme: 'dark', modelDir: '/models/jina' });
   });
 
+  it('keeps pages in flight from 1 to 16, one at a time by default', () => {
+    expect(DEFAULT_SETTINGS.pagesInFlight).toBe(1);
+    expect(parseSettings({ pagesInFlight: 4 }).pagesInFlight).toBe(4);
+    expect(parseSettings({ pagesInFlight: 0 }).pagesInFlight).toBe(1);
+    expect(parseSettings({ pagesInFlight: 17 }).pagesInFlight).toBe(1);
+  });
+
   it('keeps an http(s) server address and refuses one that is not, or that carries a password', () => {
     expect(parseSettings({ remoteServer: ' http://gpu-box:8000/v1 ' }).remoteServer).toBe('http://gpu-box:8000/v1');
     expect(parseSettings({ remoteServer: 'ftp://gpu-box' }).remoteServer).toBeNull();

@@ -5,7 +5,7 @@
  */
 
 import { z } from 'zod';
-import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K, REMOTE_BOUNDS, REMOTE_DEFAULTS } from './conversion-defaults.js';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_NEW_TOKENS_LIMIT, MAX_PAGES_IN_FLIGHT, MAX_SPEC_K, REMOTE_BOUNDS, REMOTE_DEFAULTS } from './conversion-defaults.js';
 import { parseDeviceRequest } from './device.js';
 import { ENGINE_CHOICES } from './engine-name.js';
 import { exportChoicesSchema } from './export-choices.js';
@@ -40,6 +40,8 @@ const settingsSchema = z.object({
   /** Draft tokens per decoding step, 0 (plain greedy) to 4, or measured on the device. */
   specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]).catch('auto'),
   maxNewTokens: z.int().min(1).max(MAX_NEW_TOKENS_LIMIT).catch(DEFAULT_MAX_NEW_TOKENS),
+  /** Pages the `vlm` engine decodes together on the CPU (1: one at a time). */
+  pagesInFlight: z.int().min(1).max(MAX_PAGES_IN_FLIGHT).catch(1),
   /** Where the `vlm` engine runs: `auto`, `cpu`, `webgpu`, `cuda` or `cuda:N` (shared/device.ts). */
   device: z.string().refine((text) => parseDeviceRequest(text) !== null).catch('auto'),
   keepHeaders: z.boolean().catch(false),

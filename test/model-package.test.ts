@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ort from 'onnxruntime-node';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CapacityKvCache } from '../electron/engine/vlm/capacity-kv-cache.js';
+import { capacityBias, CapacityKvCache } from '../electron/engine/vlm/capacity-kv-cache.js';
 
 const packageDir = path.resolve(import.meta.dirname, '../tools/model/fixtures/tiny');
 const parityDir = path.join(packageDir, 'parity');
@@ -149,11 +149,35 @@ async function decode(graph: string, embeds: ort.Tensor, from: number, cache: or
     position_ids: positions(from, dim(embeds, 1)),
     num_logits: int64([1], []),
   };
+  // `decoder_capacity` takes each layer's rows at capacity (here exactly the rows held) with a bias
+  const atCapacity = manifest.graphs[graph]?.inputs.some((input) => input.name === 'attention_bias') ?? false;
   for (let layer = 0; layer < layers; layer++) {
-    feeds[`past_key.${layer}`] = required(cache[2 * layer], `cache of layer ${layer}`);
-    feeds[`past_value.${layer}`] = required(cache[2 * layer + 1], `cache of layer ${layer}`);
+    const keys = required(cache[2 * layer], `cache of layer ${layer}`);
+    const values = required(cache[2 * layer + 1], `cache of layer ${layer}`);
+    feeds[`past_key.${layer}`] = atCapacity ? headsFirst(keys, true) : keys;
+    feeds[`past_value.${layer}`] = atCapacity ? headsFirst(values, false) : values;
+  }
+  if (atCapacity) {
+    const past = dim(required(cache[0], 'cache of layer 0'), 1);
+    feeds.attention_bias = capacityBias('float32', past, past, dim(embeds, 1));
   }
   return session(graph).run(feeds);
+}
+
+/** Rows `[1, past, heads, dim]` as the capacity layout takes them: keys `[1, heads, dim, past]`, values `[1, heads, past, dim]`. */
+function headsFirst(rows: ort.Tensor, key: boolean): ort.Tensor {
+  const past = dim(rows, 1);
+  const data = floats(rows);
+  const out = new Float32Array(data.length);
+  for (let row = 0; row < past; row++) {
+    for (let head = 0; head < kvHeads; head++) {
+      for (let d = 0; d < headDim; d++) {
+        const value = data[(row * kvHeads + head) * headDim + d] as number;
+        out[key ? (head * headDim + d) * past + row : (head * past + row) * headDim + d] = value;
+      }
+    }
+  }
+  return new ort.Tensor('float32', out, key ? [1, kvHeads, headDim, past] : [1, kvHeads, past, headDim]);
 }
 
 describe('tiny model package', () => {

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_SPEC_K, REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_PAGES_IN_FLIGHT, MAX_SPEC_K, REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
 import type { DemoModel } from '../../shared/demo-models.js';
 import { deviceRequestText, parseDeviceRequest } from '../../shared/device.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
@@ -113,6 +113,7 @@ const ENGINE_OPTIONS = {
   json: { type: 'boolean' },
   model: { type: 'string' },
   'spec-k': { type: 'string' },
+  'pages-in-flight': { type: 'string' },
   mode: { type: 'string' },
   'max-tokens': { type: 'string' },
   device: { type: 'string' },
@@ -237,11 +238,11 @@ function parseBench(args: string[]): CliCommand {
 
 function parseVlm(
   engine: EngineChoice,
-  values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string; device?: string },
+  values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string; device?: string; 'pages-in-flight'?: string },
 ): VlmRequest | undefined {
   if (values.model === undefined) {
     if (engine === 'vlm') throw new UsageError('--engine vlm needs a model package; add --model <dir>.');
-    const stray = (['spec-k', 'mode', 'max-tokens', 'device'] as const).find((flag) => values[flag] !== undefined);
+    const stray = (['spec-k', 'mode', 'max-tokens', 'device', 'pages-in-flight'] as const).find((flag) => values[flag] !== undefined);
     if (stray) throw new UsageError(`--${stray} sets up the vlm engine, which needs a model package; add --model <dir>.`);
     return undefined;
   }
@@ -253,7 +254,14 @@ function parseVlm(
     mode: values.mode,
     maxNewTokens: values['max-tokens'] === undefined ? DEFAULT_MAX_NEW_TOKENS : parseMaxTokens(values['max-tokens']),
     ...(values.device !== undefined && { device: parseDevice(values.device) }),
+    ...(values['pages-in-flight'] !== undefined && { pagesInFlight: parsePagesInFlight(values['pages-in-flight']) }),
   };
+}
+
+function parsePagesInFlight(text: string): number {
+  const pages = Number(text);
+  if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES_IN_FLIGHT) throw new UsageError(`--pages-in-flight "${text}" is not a whole number from 1 to ${MAX_PAGES_IN_FLIGHT}.`);
+  return pages;
 }
 
 function parseDevice(text: string): string {
@@ -290,7 +298,7 @@ function modelFolderNamed(text: string): string {
   );
 }
 
-type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens' | 'device']?: string };
+type RemoteValues = { [flag in (typeof REMOTE_FLAGS)[number] | 'server' | 'model' | 'spec-k' | 'mode' | 'max-tokens' | 'device' | 'pages-in-flight']?: string };
 
 /** --server turns --model into the name the server serves; the remote flags mean nothing without it. */
 function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions | undefined {
@@ -302,8 +310,8 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
   }
   if (engine !== 'remote' && engine !== 'auto') throw new UsageError(`--server is for --engine remote, not --engine ${engine}.`);
   if (values.model === undefined) throw new UsageError('--server needs the model it serves; add --model <name> ("folio serve-check <url>" lists them).');
-  const stray = (['spec-k', 'mode', 'device'] as const).find((flag) => values[flag] !== undefined);
-  if (stray) throw new UsageError(`--${stray} is a vlm engine setting; the remote server decides its own decoding.`);
+  const stray = (['spec-k', 'mode', 'device', 'pages-in-flight'] as const).find((flag) => values[flag] !== undefined);
+  if (stray) throw new UsageError(`--${stray} is a vlm engine setting; the remote server decides its own decoding${stray === 'pages-in-flight' ? ' (its pages in flight: --concurrency)' : ''}.`);
   return {
     server: parseServer(values.server, '--server'),
     model: values.model,

@@ -55,6 +55,9 @@ Convert options:
   --device D              vlm device: auto (default: a few decoding steps on each device present,
                           WebGPU, CUDA, CPU, the fastest kept per package in the app-data folder),
                           cpu, webgpu, cuda or cuda:N
+  --pages-in-flight N     vlm pages decoding together in the same decoder passes, 1..16 (default 1);
+                          on the CPU, with a package whose decoder takes its cache at capacity
+                          (the default export); elsewhere pages decode one at a time
   --mode NAME             vlm resolution mode of the package (default: its first)
   --max-tokens N          vlm or remote tokens per page at most (default 4096)
   --server URL            remote engine: a vLLM (OpenAI-compatible) server, e.g. http://gpu-box:8000;

@@ -13,6 +13,11 @@ describe('default page time limit', () => {
     expect(OCR_PAGE_TIME_LIMIT_MS).toBeGreaterThan(TEXT_PAGE_TIME_LIMIT_MS);
   });
 
+  it('grows with the pages decoding together, each of which may wait on the others', () => {
+    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 4 })).toBe(4 * defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
+    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 1 })).toBe(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
+  });
+
   it('grows with the token budget when the vlm engine reads the pages', () => {
     const small = defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 });
     const large = defaultPageTimeLimitMs('auto', { maxNewTokens: 4096 });

@@ -21,9 +21,13 @@ export const OCR_PAGE_TIME_LIMIT_MS = 180_000;
 const VLM_MS_PER_TOKEN = 200;
 const VLM_START_MS = 60_000;
 
-export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number } | undefined): number {
+/**
+ * With several pages in flight a page shares each pass with the others' rows and waits while a
+ * joining page's vision runs, so at worst it takes as long as all of them one after another.
+ */
+export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number; pagesInFlight?: number } | undefined): number {
   // with a model package, `auto` reads every page with the vlm engine
-  if (vlm && (engine === 'vlm' || engine === 'auto')) return VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN;
+  if (vlm && (engine === 'vlm' || engine === 'auto')) return (VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN) * Math.max(1, vlm.pagesInFlight ?? 1);
   if (engine === 'lite' || engine === 'auto') return OCR_PAGE_TIME_LIMIT_MS;
   return TEXT_PAGE_TIME_LIMIT_MS;
 }
@@ -33,7 +37,7 @@ export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens
  * plus what a remote page may legitimately spend waiting out its request time limits and retries.
  */
 export function supervisorPageLimitMs(
-  options: { engine: EngineChoice; vlm?: { maxNewTokens: number }; remote?: Pick<RemoteOptions, 'retries' | 'timeoutMs'> },
+  options: { engine: EngineChoice; vlm?: { maxNewTokens: number; pagesInFlight?: number }; remote?: Pick<RemoteOptions, 'retries' | 'timeoutMs'> },
   userLimitMs?: number,
 ): number {
   const base = userLimitMs ?? defaultPageTimeLimitMs(options.engine, options.vlm);

@@ -58,6 +58,7 @@ describe('conversionOptions', () => {
       // a folder without an MTP head in its manifest decodes plain greedy
       expect(options.vlm).toEqual({ modelDir, specK: 0, mode: 'large', maxNewTokens: 2048, device: 'auto' });
       expect((await conversionOptions({ ...settings, specK: 2 }, {})).vlm).toEqual({ modelDir, specK: 2, mode: 'base', maxNewTokens: 2048, device: 'auto' });
+      expect((await conversionOptions({ ...settings, pagesInFlight: 4 }, {})).vlm).toMatchObject({ pagesInFlight: 4 });
     } finally {
       await rm(modelDir, { recursive: true, force: true });
     }

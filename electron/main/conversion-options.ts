@@ -16,7 +16,7 @@ export async function conversionOptions(settings: Settings, request: Pick<Conver
     vlm:
       settings.modelDir === null
         ? undefined
-        : { modelDir: settings.modelDir, specK: settings.specK === 'auto' ? undefined : settings.specK, mode, maxNewTokens: settings.maxNewTokens, device: settings.device },
+        : { modelDir: settings.modelDir, specK: settings.specK === 'auto' ? undefined : settings.specK, mode, maxNewTokens: settings.maxNewTokens, device: settings.device, pagesInFlight: settings.pagesInFlight },
     // only when asked for by name: with a server in the options `auto` would send every page to it
     remote: engine === 'remote' ? remoteOptions(settings) : undefined,
     lang: settings.ocrLang,

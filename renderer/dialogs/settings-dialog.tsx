@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { MAX_NEW_TOKENS_LIMIT, MAX_SPEC_K } from '../../shared/conversion-defaults.js';
+import { MAX_NEW_TOKENS_LIMIT, MAX_PAGES_IN_FLIGHT, MAX_SPEC_K } from '../../shared/conversion-defaults.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
 import { OCR_LANGUAGE_INFO, OCR_LANGUAGES, type OcrLanguage } from '../../shared/ocr-languages.js';
 import type { Settings } from '../../shared/settings.js';
@@ -100,6 +100,16 @@ export function SettingsDialog() {
                     {Array.from({ length: MAX_SPEC_K + 1 }, (_, k) => (
                       <option key={k} value={k}>
                         {k === 0 ? '0 (plain greedy)' : k}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="field">
+                  Pages decoding together (CPU)
+                  <select value={String(settings.pagesInFlight)} onChange={(event) => change({ pagesInFlight: Number(event.target.value) })}>
+                    {[...new Set([1, 2, 4, 8, MAX_PAGES_IN_FLIGHT, settings.pagesInFlight])].sort((a, b) => a - b).map((pages) => (
+                      <option key={pages} value={pages}>
+                        {pages === 1 ? '1 (one page at a time)' : pages}
                       </option>
                     ))}
                   </select>

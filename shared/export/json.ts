@@ -74,6 +74,7 @@ function decodeJson(decode: DecodeStats) {
     specK: decode.specK,
     stepsAtK: decode.stepsAtK,
     acceptance: decode.acceptance,
+    visionMs: Math.round(decode.visionMs),
     prefillMs: Math.round(decode.prefillMs),
     decodeMs: Math.round(decode.decodeMs),
     tokensPerSecond: Math.round(decode.tokensPerSecond * 10) / 10,
@@ -82,6 +83,8 @@ function decodeJson(decode: DecodeStats) {
     precision: decode.precision,
     cacheResident: decode.cacheResident,
     hostBytesPerStep: Math.round(decode.hostBytesPerStep),
+    pagesTogether: { most: decode.pagesTogether.most, mean: Math.round(decode.pagesTogether.mean * 100) / 100 },
+    rowsPerPass: Math.round(decode.rowsPerPass * 10) / 10,
     skippedIds: decode.skippedIds,
     stopped: decode.stopped,
   };

@@ -13,6 +13,8 @@ export interface VlmRequest {
   maxNewTokens: number;
   /** --device or the setting as given (checked): `auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`; undefined: auto. */
   device?: string;
+  /** --pages-in-flight or the setting: pages decoding together; undefined: 1. */
+  pagesInFlight?: number;
   /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
   demo?: DemoModel;
 }
@@ -26,6 +28,7 @@ export async function vlmOptions(request: VlmRequest, calibrationDir?: string): 
   return {
     modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens,
     ...(request.device && { device: request.device }), ...(calibrationDir && { calibrationDir }),
+    ...(request.pagesInFlight !== undefined && request.pagesInFlight > 1 && { pagesInFlight: request.pagesInFlight }),
   };
 }
 

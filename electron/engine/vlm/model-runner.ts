@@ -18,6 +18,7 @@ import { DeviceKvCache, DeviceMtpCache } from './device-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
 import type { KeyValueCache } from './key-value-cache.js';
+import { PackedCapacityCache, type LaneCache, type PackedRequest } from './packed-capacity-cache.js';
 import { chooseToken, type Ban, type Logits } from './token-choice.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
@@ -29,6 +30,16 @@ export type Rows = Float32Array | ort.Tensor;
 export type PassLogits = Logits | ort.Tensor;
 export type DecoderCache = KeyValueCache;
 export type MtpCache = KeyValueCache;
+
+/** One page's rows in a packed pass: host rows over a lane of the pass's packed cache. */
+export interface PackedPass {
+  cache: LaneCache;
+  embeds: Float32Array;
+  /** The MTP head's: the decoder's hidden rows paired with `embeds`. */
+  previousHidden?: Float32Array;
+  /** Of the rows, the last ones whose logits are wanted. */
+  logits: number;
+}
 
 export interface PassOutput {
   /** `[numLogits, vocab]`. */
@@ -139,6 +150,66 @@ export class ModelRunner {
       return new DeviceMtpCache(shape, (feeds) => this.run('mtp_cache_start', feeds), (feeds) => this.run('mtp_cache_prepare', feeds), emptyTensor, (value) => int64([value], [1]));
     }
     return new CapacityKvCache({ ...shape, capacity });
+  }
+
+  /**
+   * Whether several pages' rows can share a decoder pass: on the CPU, with a decoder that takes its
+   * cache at capacity with a bias (packed-capacity-cache.ts). The rows layout's decoder builds its
+   * own causal bias, and the device caches are resident rows of one page.
+   */
+  get packs(): boolean {
+    return !this.resident && (this.pkg.manifest.graphs[this.pkg.decoderGraph]?.inputs.some((input) => input.name === 'attention_bias') ?? false);
+  }
+
+  /** The decoder's and the draft head's caches for `lanes` pages decoding together. */
+  packedCaches(lanes: number): { decoder: PackedCapacityCache; mtp: PackedCapacityCache | null } {
+    if (!this.packs) throw new Error(`${this.pkg.dir}: several pages decode together only on the CPU with a decoder that takes its cache at capacity`);
+    const shape = { heads: this.kvHeads, headDim: this.headDim, dtype: this.cacheDtype, lanes };
+    return {
+      decoder: new PackedCapacityCache({ ...shape, layers: Array.from({ length: this.layers }, (_, l) => `.${l}`) }),
+      mtp: this.hasMtp ? new PackedCapacityCache({ ...shape, layers: [''] }) : null,
+    };
+  }
+
+  /**
+   * One pass of the decoder (`mtp`: of the draft head) over several pages' rows at once, each page
+   * on its own lane of `pool`; returns each page's logits and hidden rows as its own pass would.
+   */
+  async packed(graph: 'decoder' | 'mtp', pool: PackedCapacityCache, passes: readonly PackedPass[]): Promise<PassOutput[]> {
+    const name = graph === 'decoder' ? this.pkg.decoderGraph : 'mtp';
+    const hidden = this.hidden;
+    const requests: PackedRequest[] = passes.map((pass) => ({ lane: pass.cache.lane, rows: pass.embeds.length / hidden, logits: pass.logits }));
+    const { feeds, layout } = pool.feeds(requests);
+    const rows = layout.order.length;
+    const gather = (pick: (pass: PackedPass) => Float32Array | undefined): Float32Array => {
+      const packed = new Float32Array(rows * hidden);
+      layout.order.forEach(({ request, index }, at) => {
+        const from = pick(passes[request] as PackedPass);
+        if (!from) throw new Error(`the ${name} graph's packed pass lacks a page's rows`);
+        packed.set(from.subarray(index * hidden, (index + 1) * hidden), at * hidden);
+      });
+      return packed;
+    };
+    const out = await this.run(name, {
+      inputs_embeds: this.floatInput(name, 'inputs_embeds', gather((pass) => pass.embeds), [1, rows, hidden]),
+      ...(graph === 'mtp' ? { previous_hidden: this.floatInput(name, 'previous_hidden', gather((pass) => pass.previousHidden), [1, rows, hidden]) } : {}),
+      position_ids: int64(layout.positions, [1, rows]),
+      num_logits: int64([layout.numLogits], []),
+      ...feeds,
+    });
+    pool.appendPresent(out, requests, layout.order);
+    const logits = logitsOf(out.logits);
+    if (isTensor(logits)) throw new Error('a packed pass runs on the host');
+    const states = float32(out.hidden_states, 'hidden_states');
+    const pageRows = requests.map((request) => new Float32Array(request.rows * hidden));
+    layout.order.forEach(({ request, index }, at) => (pageRows[request] as Float32Array).set(states.subarray(at * hidden, (at + 1) * hidden), index * hidden));
+    let logitRow = 0;
+    return requests.map((request, i) => {
+      const from = logitRow;
+      logitRow += request.logits;
+      // views, not copies: the output is this pass's alone (four rows of a real vocabulary are 2 MB)
+      return { logits: logits.subarray(from * this.vocab, logitRow * this.vocab), hidden: pageRows[i] as Float32Array };
+    });
   }
 
   async vision(views: PreparedViews): Promise<VisionFeatures> {

@@ -59,8 +59,9 @@ export class VlmEngineCache {
       mode: options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '',
       specK: options.specK,
       maxNewTokens: options.maxNewTokens,
+      pagesInFlight: options.pagesInFlight ?? 1,
     };
-    const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens]);
+    const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens, settings.pagesInFlight]);
     let engine = opened.engines.get(key);
     if (!engine) {
       // `--spec-k auto` starts from what a step costs on this device, so it probes only what can pay

@@ -15,7 +15,7 @@ import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { groundedContent } from '../grounded-content.js';
 import { PAGE_TEXT_LIMIT, PageTextLimit } from '../page-text-limit.js';
 import type { RgbImage } from '../raster/rgb-image.js';
-import { prefill, type DecodeLimits, type DecodeResult } from './decoding.js';
+import { prefill, type DecodeLimits, type DecodeResult, type DraftingModel } from './decoding.js';
 import { createDetokeniser } from './detokeniser.js';
 import { AutoDraftLength, DEFAULT_AUTO_SETTINGS, fixedDraftLength, type DraftLength } from './draft-length.js';
 import { FailureError } from '../../core/failure-error.js';
@@ -25,6 +25,7 @@ import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode } from './page-input.js';
 import { loadTokenizer } from './prompt.js';
 import { DEFAULT_REPETITION_RULE } from './repetition.js';
+import { PassPacker, type PackingStats } from './pass-packer.js';
 import { decodeSpeculative } from './speculative.js';
 
 export interface VlmSettings {
@@ -34,6 +35,8 @@ export interface VlmSettings {
   maxNewTokens: number;
   /** The most characters taken for one page; the remote engine's limit unless a test sets a smaller one. */
   textLimit?: number;
+  /** Pages decoding together in the same decoder passes (1 unless given); the CPU's capacity layout only. */
+  pagesInFlight?: number;
 }
 
 export interface VlmPageStats extends DecodeStats {
@@ -66,6 +69,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   private readonly draftLength: DraftLength;
   /** The manifest's `banned_ids`: never chosen. */
   private readonly alwaysBanned: ReadonlySet<number>;
+  /** Several pages' passes packed together; null when pages decode one at a time. */
+  private readonly packer: PassPacker | null;
+  /** Pages the engine takes at once (PageEngine.pagesInFlight). */
+  readonly pagesInFlight: number;
+  /** Why fewer pages are in flight than asked for, said in each page's reason. */
+  private readonly inFlightNote: string;
 
   constructor(
     private readonly pkg: ModelPackage,
@@ -80,6 +89,11 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     }
     if (specK !== 'auto') this.draftLength = fixedDraftLength(specK);
     else this.draftLength = this.runner.hasMtp ? new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, pkg.stepCosts) : fixedDraftLength(0);
+    const wanted = Math.max(1, settings.pagesInFlight ?? 1);
+    const packs = wanted > 1 && this.runner.packs;
+    this.packer = packs ? new PassPacker(this.runner, wanted) : null;
+    this.pagesInFlight = packs ? wanted : 1;
+    this.inFlightNote = wanted > 1 && !packs ? `; one page at a time, not ${wanted}: ${this.runner.resident || pkg.provider.provider !== 'cpu' ? `pages decode together on the CPU only for now, not on ${pkg.provider.provider}` : "the package's decoder takes no cache at capacity (export it with the default --cache-layout both)"}` : '';
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
@@ -95,12 +109,35 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK,
       provider: this.pkg.provider.provider, precision: packagePrecision(manifest), cacheResident: this.runner.resident,
     };
+    base.reason += this.inFlightNote;
     if (isNearBlank(image)) {
-      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, skippedIds: [] };
+      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], visionMs: 0, prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, pagesTogether: { most: 0, mean: 0 }, rowsPerPass: 0, skippedIds: [] };
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
+    const visionStarted = performance.now();
     const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
-    const start = await prefill(this.runner, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
+    const visionMs = performance.now() - visionStarted;
+    // with others in flight the page joins their passes once its prompt is embedded (its vision is its own)
+    const packed = this.packer ? await this.packer.join() : null;
+    try {
+      return await this.decodePage(packed ?? this.runner, input, visionMs, base, emitDelta, grounding, signal, () => packed?.stats);
+    } finally {
+      packed?.leave();
+    }
+  }
+
+  private async decodePage(
+    model: DraftingModel,
+    input: Awaited<ReturnType<typeof pageInput>>,
+    visionMs: number,
+    base: Pick<VlmPageStats, 'device' | 'reason' | 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident'>,
+    emitDelta: (text: string) => void,
+    grounding: GroundingOptions,
+    signal: AbortSignal | undefined,
+    packing: () => PackingStats | undefined,
+  ): Promise<ImageConversion> {
+    const { manifest } = this.pkg;
+    const start = await prefill(model, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
     this.draftLength.beginPage?.(input.ids.length, start.ms);
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
@@ -124,7 +161,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     };
     // what crosses per step, not the prompt's one-off upload
     this.runner.resetTraffic();
-    const result: DecodeResult = await decodeSpeculative(this.runner, start, null, this.draftLength, limits, input.ids);
+    const result: DecodeResult = await decodeSpeculative(model, start, null, this.draftLength, limits, input.ids);
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
@@ -140,6 +177,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       stats: {
         ...base, reason: limit.reached ? `${base.reason}; stopped at ${textLimit} characters, the most Folio takes for one page` : base.reason,
         ...decodeFigures(decoded, input.visualTokens, input.ids.length, cacheBytes),
+        ...packingFigures(packing(), decoded.stepsAtK),
+        visionMs,
         hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(decoded.stopped),
       },
     };
@@ -185,7 +224,15 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 }
 
-type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds'>;
+type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds' | 'pagesTogether' | 'rowsPerPass' | 'visionMs'>;
+
+/** How the page's decoder passes were shared; a page decoded alone took one page per pass. */
+function packingFigures(packing: PackingStats | undefined, stepsAtK: readonly number[]): Pick<DecodeStats, 'pagesTogether' | 'rowsPerPass'> {
+  if (packing?.passes) return { pagesTogether: { most: packing.mostPages, mean: packing.meanPages }, rowsPerPass: packing.meanRows };
+  const passes = stepsAtK.reduce((sum, count) => sum + count, 0);
+  const rows = stepsAtK.reduce((sum, count, k) => sum + count * (k + 1), 0);
+  return { pagesTogether: { most: 1, mean: 1 }, rowsPerPass: passes ? rows / passes : 0 };
+}
 
 function decodeFigures(result: DecodeResult, visualTokens: number, promptTokens: number, cacheBytes: number): DecodeFigures {
   const newTokens = result.tokens.length;

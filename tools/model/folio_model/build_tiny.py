@@ -212,7 +212,7 @@ def main(argv: list[str]) -> int:
         write_checkpoint(checkpoint)
         model = load_model(checkpoint)
         options = PackageOptions(half=half, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
-                                 name="folio-tiny-fp16" if half else "folio-tiny")
+                                 name="folio-tiny-fp16" if half else "folio-tiny", capacity_decoder=True)
         write_package(model, checkpoint, out, options)
         tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
     if half:

@@ -121,6 +121,33 @@ class CapacityAttention(nn.Module):
         return a.o_proj(out.transpose(1, 2).reshape(b, s, -1)), (k, v)
 
 
+class CapacityDecoderGraph(nn.Module):
+    """(inputs_embeds, position_ids, num_logits, past_key.0, past_value.0, ..., attention_bias) ->
+    (logits, hidden_states, present_key.0, present_value.0, ...): the decoder with each layer's cache
+    at capacity as `CapacityAttention` takes it and one bias for every layer (the exporter's
+    `decoder_capacity`, which the CPU runs). The bias says which slots and new rows each new row sees,
+    so rows of several sequences can share one pass, each over its own region of the caches."""
+
+    def __init__(self, model: DeepseekOCRForCausalLM) -> None:
+        super().__init__()
+        self.layers = copy.deepcopy(model.model.layers)
+        for layer in self.layers:
+            layer.self_attn = CapacityAttention(layer.self_attn)
+        self.norm = model.model.norm
+        self.lm_head = model.lm_head
+
+    def forward(self, inputs_embeds: torch.Tensor, position_ids: torch.Tensor, num_logits: torch.Tensor,
+                *past_and_bias: torch.Tensor) -> tuple[torch.Tensor, ...]:
+        *past_flat, bias = past_and_bias
+        x, new_rows = inputs_embeds, []
+        for i, layer in enumerate(self.layers):
+            x, new = layer(x, position_ids, (past_flat[2 * i], past_flat[2 * i + 1], bias))
+            new_rows += new
+        hidden = self.norm(x)
+        logits = self.lm_head(last_rows(hidden, num_logits)).float()
+        return (logits, hidden, *new_rows)
+
+
 class MTPGraph(nn.Module):
     """(inputs_embeds, previous_hidden, position_ids, num_logits, past_key, past_value, attention_bias)
     -> (logits, hidden_states, present_key, present_value), the cache as `CapacityAttention` takes it."""

@@ -16,7 +16,7 @@ import onnx
 import torch
 
 from .config import ModelConfig
-from .graphs import DecoderGraph, EmbeddingGraph, MTPGraph, VisionGraph
+from .graphs import CapacityDecoderGraph, DecoderGraph, EmbeddingGraph, MTPGraph, VisionGraph
 from .model import DeepseekOCRForCausalLM
 from .onnx_export import TensorSpec, export_graph
 from .preprocess import ResolutionMode, candidate_grids
@@ -43,6 +43,8 @@ class PackageOptions:
     decoding: DecodingRule
     licence: str
     name: str
+    # also `decoder_capacity` (the tiny packages, so that the CPU runs and packs pages as a real package does)
+    capacity_decoder: bool = False
 
 
 def sha256(path: Path) -> str:
@@ -125,6 +127,29 @@ def _export_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dic
     return {"file": "decoder.onnx", "inputs": inputs, "outputs": outputs}
 
 
+def _export_capacity_decoder(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
+    """The decoder with its caches at capacity (graphs.CapacityDecoderGraph), as `folio export-model`
+    writes `decoder_capacity`: what the runtime runs on the CPU, and what packs several pages' rows
+    into one pass."""
+    cfg = model.config.decoder
+    layers = [f".{i}" for i in range(cfg.num_hidden_layers)]
+    heads, dim, hidden = cfg.num_key_value_heads, cfg.head_dim, cfg.hidden_size
+    inputs = [TensorSpec("inputs_embeds", _float(half), (1, "sequence", hidden)),
+              TensorSpec("position_ids", "int64", (1, "sequence")),
+              TensorSpec("num_logits", "int64", ()),
+              *[spec for layer in layers for spec in (
+                  TensorSpec(f"past_key{layer}", _float(half), (1, heads, dim, "capacity")),
+                  TensorSpec(f"past_value{layer}", _float(half), (1, heads, "capacity", dim)))],
+              TensorSpec("attention_bias", _float(half), (1, 1, "sequence", "capacity_and_sequence"))]
+    outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
+               TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
+               *_kv_specs("present", layers, heads, dim, "sequence", half)]
+    past = [t for _ in layers for t in (torch.zeros(1, heads, dim, 5), torch.zeros(1, heads, 5, dim))]
+    example = (torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1), *past, torch.zeros(1, 1, 2, 7))
+    export_graph(CapacityDecoderGraph(model), example, out / "decoder_capacity.onnx", inputs, outputs, half)
+    return {"file": "decoder_capacity.onnx", "inputs": inputs, "outputs": outputs}
+
+
 def _export_embedding(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
     hidden = model.config.decoder.hidden_size
     inputs = [TensorSpec("input_ids", "int64", (1, "sequence"))]
@@ -173,6 +198,8 @@ def write_package(model: DeepseekOCRForCausalLM, checkpoint: Path, out: Path, op
     graphs = {f"vision_{size}": _export_vision(model, size, out, options.half) for size in view_sizes(options.modes)}
     graphs["embedding"] = _export_embedding(model, out, options.half)
     graphs["decoder"] = _export_decoder(model, out, options.half)
+    if options.capacity_decoder:
+        graphs["decoder_capacity"] = _export_capacity_decoder(model, out, options.half)
     if model.config.num_mtp_heads:
         graphs["mtp"] = _export_mtp(model, out, options.half)
     return write_manifest(out, checkpoint, model.config, options, specials, graphs,
