@@ -15,29 +15,38 @@ export function ExportResult({ outcome, folder }: { outcome: ExportOutcome; fold
           {outcome.warnings && outcome.warnings.length > 0 && (
             <>
               <p>Written with these changes:</p>
-              <ul className="file-list">
-                {outcome.warnings.map((warning, index) => (
-                  <li key={index}>{warning}</li>
-                ))}
-              </ul>
+              <WarningList warnings={outcome.warnings} />
             </>
           )}
         </div>
       );
-    case 'would-overwrite':
-      return (
-        <div className="export-result warning" role="alert">
-          <p>These files already exist. Replace them?</p>
-          <FileList files={outcome.files} />
-        </div>
-      );
-    case 'failed':
-      return (
-        <p className="export-result failed" role="alert">
-          Export failed: {outcome.message}
-        </p>
-      );
+    default:
+      return <UnwrittenResult outcome={outcome} />;
   }
+}
+
+/** An export that wrote nothing: the files it would replace, or why it failed. */
+export function UnwrittenResult({ outcome }: { outcome: { kind: 'would-overwrite'; files: string[] } | { kind: 'failed'; message: string } }) {
+  return outcome.kind === 'would-overwrite' ? (
+    <div className="export-result warning" role="alert">
+      <p>These files already exist. Replace them?</p>
+      <FileList files={outcome.files} />
+    </div>
+  ) : (
+    <p className="export-result failed" role="alert">
+      Export failed: {outcome.message}
+    </p>
+  );
+}
+
+export function WarningList({ warnings }: { warnings: readonly string[] }) {
+  return (
+    <ul className="file-list">
+      {warnings.map((warning, index) => (
+        <li key={index}>{warning}</li>
+      ))}
+    </ul>
+  );
 }
 
 /** The system's file manager at the first document file written; where there is none to open (a browser), the folder's path. */

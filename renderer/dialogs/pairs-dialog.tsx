@@ -2,7 +2,8 @@ import { useState } from 'react';
 import type { TrainingPairsOutcome } from '../../shared/app-api.js';
 import { DEFAULT_VALIDATION_SHARE, PAIR_FORMATS, vouchedPages, type PairFormat } from '../../shared/export/training-pairs.js';
 import { useActions, useApi, useFolio } from '../state/store-context.js';
-import { FileList, FolderField } from './export-folder.js';
+import { FolderField } from './export-folder.js';
+import { UnwrittenResult, WarningList } from './export-result.js';
 import { Modal } from './modal.js';
 
 const FORMAT_LABELS: Readonly<Record<PairFormat, string>> = {
@@ -120,34 +121,13 @@ export function PairsDialog() {
 }
 
 function PairsResult({ outcome }: { outcome: TrainingPairsOutcome }) {
-  switch (outcome.kind) {
-    case 'written':
-      return (
-        <div className="export-result written" role="status">
-          <p>
-            Wrote {outcome.counts.train} training and {outcome.counts.validation} validation pairs to <code>{outcome.folder}</code>.
-          </p>
-          {outcome.warnings && outcome.warnings.length > 0 && (
-            <ul className="file-list">
-              {outcome.warnings.map((warning, index) => (
-                <li key={index}>{warning}</li>
-              ))}
-            </ul>
-          )}
-        </div>
-      );
-    case 'would-overwrite':
-      return (
-        <div className="export-result warning" role="alert">
-          <p>These files already exist. Replace them?</p>
-          <FileList files={outcome.files} />
-        </div>
-      );
-    case 'failed':
-      return (
-        <p className="export-result failed" role="alert">
-          Export failed: {outcome.message}
-        </p>
-      );
-  }
+  if (outcome.kind !== 'written') return <UnwrittenResult outcome={outcome} />;
+  return (
+    <div className="export-result written" role="status">
+      <p>
+        Wrote {outcome.counts.train} training and {outcome.counts.validation} validation pairs to <code>{outcome.folder}</code>.
+      </p>
+      {outcome.warnings && outcome.warnings.length > 0 && <WarningList warnings={outcome.warnings} />}
+    </div>
+  );
 }

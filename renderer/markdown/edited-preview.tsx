@@ -1,8 +1,9 @@
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import type { PageResult } from '../../shared/page.js';
-import { useActions, useFolio } from '../state/store-context.js';
+import { useActions } from '../state/store-context.js';
 import { linkEditedBlocks } from './edited-blocks.js';
 import { renderMarkdown } from './render-markdown.js';
+import { useRevealedBlock } from './use-revealed-block.js';
 
 /**
  * An edited page rendered block by block, each block tied to the region on the page it came from
@@ -11,7 +12,7 @@ import { renderMarkdown } from './render-markdown.js';
  */
 export const EditedPreview = memo(function EditedPreview({ result, markdown }: { result: PageResult; markdown: string }) {
   const { hoverBlock } = useActions();
-  const revealed = useFolio((state) => (state.revealedBlock?.page === result.page ? state.revealedBlock : null));
+  const { revealed, containerRef } = useRevealedBlock(result.page);
   const rendered = useMemo(
     () =>
       linkEditedBlocks(
@@ -20,10 +21,6 @@ export const EditedPreview = memo(function EditedPreview({ result, markdown }: {
       ).map((block) => ({ ...block, html: renderMarkdown(block.markdown) })),
     [result, markdown],
   );
-  const containerRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (revealed) containerRef.current?.querySelector(`[data-block="${revealed.block}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [revealed]);
   return (
     <div ref={containerRef} className="markdown-body" onMouseLeave={() => hoverBlock(null)}>
       {rendered.map(({ block: region, html }, index) =>

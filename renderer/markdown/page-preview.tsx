@@ -1,7 +1,8 @@
-import { memo, useEffect, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import type { PageResult } from '../../shared/page.js';
-import { useActions, useFolio } from '../state/store-context.js';
+import { useActions } from '../state/store-context.js';
 import { renderMarkdown } from './render-markdown.js';
+import { useRevealedBlock } from './use-revealed-block.js';
 
 /** The page's Markdown rendered in one piece: while it streams, or once the person edited it. */
 export const MarkdownPreview = memo(function MarkdownPreview({ markdown }: { markdown: string }) {
@@ -15,15 +16,11 @@ export const MarkdownPreview = memo(function MarkdownPreview({ markdown }: { mar
  */
 export const BlockPreview = memo(function BlockPreview({ result }: { result: PageResult }) {
   const { hoverBlock } = useActions();
-  const revealed = useFolio((state) => (state.revealedBlock?.page === result.page ? state.revealedBlock : null));
+  const { revealed, containerRef } = useRevealedBlock(result.page);
   const rendered = useMemo(
     () => result.blocks.map((block, index) => ({ index, html: block.markdown.trim() === '' ? '' : renderMarkdown(block.markdown) })).filter((block) => block.html !== ''),
     [result],
   );
-  const containerRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (revealed) containerRef.current?.querySelector(`[data-block="${revealed.block}"]`)?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-  }, [revealed]);
   return (
     <div ref={containerRef} className="markdown-body" onMouseLeave={() => hoverBlock(null)}>
       {rendered.map((block) => (
