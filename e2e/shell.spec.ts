@@ -3,7 +3,7 @@ import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
 
 let bridge: Bridge;
 test.beforeAll(async () => {
-  bridge = await startBridge({ settings: { engine: 'text' } });
+  bridge = await startBridge({ settings: { engine: 'vlm' } });
 });
 test.afterAll(async () => {
   await bridge.close();
@@ -17,6 +17,9 @@ test('the window shell loads under the strict CSP and shows the execution provid
   page.on('pageerror', (error) => problems.push(error.message));
   await page.goto(bridge.url);
   await expect(page.getByRole('heading', { name: 'Folio' })).toBeVisible();
-  await expect(page.locator('.status')).toContainText(/cpu \(CUDA libraries not installed|cuda:0/);
+  // the vision model's engine runs on an execution provider; why this one is the fact's detail (hover or click)
+  const device = page.getByRole('status', { name: 'Status' }).getByLabel('Settings in use').locator('.status-fact', { hasText: 'Device:' });
+  await expect(device).toContainText(/Device: (auto|cpu|webgpu|cuda:0)/);
+  await expect(device.locator('.status-more')).toHaveAttribute('title', /cuda:0/);
   expect(problems).toEqual([]);
 });

@@ -164,6 +164,9 @@ function createWindow(): BrowserWindow {
   const window = new BrowserWindow({
     width: 1400,
     height: 900,
+    // the narrowest layout (stacked panes, e2e/app-layout.spec.ts) holds from here
+    minWidth: 640,
+    minHeight: 480,
     title: 'Folio',
     show: false,
     webPreferences: {

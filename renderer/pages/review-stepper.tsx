@@ -34,6 +34,8 @@ export function ReviewStepper() {
   );
 
   const none = left === 0;
+  // with nothing open there is nothing to step through, and the header keeps its room
+  if (documents.length === 0) return null;
   return (
     <div className="review-stepper" role="group" aria-label="Pages to review">
       <span className="review-left" aria-live="polite">
