@@ -212,7 +212,9 @@ def main(argv: list[str]) -> int:
         write_checkpoint(checkpoint)
         model = load_model(checkpoint)
         options = PackageOptions(half=half, modes=(TINY_GUNDAM,), decoding=TINY_DECODING, licence="mit",
-                                 name="folio-tiny-fp16" if half else "folio-tiny", capacity_decoder=True)
+                                 name="folio-tiny-fp16" if half else "folio-tiny",
+                                 # the fp32 package is what the CPU packs pages with; fp16 keeps its rows-only decoder
+                                 capacity_decoder=not half)
         write_package(model, checkpoint, out, options)
         tokenizer = json.loads((checkpoint / "tokenizer.json").read_text())
     if half:
