@@ -88,8 +88,8 @@ function pipeTable(markdown: string, node: Table): SourceTable | undefined {
   if (from === undefined || to === undefined) return undefined;
   const columns = Math.max(0, ...node.children.map((row) => row.children.length));
   const read = node.children.map((row) => Array.from({ length: columns }, (_, column) => pipeCellSource(markdown, row.children[column])));
-  // an empty header line is how a table without a header is written (GFM needs one)
-  const headerRow = (read[0] ?? []).some((source) => source !== '');
+  // an empty header line is how a table without a header is written (GFM needs one); alone, it is the table
+  const headerRow = read.length === 1 || (read[0] ?? []).some((source) => source !== '');
   const rows = headerRow ? read : read.slice(1);
   const cells = rows.flatMap((sources, row) =>
     sources.map((source, column): GridCell => {
