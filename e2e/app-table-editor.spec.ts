@@ -77,6 +77,13 @@ test('a table edited as cells is one undoable, saved edit that keeps the HTML sp
   await expect(editor).not.toContainText('Total');
   await editor.press('ControlOrMeta+Shift+z');
   await expect(preview.locator('tr').filter({ hasText: 'Total' })).toHaveCount(1);
+  // with the cursor in the table, Ctrl+Alt+T opens it again, as applied; Escape leaves it as it is
+  await editor.locator('.cm-line').filter({ hasText: '<td>Total</td>' }).click();
+  await editor.press('ControlOrMeta+Alt+t');
+  await expect(dialog).toContainText('HTML table, 7 rows × 4 columns');
+  await expect(dialog.getByRole('textbox', { name: 'Row 3, column 2' })).toHaveValue(NEW_CELL);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
 
   // saved like typing: the workspace holds the table as applied
   await section.getByRole('button', { name: 'Close editor' }).click();

@@ -113,6 +113,16 @@ describe('tableSourceOf', () => {
   });
 });
 
+describe('a pipe table of only a header line', () => {
+  it('is one row, read as its header, and written back unchanged', () => {
+    const [table] = tablesInMarkdown('| a | b |\n| --- | --- |');
+    expect(table!.rows).toBe(1);
+    expect(table!.headerRow).toBe(true);
+    expect(texts(table!)).toEqual([['a', 'b']]);
+    expect(tableSourceOf(table!)).toBe('| a | b |\n| --- | --- |');
+  });
+});
+
 describe('rows and columns', () => {
   it('adds a pipe row and column', () => {
     const [pipe] = tablesInMarkdown(PIPE);
