@@ -3,7 +3,17 @@ import { markdown } from '@codemirror/lang-markdown';
 import { defaultHighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { Annotation, Compartment, EditorState } from '@codemirror/state';
 import { EditorView, keymap } from '@codemirror/view';
-import { useEffect, useRef } from 'react';
+import { useEffect, useImperativeHandle, useRef, type Ref } from 'react';
+
+/** What the page does to the editor's text from outside the keyboard: the table editor's Apply. */
+export interface SourceEditorHandle {
+  /**
+   * Replaces `from`..`to` as one step of the editor's undo, reported through `onChange` like typing;
+   * false, changing nothing, when the text there is no longer `expected`.
+   */
+  replace(from: number, to: number, expected: string, insert: string): boolean;
+  focus(): void;
+}
 
 interface SourceEditorProps {
   value: string;
@@ -14,7 +24,13 @@ interface SourceEditorProps {
   autoFocus?: boolean;
   /** Shown, selectable and copyable, but keystrokes change nothing: the text is edited only after Edit. */
   readOnly?: boolean;
+  handle?: Ref<SourceEditorHandle>;
+  /** Ctrl+Alt+T: the table at the cursor (an offset into the text) is to be edited; false when there is none there. */
+  onTableCommand?(offset: number): boolean;
 }
+
+/** Opens the table editor on the table at the cursor. */
+const TABLE_KEY = 'Mod-Alt-t';
 
 /** Marks a change made from outside (revert, undo), which must not be reported back as typing. */
 const outsideChange = Annotation.define<boolean>();
@@ -32,7 +48,7 @@ export function redoInFocusedEditor(): boolean {
 }
 
 /** A page's Markdown in CodeMirror 6; outside changes (a revert, an undo) replace its text. */
-export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false, readOnly = false }: SourceEditorProps) {
+export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false, readOnly = false, handle, onTableCommand }: SourceEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const viewRef = useRef<EditorView | null>(null);
   const readOnlyRef = useRef(new Compartment());
@@ -40,6 +56,22 @@ export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false
   onChangeRef.current = onChange;
   const onBlurRef = useRef(onBlur);
   onBlurRef.current = onBlur;
+  const onTableCommandRef = useRef(onTableCommand);
+  onTableCommandRef.current = onTableCommand;
+
+  useImperativeHandle(
+    handle,
+    () => ({
+      replace(from, to, expected, insert) {
+        const view = viewRef.current;
+        if (!view || to > view.state.doc.length || view.state.sliceDoc(from, to) !== expected) return false;
+        view.dispatch({ changes: { from, to, insert }, selection: { anchor: from }, userEvent: 'input.table', scrollIntoView: true });
+        return true;
+      },
+      focus: () => viewRef.current?.focus(),
+    }),
+    [],
+  );
 
   useEffect(() => {
     const host = hostRef.current;
@@ -51,7 +83,11 @@ export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false
         extensions: [
           history(),
           readOnlyRef.current.of(EditorState.readOnly.of(readOnly)),
-          keymap.of([...defaultKeymap, ...historyKeymap]),
+          keymap.of([
+            { key: TABLE_KEY, run: (view) => onTableCommandRef.current?.(view.state.selection.main.head) ?? false },
+            ...defaultKeymap,
+            ...historyKeymap,
+          ]),
           markdown(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           EditorView.lineWrapping,

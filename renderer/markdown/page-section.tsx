@@ -3,7 +3,10 @@ import { failureSentence, failureText } from '../../shared/failure.js';
 import { APP_REMEDY_WORDS } from '../remedy-words.js';
 import { pageMarkdown, type WorkspacePage } from '../../shared/workspace.js';
 import { RerunDialog } from '../dialogs/rerun-dialog.js';
-import { SourceEditor } from '../editor/source-editor.js';
+import { SourceEditor, type SourceEditorHandle } from '../editor/source-editor.js';
+import { TableButtons } from '../editor/table-buttons.js';
+import { TableEditor } from '../editor/table-editor.js';
+import { tableAt, type SourceTable } from '../editor/table-source.js';
 import { needsReview } from '../pages/page-review-queue.js';
 import { pageStateLabel, truncationNote } from '../pages/page-state-label.js';
 import { findPage } from '../state/folio-store.js';
@@ -33,6 +36,8 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
   const { setReviewed, setEditingPage, revertPage, convert, editPage, flushEdits } = useActions();
   const [showDiff, setShowDiff] = useState(false);
   const [rerunning, setRerunning] = useState(false);
+  const [editedTable, setEditedTable] = useState<SourceTable | null>(null);
+  const editor = useRef<SourceEditorHandle>(null);
   const ref = useRef<HTMLElement>(null);
   useLayoutEffect(() => {
     const element = ref.current;
@@ -105,19 +110,41 @@ export const PageSection = memo(function PageSection({ docId, pageNumber, onResi
       <PageTroubleNote docId={docId} page={page} />
       {showDiff && edited && <DiffView page={pageNumber} engineMarkdown={page.engineMarkdown} editedMarkdown={page.editedMarkdown ?? ''} />}
       {showEditor ? (
-        <div className={view === 'preview' ? 'edit-split' : 'edit-source'}>
-          <SourceEditor
-            label={`Markdown of page ${pageNumber}`}
-            value={pageMarkdown(page)}
-            autoFocus={editing}
-            readOnly={!editing}
-            onChange={(markdown) => editPage(docId, pageNumber, markdown)}
-            onBlur={() => void flushEdits()}
-          />
-          {view === 'preview' && <LivePreview page={page} />}
-        </div>
+        <>
+          {editing && <TableButtons markdown={pageMarkdown(page)} pageNumber={pageNumber} onOpen={setEditedTable} />}
+          <div className={view === 'preview' ? 'edit-split' : 'edit-source'}>
+            <SourceEditor
+              label={`Markdown of page ${pageNumber}`}
+              value={pageMarkdown(page)}
+              autoFocus={editing}
+              readOnly={!editing}
+              handle={editor}
+              onTableCommand={(offset) => {
+                const table = editing ? tableAt(pageMarkdown(page), offset) : undefined;
+                if (table) setEditedTable(table);
+                return table !== undefined;
+              }}
+              onChange={(markdown) => editPage(docId, pageNumber, markdown)}
+              onBlur={() => void flushEdits()}
+            />
+            {view === 'preview' && <LivePreview page={page} />}
+          </div>
+        </>
       ) : (
         <PagePreview page={page} />
+      )}
+      {editedTable && (
+        <TableEditor
+          table={editedTable}
+          pageNumber={pageNumber}
+          // through the source editor, so the table is one step of its undo and saved like typing
+          onApply={(source) => editor.current?.replace(editedTable.from, editedTable.to, editedTable.source, source) ?? false}
+          onClose={() => {
+            setEditedTable(null);
+            // after the dialog has closed, which hands focus back to the button that opened it
+            requestAnimationFrame(() => editor.current?.focus());
+          }}
+        />
       )}
       {rerunning && <RerunDialog docId={docId} page={page} onClose={() => setRerunning(false)} />}
     </section>
