@@ -64,6 +64,10 @@ describe('tablesInMarkdown', () => {
     ]);
   });
 
+  it('leaves alone a table in a quote or list, whose lines carry its prefixes', () => {
+    expect(tablesInMarkdown('> | a | b |\n> | --- | --- |\n> | 1 | 2 |\n\n- x\n\n  <table><tr><td>1</td></tr></table>\n')).toEqual([]);
+  });
+
   it('reads HTML entities as characters', () => {
     const [table] = tablesInMarkdown('<table><tr><td>A &amp; B &lt;c&gt;</td></tr></table>');
     expect(texts(table!)).toEqual([['A & B <c>']]);

@@ -63,17 +63,19 @@ const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
 /** Every table in the Markdown, in order: pipe tables and HTML `<table>` blocks (not tables nested in a cell). */
 export function tablesInMarkdown(markdown: string): SourceTable[] {
   const found: SourceTable[] = [];
-  const visit = (node: Nodes) => {
+  const visit = (node: Nodes, contained: boolean) => {
+    // in a list or quote, a table's lines carry the container's prefixes (`> `, indentation), which a rewrite would lose
+    if (contained && (node.type === 'table' || node.type === 'html')) return;
     if (node.type === 'table') {
       const table = pipeTable(markdown, node);
       if (table) found.push(table);
     } else if (node.type === 'html') {
       found.push(...htmlTables(markdown, node.value, node.position?.start.offset));
     } else if ('children' in node) {
-      for (const child of node.children) visit(child);
+      for (const child of node.children) visit(child, contained || node.type !== 'root');
     }
   };
-  visit(markdownParser.parse(markdown));
+  visit(markdownParser.parse(markdown), false);
   return found;
 }
 
@@ -114,8 +116,7 @@ function pipeCellText(source: string): string {
 }
 
 function htmlTables(markdown: string, html: string, start: number | undefined): SourceTable[] {
-  // inside a list or quote the node's value lost the source's indentation: its offsets would be wrong
-  if (start === undefined || markdown.slice(start, start + html.length) !== html || !html.includes('<table')) return [];
+  if (start === undefined || !html.includes('<table')) return [];
   const tables: SourceTable[] = [];
   for (const element of tablesIn(fromHtml(html, { fragment: true }))) {
     const from = element.position?.start.offset;
@@ -162,7 +163,7 @@ function htmlCellText(cell: Element): string {
 }
 
 /** Whether the cell is as it was read: then its source is written back unchanged. */
-export function isUntouched(cell: GridCell): boolean {
+function isUntouched(cell: GridCell): boolean {
   const origin = cell.origin;
   return origin !== undefined && origin.text === cell.text && origin.rowSpan === cell.rowSpan && origin.colSpan === cell.colSpan && origin.header === cell.header;
 }
