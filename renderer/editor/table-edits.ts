@@ -3,6 +3,7 @@
  * table's header row on or off. Each returns a new table. Rows and columns go through spanning
  * cells as a spreadsheet does it: a row added inside a `rowspan` lengthens the span, a removed row
  * shortens the spans across it, and a spanning cell whose first row goes moves down with its text.
+ * An HTML table's rows keep their `<thead>`/`<tbody>` group and `<tr>` tag through row edits.
  */
 
 import type { GridCell, SourceTable } from './table-source.js';
@@ -18,12 +19,21 @@ export function cellCovering(table: SourceTable, row: number, column: number): G
 
 /** A new empty row at index `at` (0 to `rows`). */
 export function withRowInserted(table: SourceTable, at: number): SourceTable {
-  return insertRow(table, at, () => false);
+  const inserted = insertRow(table, at, () => false);
+  if (!table.html) return inserted;
+  const rows = table.html.rows;
+  const above = rows[at - 1];
+  const below = rows[at];
+  // a new row of data cells joins the body: a row added under the last header row starts the body below it
+  const beside = above && (!below || table.html.groups[above.group ?? -1]?.tag !== 'thead') ? above : below;
+  const added = { group: beside?.group, open: '<tr>' };
+  return { ...inserted, html: { ...table.html, rows: [...rows.slice(0, at), added, ...rows.slice(at)] } };
 }
 
 export function withRowRemoved(table: SourceTable, row: number): SourceTable {
   if (table.rows <= 1) return table;
-  return removeRow(table, row);
+  const removed = removeRow(table, row);
+  return table.html ? { ...removed, html: { ...table.html, rows: table.html.rows.filter((_, index) => index !== row) } } : removed;
 }
 
 /** A new empty column at index `at`; its cells are headers where the cell beside them is. */

@@ -174,3 +174,59 @@ describe('rows and columns', () => {
     expect(source).toContain('<tr><td>West</td><td>No data</td><td>Survey delayed</td></tr>');
   });
 });
+
+describe('an HTML table with row groups and attributes', () => {
+  const GROUPED = `<table class="data" border="1" data-note="a > b">
+<caption>Sales by region</caption>
+<thead><tr class="head"><th>Region</th><th>Q1</th></tr></thead>
+<tbody>
+<tr><td>North</td><td>120</td></tr>
+<tr id="south"><td>South</td><td>98</td></tr>
+</tbody>
+<tfoot><tr><td>Total</td><td>218</td></tr></tfoot>
+</table>`;
+
+  it('keeps its <table> attributes, caption, row groups and <tr> attributes when a cell changes', () => {
+    const [table] = tablesInMarkdown(GROUPED);
+    const source = tableSourceOf(withCellText(table!, 1, 1, '125'));
+    expect(source).toBe(`<table class="data" border="1" data-note="a > b">
+<caption>Sales by region</caption>
+<thead>
+<tr class="head"><th>Region</th><th>Q1</th></tr>
+</thead>
+<tbody>
+<tr><td>North</td><td>125</td></tr>
+<tr id="south"><td>South</td><td>98</td></tr>
+</tbody>
+<tfoot>
+<tr><td>Total</td><td>218</td></tr>
+</tfoot>
+</table>`);
+    const reread = tablesInMarkdown(source)[0]!;
+    expect(texts(reread)).toEqual([['Region', 'Q1'], ['North', '125'], ['South', '98'], ['Total', '218']]);
+    expect(reread.headerRow).toBe(true);
+  });
+
+  it('puts a row added under the header into the body, and one added at the end into the last group', () => {
+    const [table] = tablesInMarkdown(GROUPED);
+    const underHeader = tableSourceOf(withRowInserted(table!, 1));
+    expect(underHeader).toContain('</thead>\n<tbody>\n<tr><td></td><td></td></tr>\n<tr><td>North</td>');
+    const atEnd = tableSourceOf(withRowInserted(table!, 4));
+    expect(atEnd).toContain('<tfoot>\n<tr><td>Total</td><td>218</td></tr>\n<tr><td></td><td></td></tr>\n</tfoot>');
+  });
+
+  it('drops a group whose rows all went, and keeps the rows in theirs through column edits', () => {
+    const [table] = tablesInMarkdown(GROUPED);
+    const source = tableSourceOf(withColumnInserted(withRowRemoved(table!, 3), 2));
+    expect(source).not.toContain('tfoot');
+    expect(source).toContain('<thead>\n<tr class="head"><th>Region</th><th>Q1</th><th></th></tr>\n</thead>');
+    expect(source).toContain('<tr id="south"><td>South</td><td>98</td><td></td></tr>\n</tbody>\n</table>');
+  });
+
+  it('writes no <tbody> the parser implied around bare rows', () => {
+    const [html] = tablesInMarkdown(SPANS);
+    const source = tableSourceOf(withCellText(html!, 2, 1, '125'));
+    expect(source).not.toContain('tbody');
+    expect(source.startsWith('<table>\n<tr>')).toBe(true);
+  });
+});

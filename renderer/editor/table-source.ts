@@ -56,6 +56,29 @@ export interface SourceTable {
   align: ColumnAlign[];
   /** The shape as read: a grid still this shape with every cell untouched is written back as its source. */
   read: { rows: number; columns: number; headerRow: boolean };
+  /** HTML tables: the markup around the cells, kept when the table is rewritten. */
+  html?: HtmlFrame;
+}
+
+/** An HTML table's `<table …>` tag, what precedes its rows (`<caption>`, `<colgroup>`), and each row's group and `<tr …>` tag. */
+export interface HtmlFrame {
+  open: string;
+  lead: string[];
+  /** The `<thead>`, `<tbody>` and `<tfoot>` written in the source (not those the parser implies). */
+  groups: RowGroup[];
+  /** One per row of the grid, kept in step by the row edits. */
+  rows: HtmlRow[];
+}
+
+export interface RowGroup {
+  tag: string;
+  open: string;
+}
+
+export interface HtmlRow {
+  /** Index into `groups`; undefined for a row written directly in the `<table>`. */
+  group: number | undefined;
+  open: string;
 }
 
 const markdownParser = unified().use(remarkParse).use(remarkGfm).freeze();
@@ -144,7 +167,45 @@ function htmlTable(markdown: string, element: Element, from: number, to: number)
     }),
   );
   const shape = { rows: grid.rows.length, columns: grid.columns, headerRow: grid.headerRows > 0 };
-  return { kind: 'html', from, to, source, ...shape, cells, align: [], read: shape };
+  const sourceOf = (node: Element) => {
+    const start = node.position?.start.offset;
+    const end = node.position?.end.offset;
+    return start === undefined || end === undefined ? undefined : markdown.slice(offset + start, offset + end);
+  };
+  return { kind: 'html', from, to, source, ...shape, cells, align: [], read: shape, html: htmlFrame(element, sourceOf) };
+}
+
+/** The table's markup around its cells, its rows in the order `tableGrid` reads them. */
+function htmlFrame(table: Element, sourceOf: (node: Element) => string | undefined): HtmlFrame {
+  const frame: HtmlFrame = { open: startTag(sourceOf(table) ?? '<table>'), lead: [], groups: [], rows: [] };
+  const addRow = (row: Element, group: number | undefined) => frame.rows.push({ group, open: startTag(sourceOf(row) ?? '<tr>') });
+  for (const child of table.children) {
+    if (child.type !== 'element') continue;
+    if (child.tagName === 'tr') addRow(child, undefined);
+    else if (['thead', 'tbody', 'tfoot'].includes(child.tagName)) {
+      const written = sourceOf(child);
+      // a <tbody> the parser implied around bare rows has no source, and none is written back
+      const group = written === undefined ? undefined : frame.groups.push({ tag: child.tagName, open: startTag(written) }) - 1;
+      for (const row of child.children) if (row.type === 'element' && row.tagName === 'tr') addRow(row, group);
+    } else {
+      const written = sourceOf(child);
+      if (written !== undefined) frame.lead.push(written);
+    }
+  }
+  return frame;
+}
+
+/** An element's start tag from its source: up to the first `>` outside a quoted attribute value. */
+function startTag(source: string): string {
+  let quote: string | undefined;
+  for (let index = 0; index < source.length; index++) {
+    const char = source[index];
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '>') return source.slice(0, index + 1);
+  }
+  return source;
 }
 
 /** A cell's text as a reader sees it, one line per `<br>`. */
@@ -188,13 +249,23 @@ export function tableSourceOf(table: SourceTable): string {
 }
 
 function htmlSource(table: SourceTable): string {
-  const rows = cellRows(table).map((row) => {
+  const frame = table.html;
+  const lines = frame ? [frame.open, ...frame.lead] : ['<table>'];
+  let group: number | undefined;
+  cellRows(table).forEach((row, r) => {
     const written = row.map((cell) => (isUntouched(cell) ? cell.origin!.source : htmlCell(cell)));
     // an empty padding cell before a written one would shift it left: it keeps its place as an empty cell
     const last = written.findLastIndex((source) => source !== '');
-    return `<tr>${written.map((source, index) => (source === '' && index < last ? htmlCell(row[index]!) : source)).join('')}</tr>`;
+    const rowFrame = frame?.rows[r];
+    if (rowFrame?.group !== group) {
+      if (group !== undefined) lines.push(`</${frame!.groups[group]!.tag}>`);
+      group = rowFrame?.group;
+      if (group !== undefined) lines.push(frame!.groups[group]!.open);
+    }
+    lines.push(`${rowFrame?.open ?? '<tr>'}${written.map((source, index) => (source === '' && index < last ? htmlCell(row[index]!) : source)).join('')}</tr>`);
   });
-  return ['<table>', ...rows, '</table>'].join('\n');
+  if (group !== undefined) lines.push(`</${frame!.groups[group]!.tag}>`);
+  return [...lines, '</table>'].join('\n');
 }
 
 function htmlCell(cell: GridCell): string {
