@@ -70,6 +70,8 @@ test('a re-run keeps the earlier text and the edit as versions; comparing, keepi
   // the list: newest first, who read it and when; the model's result is the one shown
   await first.getByRole('button', { name: 'Versions (3)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Versions of page 1' });
+  // titled like every other dialog, not in the small capitals of the page header it opens from
+  await expect(dialog.getByRole('heading', { name: 'Versions of page 1' })).toHaveCSS('text-transform', 'none');
   const items = dialog.getByRole('listitem');
   await expect(items).toHaveCount(3);
   await expect(items.nth(0)).toContainText(/^Model · folio-nano-synthetic · \d/);
