@@ -22,6 +22,8 @@ describe('settingsInUse', () => {
       { name: 'Model', value: 'nano demo' },
       { name: 'Device', value: 'cpu', detail: appInfo.deviceReason },
     ]);
+    // in the remote engine's words for a missing model
+    expect(settingsInUse({ ...vlm, modelDir: null }, 'nano demo', appInfo)[1]).toEqual({ name: 'Model', value: 'not set' });
     expect(settingsInUse({ ...vlm, engine: 'text' }, 'nano demo', appInfo)).toEqual([
       { name: 'Engine', value: 'Text layer' },
       { name: 'Device', value: 'cpu' },

@@ -25,7 +25,7 @@ export function settingsInUse(settings: Settings, modelName: string, appInfo: Ap
   const onnxDevice: StatusFact = appInfo ? { name: 'Device', value: appInfo.device, detail: appInfo.deviceReason || undefined } : { name: 'Device', value: 'starting…' };
   switch (settings.engine) {
     case 'vlm':
-      facts.push({ name: 'Model', value: settings.modelDir ? modelName : 'none set' }, onnxDevice);
+      facts.push({ name: 'Model', value: settings.modelDir ? modelName : 'not set' }, onnxDevice);
       break;
     case 'remote':
       facts.push({ name: 'Model', value: settings.remoteModel ?? 'not set' }, serverFact(settings.remoteServer));
