@@ -54,7 +54,12 @@ export function SettingsDialog() {
       </label>
       {shown.modelPackage && (
         <>
-          <ModelFolderField value={modelDir} onChange={setModelDir} />
+          <ModelFolderField
+            value={modelDir}
+            onChange={setModelDir}
+            // automatic falls back to the text layer; the vision model engine has nothing to read with
+            emptyMeaning={settings.engine === 'auto' ? 'none: the text layer is read' : 'none yet: choose a package or use the demo model'}
+          />
           <ModelLibrary modelDir={modelDir} onUse={setModelDir} />
         </>
       )}

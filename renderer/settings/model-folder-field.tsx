@@ -7,6 +7,8 @@ interface ModelFolderFieldProps {
   /** The folder as typed; it applies when the dialog closes. */
   value: string;
   onChange(folder: string): void;
+  /** What an empty field means for the engine chosen. */
+  emptyMeaning: string;
 }
 
 type CheckShown = Pick<ModelFolderCheck, 'problem' | 'demoLabel'>;
@@ -15,7 +17,7 @@ type CheckShown = Pick<ModelFolderCheck, 'problem' | 'demoLabel'>;
  * The model package folder, typed, chosen or one of the demo models, with what the package loader
  * finds wrong with it, and a demo model's label whenever the folder is one.
  */
-export function ModelFolderField({ value, onChange }: ModelFolderFieldProps) {
+export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderFieldProps) {
   const api = useApi();
   const problemId = useId();
   const [problem, setProblem] = useState<string | undefined>(undefined);
@@ -62,7 +64,7 @@ export function ModelFolderField({ value, onChange }: ModelFolderFieldProps) {
           type="text"
           value={value}
           spellCheck={false}
-          placeholder="none: the text layer is read"
+          placeholder={emptyMeaning}
           aria-invalid={problem !== undefined}
           aria-describedby={problem ? problemId : demoLabel ? `${problemId}-demo` : undefined}
           onChange={(event) => {
