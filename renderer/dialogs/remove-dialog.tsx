@@ -29,7 +29,7 @@ export function RemoveDialog({ document }: { document: WorkspaceDocument }) {
       }
     >
       <p>
-        {document.name} has {lossPhrase(removalLoss(document))}. Removing it takes them out of Folio with its converted text; the file itself stays where it is.
+        {document.name} has {lossPhrase(removalLoss(document))}. Removing it takes that work and its converted text out of Folio; the file itself stays where it is.
       </p>
       <p>You can undo the removal until Folio closes.</p>
     </Modal>
