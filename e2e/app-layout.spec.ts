@@ -3,7 +3,9 @@
  * text engine: no sideways scrolling at 1440, 800 and 640 px and an editor wide enough to read a
  * table row; the divider between page and Markdown dragged, moved by keys and kept across a
  * reload; the window lit up while files are dragged over it; the save state when the backend is
- * gone; hover and click linking Markdown and page regions after an edit.
+ * gone; hover and click linking Markdown and page regions after an edit. Narrow, the status bar wraps
+ * rather than cutting its facts to an ellipsis, and the header puts the review stepper on a line of
+ * its own rather than laying its buttons over Export and Settings.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -38,6 +40,28 @@ async function horizontalOverflow(page: Page): Promise<number> {
   return page.evaluate(() => {
     const root = document.scrollingElement!;
     return root.scrollWidth - root.clientWidth;
+  });
+}
+
+/** The status bar's facts that do not show whole: cut by an ellipsis or running out of the window. */
+async function clippedStatusFacts(page: Page): Promise<string[]> {
+  return page
+    .locator('.status-bar .status-fact')
+    .evaluateAll((facts) => facts.filter((fact) => fact.scrollWidth > fact.clientWidth + 1 || fact.getBoundingClientRect().right > window.innerWidth).map((fact) => fact.textContent ?? ''));
+}
+
+/** Pairs of the header's buttons and counts whose boxes overlap. */
+async function overlappingHeaderItems(page: Page): Promise<string[]> {
+  return page.locator('.app-header').evaluate((header) => {
+    const items = [...header.querySelectorAll('button, .review-left')].filter((item) => item.getClientRects().length > 0);
+    const overlaps: string[] = [];
+    items.forEach((a, i) => {
+      for (const b of items.slice(i + 1)) {
+        const [x, y] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+        if (x.left < y.right - 1 && y.left < x.right - 1 && x.top < y.bottom - 1 && y.top < x.bottom - 1) overlaps.push(`${a.textContent} / ${b.textContent}`);
+      }
+    });
+    return overlaps;
   });
 }
 
@@ -77,6 +101,10 @@ test('nothing scrolls sideways at 1440, 800 or 640 px, and the editor stays wide
     // the page and the save state stay in view
     await expect(page.getByRole('region', { name: 'Pages' })).toBeVisible();
     await expect(page.locator('.status-bar .save-state')).toBeVisible();
+    // every fact of the status bar whole (it wraps when narrow), none cut to "Device: …"
+    expect(await clippedStatusFacts(page), `status bar at ${width} px`).toEqual([]);
+    // the header's buttons never lie over one another (the review stepper takes its own line when narrow)
+    expect(await overlappingHeaderItems(page), `header at ${width} px`).toEqual([]);
     await screenshot(page, `60-layout-${width}`);
   }
 
@@ -87,6 +115,9 @@ test('nothing scrolls sideways at 1440, 800 or 640 px, and the editor stays wide
   const toggle = page.getByRole('button', { name: 'Documents (1)' });
   await toggle.click();
   await expect(documents).toBeVisible();
+  // the drawer opens below the header, however many lines that takes
+  const headerBottom = (await page.locator('.app-header').boundingBox())!;
+  expect((await documents.boundingBox())!.y).toBeGreaterThanOrEqual(headerBottom.y + headerBottom.height - 1);
   await screenshot(page, '61-layout-640-drawer');
   await documents.getByRole('button', { name: /^running-headers\.pdf/ }).click();
   await expect(documents).toBeHidden();
