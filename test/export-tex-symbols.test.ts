@@ -47,3 +47,30 @@ describe('LaTeX export of Unicode math and symbols', () => {
     expect(text.split('\f').filter((pageText) => pageText.trim() !== '').length).toBe(2);
   });
 });
+
+// acmart's Libertine math and other Unicode math fonts put styled letters in the text layer
+describe('LaTeX export of Unicode math letters (U+1D400–U+1D7FF)', () => {
+  const PAGE = { page: 1, markdown: 'Where 𝜋 is a ratio, 𝛼 and 𝜔 are angles, 𝑛 counts 𝑥 ∈ 𝐀 in 𝔤 with 𝟏, 𝒜 and 𝒶, 𝕂 and 𝕜, 𝚝𝚝, 𝝁 and ℎ.\n\n$𝜆 = 𝑓(𝑥) + 𝜕𝑦$' };
+  const { text: tex, warnings } = documentLatex([PAGE], { title: 'Math letters', image: () => undefined });
+  const body = tex.slice(tex.indexOf('\\begin{document}'));
+
+  it('writes them as LaTeX letters in their fonts, with no code points and no warning', () => {
+    expect(warnings).toEqual([]);
+    expect(body).not.toContain('[U+');
+    for (const written of ['$\\pi$', '$\\alpha$', '$\\omega$', '$n$', '$x$', '$\\mathbf{A}$', '$\\mathfrak{g}$', '$\\mathbf{1}$', '$\\mathcal{A}$', '$\\mathbb{K}$', '$\\mathtt{t}$', '$\\bm{\\mu}$', '$h$']) {
+      expect(body).toContain(written);
+    }
+    // script and blackboard lowercase have no LaTeX glyphs: the plain letter
+    expect(body).toContain('and $a$,');
+    expect(body).toContain('and $k$,');
+    expect(body).toMatch(/\\lambda\s*= f\(x\) \+ \\partial\s*y/);
+  });
+
+  it('compiles with pdflatex, and the PDF shows the letters', needs(PROGRAMS, latex), () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-letters-'));
+    writeFileSync(path.join(folder, 'letters.tex'), tex);
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'letters.tex'], { cwd: folder, stdio: 'ignore', timeout: 120_000 });
+    const text = pdfText(path.join(folder, 'letters.pdf'));
+    for (const letter of ['π', 'α', 'ω', 'λ']) expect(text).toContain(letter);
+  });
+});

@@ -121,7 +121,23 @@ interface Context {
 
 /** Nodes as TeX's tokens: strings one character each; groups, macros and environments as they are. */
 function tokens(nodes: readonly Ast.Node[]): Ast.Node[] {
-  return nodes.flatMap((node) => (node.type === 'string' ? [...node.content].map((content): Ast.Node => ({ type: 'string', content })) : [node]));
+  const list = nodes.flatMap((node) => (node.type === 'string' ? [...node.content].map((content): Ast.Node => ({ type: 'string', content })) : [node]));
+  // the LaTeX parser splits a character outside the BMP (𝑥, 𝜋) into its two UTF-16 halves: joined again
+  return list.flatMap((node, index): Ast.Node[] => {
+    const before = list[index - 1];
+    if (node.type === 'string' && isLowSurrogate(node.content) && before?.type === 'string' && isHighSurrogate(before.content)) return [];
+    const after = list[index + 1];
+    if (node.type === 'string' && isHighSurrogate(node.content) && after?.type === 'string' && isLowSurrogate(after.content)) return [{ type: 'string', content: node.content + after.content }];
+    return [node];
+  });
+}
+
+function isHighSurrogate(text: string): boolean {
+  return text.length === 1 && text.charCodeAt(0) >= 0xd800 && text.charCodeAt(0) <= 0xdbff;
+}
+
+function isLowSurrogate(text: string): boolean {
+  return text.length === 1 && text.charCodeAt(0) >= 0xdc00 && text.charCodeAt(0) <= 0xdfff;
 }
 
 function isCharacter(node: Ast.Node | undefined, characters: string): node is Ast.String {

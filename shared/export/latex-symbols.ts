@@ -139,8 +139,8 @@ export const MATH_RENAMED: Readonly<Record<string, string>> = {
 /** Single characters that are commands in math: `\{`, `\,`, `\%`... (`\\` and `\&` are the alignments' own). */
 export const MATH_CONTROL_SYMBOLS: ReadonlySet<string> = new Set(['{', '}', '|', ',', ';', ':', '!', ' ', '%', '#', '$', '_', '&']);
 
-/** Unicode characters in math (from a model writing `α` or `≤` inside `$...$`), as LaTeX math. */
-export const UNICODE_MATH: Readonly<Record<string, string>> = {
+/** Greek letters (and ∇, ∂, which Unicode styles with them) as LaTeX math. */
+const UNICODE_GREEK: Readonly<Record<string, string>> = {
   ...Object.fromEntries([...'αβγδεζηθικλμνξπρστυφχψω'].map((c, i) => [c, `\\${words('alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi pi rho sigma tau upsilon phi chi psi omega')[i]} `])),
   ο: 'o',
   ς: '\\varsigma ',
@@ -149,8 +149,19 @@ export const UNICODE_MATH: Readonly<Record<string, string>> = {
   ϵ: '\\epsilon ',
   ϱ: '\\varrho ',
   ϖ: '\\varpi ',
+  ϴ: '\\Theta ',
+  ϰ: '\\varkappa ',
+  ϝ: '\\digamma ',
+  Ϝ: '\\digamma ',
   ...Object.fromEntries([...'ΓΔΘΛΞΠΣΥΦΨΩ'].map((c, i) => [c, `\\${words('Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega')[i]} `])),
   ...Object.fromEntries([...'ΑΒΕΖΗΙΚΜΝΟΡΤΧ'].map((c) => [c, `\\mathrm{${'ABEZHIKMNOPTX'['ΑΒΕΖΗΙΚΜΝΟΡΤΧ'.indexOf(c)]}}`])),
+  '∂': '\\partial ',
+  '∇': '\\nabla ',
+};
+
+/** Unicode characters in math (from a model writing `α` or `≤` inside `$...$`), as LaTeX math. */
+export const UNICODE_MATH: Readonly<Record<string, string>> = {
+  ...UNICODE_GREEK,
   '−': '-',
   '∓': '\\mp ',
   '±': '\\pm ',
@@ -169,8 +180,6 @@ export const UNICODE_MATH: Readonly<Record<string, string>> = {
   '∬': '\\iint ',
   '∭': '\\iiint ',
   '∮': '\\oint ',
-  '∂': '\\partial ',
-  '∇': '\\nabla ',
   '∆': '\\Delta ',
   '∞': '\\infty ',
   '∀': '\\forall ',
@@ -276,7 +285,56 @@ export const UNICODE_MATH: Readonly<Record<string, string>> = {
   '½': '\\tfrac{1}{2}',
   '¼': '\\tfrac{1}{4}',
   '¾': '\\tfrac{3}{4}',
+  ℎ: 'h',
+  ...mathAlphanumerics(),
 };
+
+/**
+ * The styled letters and digits of Unicode's Mathematical Alphanumeric Symbols (U+1D400–U+1D7FF: 𝑥, 𝜋,
+ * 𝐀, 𝔤, 𝟏), which PDFs typeset with Unicode math fonts carry in their text layer: the plain letter
+ * (NFKC) in LaTeX's font for that style. Italic is math's own default; LaTeX's script and
+ * blackboard fonts have capitals only, so a lowercase one is written plain rather than as a glyph
+ * that is not there.
+ */
+function mathAlphanumerics(): Record<string, string> {
+  // [first code point, last, style]: the block's runs, each a style of A–Z a–z, Greek, or digits
+  const runs: [number, number, string][] = [
+    [0x1d400, 0x1d433, 'mathbf'],
+    [0x1d434, 0x1d467, ''],
+    [0x1d468, 0x1d49b, 'bm'],
+    [0x1d49c, 0x1d4cf, 'mathcal'],
+    [0x1d4d0, 0x1d503, 'mathcal'],
+    [0x1d504, 0x1d537, 'mathfrak'],
+    [0x1d538, 0x1d56b, 'mathbb'],
+    [0x1d56c, 0x1d59f, 'mathfrak'],
+    [0x1d5a0, 0x1d66f, 'mathsf'],
+    [0x1d670, 0x1d6a3, 'mathtt'],
+    [0x1d6a8, 0x1d6e1, 'bm'],
+    [0x1d6e2, 0x1d71b, ''],
+    [0x1d71c, 0x1d7c9, 'bm'],
+    [0x1d7ce, 0x1d7d7, 'mathbf'],
+    [0x1d7d8, 0x1d7e1, ''],
+    [0x1d7e2, 0x1d7f5, 'mathsf'],
+    [0x1d7f6, 0x1d7ff, 'mathtt'],
+  ];
+  const entries: [string, string][] = [
+    ['\u{1d6a4}', '\\imath '],
+    ['\u{1d6a5}', '\\jmath '],
+  ];
+  for (const [first, last, style] of runs) {
+    for (let code = first; code <= last; code++) {
+      const character = String.fromCodePoint(code);
+      const plain = character.normalize('NFKC');
+      // unassigned code points (the holes filled by ℎ, ℬ, ℝ... in Letterlike Symbols) stay as they are
+      if (plain === character || [...plain].length !== 1) continue;
+      const base = /^[A-Za-z0-9]$/.test(plain) ? plain : UNICODE_GREEK[plain];
+      if (base === undefined) continue;
+      const capitalsOnly = (style === 'mathcal' || style === 'mathbb') && !/^[A-Z]$/.test(plain);
+      entries.push([character, style === '' || capitalsOnly ? base : `\\${style}{${base.trim()}}`]);
+    }
+  }
+  return Object.fromEntries(entries);
+}
 
 /** Text-mode LaTeX for characters that are special to TeX or outside what inputenc sets alone. */
 export const TEXT_SPECIALS: Readonly<Record<string, string>> = {
