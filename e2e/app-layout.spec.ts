@@ -53,7 +53,7 @@ async function clippedStatusFacts(page: Page): Promise<string[]> {
 /** Pairs of the header's buttons and counts whose boxes overlap. */
 async function overlappingHeaderItems(page: Page): Promise<string[]> {
   return page.locator('.app-header').evaluate((header) => {
-    const items = [...header.querySelectorAll('button, .review-left')].filter((item) => item.getClientRects().length > 0);
+    const items = Array.from(header.querySelectorAll('button, .review-left')).filter((item) => item.getClientRects().length > 0);
     const overlaps: string[] = [];
     items.forEach((a, i) => {
       for (const b of items.slice(i + 1)) {
