@@ -2,8 +2,9 @@
  * Settings in the user's words and export of several documents, as a person uses them in the browser
  * mode: the remote server tested before any page is sent (refused, then asking for its key, then
  * listing its model, chosen from the list), only the chosen engine's options with the internals
- * under Advanced; then two documents exported at once with visible page breaks in every format, the
- * dialog's choices still there when it is opened again, after a reload too.
+ * under Advanced; then two documents exported at once with visible page breaks in every format (the
+ * dialog staying open while it writes), the dialog's choices still there when it is opened again,
+ * after a reload too.
  */
 import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -104,6 +105,16 @@ test('Test connection says what is wrong in words, lists the server model to cho
 test('two documents exported at once with visible page breaks in every format; the choices are there when the dialog opens again', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
+  // the export request is held on its way to the bridge until the test lets it go, so that the dialog is seen while it works
+  let releaseExport = () => {};
+  const exportHeld = new Promise<void>((resolve) => (releaseExport = resolve));
+  await page.routeWebSocket(/./, (socket) => {
+    const server = socket.connectToServer();
+    socket.onMessage((message) => {
+      if ((JSON.parse(String(message)) as { method?: string }).method === 'exportDocuments') void exportHeld.then(() => server.send(message));
+      else server.send(message);
+    });
+  });
   await page.goto(bridge.url);
   await dropFile(page, path.join(FIXTURES, 'running-headers.pdf'));
   await expect(page.getByText('4 of 4 pages done')).toBeVisible({ timeout: 30_000 });
@@ -119,6 +130,12 @@ test('two documents exported at once with visible page breaks in every format; t
   await dialog.getByRole('checkbox', { name: 'Page breaks between pages' }).check();
   await dialog.getByRole('button', { name: 'Choose folder…' }).click();
   await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+  // while the files are written the dialog cannot be closed: Escape and Cancel would hide the result, not stop the export
+  await expect(dialog.getByRole('button', { name: 'Exporting…' })).toBeDisabled();
+  await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeVisible();
+  releaseExport();
   await expect(dialog.getByRole('status')).toContainText('Wrote 8 files');
   await screenshot(page, '51-export-two-documents');
 

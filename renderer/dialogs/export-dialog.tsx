@@ -40,7 +40,10 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   const [pickedFolder, setPickedFolder] = useState<string | null>(remembered.folder);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ExportOutcome | null>(null);
-  const close = () => openDialog(null);
+  // an export under way cannot be stopped: the dialog stays until it says what was written
+  const close = () => {
+    if (!busy) openDialog(null);
+  };
   // Export is ready at once with the default folder; "Choose folder…" is for another one
   useEffect(() => {
     let current = true;
@@ -99,7 +102,7 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
       onClose={close}
       actions={
         <>
-          <button type="button" onClick={close}>
+          <button type="button" disabled={busy} title={busy ? 'Wait for the export to finish: files are being written' : undefined} onClick={close}>
             {outcome?.kind === 'written' ? 'Close' : 'Cancel'}
           </button>
           {outcome?.kind === 'would-overwrite' ? (
