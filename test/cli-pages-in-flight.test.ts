@@ -73,7 +73,7 @@ describe('folio convert --pages-in-flight', () => {
   it('refuses a count out of range, and the flag without a model', async () => {
     const zero = await runFolio(['convert', pdf, '-o', path.join(folder, 'zero'), '--model', tinyPackage, '--pages-in-flight', '0']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--pages-in-flight "0" is not a whole number from 1 to 16.');
+    expect(zero.stderr).toContain('--pages-in-flight "0" is not auto or a whole number from 1 to 16.');
     const stray = await runFolio(['convert', pdf, '-o', path.join(folder, 'stray'), '--pages-in-flight', '4']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--pages-in-flight sets up the vlm engine');
