@@ -37,8 +37,12 @@ interface OpenedPackage {
   engines: Map<string, Promise<VlmEngine>>;
   /** The documents (their sessions) that used it and are still open. */
   users: Set<object>;
-  /** `--pages-in-flight auto`'s measurement of packed passes on the package's device, once asked for. */
-  packedCosts?: Promise<{ costs: PackedPassCost[]; measured: string }>;
+  /**
+   * `--pages-in-flight auto`'s measurement of packed passes on the package's device, once asked for,
+   * with the memory free then: taken once, so that every document's choice (and engine) is the same
+   * but for its pages. A failed measurement says why in its place.
+   */
+  packedCosts?: Promise<{ costs: PackedPassCost[]; measured: string; freeBytes: number } | { failed: string }>;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -93,9 +97,13 @@ export class VlmEngineCache {
     if (!runner.packs) return oneAtATime(whyPagesCannotPack(runner, pkg));
     if (!opened.packedCosts) {
       preparing?.(`measuring decoder passes of several pages on ${pkg.provider.device}`, opened.progress.bytes);
-      opened.packedCosts = knownPackedPassCosts(pkg, options.calibrationDir);
+      opened.packedCosts = knownPackedPassCosts(pkg, options.calibrationDir).then(
+        (known) => ({ ...known, freeBytes: os.freemem() }),
+        (error: unknown) => ({ failed: (error as Error).message.split('\n')[0] ?? '' }),
+      );
     }
-    const { costs, measured } = await opened.packedCosts;
+    const known = await opened.packedCosts;
+    if ('failed' in known) return oneAtATime(`timing packed passes failed (${known.failed})`);
     let mode: ResolutionMode;
     try {
       mode = resolutionMode(pkg.manifest, modeName);
@@ -105,7 +113,7 @@ export class VlmEngineCache {
     }
     const maxK = typeof options.specK === 'number' ? options.specK : runner.hasMtp ? MAX_SPEC_K : 0;
     const bytesPerPage = pageCacheBytes(pkg.manifest, mode, options.maxNewTokens, maxK, runner.hasMtp);
-    return choosePagesInFlight(costs, { bytesPerPage, freeBytes: os.freemem(), documentPages: options.documentPages }, measured);
+    return choosePagesInFlight(known.costs, { bytesPerPage, freeBytes: known.freeBytes, documentPages: options.documentPages }, known.measured);
   }
 
   /** The document closed: each package no open document uses any more is released after the grace period. */
