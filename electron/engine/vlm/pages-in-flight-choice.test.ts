@@ -15,13 +15,19 @@ describe('choosePagesInFlight', () => {
     const choice = choosePagesInFlight(REAL_WIDTH, PLENTY, 'measured now in 0.6 s');
     // 10.4, 6.3, 5.4, 5.2 ms a row: 8 gains 4% on 4
     expect(choice.pages).toBe(4);
-    expect(choice.reason).toBe('auto put 4 pages in flight (ms a page row in a pass: 10 at 1, 6.3 at 2, 5.4 at 4, 5.2 at 8; 8 pages gain under 10% on 4; measured now in 0.6 s)');
+    expect(choice.reason).toBe('auto put 4 pages in flight (ms a page row in a pass: 10 at 1, 6.3 at 2, 5.4 at 4, 5.2 at 8; 8 pages gain under 10% a row on 4; measured now in 0.6 s)');
   });
 
-  it('goes to the largest measured count while every step pays, and stops at the first that does not', () => {
+  it('goes to the largest measured count that still pays on the best smaller one', () => {
     expect(choosePagesInFlight([{ pages: 1, ms: 1 }, { pages: 2, ms: 1.2 }, { pages: 4, ms: 1.5 }, { pages: 8, ms: 2 }], PLENTY).pages).toBe(8);
-    // 2 gains nothing, so 4 is not tried even though it would
-    expect(choosePagesInFlight([{ pages: 1, ms: 1 }, { pages: 2, ms: 1.95 }, { pages: 4, ms: 2 }], PLENTY).pages).toBe(1);
+    // the real-width package's second round on a shared machine: a neighbour slowed the pass of 2, which must not hide 4 and 8
+    const noisy = choosePagesInFlight([{ pages: 1, ms: 10.57 }, { pages: 2, ms: 20.19 }, { pages: 4, ms: 24.54 }, { pages: 8, ms: 28.9 }], PLENTY);
+    expect(noisy.pages).toBe(8);
+    expect(noisy.reason).not.toContain('gain under');
+    // nothing pays: one page
+    const flat = choosePagesInFlight([{ pages: 1, ms: 1 }, { pages: 2, ms: 1.95 }, { pages: 4, ms: 3.9 }], PLENTY);
+    expect(flat.pages).toBe(1);
+    expect(flat.reason).toContain('2 or 4 pages gain under 10% a row on 1');
     // the order the costs come in does not matter
     expect(choosePagesInFlight([...REAL_WIDTH].reverse(), PLENTY).pages).toBe(4);
   });

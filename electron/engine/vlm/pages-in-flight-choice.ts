@@ -37,7 +37,7 @@ export const MIN_GAIN = 0.1;
 export const MEMORY_SHARE = 0.5;
 
 /**
- * The most pages whose time per row still improves by `MIN_GAIN` at each measured step, then no more
+ * The most pages whose time per row improves by `MIN_GAIN` on the best smaller count, then no more
  * than memory holds and the document has. Costs must include one page alone; `measured` (when and
  * how long) is added to the reason.
  */
@@ -46,20 +46,15 @@ export function choosePagesInFlight(costs: readonly PackedPassCost[], limits: In
   const alone = sorted[0];
   if (!alone || alone.pages !== 1) throw new Error('pages in flight: a pass of one page was not measured');
   const perRow = (cost: PackedPassCost) => cost.ms / cost.pages;
+  // not stopped at the first count that does not pay: one pass slowed by a neighbour must not hide a larger count that does
   let best = alone;
-  let notWorth: PackedPassCost | undefined;
-  for (const next of sorted.slice(1)) {
-    if (perRow(next) > perRow(best) * (1 - MIN_GAIN)) {
-      notWorth = next;
-      break;
-    }
-    best = next;
-  }
+  for (const next of sorted.slice(1)) if (perRow(next) <= perRow(best) * (1 - MIN_GAIN)) best = next;
+  const notWorth = sorted.filter((cost) => cost.pages > best.pages).map((cost) => cost.pages);
   const fits = limits.bytesPerPage > 0 ? Math.max(1, Math.floor((limits.freeBytes * MEMORY_SHARE) / limits.bytesPerPage)) : Number.POSITIVE_INFINITY;
   const pages = Math.max(1, Math.min(best.pages, fits, limits.documentPages ?? Number.POSITIVE_INFINITY));
   const timings = sorted.map((cost) => `${formatMs(perRow(cost))} at ${cost.pages}`).join(', ');
   const bounds = [`ms a page row in a pass: ${timings}`];
-  if (notWorth) bounds.push(`${notWorth.pages} pages gain under ${Math.round(MIN_GAIN * 100)}% on ${best.pages}`);
+  if (notWorth.length) bounds.push(`${notWorth.join(' or ')} pages gain under ${Math.round(MIN_GAIN * 100)}% a row on ${best.pages}`);
   if (fits < best.pages) bounds.push(`memory for ${fits} (${gigabytes(limits.bytesPerPage)} a page, half of ${gigabytes(limits.freeBytes)} free)`);
   if (limits.documentPages !== undefined && limits.documentPages < Math.min(best.pages, fits)) bounds.push(`the document has ${limits.documentPages}`);
   if (measured) bounds.push(measured);
