@@ -84,6 +84,8 @@ describe('folio convert --pages-in-flight', () => {
     expect(again.done[0]?.stats.reason).toMatch(/measured \d{4}-\d\d-\d\d, kept\)/);
     expect(again.pages).toEqual(first.pages);
     expect(first.pages).toEqual((await convert(1, 0, {}, 'b')).pages);
+    const doctor = await runFolio(['doctor'], { FOLIO_USER_DATA_DIR: data });
+    expect(doctor.stdout).toMatch(/^--pages-in-flight auto measured \(.*packed-pass-calibration\.json\):\n {2}.+ on cpu: a decoder pass [\d.]+ ms with 1 page, [\d.]+ ms with 2 pages, [\d.]+ ms with 4 pages, [\d.]+ ms with 8 pages \(\d{4}-/m);
   }, 300_000);
 
   it('refuses a count out of range, and the flag without a model', async () => {
