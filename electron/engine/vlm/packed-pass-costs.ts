@@ -3,7 +3,7 @@
  * pages packed into it (each page's lane holding a short prompt), on the opened package's device.
  * The least of a few passes is kept in the app-data folder beside `--device auto`'s measurements,
  * under the same key (package, device, ONNX Runtime, CPU), so it is measured once per package and
- * machine. Rows are made-up embeddings: a pass's cost does not depend on what they say.
+ * machine. Rows are embeddings of made-up tokens, each row another token.
  */
 
 import { MAX_AUTO_PAGES_IN_FLIGHT } from '../../../shared/conversion-defaults.js';
@@ -34,17 +34,21 @@ export const DEFAULT_PACKED_PASS_PLAN: PackedPassPlan = { pages: [1, 2, 4, MAX_A
 export async function measurePackedPasses(pkg: ModelPackage, plan: PackedPassPlan = DEFAULT_PACKED_PASS_PLAN): Promise<{ costs: PackedPassCost[]; totalMs: number }> {
   const started = performance.now();
   const runner = new ModelRunner(pkg);
-  // a fixed pattern, not random: the same rows every time
-  const rows = (count: number, seed: number) => new Float32Array(count * runner.hidden).map((_, i) => (((i * 7919 + seed * 104729) % 2001) / 2000 - 0.5) * 0.1);
+  const vocab = pkg.manifest.architecture.language_config.vocab_size;
+  // rows of real token embeddings, a different token in every row: they route to experts as a page's
+  // tokens do (rows alike would all pick the same experts and make packing look cheaper than it is)
+  let next = 0;
+  const rows = (count: number) => runner.embed(Array.from({ length: count }, () => ((next++ * 7919 + 13) % vocab)));
   const costs: PackedPassCost[] = [];
   for (const pages of plan.pages) {
     const { decoder } = runner.packedCaches(pages);
     const lanes = Array.from({ length: pages }, (_, lane) => decoder.lane(lane));
-    for (const [lane, cache] of lanes.entries()) await runner.decode(cache, rows(plan.laneRows, lane), 1);
+    for (const cache of lanes) await runner.decode(cache, await rows(plan.laneRows), 1);
     let least = Number.POSITIVE_INFINITY;
     for (let pass = 0; pass <= plan.passes; pass++) {
+      const embeds = await Promise.all(lanes.map(() => rows(1)));
       const passStarted = performance.now();
-      await runner.packed('decoder', decoder, lanes.map((cache, lane) => ({ cache, embeds: rows(1, lane + pass), logits: 1 })));
+      await runner.packed('decoder', decoder, lanes.map((cache, lane) => ({ cache, embeds: embeds[lane] as Float32Array, logits: 1 })));
       // the first pass warms up
       if (pass > 0) least = Math.min(least, performance.now() - passStarted);
     }
