@@ -58,6 +58,13 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
   await settings.getByRole('button', { name: 'Choose…' }).click();
   await expect(modelFolder).toHaveValue(TINY_PACKAGE);
   await expect(settings.getByRole('alert')).toHaveCount(0);
+  // the vlm engine's pages decoding together: a number, or measured on the device
+  await settings.getByText('Advanced').click();
+  const inFlight = settings.getByRole('combobox', { name: 'Pages decoding together (CPU)' });
+  await expect(inFlight).toHaveValue('1');
+  await inFlight.selectOption({ label: 'Automatic (measured on this device)' });
+  await expect(inFlight).toHaveValue('auto');
+  await settings.getByText('Advanced').click();
 
   await engine.selectOption({ label: 'Remote server' });
   await expect(modelFolder).toHaveCount(0);
@@ -87,6 +94,7 @@ test('a remote server, its API key and a model folder set in Settings; a PDF con
     remoteConcurrency: 2,
     modelDir: TINY_PACKAGE,
     ocrLang: 'fr',
+    pagesInFlight: 'auto',
   });
   expect(await bridge.service.hasApiKey()).toBe(true);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PageStats } from '../shared/page.js';
+import type { DecodeStats, PageStats } from '../shared/page.js';
 import { DEFAULT_SETTINGS } from '../shared/settings.js';
 import { pageReadBy, settingsInUse } from './status-facts.js';
 
@@ -41,6 +41,18 @@ describe('pageReadBy', () => {
       { name: 'Time', value: '41 s' },
       { name: 'Speed', value: '45 tokens' },
     ]);
+  });
+
+  it('says how many pages a vlm page decoded alongside and the rows a pass took, only when it shared its passes', () => {
+    const decode = { tokensPerSecond: 21.34, newTokens: 900, tokensPerStep: 1, pagesTogether: { most: 4, mean: 3.62 }, rowsPerPass: 3.62 } as DecodeStats;
+    const stats: PageStats = { engine: 'vlm', device: 'cpu', timeMs: 42_000, chars: 3000, decode };
+    expect(pageReadBy(stats).find((fact) => fact.name === 'Speed')).toEqual({
+      name: 'Speed',
+      value: '21.3 tokens/s',
+      detail: '900 tokens, 1.00 tokens per decoder step; decoded with other pages: 3.6 pages a pass on average, at most 4, 3.6 rows a pass',
+    });
+    const alone = { ...stats, decode: { ...decode, pagesTogether: { most: 1, mean: 1 }, rowsPerPass: 1 } };
+    expect(pageReadBy(alone).find((fact) => fact.name === 'Speed')?.detail).toBe('900 tokens, 1.00 tokens per decoder step');
   });
 
   it('says a text-layer page’s engine, device and time only', () => {

@@ -55,9 +55,16 @@ export function pageReadBy(stats: PageStats): StatusFacts {
   }
   facts.push({ name: 'Time', value: seconds(stats.timeMs) });
   // tokens/s is the decoder's own measure; a server's time includes its queue and the network, so it gets a count
-  if (stats.decode) facts.push({ name: 'Speed', value: `${stats.decode.tokensPerSecond.toFixed(1)} tokens/s`, detail: `${stats.decode.newTokens} tokens, ${stats.decode.tokensPerStep.toFixed(2)} tokens per decoder step` });
+  if (stats.decode) facts.push({ name: 'Speed', value: `${stats.decode.tokensPerSecond.toFixed(1)} tokens/s`, detail: `${stats.decode.newTokens} tokens, ${stats.decode.tokensPerStep.toFixed(2)} tokens per decoder step${decodedAlongside(stats.decode)}` });
   else if (stats.engine === 'remote' && stats.tokens !== undefined) facts.push({ name: 'Speed', value: `${stats.tokens} tokens` });
   return facts;
+}
+
+/** `--pages-in-flight`: the pages the page shared its decoder passes with, and the rows a pass took. */
+function decodedAlongside(decode: NonNullable<PageStats['decode']>): string {
+  const { most, mean } = decode.pagesTogether;
+  if (most <= 1) return '';
+  return `; decoded with other pages: ${mean.toFixed(1)} pages a pass on average, at most ${most}, ${decode.rowsPerPass.toFixed(1)} rows a pass`;
 }
 
 function serverFact(address: string | null): StatusFact {

@@ -21,6 +21,12 @@ export const MAX_SPEC_K = 4;
  */
 export const MAX_PAGES_IN_FLIGHT = 16;
 
+/** `--pages-in-flight` and the setting: a number of pages, or `auto` (measured on the device, electron/engine/vlm/pages-in-flight-choice.ts). */
+export type PagesInFlight = number | 'auto';
+
+/** The most pages `auto` puts in flight: it measures packed passes of 1, 2, 4 and this many pages. */
+export const MAX_AUTO_PAGES_IN_FLIGHT = 8;
+
 export const REMOTE_DEFAULTS = {
   /** Pages in flight at once on the server. */
   concurrency: 16,

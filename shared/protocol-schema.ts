@@ -17,7 +17,7 @@ const convertOptions = z.object({
   keepHeaders: z.boolean(),
   extractImages: z.boolean(),
   vlm: z
-    .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1), device: z.string().refine((text) => parseDeviceRequest(text) !== null).optional(), calibrationDir: z.string().min(1).optional(), pagesInFlight: z.int().min(1).max(MAX_PAGES_IN_FLIGHT).optional() })
+    .object({ modelDir: z.string().min(1), specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]), mode: z.string().min(1).optional(), maxNewTokens: z.int().min(1), device: z.string().refine((text) => parseDeviceRequest(text) !== null).optional(), calibrationDir: z.string().min(1).optional(), pagesInFlight: z.union([z.int().min(1).max(MAX_PAGES_IN_FLIGHT), z.literal('auto')]).optional(), documentPages: z.int().min(1).optional() })
     .optional(),
   lang: z.enum(OCR_LANGUAGES).optional(),
   remote: z

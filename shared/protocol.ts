@@ -4,7 +4,7 @@
  * document so one host can serve several.
  */
 
-import { DEFAULT_ENGINE } from './conversion-defaults.js';
+import { DEFAULT_ENGINE, type PagesInFlight } from './conversion-defaults.js';
 import type { EngineChoice } from './engine-name.js';
 import type { Failure } from './failure.js';
 import type { OcrLanguage } from './ocr-languages.js';
@@ -65,8 +65,10 @@ export interface VlmOptions {
   device?: string;
   /** The app-data folder, where `auto` (device and K) keeps what it measured; undefined: measured on every open, kept nowhere. */
   calibrationDir?: string;
-  /** Pages decoding together (the CPU only for now; elsewhere one at a time, with a note); undefined: 1. */
-  pagesInFlight?: number;
+  /** Pages decoding together (the CPU only for now; elsewhere one at a time, with a note); `auto`: measured on the device; undefined: 1. */
+  pagesInFlight?: PagesInFlight;
+  /** Pages of the document being converted, set by the engine host: `auto` puts no more than these in flight. */
+  documentPages?: number;
 }
 
 export const DEFAULT_CONVERT_OPTIONS: ConvertOptions = {

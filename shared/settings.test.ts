@@ -13,6 +13,8 @@ describe('settings', () => {
     expect(parseSettings({ pagesInFlight: 4 }).pagesInFlight).toBe(4);
     expect(parseSettings({ pagesInFlight: 0 }).pagesInFlight).toBe(1);
     expect(parseSettings({ pagesInFlight: 17 }).pagesInFlight).toBe(1);
+    expect(parseSettings({ pagesInFlight: 'auto' }).pagesInFlight).toBe('auto');
+    expect(parseSettings({ pagesInFlight: 'Auto' }).pagesInFlight).toBe(1);
   });
 
   it('keeps an http(s) server address and refuses one that is not, or that carries a password', () => {

@@ -40,8 +40,8 @@ const settingsSchema = z.object({
   /** Draft tokens per decoding step, 0 (plain greedy) to 4, or measured on the device. */
   specK: z.union([z.int().min(0).max(MAX_SPEC_K), z.literal('auto')]).catch('auto'),
   maxNewTokens: z.int().min(1).max(MAX_NEW_TOKENS_LIMIT).catch(DEFAULT_MAX_NEW_TOKENS),
-  /** Pages the `vlm` engine decodes together on the CPU (1: one at a time). */
-  pagesInFlight: z.int().min(1).max(MAX_PAGES_IN_FLIGHT).catch(1),
+  /** Pages the `vlm` engine decodes together on the CPU (1: one at a time; `auto`: chosen by measurement). */
+  pagesInFlight: z.union([z.int().min(1).max(MAX_PAGES_IN_FLIGHT), z.literal('auto')]).catch(1),
   /** Where the `vlm` engine runs: `auto`, `cpu`, `webgpu`, `cuda` or `cuda:N` (shared/device.ts). */
   device: z.string().refine((text) => parseDeviceRequest(text) !== null).catch('auto'),
   keepHeaders: z.boolean().catch(false),

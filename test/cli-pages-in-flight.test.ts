@@ -30,12 +30,12 @@ async function barPages(): Promise<Uint8Array> {
 interface PageDone {
   event: string;
   page: number;
-  stats: { decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number } };
+  stats: { reason: string; decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number } };
 }
 
-async function convert(inFlight: number, specK: number): Promise<{ pages: string[]; done: PageDone[] }> {
-  const out = path.join(folder, `n${inFlight}-k${specK}`);
-  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '24', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json']);
+async function convert(inFlight: number | 'auto', specK: number, env: Record<string, string> = {}, label = 'a'): Promise<{ pages: string[]; done: PageDone[] }> {
+  const out = path.join(folder, `n${inFlight}-k${specK}-${label}`);
+  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '24', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json'], env);
   expect(run.code, run.stderr).toBe(0);
   const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as PageDone).filter((event) => event.event === 'page-done');
   const document = JSON.parse(await readFile(path.join(out, 'pages.json'), 'utf8')) as { pages: { markdown: string }[] };
@@ -70,10 +70,28 @@ describe('folio convert --pages-in-flight', () => {
     }, 300_000);
   }
 
+  it('with auto, times packed passes once, keeps them in the app-data folder and says in each page what it chose; the text is the same', async () => {
+    const data = path.join(folder, 'data');
+    const first = await convert('auto', 0, { FOLIO_USER_DATA_DIR: data }, 'first');
+    const chosen = /auto put (\d+) pages? in flight \(ms a page row in a pass: [^;]* at 1, [^;]* at 2, [^;]* at 4, [^;]* at 8[^)]*measured now in/.exec(first.done[0]?.stats.reason ?? '');
+    expect(chosen, first.done[0]?.stats.reason).not.toBeNull();
+    const pages = Number(chosen?.[1]);
+    expect(pages).toBeGreaterThanOrEqual(1);
+    expect(Math.max(...first.done.map((event) => event.stats.decode.pagesTogether.most))).toBe(pages);
+    expect(existsSync(path.join(data, 'packed-pass-calibration.json'))).toBe(true);
+    const again = await convert('auto', 0, { FOLIO_USER_DATA_DIR: data }, 'again');
+    expect(again.done[0]?.stats.reason).toContain(`auto put ${pages} page`);
+    expect(again.done[0]?.stats.reason).toMatch(/measured \d{4}-\d\d-\d\d, kept\)/);
+    expect(again.pages).toEqual(first.pages);
+    expect(first.pages).toEqual((await convert(1, 0, {}, 'b')).pages);
+    const doctor = await runFolio(['doctor'], { FOLIO_USER_DATA_DIR: data });
+    expect(doctor.stdout).toMatch(/^--pages-in-flight auto measured \(.*packed-pass-calibration\.json\):\n {2}.+ on cpu: a decoder pass [\d.]+ ms with 1 page, [\d.]+ ms with 2 pages, [\d.]+ ms with 4 pages, [\d.]+ ms with 8 pages \(\d{4}-/m);
+  }, 300_000);
+
   it('refuses a count out of range, and the flag without a model', async () => {
     const zero = await runFolio(['convert', pdf, '-o', path.join(folder, 'zero'), '--model', tinyPackage, '--pages-in-flight', '0']);
     expect(zero.code).toBe(2);
-    expect(zero.stderr).toContain('--pages-in-flight "0" is not a whole number from 1 to 16.');
+    expect(zero.stderr).toContain('--pages-in-flight "0" is not auto or a whole number from 1 to 16.');
     const stray = await runFolio(['convert', pdf, '-o', path.join(folder, 'stray'), '--pages-in-flight', '4']);
     expect(stray.code).toBe(2);
     expect(stray.stderr).toContain('--pages-in-flight sets up the vlm engine');

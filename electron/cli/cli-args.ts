@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_PAGES_IN_FLIGHT, MAX_SPEC_K, REMOTE_DEFAULTS } from '../../shared/conversion-defaults.js';
+import { DEFAULT_ENGINE, DEFAULT_MAX_NEW_TOKENS, MAX_PAGES_IN_FLIGHT, MAX_SPEC_K, REMOTE_DEFAULTS, type PagesInFlight } from '../../shared/conversion-defaults.js';
 import type { DemoModel } from '../../shared/demo-models.js';
 import { deviceRequestText, parseDeviceRequest } from '../../shared/device.js';
 import { ENGINE_CHOICES, type EngineChoice } from '../../shared/engine-name.js';
@@ -258,9 +258,10 @@ function parseVlm(
   };
 }
 
-function parsePagesInFlight(text: string): number {
+function parsePagesInFlight(text: string): PagesInFlight {
+  if (text === 'auto') return 'auto';
   const pages = Number(text);
-  if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES_IN_FLIGHT) throw new UsageError(`--pages-in-flight "${text}" is not a whole number from 1 to ${MAX_PAGES_IN_FLIGHT}.`);
+  if (!Number.isInteger(pages) || pages < 1 || pages > MAX_PAGES_IN_FLIGHT) throw new UsageError(`--pages-in-flight "${text}" is not auto or a whole number from 1 to ${MAX_PAGES_IN_FLIGHT}.`);
   return pages;
 }
 

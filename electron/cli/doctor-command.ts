@@ -1,13 +1,14 @@
 /**
  * `folio doctor`: the devices ONNX Runtime answers on here (and why any is missing), and what
- * `--device auto` measured on them, package by package, from the app-data folder.
+ * `--device auto` (and `--pages-in-flight auto`) measured on them, package by package, from the
+ * app-data folder.
  */
 
 import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient, type DeviceProbe } from '../core/engine-client/host-client.js';
-import { CALIBRATION_FILE, readCalibrations } from '../core/model/device-calibrations.js';
+import { CALIBRATION_FILE, PACKED_PASS_FILE, readCalibrations, readPackedPassCalibrations } from '../core/model/device-calibrations.js';
 import { appDataFolder } from './app-data-folder.js';
 
 /** The engine host answers which devices ONNX Runtime has: the CLI process never loads ONNX Runtime itself. */
@@ -15,6 +16,7 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
   const probe = await probeInHost(dataDir);
   const { available, missing } = probe;
   const kept = [...(await readCalibrations(dataDir)).values()];
+  const packed = [...(await readPackedPassCalibrations(dataDir)).values()];
   const lines = [
     `ONNX Runtime: ${probe.runtimeVersion}`,
     `devices: ${available.join(', ')}`,
@@ -25,6 +27,8 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
       const drafting = entry.stepMs.flatMap((ms, k) => (k > 0 && ms !== null ? [`, drafting ${k}: ${ms} ms`] : [])).join('');
       return `  ${entry.package} on ${entry.device}: ${entry.stepMs[0] ?? '?'} ms a step${drafting} (${entry.measuredAt.slice(0, 10)})`;
     }),
+    ...(packed.length ? [`--pages-in-flight auto measured (${path.join(dataDir, PACKED_PASS_FILE)}):`] : []),
+    ...packed.map((entry) => `  ${entry.package} on ${entry.device}: a decoder pass ${entry.passMs.map((cost) => `${cost.ms} ms with ${cost.pages} page${cost.pages === 1 ? '' : 's'}`).join(', ')} (${entry.measuredAt.slice(0, 10)})`),
   ];
   stdout.write(`${lines.join('\n')}\n`);
   return 0;

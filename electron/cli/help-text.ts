@@ -55,9 +55,13 @@ Convert options:
   --device D              vlm device: auto (default: a few decoding steps on each device present,
                           WebGPU, CUDA, CPU, the fastest kept per package in the app-data folder),
                           cpu, webgpu, cuda or cuda:N
-  --pages-in-flight N     vlm pages decoding together in the same decoder passes, 1..16 (default 1);
-                          on the CPU, with a package whose decoder takes its cache at capacity
-                          (the default export); elsewhere pages decode one at a time
+  --pages-in-flight N|auto
+                          vlm pages decoding together in the same decoder passes, 1..16 (default 1),
+                          or auto: packed passes of 1, 2, 4 and 8 pages timed once per package and
+                          device (kept like --device auto's), the most pages that still pay, within
+                          free memory and the document's pages; on the CPU, with a package whose
+                          decoder takes its cache at capacity (the default export); elsewhere pages
+                          decode one at a time
   --mode NAME             vlm resolution mode of the package (default: its first)
   --max-tokens N          vlm or remote tokens per page at most (default 4096)
   --server URL            remote engine: a vLLM (OpenAI-compatible) server, e.g. http://gpu-box:8000;

@@ -46,6 +46,9 @@ describe('progress line', () => {
     expect(progressLine({ ...state, tokensPerSecond: 22.44, streamedChars: 12_345 }, 140)).toBe(
       '[2/3] attention-is-all-you-need.pdf: 5/15 pages, 2.0 pages/s, 5 s left, 22.4 tokens/s, 12,345 chars so far',
     );
+    // with several pages in flight, how many shared the last page's passes
+    expect(progressLine({ ...state, tokensPerSecond: 22.44, pagesTogether: 3.64 }, 140)).toMatch(/, 22\.4 tokens\/s \(3\.6 pages a pass\)$/);
+    expect(progressLine({ ...state, tokensPerSecond: 22.44, pagesTogether: 1 }, 140)).toMatch(/, 22\.4 tokens\/s$/);
   });
 });
 
@@ -58,7 +61,7 @@ describe('progress on a terminal', () => {
   }
 
   function result(page: number, tokensPerSecond: number): PageResult {
-    const decode = { tokensPerSecond } as DecodeStats;
+    const decode = { tokensPerSecond, pagesTogether: { most: 1, mean: 1 } } as DecodeStats;
     return { page, width: 100, height: 100, blocks: [], images: [], markdown: 'x', stats: { engine: 'vlm', device: 'cpu', timeMs: 1000, chars: 1, decode } } as PageResult;
   }
 

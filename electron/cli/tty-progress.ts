@@ -21,6 +21,8 @@ export interface ProgressState {
   batchMs: number;
   /** Decoding speed of the last page a model read. */
   tokensPerSecond?: number;
+  /** Pages that page decoded alongside in a decoder pass, on average, itself counted (`--pages-in-flight`). */
+  pagesTogether?: number;
   /** Characters the page in progress has streamed so far (a model's pages take seconds to minutes). */
   streamedChars?: number;
   /**
@@ -41,7 +43,8 @@ export function progressLine(state: ProgressState, width: number): string {
   const left = state.pagesTotal - state.pagesDone;
   const eta = rate > 0 && state.batchPages > 0 ? `, ${clock(left / rate)} left` : '';
   const counter = state.fileCount > 1 ? `[${state.fileIndex + 1}/${state.fileCount}] ` : '';
-  const tokens = state.tokensPerSecond ? `, ${state.tokensPerSecond.toFixed(1)} tokens/s` : '';
+  const together = state.pagesTogether && state.pagesTogether > 1 ? ` (${state.pagesTogether.toFixed(1)} pages a pass)` : '';
+  const tokens = state.tokensPerSecond ? `, ${state.tokensPerSecond.toFixed(1)} tokens/s${together}` : '';
   const chars = state.streamedChars ?? 0;
   const streamed = chars ? `, ${chars.toLocaleString('en-US')} char${chars === 1 ? '' : 's'} so far` : '';
   const running = state.preparing
@@ -69,6 +72,7 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   let state: ProgressState | undefined;
   let batchPages = 0;
   let tokensPerSecond: number | undefined;
+  let pagesTogether: number | undefined;
   // characters streamed by each page in flight (the remote engine keeps several), and when each started
   const streamed = new Map<number, number>();
   const startedAt = new Map<number, number>();
@@ -91,7 +95,7 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
       ? { what: `page ${oldest[0]} running`, ms: now() - oldest[1] }
       : state.pagesDone === 0 ? { what: 'starting', ms: now() - documentStartedAt } : undefined;
     const prepared = preparing && { detail: preparing.detail, ms: now() - preparing.since };
-    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, streamedChars, running, preparing: prepared }, (stderr.columns || 80) - 1));
+    stderr.write(progressLine({ ...state, batchPages, batchMs: now() - started, tokensPerSecond, pagesTogether, streamedChars, running, preparing: prepared }, (stderr.columns || 80) - 1));
   };
   const above = (text: string) => {
     clear();
@@ -134,7 +138,10 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     },
     pageDone: (file, result) => {
       const decode = result.stats.decode;
-      if (decode?.tokensPerSecond) tokensPerSecond = decode.tokensPerSecond;
+      if (decode?.tokensPerSecond) {
+        tokensPerSecond = decode.tokensPerSecond;
+        pagesTogether = decode.pagesTogether.mean;
+      }
       const review = reviewLine(file, result);
       if (review) above(review);
       pageFinished(result.page);

@@ -4,6 +4,7 @@
  * may run at a few tokens per second, so its limit grows with the page's token budget.
  */
 
+import { MAX_AUTO_PAGES_IN_FLIGHT, type PagesInFlight } from '../../shared/conversion-defaults.js';
 import type { EngineChoice } from '../../shared/engine-name.js';
 import type { RemoteOptions } from '../../shared/protocol.js';
 import { longestPageMs } from './remote-server/retry-delay.js';
@@ -25,9 +26,10 @@ const VLM_START_MS = 60_000;
  * With several pages in flight a page shares each pass with the others' rows and waits while a
  * joining page's vision runs, so at worst it takes as long as all of them one after another.
  */
-export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number; pagesInFlight?: number } | undefined): number {
-  // with a model package, `auto` reads every page with the vlm engine
-  if (vlm && (engine === 'vlm' || engine === 'auto')) return (VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN) * Math.max(1, vlm.pagesInFlight ?? 1);
+export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number; pagesInFlight?: PagesInFlight } | undefined): number {
+  // with a model package, `auto` reads every page with the vlm engine; pages in flight by `auto` are at most its largest choice
+  const inFlight = vlm?.pagesInFlight === 'auto' ? MAX_AUTO_PAGES_IN_FLIGHT : Math.max(1, vlm?.pagesInFlight ?? 1);
+  if (vlm && (engine === 'vlm' || engine === 'auto')) return (VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN) * inFlight;
   if (engine === 'lite' || engine === 'auto') return OCR_PAGE_TIME_LIMIT_MS;
   return TEXT_PAGE_TIME_LIMIT_MS;
 }
@@ -37,7 +39,7 @@ export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens
  * plus what a remote page may legitimately spend waiting out its request time limits and retries.
  */
 export function supervisorPageLimitMs(
-  options: { engine: EngineChoice; vlm?: { maxNewTokens: number; pagesInFlight?: number }; remote?: Pick<RemoteOptions, 'retries' | 'timeoutMs'> },
+  options: { engine: EngineChoice; vlm?: { maxNewTokens: number; pagesInFlight?: PagesInFlight }; remote?: Pick<RemoteOptions, 'retries' | 'timeoutMs'> },
   userLimitMs?: number,
 ): number {
   const base = userLimitMs ?? defaultPageTimeLimitMs(options.engine, options.vlm);

@@ -49,8 +49,10 @@ export class DocumentSession {
    * Converts pages, several at once when the engine can take them (PageEngine.pagesInFlight), and
    * reports them in order; a page that fails is reported and the next one goes on.
    */
-  async convert(pages: readonly number[], options: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
+  async convert(pages: readonly number[], requested: ConvertOptions, listener: PageListener, signal: AbortSignal): Promise<void> {
     const converting = new Set(pages);
+    // `--pages-in-flight auto` puts no more pages in flight than there are to convert: each lane is read by every pass
+    const options = requested.vlm?.pagesInFlight === 'auto' && pages.length ? { ...requested, vlm: { ...requested.vlm, documentPages: pages.length } } : requested;
     await convertInPageOrder(pages, await this.pagesInFlight(options, pages[0], listener), signal, {
       start: (page) => listener.started(page),
       convert: (page) => this.convertPage(page, converting, options, listener, signal),

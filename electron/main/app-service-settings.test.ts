@@ -161,4 +161,13 @@ describe('setSettings', () => {
     expect((await service.setSettings({ modelDir: '~/models/jina' })).modelDir).toBe(path.join(os.homedir(), 'models/jina'));
     expect((await service.getSettings()).modelDir).toBe(path.join(os.homedir(), 'models/jina'));
   });
+
+  it('keeps every one of quick changes made while an earlier one is being written, in the file too', async () => {
+    const dataDir = await tempFolder();
+    const service = await startService(dataDir);
+    // as the settings dialog sends them: one change per control, none awaited before the next
+    await Promise.all([service.setSettings({ ocrLang: 'fr' }), service.setSettings({ engine: 'vlm' }), service.setSettings({ pagesInFlight: 'auto' })]);
+    expect(await service.getSettings()).toMatchObject({ ocrLang: 'fr', engine: 'vlm', pagesInFlight: 'auto' });
+    expect(JSON.parse(await readFile(path.join(dataDir, 'settings.json'), 'utf8'))).toMatchObject({ ocrLang: 'fr', engine: 'vlm', pagesInFlight: 'auto' });
+  });
 });

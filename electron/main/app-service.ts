@@ -88,6 +88,8 @@ export class AppService implements AppServiceApi {
   private readonly models: ModelDownloads;
   /** Files exports wrote in this session: the only ones "Show in folder" may point at. */
   private readonly exportedFiles = new Set<string>();
+  /** The last settings write, so that writes go to the file one after another. */
+  private settingsWritten: Promise<unknown> = Promise.resolve();
 
   private constructor(
     private readonly options: AppServiceOptions,
@@ -288,8 +290,12 @@ export class AppService implements AppServiceApi {
     // `~/models/x` as typed is the folder a shell would read, not one named "~" here
     const modelDir = typeof patch.modelDir === 'string' && patch.modelDir.trim() !== '' ? { modelDir: path.resolve(expandHome(patch.modelDir.trim())) } : {};
     const next = parseSettings({ ...this.settings, ...patch, ...modelDir });
-    await saveSettings(this.options.dataDir, next);
+    // a change made while an earlier one is being written builds on it (two quick changes in the
+    // settings dialog once lost the first), and the file is written in the order the changes came
     this.settings = next;
+    const saved = this.settingsWritten.then(() => saveSettings(this.options.dataDir, next));
+    this.settingsWritten = saved.catch(() => undefined);
+    await saved;
     return next;
   }
 

@@ -111,8 +111,9 @@ export function SettingsDialog() {
                 </label>
                 <label className="field">
                   Pages decoding together (CPU)
-                  <select value={String(settings.pagesInFlight)} onChange={(event) => change({ pagesInFlight: Number(event.target.value) })}>
-                    {[...new Set([1, 2, 4, 8, MAX_PAGES_IN_FLIGHT, settings.pagesInFlight])].sort((a, b) => a - b).map((pages) => (
+                  <select value={String(settings.pagesInFlight)} onChange={(event) => change({ pagesInFlight: event.target.value === 'auto' ? 'auto' : Number(event.target.value) })}>
+                    <option value="auto">Automatic (measured on this device)</option>
+                    {[...new Set([1, 2, 4, 8, MAX_PAGES_IN_FLIGHT, ...(settings.pagesInFlight === 'auto' ? [] : [settings.pagesInFlight])])].sort((a, b) => a - b).map((pages) => (
                       <option key={pages} value={pages}>
                         {pages === 1 ? '1 (one page at a time)' : pages}
                       </option>

@@ -4,14 +4,18 @@
  * page: the ceiling of what `--pages-in-flight` gains in decode tokens/s. Rows are random embeddings:
  * a pass's cost does not depend on what they say.
  * Options: --model DIR (default: the tiny package), --prompt N (300 rows held per page), --steps N (10
- * passes timed per count), --lanes LIST (1,2,4,8). A benchmark prints; it asserts nothing.
+ * passes timed per count), --lanes LIST (1,2,4,8). Last, what `--pages-in-flight auto` would choose
+ * from these timings. A benchmark prints; it asserts nothing.
  */
 
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openModelPackage } from '../../electron/engine/vlm/model-package.js';
+import { MAX_SPEC_K } from '../../shared/conversion-defaults.js';
 import { ModelRunner } from '../../electron/engine/vlm/model-runner.js';
+import { pageCacheBytes } from '../../electron/engine/vlm/packed-pass-costs.js';
+import { choosePagesInFlight, type PackedPassCost } from '../../electron/engine/vlm/pages-in-flight-choice.js';
 import { REPO_ROOT } from './bench-set.js';
 
 const TINY_PACKAGE = path.join(REPO_ROOT, 'tools/model/fixtures/tiny');
@@ -29,6 +33,7 @@ async function main(): Promise<void> {
     console.log('pages | ms per pass | of it in session.run | ms per page row | rows/s against 1 page');
     const random = (rows: number) => new Float32Array(rows * runner.hidden).map(() => (Math.random() - 0.5) * 0.1);
     let single = 0;
+    const costs: PackedPassCost[] = [];
     for (const lanes of counts) {
       const { decoder } = runner.packedCaches(lanes);
       const caches = Array.from({ length: lanes }, (_, lane) => decoder.lane(lane));
@@ -38,7 +43,14 @@ async function main(): Promise<void> {
       for (let step = 0; step < steps; step++) await runner.packed('decoder', decoder, caches.map((cache) => ({ cache, embeds: random(1), logits: 1 })));
       const ms = (performance.now() - started) / steps;
       if (lanes === counts[0]) single = ms / lanes;
+      costs.push({ pages: lanes, ms });
       console.log(`${String(lanes).padStart(5)} | ${ms.toFixed(1).padStart(11)} | ${((runner.runMs - runBefore) / steps).toFixed(1).padStart(20)} | ${(ms / lanes).toFixed(2).padStart(15)} | ${(single / (ms / lanes)).toFixed(2)}x`);
+    }
+    // what `--pages-in-flight auto` would choose from these (mean, not least, times) for a page of the package's last mode at 1,000 tokens
+    const mode = pkg.manifest.vision.resolution_modes.at(-1);
+    if (costs[0]?.pages === 1 && mode) {
+      const bytesPerPage = pageCacheBytes(pkg.manifest, mode, 1000, runner.hasMtp ? MAX_SPEC_K : 0, runner.hasMtp);
+      console.log(`\n${choosePagesInFlight(costs, { bytesPerPage, freeBytes: os.freemem() }).reason}`);
     }
   } finally {
     await pkg.release();

@@ -1,6 +1,7 @@
 /** The VLM settings sent to the engine host, with the defaults that depend on the model package. */
 
 import path from 'node:path';
+import type { PagesInFlight } from '../../../shared/conversion-defaults.js';
 import type { DemoModel } from '../../../shared/demo-models.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
 import { readBoundedFile } from '../bounded-file.js';
@@ -13,8 +14,8 @@ export interface VlmRequest {
   maxNewTokens: number;
   /** --device or the setting as given (checked): `auto`, `cpu`, `webgpu`, `cuda`, `cuda:N`; undefined: auto. */
   device?: string;
-  /** --pages-in-flight or the setting: pages decoding together; undefined: 1. */
-  pagesInFlight?: number;
+  /** --pages-in-flight or the setting: pages decoding together, or `auto` (measured); undefined: 1. */
+  pagesInFlight?: PagesInFlight;
   /** Set when --model named a demo model (shared/demo-models.ts) rather than a folder; its label is said on stderr. */
   demo?: DemoModel;
 }
@@ -28,7 +29,7 @@ export async function vlmOptions(request: VlmRequest, calibrationDir?: string): 
   return {
     modelDir: request.modelDir, specK, mode: request.mode, maxNewTokens: request.maxNewTokens,
     ...(request.device && { device: request.device }), ...(calibrationDir && { calibrationDir }),
-    ...(request.pagesInFlight !== undefined && request.pagesInFlight > 1 && { pagesInFlight: request.pagesInFlight }),
+    ...(request.pagesInFlight !== undefined && request.pagesInFlight !== 1 && { pagesInFlight: request.pagesInFlight }),
   };
 }
 

@@ -6,6 +6,8 @@
  * of a page soon after should not reopen the package; at once when another package is opened.
  */
 
+import os from 'node:os';
+import { MAX_SPEC_K } from '../../../shared/conversion-defaults.js';
 import { parseDeviceRequest } from '../../../shared/device.js';
 import type { VlmOptions } from '../../../shared/protocol.js';
 import { FailureError } from '../../core/failure-error.js';
@@ -13,7 +15,11 @@ import { packageBytes } from '../../core/model/package-files.js';
 import { availableDevices } from '../onnx/execution-provider.js';
 import { knownStepCosts, openByMeasurement } from './device-calibration.js';
 import { openModelPackage, type ModelPackage } from './model-package.js';
+import type { ResolutionMode } from '../../core/model/manifest.js';
+import { ModelRunner } from './model-runner.js';
+import { knownPackedPassCosts, pageCacheBytes, whyPagesCannotPack } from './packed-pass-costs.js';
 import { resolutionMode } from './page-input.js';
+import { choosePagesInFlight, oneAtATime, type InFlightChoice, type PackedPassCost } from './pages-in-flight-choice.js';
 import { VlmEngine, type VlmSettings } from './vlm-engine.js';
 
 /** How long a package no document uses keeps its sessions. */
@@ -31,6 +37,12 @@ interface OpenedPackage {
   engines: Map<string, Promise<VlmEngine>>;
   /** The documents (their sessions) that used it and are still open. */
   users: Set<object>;
+  /**
+   * `--pages-in-flight auto`'s measurement of packed passes on the package's device, once asked for,
+   * with the memory free then: taken once, so that every document's choice (and engine) is the same
+   * but for its pages. A failed measurement says why in its place.
+   */
+  packedCosts?: Promise<{ costs: PackedPassCost[]; measured: string; freeBytes: number } | { failed: string }>;
   idleTimer?: ReturnType<typeof setTimeout>;
 }
 
@@ -55,13 +67,16 @@ export class VlmEngineCache {
     }
     if (preparing) opened.progress.watch(preparing);
     const pkg = await opened.opening;
+    const mode = options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '';
+    const inFlight = options.pagesInFlight === 'auto' ? await this.autoPagesInFlight(opened, pkg, options, mode, preparing) : { pages: options.pagesInFlight ?? 1, reason: undefined };
     const settings: VlmSettings = {
-      mode: options.mode ?? pkg.manifest.vision.resolution_modes[0]?.name ?? '',
+      mode,
       specK: options.specK,
       maxNewTokens: options.maxNewTokens,
-      pagesInFlight: options.pagesInFlight ?? 1,
+      pagesInFlight: inFlight.pages,
+      ...(inFlight.reason !== undefined && { pagesInFlightReason: inFlight.reason }),
     };
-    const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens, settings.pagesInFlight]);
+    const key = JSON.stringify([settings.mode, settings.specK, settings.maxNewTokens, settings.pagesInFlight, settings.pagesInFlightReason]);
     let engine = opened.engines.get(key);
     if (!engine) {
       // `--spec-k auto` starts from what a step costs on this device, so it probes only what can pay
@@ -71,6 +86,34 @@ export class VlmEngineCache {
       opened.engines.set(key, engine);
     }
     return engine;
+  }
+
+  /**
+   * `--pages-in-flight auto`: packed passes measured once per package and device (kept in the
+   * app-data folder), then as many pages as still pay, fit half the free memory and the document has.
+   */
+  private async autoPagesInFlight(opened: OpenedPackage, pkg: ModelPackage, options: VlmOptions, modeName: string, preparing?: PreparationListener): Promise<InFlightChoice> {
+    const runner = new ModelRunner(pkg);
+    if (!runner.packs) return oneAtATime(whyPagesCannotPack(runner, pkg));
+    if (!opened.packedCosts) {
+      preparing?.(`measuring decoder passes of several pages on ${pkg.provider.device}`, opened.progress.bytes);
+      opened.packedCosts = knownPackedPassCosts(pkg, options.calibrationDir).then(
+        (known) => ({ ...known, freeBytes: os.freemem() }),
+        (error: unknown) => ({ failed: (error as Error).message.split('\n')[0] ?? '' }),
+      );
+    }
+    const known = await opened.packedCosts;
+    if ('failed' in known) return oneAtATime(`timing packed passes failed (${known.failed})`);
+    let mode: ResolutionMode;
+    try {
+      mode = resolutionMode(pkg.manifest, modeName);
+    } catch {
+      // createEngine reports the unknown mode
+      return oneAtATime(`no resolution mode ${modeName}`);
+    }
+    const maxK = typeof options.specK === 'number' ? options.specK : runner.hasMtp ? MAX_SPEC_K : 0;
+    const bytesPerPage = pageCacheBytes(pkg.manifest, mode, options.maxNewTokens, maxK, runner.hasMtp);
+    return choosePagesInFlight(known.costs, { bytesPerPage, freeBytes: known.freeBytes, documentPages: options.documentPages }, known.measured);
   }
 
   /** The document closed: each package no open document uses any more is released after the grace period. */

@@ -25,6 +25,7 @@ import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode } from './page-input.js';
 import { loadTokenizer } from './prompt.js';
 import { DEFAULT_REPETITION_RULE } from './repetition.js';
+import { whyPagesCannotPack } from './packed-pass-costs.js';
 import { PassPacker, type PackingStats } from './pass-packer.js';
 import { decodeSpeculative } from './speculative.js';
 
@@ -37,6 +38,8 @@ export interface VlmSettings {
   textLimit?: number;
   /** Pages decoding together in the same decoder passes (1 unless given); the CPU's capacity layout only. */
   pagesInFlight?: number;
+  /** How `--pages-in-flight auto` chose `pagesInFlight`, said in each page's reason; undefined: it was asked for. */
+  pagesInFlightReason?: string;
 }
 
 export interface VlmPageStats extends DecodeStats {
@@ -93,7 +96,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const packs = wanted > 1 && this.runner.packs;
     this.packer = packs ? new PassPacker(this.runner, wanted) : null;
     this.pagesInFlight = packs ? wanted : 1;
-    this.inFlightNote = wanted > 1 && !packs ? `; one page at a time, not ${wanted}: ${this.runner.resident || pkg.provider.provider !== 'cpu' ? `pages decode together on the CPU only for now, not on ${pkg.provider.provider}` : "the package's decoder takes no cache at capacity (export it with the default --cache-layout both)"}` : '';
+    const chosen = settings.pagesInFlightReason ? `; ${settings.pagesInFlightReason}` : '';
+    this.inFlightNote = wanted > 1 && !packs ? `; one page at a time, not ${wanted}: ${whyPagesCannotPack(this.runner, pkg)}` : chosen;
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
