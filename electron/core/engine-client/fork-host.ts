@@ -6,11 +6,11 @@ import type { HostEvent } from '../../../shared/protocol.js';
 import { exitReport, HOST_HEAP_LIMIT_MB, type HostProcess } from './host-process.js';
 
 /**
- * V8 optimises a function with TurboFan once it has run this many bytes of bytecode (V8's default is
- * 132 KiB). A forked host's run is short, a command's batch: at the default, V8 compiled hundreds of
- * merely warm functions of the engine and pdf.js on its background threads, which cost as much CPU
- * as the rest of the batch's cold start (docs/text-engine-speed.md). The hot ones (the layout,
- * PDFium's readers, per character) still reach TurboFan within the first pages.
+ * V8 considers a function for TurboFan after it has run three of these budgets of bytecode (V8's
+ * default budget is 67,584 bytes). A forked host's run is short, a command's batch: at the default,
+ * V8 compiled hundreds of merely warm functions of the engine and pdf.js on its background threads,
+ * as much CPU as the rest of the batch's cold start (docs/text-engine-speed.md). The hot ones (the
+ * layout, PDFium's readers, per character) still reach TurboFan within the first pages.
  */
 export const HOST_INTERRUPT_BUDGET = 2_000_000;
 
