@@ -7,7 +7,7 @@ import { exitReport, HOST_HEAP_LIMIT_MB, type HostProcess } from './host-process
 
 /**
  * V8 considers a function for TurboFan after it has run three of these budgets of bytecode (V8's
- * default budget is 67,584 bytes). A forked host's run is short, a command's batch: at the default,
+ * default budget is 67,584 bytes). A forked host mostly runs one command's batch: at the default,
  * V8 compiled hundreds of merely warm functions of the engine and pdf.js on its background threads,
  * as much CPU as the rest of the batch's cold start (docs/text-engine-speed.md). The hot ones (the
  * layout, PDFium's readers, per character) still reach TurboFan within the first pages.
