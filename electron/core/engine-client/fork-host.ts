@@ -5,6 +5,15 @@ import { fileURLToPath } from 'node:url';
 import type { HostEvent } from '../../../shared/protocol.js';
 import { exitReport, HOST_HEAP_LIMIT_MB, type HostProcess } from './host-process.js';
 
+/**
+ * V8 considers a function for TurboFan after it has run three of these budgets of bytecode (V8's
+ * default budget is 67,584 bytes). A forked host mostly runs one command's batch: at the default,
+ * V8 compiled hundreds of merely warm functions of the engine and pdf.js on its background threads,
+ * as much CPU as the rest of the batch's cold start (docs/text-engine-speed.md). The hot ones (the
+ * layout, PDFium's readers, per character) still reach TurboFan within the first pages.
+ */
+export const HOST_INTERRUPT_BUDGET = 2_000_000;
+
 /** The built host entry (`dist/electron/engine/host.js`), which runs the engines. */
 export const HOST_MODULE = fileURLToPath(new URL('../../engine/host.js', import.meta.url));
 
@@ -23,7 +32,7 @@ export function forkHost(options: ForkHostOptions = {}): HostProcess {
     serialization: 'advanced',
     // pdf.js can balloon on a hostile page faster than the page time limit runs out; a capped heap
     // turns that into a crash of this host (that page fails) instead of the machine swapping.
-    execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`, ...profile],
+    execArgv: [`--max-old-space-size=${HOST_HEAP_LIMIT_MB}`, `--interrupt-budget=${HOST_INTERRUPT_BUDGET}`, ...profile],
     // The host's output must never mix into the caller's stdout (the CLI's --json stream).
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     env,
