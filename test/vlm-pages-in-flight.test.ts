@@ -52,20 +52,37 @@ async function convertAll(engine: VlmEngine, inFlight: number, images: readonly 
 }
 
 describe('pages in flight on the tiny package', () => {
-  it('runs the capacity decoder on the CPU, which packs pages', () => {
+  it('runs the capacity decoder on the CPU, which packs pages, and the vision encoder on its own thread, a page ahead per lane', () => {
     expect(pkg.decoderGraph).toBe('decoder_capacity');
     const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8, pagesInFlight: 4 });
-    expect(engine.pagesInFlight).toBe(4);
-    expect(new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 }).pagesInFlight).toBe(1);
+    expect(engine.lanes).toBe(4);
+    // the tiny package's prompts and caches are kilobytes: any free memory takes a page ahead per lane
+    expect(engine.vision).toEqual({ onThread: true, ahead: 4, why: '' });
+    expect(engine.pagesInFlight).toBe(8);
+    const alone = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 });
+    expect([alone.lanes, alone.pagesInFlight]).toEqual([1, 2]);
+    const inline = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8, pagesInFlight: 4, visionBeside: false });
+    expect([inline.vision.onThread, inline.pagesInFlight]).toEqual([false, 4]);
   });
 
   for (const specK of [0, 3]) {
-    it(`gives each of ${PAGES} pages its own text with 4 in flight, as with 1, at K = ${specK}`, async () => {
+    it(`gives each of ${PAGES} pages its own text with 4 in flight, as with 1, at K = ${specK}, vision beside the decoding or not`, async () => {
       const images = Array.from({ length: PAGES }, (_, n) => page(n));
-      const alone = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40 });
+      const alone = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, visionBeside: false });
       const together = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, pagesInFlight: 4 });
+      const aloneAhead = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40 });
       const one = await convertAll(alone, 1, images);
-      const four = await convertAll(together, 4, images);
+      // as many pages as each engine takes: the next pages' vision runs while others decode
+      const four = await convertAll(together, together.pagesInFlight, images);
+      const oneAhead = await convertAll(aloneAhead, aloneAhead.pagesInFlight, images);
+      expect(oneAhead.map((r) => r.markdown)).toEqual(one.map((r) => r.markdown));
+      expect(one.every((r) => !r.stats.visionOnThread && r.stats.visionOverlapMs === 0)).toBe(true);
+      for (const run of [four, oneAhead]) {
+        expect(run.every((r) => r.stats.visionOnThread)).toBe(true);
+        // a later page's vision ran while earlier pages decoded, and it then waited for a lane
+        expect(run.slice(1).some((r) => r.stats.visionOverlapMs > 0)).toBe(true);
+        expect(run.some((r) => r.stats.laneWaitMs > 0)).toBe(true);
+      }
       expect(new Set(one.map((r) => r.markdown)).size).toBeGreaterThan(1);
       four.forEach((result, i) => {
         expect(result.markdown, `page ${i + 1}`).toBe(one[i]?.markdown);
