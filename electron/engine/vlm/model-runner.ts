@@ -126,8 +126,8 @@ export class ModelRunner {
   private readonly embedded = new Map<number, Float32Array>();
   /** The end of the last page's vision asked for: each page's waits for the one before it. */
   private visionTurn: Promise<void> = Promise.resolve();
-  /** Set: the vision graphs run on the package's session thread with this many intra-op threads. */
-  private visionThreads: number | undefined;
+  /** Set: the vision graphs run on the package's session thread with as many intra-op threads as it says as a page's vision starts. */
+  private visionThreads: (() => number) | undefined;
 
   constructor(private readonly pkg: ModelPackage) {
     const sizes = pkg.manifest.architecture.language_config;
@@ -143,9 +143,10 @@ export class ModelRunner {
 
   /**
    * From now on the vision graphs run on the package's session thread, beside the decoding, with
-   * `threads` intra-op threads (the vision graphs must run on the CPU).
+   * `threads()` intra-op threads as each page's vision starts (a session kept there keeps the count
+   * it was opened with; the vision graphs must run on the CPU).
    */
-  visionOnThread(threads: number): void {
+  visionOnThread(threads: () => number): void {
     this.visionThreads = threads;
   }
 
@@ -312,7 +313,7 @@ export class ModelRunner {
   /** A vision graph's passes: on the package's session thread when the runner has one, else here. */
   private visionEach(graph: string, passes: readonly Record<string, ort.Tensor>[]): Promise<Record<string, ort.Tensor>[]> {
     if (this.visionThreads === undefined) return this.runEach(graph, passes);
-    return this.pkg.runOnThread(graph, passes, this.visionThreads);
+    return this.pkg.runOnThread(graph, passes, this.visionThreads());
   }
 
   /**

@@ -57,16 +57,23 @@ export class DecodingClock {
   private since = 0;
   private total = 0;
 
+  constructor(private readonly time: () => number = () => performance.now()) {}
+
   start(): void {
-    if (this.pages++ === 0) this.since = performance.now();
+    if (this.pages++ === 0) this.since = this.time();
   }
 
   stop(): void {
-    if (--this.pages === 0) this.total += performance.now() - this.since;
+    if (--this.pages === 0) this.total += this.time() - this.since;
+  }
+
+  /** Whether a page decodes now. */
+  get active(): boolean {
+    return this.pages > 0;
   }
 
   /** Milliseconds with a page decoding, up to now. */
   now(): number {
-    return this.total + (this.pages > 0 ? performance.now() - this.since : 0);
+    return this.total + (this.pages > 0 ? this.time() - this.since : 0);
   }
 }

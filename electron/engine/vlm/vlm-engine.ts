@@ -111,7 +111,13 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     this.packer = packs ? new PassPacker(this.runner, wanted) : null;
     this.lanes = packs ? wanted : 1;
     this.vision = this.planVision();
-    if (this.vision.onThread) this.runner.visionOnThread(visionThreadCount(os.availableParallelism(), pkg.threadsOf(pkg.decoderGraph)));
+    if (this.vision.onThread) {
+      const cores = os.availableParallelism();
+      const beside = visionThreadCount(cores, pkg.threadsOf(pkg.decoderGraph));
+      // a session opened for each page's vision takes every core when no page decodes as it opens (the first page's)
+      const perPass = [...pkg.perPass].some((graph) => graph.startsWith('vision_'));
+      this.runner.visionOnThread(() => (perPass && !this.decoding.active ? cores : beside));
+    }
     this.pagesInFlight = this.lanes + this.vision.ahead;
     this.inFlightNote = wanted > 1 && !packs ? `; one page at a time, not ${wanted}: ${this.runner.resident || pkg.provider.provider !== 'cpu' ? `pages decode together on the CPU only for now, not on ${pkg.provider.provider}` : "the package's decoder takes no cache at capacity (export it with the default --cache-layout both)"}` : '';
   }
