@@ -168,15 +168,15 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
     const asked = performance.now();
-    let turn = { at: asked, decoding: 0 };
-    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (turn = { at: performance.now(), decoding: this.decoding.now() }));
+    let decodedBefore = 0;
+    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
     const embedded = performance.now();
     const vision: VisionFigures = {
       visionMs: embedded - asked - input.vision.waitMs,
       visionOnThread: input.vision.onThread,
       visionWaitMs: input.vision.waitMs,
       // on the decoding thread the others wait for it
-      visionOverlapMs: input.vision.onThread ? this.decoding.now() - turn.decoding : 0,
+      visionOverlapMs: input.vision.onThread ? this.decoding.now() - decodedBefore : 0,
       laneWaitMs: 0,
     };
     // the page joins the others' passes once its prompt is embedded (its vision is its own), or waits for the page decoding alone
