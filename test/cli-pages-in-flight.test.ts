@@ -30,12 +30,12 @@ async function barPages(): Promise<Uint8Array> {
 interface PageDone {
   event: string;
   page: number;
-  stats: { decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number } };
+  stats: { decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number; visionOnThread: boolean; visionOverlapMs: number } };
 }
 
 async function convert(inFlight: number, specK: number): Promise<{ pages: string[]; done: PageDone[] }> {
   const out = path.join(folder, `n${inFlight}-k${specK}`);
-  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '24', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json']);
+  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '40', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json']);
   expect(run.code, run.stderr).toBe(0);
   const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as PageDone).filter((event) => event.event === 'page-done');
   const document = JSON.parse(await readFile(path.join(out, 'pages.json'), 'utf8')) as { pages: { markdown: string }[] };
@@ -63,10 +63,17 @@ describe('folio convert --pages-in-flight', () => {
       expect(four.pages).toEqual(one.pages);
       expect(four.done.map((event) => event.page)).toEqual(Array.from({ length: PAGES }, (_, i) => i + 1));
       for (const event of one.done) expect(event.stats.decode.pagesTogether).toEqual({ most: 1, mean: 1 });
-      expect(Math.max(...four.done.map((event) => event.stats.decode.pagesTogether.most))).toBe(4);
+      // a page starts decoding once its vision (on its own thread) is done, so how many of the four
+      // meet in one pass depends on how long the others take to decode against the next one's vision
+      expect(Math.max(...four.done.map((event) => event.stats.decode.pagesTogether.most))).toBeGreaterThan(1);
       expect(four.done[0]?.stats.decode.pagesTogether.mean).toBeGreaterThan(1);
       expect(four.done[0]?.stats.decode.rowsPerPass).toBeGreaterThan(one.done[0]?.stats.decode.rowsPerPass ?? Infinity);
       four.done.forEach((event, i) => expect(event.stats.decode.newTokens).toBe(one.done[i]?.stats.decode.newTokens));
+      // the vision ran beside the decoding, the second page's while the first page decoded
+      for (const run of [one, four]) {
+        expect(run.done.every((event) => event.stats.decode.visionOnThread)).toBe(true);
+        expect(run.done[1]?.stats.decode.visionOverlapMs).toBeGreaterThan(0);
+      }
     }, 300_000);
   }
 
