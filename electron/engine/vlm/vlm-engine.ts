@@ -129,9 +129,10 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
    */
   private planVision(): VisionPlan {
     const { pkg, settings, runner } = this;
-    const mode = resolutionMode(pkg.manifest, settings.mode);
-    const graphs = [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])];
-    if (settings.visionBeside === false || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
+    // an unknown mode fails each page, naming the modes offered (resolutionMode)
+    const mode = pkg.manifest.vision.resolution_modes.find((candidate) => candidate.name === settings.mode);
+    const graphs = mode ? [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])] : [];
+    if (!mode || settings.visionBeside === false || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
     const side = (graph: string): number => pkg.manifest.graphs[graph]?.grid ?? 0;
     const grids: readonly (readonly [number, number])[] = mode.crop ? mode.candidate_grids : [[1, 1]];
     const visual = Math.max(...grids.map((grid) => visualTokenCount(side(`vision_${mode.base_size}`), side(`vision_${mode.image_size}`), grid)));
