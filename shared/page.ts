@@ -63,8 +63,19 @@ export interface DecodeStats {
   stepsAtK: number[];
   /** Per draft position, the share of drafts judged there that were right. */
   acceptance: number[];
-  /** From the page's vision encoding to its prompt embedded, wall time (with other pages in flight their passes run meanwhile). */
+  /**
+   * From the page's turn on the vision encoder to its prompt embedded, wall time: on the decoding
+   * thread the pages decoding meanwhile stall for it; on its own thread they go on.
+   */
   visionMs: number;
+  /** Whether the page's vision ran on its own thread beside the decoding (`--pages-in-flight`, the CPU). */
+  visionOnThread: boolean;
+  /** Waiting for the vision encoder while other pages' vision ran, before `visionMs`. */
+  visionWaitMs: number;
+  /** Of `visionMs`, how long other pages decoded meanwhile (0 on the decoding thread, where they wait). */
+  visionOverlapMs: number;
+  /** After its vision, waiting for a decoding lane: a page whose vision ran ahead of the decoding. */
+  laneWaitMs: number;
   prefillMs: number;
   decodeMs: number;
   tokensPerSecond: number;

@@ -30,12 +30,12 @@ async function barPages(): Promise<Uint8Array> {
 interface PageDone {
   event: string;
   page: number;
-  stats: { reason: string; decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number } };
+  stats: { reason: string; decode: { newTokens: number; pagesTogether: { most: number; mean: number }; rowsPerPass: number; specKSetting: number; visionOnThread: boolean; visionOverlapMs: number } };
 }
 
 async function convert(inFlight: number | 'auto', specK: number, env: Record<string, string> = {}, label = 'a'): Promise<{ pages: string[]; done: PageDone[] }> {
   const out = path.join(folder, `n${inFlight}-k${specK}-${label}`);
-  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '24', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json'], env);
+  const run = await runFolio(['convert', pdf, '-o', out, '--model', tinyPackage, '--device', 'cpu', '--max-tokens', '40', '--spec-k', String(specK), '--pages-in-flight', String(inFlight), '--format', 'json', '--json'], env);
   expect(run.code, run.stderr).toBe(0);
   const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as PageDone).filter((event) => event.event === 'page-done');
   const document = JSON.parse(await readFile(path.join(out, 'pages.json'), 'utf8')) as { pages: { markdown: string }[] };
@@ -63,10 +63,17 @@ describe('folio convert --pages-in-flight', () => {
       expect(four.pages).toEqual(one.pages);
       expect(four.done.map((event) => event.page)).toEqual(Array.from({ length: PAGES }, (_, i) => i + 1));
       for (const event of one.done) expect(event.stats.decode.pagesTogether).toEqual({ most: 1, mean: 1 });
-      expect(Math.max(...four.done.map((event) => event.stats.decode.pagesTogether.most))).toBe(4);
+      // a page starts decoding once its vision (on its own thread) is done, so how many of the four
+      // meet in one pass depends on how long the others take to decode against the next one's vision
+      expect(Math.max(...four.done.map((event) => event.stats.decode.pagesTogether.most))).toBeGreaterThan(1);
       expect(four.done[0]?.stats.decode.pagesTogether.mean).toBeGreaterThan(1);
       expect(four.done[0]?.stats.decode.rowsPerPass).toBeGreaterThan(one.done[0]?.stats.decode.rowsPerPass ?? Infinity);
       four.done.forEach((event, i) => expect(event.stats.decode.newTokens).toBe(one.done[i]?.stats.decode.newTokens));
+      // with pages in flight the vision ran beside the decoding, the second page's while the first
+      // page decoded; one page at a time it stays on the decoding thread (a loss on 2 cores)
+      expect(four.done.every((event) => event.stats.decode.visionOnThread)).toBe(true);
+      expect(four.done[1]?.stats.decode.visionOverlapMs).toBeGreaterThan(0);
+      expect(one.done.some((event) => event.stats.decode.visionOnThread)).toBe(false);
     }, 300_000);
   }
 
@@ -77,7 +84,8 @@ describe('folio convert --pages-in-flight', () => {
     expect(chosen, first.done[0]?.stats.reason).not.toBeNull();
     const pages = Number(chosen?.[1]);
     expect(pages).toBeGreaterThanOrEqual(1);
-    expect(Math.max(...first.done.map((event) => event.stats.decode.pagesTogether.most))).toBe(pages);
+    // a page decodes once its vision is done, so fewer than the lanes may meet in one pass
+    expect(Math.max(...first.done.map((event) => event.stats.decode.pagesTogether.most))).toBeLessThanOrEqual(pages);
     expect(existsSync(path.join(data, 'packed-pass-calibration.json'))).toBe(true);
     const again = await convert('auto', 0, { FOLIO_USER_DATA_DIR: data }, 'again');
     expect(again.done[0]?.stats.reason).toContain(`auto put ${pages} page`);

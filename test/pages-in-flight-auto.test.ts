@@ -62,12 +62,12 @@ describe('--pages-in-flight auto', () => {
     const user = {};
     const options = { modelDir: tiny, specK: 0, maxNewTokens: 8, device: 'cpu', calibrationDir: folder, pagesInFlight: 'auto' as const };
     const engine = await cache.engine(options, user);
-    expect(engine.pagesInFlight).toBeGreaterThanOrEqual(1);
-    expect(engine.pagesInFlight).toBeLessThanOrEqual(8);
+    expect(engine.lanes).toBeGreaterThanOrEqual(1);
+    expect(engine.lanes).toBeLessThanOrEqual(8);
     const two = await cache.engine({ ...options, documentPages: 2 });
-    expect(two.pagesInFlight).toBe(Math.min(2, engine.pagesInFlight));
+    expect(two.lanes).toBe(Math.min(2, engine.lanes));
     const one = await cache.engine({ ...options, documentPages: 1 });
-    expect(one.pagesInFlight).toBe(1);
+    expect(one.lanes).toBe(1);
     cache.letGo(user);
   });
 });

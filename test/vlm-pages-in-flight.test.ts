@@ -52,27 +52,50 @@ async function convertAll(engine: VlmEngine, inFlight: number, images: readonly 
 }
 
 describe('pages in flight on the tiny package', () => {
-  it('runs the capacity decoder on the CPU, which packs pages', () => {
+  it('runs the capacity decoder on the CPU, which packs pages, and the vision encoder on its own thread, a page ahead per lane', () => {
     expect(pkg.decoderGraph).toBe('decoder_capacity');
     const engine = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8, pagesInFlight: 4 });
-    expect(engine.pagesInFlight).toBe(4);
-    expect(new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 }).pagesInFlight).toBe(1);
+    expect(engine.lanes).toBe(4);
+    // the tiny package's prompts and caches are kilobytes: any free memory takes a page ahead per lane
+    expect(engine.vision).toEqual({ onThread: true, ahead: 4, why: '' });
+    expect(engine.pagesInFlight).toBe(8);
+    // one page at a time the vision stays on the decoding thread unless asked (a loss on 2 cores)
+    const alone = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8 });
+    expect([alone.lanes, alone.vision.onThread, alone.pagesInFlight]).toEqual([1, false, 1]);
+    const aloneBeside = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8, visionBeside: true });
+    expect([aloneBeside.lanes, aloneBeside.pagesInFlight]).toEqual([1, 2]);
+    const inline = new VlmEngine(pkg, { mode: 'gundam', specK: 0, maxNewTokens: 8, pagesInFlight: 4, visionBeside: false });
+    expect([inline.vision.onThread, inline.pagesInFlight]).toEqual([false, 4]);
   });
 
   for (const specK of [0, 3]) {
-    it(`gives each of ${PAGES} pages its own text with 4 in flight, as with 1, at K = ${specK}`, async () => {
+    it(`gives each of ${PAGES} pages its own text with 4 in flight, as with 1, at K = ${specK}, the vision on the decoding thread or beside it`, async () => {
       const images = Array.from({ length: PAGES }, (_, n) => page(n));
-      const alone = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40 });
-      const together = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, pagesInFlight: 4 });
+      const alone = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, visionBeside: false });
+      const packed = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, pagesInFlight: 4, visionBeside: false });
+      const beside = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, pagesInFlight: 4 });
+      const aloneBeside = new VlmEngine(pkg, { mode: 'gundam', specK, maxNewTokens: 40, visionBeside: true });
       const one = await convertAll(alone, 1, images);
-      const four = await convertAll(together, 4, images);
+      // vision on the decoding thread: the first four pages' vision goes first, so all four decode together
+      const four = await convertAll(packed, 4, images);
+      // as many pages as each engine takes: the next pages' vision runs while others decode
+      const fourBeside = await convertAll(beside, beside.pagesInFlight, images);
+      const oneBeside = await convertAll(aloneBeside, aloneBeside.pagesInFlight, images);
       expect(new Set(one.map((r) => r.markdown)).size).toBeGreaterThan(1);
-      four.forEach((result, i) => {
-        expect(result.markdown, `page ${i + 1}`).toBe(one[i]?.markdown);
-        expect(result.stats.newTokens).toBe(one[i]?.stats.newTokens);
-        expect(result.stats.steps).toBe(one[i]?.stats.steps);
-      });
-      expect(one.every((r) => r.stats.pagesTogether.most === 1 && r.stats.pagesTogether.mean === 1)).toBe(true);
+      for (const run of [four, fourBeside, oneBeside]) {
+        run.forEach((result, i) => {
+          expect(result.markdown, `page ${i + 1}`).toBe(one[i]?.markdown);
+          expect(result.stats.newTokens).toBe(one[i]?.stats.newTokens);
+          expect(result.stats.steps).toBe(one[i]?.stats.steps);
+        });
+      }
+      expect([...one, ...four].every((r) => !r.stats.visionOnThread && r.stats.visionOverlapMs === 0)).toBe(true);
+      for (const run of [fourBeside, oneBeside]) {
+        expect(run.every((r) => r.stats.visionOnThread)).toBe(true);
+        // the second page's vision starts as the first page's ends, and so runs while the first page decodes
+        expect(run[1]?.stats.visionOverlapMs).toBeGreaterThan(0);
+      }
+      expect([...one, ...oneBeside].every((r) => r.stats.pagesTogether.most === 1 && r.stats.pagesTogether.mean === 1)).toBe(true);
       expect(Math.max(...four.map((r) => r.stats.pagesTogether.most))).toBe(4);
       expect(four[0]?.stats.pagesTogether.mean).toBeGreaterThan(2);
       // a K = 3 step checks 4 rows per page
@@ -84,7 +107,8 @@ describe('pages in flight on the tiny package', () => {
   it('lets a cancelled page leave while the others decode on, and the next page join them mid-way, each text unchanged', async () => {
     const images = Array.from({ length: PAGES }, (_, n) => page(n));
     const one = await convertAll(new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40 }), 1, images);
-    const three = await convertAll(new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40, pagesInFlight: 3 }), 3, images, new Map([[1, 4]]));
+    // the vision on the decoding thread, so that the first three pages start decoding together
+    const three = await convertAll(new VlmEngine(pkg, { mode: 'gundam', specK: 3, maxNewTokens: 40, pagesInFlight: 3, visionBeside: false }), 3, images, new Map([[1, 4]]));
     expect(three[1]?.stats.stopped).toBe('cancelled');
     expect(three[1]?.stats.newTokens).toBeLessThan(one[1]?.stats.newTokens ?? 0);
     expect(one[1]?.markdown.startsWith(three[1]?.markdown ?? 'none')).toBe(true);

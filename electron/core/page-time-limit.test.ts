@@ -13,11 +13,11 @@ describe('default page time limit', () => {
     expect(OCR_PAGE_TIME_LIMIT_MS).toBeGreaterThan(TEXT_PAGE_TIME_LIMIT_MS);
   });
 
-  it('grows with the pages decoding together, each of which may wait on the others', () => {
-    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 4 })).toBe(4 * defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
+  it('grows with the pages decoding together and those waiting for a lane, each of which may wait on the others', () => {
+    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 4 })).toBe(8 * defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
     expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 1 })).toBe(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
     // auto puts at most 8 in flight
-    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 'auto' })).toBe(8 * defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
+    expect(defaultPageTimeLimitMs('vlm', { maxNewTokens: 100, pagesInFlight: 'auto' })).toBe(16 * defaultPageTimeLimitMs('vlm', { maxNewTokens: 100 }));
   });
 
   it('grows with the token budget when the vlm engine reads the pages', () => {

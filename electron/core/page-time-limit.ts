@@ -23,13 +23,14 @@ const VLM_MS_PER_TOKEN = 200;
 const VLM_START_MS = 60_000;
 
 /**
- * With several pages in flight a page shares each pass with the others' rows and waits while a
- * joining page's vision runs, so at worst it takes as long as all of them one after another.
+ * With several pages in flight a page shares each pass with the others' rows, and a page whose
+ * vision ran ahead (at most one a lane, vision-ahead.ts) then waits for a free lane, so at worst it
+ * takes as long as twice the lanes' pages one after another.
  */
 export function defaultPageTimeLimitMs(engine: EngineChoice, vlm: { maxNewTokens: number; pagesInFlight?: PagesInFlight } | undefined): number {
   // with a model package, `auto` reads every page with the vlm engine; pages in flight by `auto` are at most its largest choice
   const inFlight = vlm?.pagesInFlight === 'auto' ? MAX_AUTO_PAGES_IN_FLIGHT : Math.max(1, vlm?.pagesInFlight ?? 1);
-  if (vlm && (engine === 'vlm' || engine === 'auto')) return (VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN) * inFlight;
+  if (vlm && (engine === 'vlm' || engine === 'auto')) return (VLM_START_MS + vlm.maxNewTokens * VLM_MS_PER_TOKEN) * (inFlight > 1 ? 2 * inFlight : 1);
   if (engine === 'lite' || engine === 'auto') return OCR_PAGE_TIME_LIMIT_MS;
   return TEXT_PAGE_TIME_LIMIT_MS;
 }

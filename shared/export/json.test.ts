@@ -103,7 +103,8 @@ describe('documentJson for a model-read page', () => {
   it('carries the decoding record, the OCR confidence and the review flags', () => {
     const decode = {
       model: 'jina-ocr-v1', mode: 'gundam', visualTokens: 273, promptTokens: 290, newTokens: 812, steps: 301, tokensPerStep: 2.7,
-      specKSetting: 'auto' as const, specK: 3, stepsAtK: [0, 0, 0, 300, 0], acceptance: [0.9, 0.8, 0.7], visionMs: 2000, prefillMs: 120.4, decodeMs: 8100.6,
+      specKSetting: 'auto' as const, specK: 3, stepsAtK: [0, 0, 0, 300, 0], acceptance: [0.9, 0.8, 0.7], visionMs: 2000, visionOnThread: true, visionWaitMs: 300, visionOverlapMs: 1800, laneWaitMs: 40,
+      prefillMs: 120.4, decodeMs: 8100.6,
       tokensPerSecond: 100.24, cacheBytes: 1 << 20, provider: 'webgpu', precision: 'fp16' as const, cacheResident: true, hostBytesPerStep: 48,
       pagesTogether: { most: 3, mean: 2.5 }, rowsPerPass: 7.5, skippedIds: [129279], stopped: 'repetition' as const,
     };

@@ -1,12 +1,13 @@
 /**
  * `npm run bench:pages-in-flight`: the vlm engine's decoding throughput with one page at a time
- * against several pages decoding in the same decoder passes (`--pages-in-flight`), measured side by
- * side in one run on the same pages. Each round converts every page at each N, the Ns taking turns.
+ * against several pages decoding in the same decoder passes (`--pages-in-flight`), each with the
+ * vision encoder on the decoding thread (where it stalls the pages decoding) and on its own thread
+ * beside the decoding, the next pages' vision ahead (vision-ahead.ts), measured side by side in one
+ * run on the same pages. Each round converts every page at each N and placement, taking turns.
  * The times are the whole document's, each page's vision and prefill included: packing shares
- * neither vision (which, as ONNX Runtime's Node binding runs sessions on the main thread, stalls the
- * other pages while it runs) nor the weights' reading during a prefill, so a package whose vision
- * dominates a page gains little; `npm run bench:packed-pass` gives one decoder pass's cost alone.
- * Whether every page's text at each N equals N = 1's is checked and printed.
+ * neither vision nor the weights' reading during a prefill, so a package whose vision dominates a
+ * page gains little from packing alone; `npm run bench:packed-pass` gives one decoder pass's cost.
+ * Whether every page's text equals N = 1's (vision on the decoding thread) is checked and printed.
  * Options: --model DIR (default: the tiny package), --pages N (8), --max-tokens N (64: the budget
  * per page), --spec-k K (0), --in-flight LIST (1,4), --rounds N (2: the fastest round counts), --mode NAME,
  * --page-side PX (the pages' longer side as rendered; default: as the engine renders for the mode; a
@@ -30,7 +31,12 @@ const TINY_PACKAGE = path.join(REPO_ROOT, 'tools/model/fixtures/tiny');
 interface Run {
   ms: number;
   results: ImageConversion[];
+  /** Pages whose vision could run ahead of a free lane. */
+  ahead: number;
 }
+
+/** The vision encoder on the decoding thread, then on its own beside it. */
+const PLACES = [false, true] as const;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -53,38 +59,44 @@ async function main(): Promise<void> {
     console.log(`${pkg.manifest.name} (${modelDir}, ${pkg.manifest.precision}) on ${pkg.provider.device}, decoder graph ${pkg.decoderGraph}, mode ${mode.name}`);
     console.log(`${images.length} pages rendered at ${side} px, up to ${maxNewTokens} new tokens each, K = ${specK}, ${rounds} rounds (the fastest counts); load ${os.loadavg()[0]?.toFixed(1)} on ${os.cpus().length} cores\n`);
     const best = new Map<string, Run>();
+    const runs = inFlight.flatMap((n) => PLACES.map((beside) => ({ n, beside, key: `${n}${beside ? ' beside' : ''}` })));
     for (let round = 0; round < rounds; round++) {
-      for (const n of inFlight) {
-        const engine = new VlmEngine(pkg, { mode: mode.name, specK, maxNewTokens, pagesInFlight: n });
-        const run = await convertAll(engine, n, images);
-        const key = String(n);
+      for (const { n, beside, key } of runs) {
+        const engine = new VlmEngine(pkg, { mode: mode.name, specK, maxNewTokens, pagesInFlight: n, visionBeside: beside });
+        // as many pages as the engine takes: with vision beside, a page ahead per lane as memory allows
+        const run = await convertAll(engine, engine.pagesInFlight, images);
         if (!best.has(key) || run.ms < (best.get(key) as Run).ms) best.set(key, run);
       }
     }
-    const reference = best.get('1') ?? best.get(String(inFlight[0]));
-    console.log('in flight | pages/min | tokens | tokens/s | most/mean pages per pass | rows per pass | same text as N=1');
+    const reference = best.get('1') ?? best.get(runs[0]?.key ?? '');
+    console.log('in flight | vision            | pages/min | tokens | tokens/s          | vision ms/page (waited, overlapped decoding) | lane wait ms/page | most/mean pages per pass | rows per pass | same text as N=1');
     let baseline = 0;
-    for (const n of inFlight) {
-      const full = best.get(String(n)) as Run;
+    for (const { n, beside, key } of runs) {
+      const full = best.get(key) as Run;
       const tokens = full.results.reduce((sum, r) => sum + r.stats.newTokens, 0);
       const rate = (tokens * 1000) / full.ms;
-      if (n === inFlight[0]) baseline = rate;
+      if (!baseline) baseline = rate;
       const most = Math.max(...full.results.map((r) => r.stats.pagesTogether.most));
       const mean = average(full.results.map((r) => r.stats.pagesTogether.mean));
       const rows = average(full.results.map((r) => r.stats.rowsPerPass));
+      const vision = average(full.results.map((r) => r.stats.visionMs));
+      const waited = average(full.results.map((r) => r.stats.visionWaitMs));
+      const overlapped = average(full.results.map((r) => r.stats.visionOverlapMs));
+      const laneWait = average(full.results.map((r) => r.stats.laneWaitMs));
       const same = full.results.every((r, i) => r.markdown === reference?.results[i]?.markdown);
+      const place = beside ? `own thread, ${full.ahead} ahead` : 'decoding thread';
       console.log(
-        `${String(n).padStart(9)} | ${((full.results.length * 60_000) / full.ms).toFixed(1).padStart(9)} | ${String(tokens).padStart(6)} | ${rate.toFixed(1).padStart(9)} (${(rate / baseline).toFixed(2)}x) | ${most} / ${mean.toFixed(2)} | ${rows.toFixed(1)} | ${same ? 'yes' : 'NO'}`,
+        `${String(n).padStart(9)} | ${place.padEnd(17)} | ${((full.results.length * 60_000) / full.ms).toFixed(1).padStart(9)} | ${String(tokens).padStart(6)} | ${rate.toFixed(1).padStart(9)} (${(rate / baseline).toFixed(2)}x) | ${vision.toFixed(0).padStart(6)} (${waited.toFixed(0)}, ${overlapped.toFixed(0)}) | ${laneWait.toFixed(0).padStart(6)} | ${most} / ${mean.toFixed(2)} | ${rows.toFixed(1)} | ${same ? 'yes' : 'NO'}`,
       );
     }
     console.log('');
-    for (const n of inFlight) {
-      (best.get(String(n)) as Run).results.forEach((r, i) => {
+    for (const { key } of runs) {
+      (best.get(key) as Run).results.forEach((r, i) => {
         const alone = reference?.results[i];
         if (!alone || r.markdown === alone.markdown) return;
         let at = 0;
         while (at < r.markdown.length && r.markdown[at] === alone.markdown[at]) at++;
-        console.log(`N=${n}, page ${i + 1}: differs from N=1 at character ${at} of ${alone.markdown.length} (${r.stats.newTokens} against ${alone.stats.newTokens} tokens, stopped ${r.stats.stopped} against ${alone.stats.stopped})`);
+        console.log(`N=${key}, page ${i + 1}: differs from N=1 at character ${at} of ${alone.markdown.length} (${r.stats.newTokens} against ${alone.stats.newTokens} tokens, stopped ${r.stats.stopped} against ${alone.stats.stopped})`);
       });
     }
   } finally {
@@ -104,7 +116,7 @@ async function convertAll(engine: VlmEngine, inFlight: number, images: readonly 
     }
   };
   await Promise.all(Array.from({ length: inFlight }, lane));
-  return { ms: performance.now() - started, results };
+  return { ms: performance.now() - started, results, ahead: engine.vision.ahead };
 }
 
 /** The first pages of the project's fixture PDFs that are not blank. */

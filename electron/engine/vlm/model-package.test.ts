@@ -62,6 +62,43 @@ describe('model package', () => {
     }
   });
 
+  it('runs the vision graphs on its session thread, kept or opened per pass, with the features they have on this one', async () => {
+    const kept = await openModelPackage(tinyDir, { threads: 1, device: { kind: 'cpu' } });
+    const perPass = await openModelPackage(tinyDir, { threads: 1, device: { kind: 'cpu' }, perPassVisionBytes: 0 });
+    try {
+      const image = { width: 300, height: 200, data: new Uint8Array(300 * 200 * 3).map((_, i) => (i * 11) % 256) };
+      const mode = resolutionMode(kept.manifest, kept.manifest.vision.resolution_modes[0]?.name ?? '');
+      const views = prepareViews(image, mode, kept.manifest.vision);
+      expect(views.tiles).not.toBeNull();
+      /** The vision features, and the time the runner's sessions on this thread ran for them. */
+      const encode = async (runner: ModelRunner) => {
+        const encoded = await runner.encode(views);
+        return { ...encoded, runMs: runner.runMs };
+      };
+      const here = await encode(new ModelRunner(kept));
+      expect(here.onThread).toBe(false);
+      expect(here.runMs).toBeGreaterThan(0);
+      const threaded = new ModelRunner(kept);
+      threaded.visionOnThread(() => 1);
+      const perPassThreaded = new ModelRunner(perPass);
+      perPassThreaded.visionOnThread(() => 1);
+      for (const runner of [threaded, perPassThreaded]) {
+        const there = await encode(runner);
+        expect(there.onThread).toBe(true);
+        expect(there.features.global).toEqual(here.features.global);
+        expect(there.features.tiles).toEqual(here.features.tiles);
+        expect(there.features.separator).toEqual(here.features.separator);
+        // no session of this thread ran: ONNX Runtime's run, which holds the thread calling it, held the other one
+        expect(there.runMs).toBe(0);
+      }
+      // the pixels were copied across, not taken
+      expect(views.global.length).toBe(3 * views.baseSize * views.baseSize);
+      expect(perPass.sessions.has(`vision_${views.baseSize}`)).toBe(false);
+    } finally {
+      await Promise.all([kept.release(), perPass.release()]);
+    }
+  });
+
   it('names the missing file', async () => {
     const dir = await copyOfTiny();
     await unlink(path.join(dir, 'mtp.onnx'));

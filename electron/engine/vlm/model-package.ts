@@ -16,6 +16,7 @@ import type { DraftPrior } from './draft-length.js';
 import type { CacheDtype } from './kv-cache.js';
 import { bannedIds, type Manifest } from '../../core/model/manifest.js';
 import { withExpertKernel } from './expert-kernel.js';
+import { SessionThread } from './session-thread.js';
 import { readBoundedFile } from '../../core/bounded-file.js';
 import { checkFiles, ModelPackageError, readManifest, REMEDY, requiredGraphs } from '../../core/model/package-files.js';
 
@@ -43,6 +44,17 @@ export interface ModelPackage {
   tokenizerJson: string;
   /** What a decoding step costs on this device, measured before any page (device-calibration.ts). */
   stepCosts?: DraftPrior;
+  /**
+   * Runs passes of a CPU graph on the package's session thread (session-thread.ts), beside whatever
+   * runs on this one, one call at a time; the graph's session there has `threads` intra-op threads.
+   * A graph opened per pass (`perPass`) is opened there for the call and released after it; another
+   * stays open there (a second copy of its weights) until the package is released.
+   */
+  runOnThread(graph: string, passes: readonly Record<string, ort.Tensor>[], threads: number): Promise<Record<string, ort.Tensor>[]>;
+  /** Bytes of a graph's weights on disk (0 for a graph not opened). */
+  weightBytes(graph: string): number;
+  /** Intra-op threads of a graph's session here; undefined where ONNX Runtime chose (as many as cores). */
+  threadsOf(graph: string): number | undefined;
   /** Opens the vision graphs a package opened with `stepGraphsOnly` left out; nothing when they are open. */
   openVision(): Promise<void>;
   release(): Promise<void>;
@@ -159,27 +171,34 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
   const { names, decoder } = requiredGraphs(manifest, provider.provider);
   const sessions = new Map<string, ort.InferenceSession>();
   const perPass = new Set<string>();
+  let thread: SessionThread | undefined;
   const release = async (): Promise<void> => {
     await Promise.all([...sessions.values()].map((session) => session.release()));
     sessions.clear();
+    await thread?.terminate();
+    thread = undefined;
   };
   const graphFiles = new Map<string, string>(names.map((name) => [name, manifest.graphs[name]?.file ?? '']));
   if (resident) graphFiles.set('embedding_device', manifest.graphs.embedding?.file ?? '');
-  const createSession = async (name: string, bytes: number): Promise<ort.InferenceSession> => {
-    const file = path.join(dir, graphFiles.get(name) ?? '');
+  const graphPath = (name: string): string => path.join(dir, graphFiles.get(name) ?? '');
+  const sessionOptions = (name: string, bytes: number, requestedThreads = options.threads): ort.InferenceSession.SessionOptions => {
     const place = onDevice(name) ? provider.provider : 'cpu';
-    const threads = intraOpThreads(name, bytes, place, options.threads);
+    const threads = intraOpThreads(name, bytes, place, requestedThreads);
+    return {
+      executionProviders: providers[place],
+      graphOptimizationLevel: 'all',
+      // WebGPU sessions warn that shape nodes run on the CPU, as they should
+      ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
+      ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
+      ...(place === 'cpu' ? CPU_SESSION_CONFIG : {}),
+      ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
+    };
+  };
+  const createSession = async (name: string, bytes: number): Promise<ort.InferenceSession> => {
+    const file = graphPath(name);
     let session: ort.InferenceSession;
     try {
-      session = await withExpertKernel(manifest.graphs[name], () => ort.InferenceSession.create(file, {
-        executionProviders: providers[place],
-        graphOptimizationLevel: 'all',
-        // WebGPU sessions warn that shape nodes run on the CPU, as they should
-        ...(place === 'webgpu' ? { logSeverityLevel: 3 as const } : {}),
-        ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
-        ...(place === 'cpu' ? CPU_SESSION_CONFIG : {}),
-        ...(resident ? residentOutputs(manifest, name, decoder, options.cacheOutputsOnHost ?? false) : {}),
-      }));
+      session = await withExpertKernel(manifest.graphs[name], () => ort.InferenceSession.create(file, sessionOptions(name, bytes)));
     } catch (error) {
       throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
     }
@@ -230,7 +249,35 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       await session.release();
     }
   };
-  return { dir, manifest, provider, sessions, withSession, perPass, onDevice, decoderGraph: decoder, tokenizerJson, openVision, release };
+  let threadCalls: Promise<unknown> = Promise.resolve();
+  const runOnThread = (graph: string, passes: readonly Record<string, ort.Tensor>[], threads: number): Promise<Record<string, ort.Tensor>[]> => {
+    if (onDevice(graph)) throw new Error(`${dir}: the ${graph} graph runs on ${provider.provider}; only CPU graphs run on the session thread`);
+    if (!sessions.has(graph) && !perPass.has(graph)) throw new Error(`${dir}: the package has no ${graph} graph`);
+    const call = async (): Promise<Record<string, ort.Tensor>[]> => {
+      thread ??= SessionThread.start();
+      const on = thread;
+      const file = graphPath(graph);
+      try {
+        // a creation there waits for the process's others, as one here does (expert-kernel.ts)
+        await withExpertKernel(manifest.graphs[graph], () => on.open(graph, file, sessionOptions(graph, sizes.get(graph) ?? 0, threads)));
+      } catch (error) {
+        throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph on its thread (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
+      }
+      try {
+        return await on.runEach(graph, passes);
+      } catch (error) {
+        throw new Error(`${dir}: the ${graph} graph failed: ${(error as Error).message}`);
+      } finally {
+        if (perPass.has(graph)) await on.close(graph);
+      }
+    };
+    const result = threadCalls.then(call, call);
+    threadCalls = result.catch(() => undefined);
+    return result;
+  };
+  const weightBytes = (graph: string): number => sizes.get(graph) ?? 0;
+  const threadsOf = (graph: string): number | undefined => intraOpThreads(graph, sizes.get(graph) ?? 0, onDevice(graph) ? provider.provider : 'cpu', options.threads);
+  return { dir, manifest, provider, sessions, withSession, perPass, onDevice, decoderGraph: decoder, tokenizerJson, runOnThread, weightBytes, threadsOf, openVision, release };
 }
 
 /** Which outputs of a package graph stay on the device: all of a per-step graph's but the host-read ones. */

@@ -41,6 +41,17 @@ export interface PackedPass {
   logits: number;
 }
 
+/** A page's vision features and its turn on the vision encoder. */
+export interface EncodedViews {
+  features: VisionFeatures;
+  /** Waiting for other pages' vision to finish first. */
+  waitMs: number;
+  /** Running its own vision, wall time. */
+  ms: number;
+  /** Whether it ran on the package's session thread, beside the decoding. */
+  onThread: boolean;
+}
+
 export interface PassOutput {
   /** `[numLogits, vocab]`. */
   logits: PassLogits;
@@ -113,6 +124,10 @@ export class ModelRunner {
   traffic: Traffic = { uploaded: 0, downloaded: 0, byName: new Map() };
   private readonly cacheDtype: CacheDtype;
   private readonly embedded = new Map<number, Float32Array>();
+  /** The end of the last page's vision asked for: each page's waits for the one before it. */
+  private visionTurn: Promise<void> = Promise.resolve();
+  /** Set: the vision graphs run on the package's session thread with as many intra-op threads as it says as a page's vision starts. */
+  private visionThreads: (() => number) | undefined;
 
   constructor(private readonly pkg: ModelPackage) {
     const sizes = pkg.manifest.architecture.language_config;
@@ -124,6 +139,20 @@ export class ModelRunner {
     this.hasMtp = pkg.sessions.has('mtp');
     this.cacheDtype = pkg.manifest.dtype;
     this.resident = pkg.provider.provider === 'webgpu';
+  }
+
+  /**
+   * From now on the vision graphs run on the package's session thread, beside the decoding, with
+   * `threads()` intra-op threads as each page's vision starts (a session kept there keeps the count
+   * it was opened with; the vision graphs must run on the CPU).
+   */
+  visionOnThread(threads: () => number): void {
+    this.visionThreads = threads;
+  }
+
+  /** Bytes one row of a page takes in the decoder's cache and the draft head's, keys and values. */
+  get cacheBytesPerRow(): number {
+    return (this.layers + (this.hasMtp ? 1 : 0)) * 2 * this.kvHeads * this.headDim * (this.cacheDtype === 'float16' ? 2 : 4);
   }
 
   resetTraffic(): void {
@@ -213,9 +242,35 @@ export class ModelRunner {
   }
 
   async vision(views: PreparedViews): Promise<VisionFeatures> {
-    const global = await this.run(`vision_${views.baseSize}`, {
+    return (await this.encode(views)).features;
+  }
+
+  /**
+   * The page's vision features, and how long the page waited for the vision encoder (another
+   * page's views before it) and then ran on it. Pages take turns in the order they ask; `turn` is
+   * told when this one's comes.
+   */
+  async encode(views: PreparedViews, turn?: () => void): Promise<EncodedViews> {
+    const asked = performance.now();
+    const before = this.visionTurn;
+    let done = (): void => {};
+    this.visionTurn = new Promise<void>((resolve) => (done = resolve));
+    await before;
+    const started = performance.now();
+    turn?.();
+    try {
+      const features = await this.visionFeatures(views);
+      return { features, waitMs: started - asked, ms: performance.now() - started, onThread: this.visionThreads !== undefined };
+    } finally {
+      done();
+    }
+  }
+
+  private async visionFeatures(views: PreparedViews): Promise<VisionFeatures> {
+    const [global] = await this.visionEach(`vision_${views.baseSize}`, [{
       pixel_values: this.floatInput(`vision_${views.baseSize}`, 'pixel_values', views.global, [1, 3, views.baseSize, views.baseSize]),
-    });
+    }]);
+    if (!global) throw new Error(`${this.pkg.dir}: the vision_${views.baseSize} graph gave no outputs`);
     const globalSide = this.pkg.manifest.graphs[`vision_${views.baseSize}`]?.grid ?? 0;
     const tileSide = this.pkg.manifest.graphs[`vision_${views.tileSize}`]?.grid ?? 0;
     let tiles: Float32Array | null = null;
@@ -241,7 +296,7 @@ export class ModelRunner {
     const perTile = 3 * size * size;
     const batches = this.pkg.provider.provider === 'cpu' ? count : 1;
     const tiles = count / batches;
-    const outs = await this.runEach(graph, Array.from({ length: batches }, (_, i) => ({
+    const outs = await this.visionEach(graph, Array.from({ length: batches }, (_, i) => ({
       pixel_values: this.floatInput(graph, 'pixel_values', pixels.subarray(i * tiles * perTile, (i + 1) * tiles * perTile), [tiles, 3, size, size]),
     })));
     const features = outs.map((out) => float32(out.features, 'features'));
@@ -253,6 +308,12 @@ export class ModelRunner {
       offset += part.length;
     }
     return joined;
+  }
+
+  /** A vision graph's passes: on the package's session thread when the runner has one, else here. */
+  private visionEach(graph: string, passes: readonly Record<string, ort.Tensor>[]): Promise<Record<string, ort.Tensor>[]> {
+    if (this.visionThreads === undefined) return this.runEach(graph, passes);
+    return this.pkg.runOnThread(graph, passes, this.visionThreads());
   }
 
   /**

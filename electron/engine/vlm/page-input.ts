@@ -2,7 +2,7 @@
 
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { Manifest, ResolutionMode } from '../../core/model/manifest.js';
-import type { ModelRunner } from './model-runner.js';
+import type { EncodedViews, ModelRunner } from './model-runner.js';
 import { promptIds } from './prompt.js';
 import type { RgbImage } from '../raster/rgb-image.js';
 import { prepareViews } from './views.js';
@@ -14,6 +14,8 @@ export interface PageInput {
   embeds: Float32Array;
   visualTokens: number;
   grid: readonly [number, number];
+  /** The page's turn on the vision encoder (model-runner.ts `encode`). */
+  vision: Omit<EncodedViews, 'features'>;
 }
 
 export function resolutionMode(manifest: Manifest, name: string): ResolutionMode {
@@ -25,14 +27,16 @@ export function resolutionMode(manifest: Manifest, name: string): ResolutionMode
   return mode;
 }
 
-export async function pageInput(runner: ModelRunner, manifest: Manifest, tokenizer: Tokenizer, image: RgbImage, mode: ResolutionMode): Promise<PageInput> {
+/** `turn`: told when the page's turn on the vision encoder comes (after other pages' vision). */
+export async function pageInput(runner: ModelRunner, manifest: Manifest, tokenizer: Tokenizer, image: RgbImage, mode: ResolutionMode, turn?: () => void): Promise<PageInput> {
   const views = prepareViews(image, mode, manifest.vision);
-  const visual = layVisualSequence(await runner.vision(views));
+  const { features, ...vision } = await runner.encode(views, turn);
+  const visual = layVisualSequence(features);
   const visualTokens = visual.length / runner.hidden;
   const ids = promptIds(manifest, tokenizer, visualTokens);
   const embeds = await runner.embed(ids);
   const imageId = manifest.tokens.special['<image>'];
   const first = ids.indexOf(imageId ?? -1);
   embeds.set(visual, first * runner.hidden);
-  return { ids, embeds, visualTokens, grid: views.grid };
+  return { ids, embeds, visualTokens, grid: views.grid, vision };
 }

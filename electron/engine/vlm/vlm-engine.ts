@@ -5,6 +5,7 @@
  * across the pages it converts. The router builds it through `vlm-engine-cache.ts`.
  */
 
+import os from 'node:os';
 import type { Tokenizer } from '@huggingface/tokenizers';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { MAX_SPEC_K } from '../../../shared/conversion-defaults.js';
@@ -22,12 +23,14 @@ import { FailureError } from '../../core/failure-error.js';
 import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
-import { pageInput, resolutionMode } from './page-input.js';
-import { loadTokenizer } from './prompt.js';
+import { pageInput, resolutionMode, type PageInput } from './page-input.js';
+import { loadTokenizer, promptIds } from './prompt.js';
 import { DEFAULT_REPETITION_RULE } from './repetition.js';
 import { whyPagesCannotPack } from './packed-pass-costs.js';
 import { PassPacker, type PackingStats } from './pass-packer.js';
 import { decodeSpeculative } from './speculative.js';
+import { DecodingClock, visionPlan, visionThreadCount, type VisionPlan } from './vision-ahead.js';
+import { visualTokenCount } from './visual-layout.js';
 
 export interface VlmSettings {
   mode: string;
@@ -40,6 +43,13 @@ export interface VlmSettings {
   pagesInFlight?: number;
   /** How `--pages-in-flight auto` chose `pagesInFlight`, said in each page's reason; undefined: it was asked for. */
   pagesInFlightReason?: string;
+  /**
+   * Whether the vision encoder runs on its own thread beside the decoding, the next pages' vision
+   * ahead of a free lane within a memory budget (vision-ahead.ts), where the package's vision runs on
+   * the CPU. Unset: only with several pages in flight, where it measured even or better on 2 cores;
+   * one page at a time it measured 0.8x there (docs/benchmarks.md, bench:pages-in-flight).
+   */
+  visionBeside?: boolean;
 }
 
 export interface VlmPageStats extends DecodeStats {
@@ -74,10 +84,18 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   private readonly alwaysBanned: ReadonlySet<number>;
   /** Several pages' passes packed together; null when pages decode one at a time. */
   private readonly packer: PassPacker | null;
-  /** Pages the engine takes at once (PageEngine.pagesInFlight). */
+  /** Pages the engine takes at once (PageEngine.pagesInFlight): those decoding, and those whose vision runs ahead. */
   readonly pagesInFlight: number;
+  /** Pages decoding together. */
+  readonly lanes: number;
+  /** Where the vision encoder runs and how many pages' vision may run ahead of a free lane. */
+  readonly vision: VisionPlan;
   /** Why fewer pages are in flight than asked for, said in each page's reason. */
   private readonly inFlightNote: string;
+  /** Time with a page decoding, against which a page's vision is measured. */
+  private readonly decoding = new DecodingClock();
+  /** One page decoding at a time (no packer): the end of the last one's turn. */
+  private aloneTurn: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly pkg: ModelPackage,
@@ -95,9 +113,43 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const wanted = Math.max(1, settings.pagesInFlight ?? 1);
     const packs = wanted > 1 && this.runner.packs;
     this.packer = packs ? new PassPacker(this.runner, wanted) : null;
-    this.pagesInFlight = packs ? wanted : 1;
+    this.lanes = packs ? wanted : 1;
+    this.vision = this.planVision();
+    if (this.vision.onThread) {
+      const cores = os.availableParallelism();
+      const beside = visionThreadCount(cores, pkg.threadsOf(pkg.decoderGraph));
+      // a session opened for each page's vision takes every core when no page decodes as it opens (the first page's)
+      const perPass = [...pkg.perPass].some((graph) => graph.startsWith('vision_'));
+      this.runner.visionOnThread(() => (perPass && !this.decoding.active ? cores : beside));
+    }
+    this.pagesInFlight = this.lanes + this.vision.ahead;
     const chosen = settings.pagesInFlightReason ? `; ${settings.pagesInFlightReason}` : '';
     this.inFlightNote = wanted > 1 && !packs ? `; one page at a time, not ${wanted}: ${whyPagesCannotPack(this.runner, pkg)}` : chosen;
+  }
+
+  /**
+   * The vision encoder on its own thread where the package's vision graphs run on the CPU, and the
+   * pages ahead the memory allows: each lane's cache can reach the mode's largest prompt plus the
+   * page's token budget; a page ahead holds its prompt's rows.
+   */
+  private planVision(): VisionPlan {
+    const { pkg, settings, runner } = this;
+    // an unknown mode fails each page, naming the modes offered (resolutionMode)
+    const mode = pkg.manifest.vision.resolution_modes.find((candidate) => candidate.name === settings.mode);
+    const graphs = mode ? [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])] : [];
+    if (!mode || !(settings.visionBeside ?? this.lanes > 1) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
+    const side = (graph: string): number => pkg.manifest.graphs[graph]?.grid ?? 0;
+    const grids: readonly (readonly [number, number])[] = mode.crop ? mode.candidate_grids : [[1, 1]];
+    const visual = Math.max(...grids.map((grid) => visualTokenCount(side(`vision_${mode.base_size}`), side(`vision_${mode.image_size}`), grid)));
+    const promptRows = promptIds(pkg.manifest, this.tokenizer, visual).length;
+    return visionPlan({
+      freeBytes: os.freemem(),
+      lanes: this.lanes,
+      laneBytes: runner.cacheBytesPerRow * (promptRows + settings.maxNewTokens + MAX_SPEC_K + 1),
+      // the laid-out features and the prompt's embeddings they go into, float32
+      pageBytes: 2 * promptRows * runner.hidden * 4,
+      sessionBytes: Math.max(...graphs.map((graph) => pkg.weightBytes(graph))),
+    });
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
@@ -113,27 +165,53 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       device: this.pkg.provider.device, reason: this.pkg.provider.reason, model: manifest.name, mode: mode.name, specKSetting: this.settings.specK,
       provider: this.pkg.provider.provider, precision: packagePrecision(manifest), cacheResident: this.runner.resident,
     };
-    base.reason += this.inFlightNote;
+    base.reason += this.inFlightNote + (this.vision.why && this.lanes > 1 ? `; ${this.vision.why}` : '');
     if (isNearBlank(image)) {
-      const nothing = { visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], visionMs: 0, prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, pagesTogether: { most: 0, mean: 0 }, rowsPerPass: 0, skippedIds: [] };
+      const nothing = {
+        visualTokens: 0, promptTokens: 0, newTokens: 0, steps: 0, tokensPerStep: 0, specK: 0, stepsAtK: [], acceptance: [], visionMs: 0, visionOnThread: false, visionWaitMs: 0, visionOverlapMs: 0, laneWaitMs: 0,
+        prefillMs: 0, decodeMs: 0, tokensPerSecond: 0, cacheBytes: 0, hostBytesPerStep: 0, pagesTogether: { most: 0, mean: 0 }, rowsPerPass: 0, skippedIds: [],
+      };
       return { markdown: '', regions: [], stats: { ...base, ...nothing, stopped: 'blank', flags: ['blank'] } };
     }
-    const visionStarted = performance.now();
-    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode);
-    const visionMs = performance.now() - visionStarted;
-    // with others in flight the page joins their passes once its prompt is embedded (its vision is its own)
+    const asked = performance.now();
+    let decodedBefore = 0;
+    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
+    const embedded = performance.now();
+    const vision: VisionFigures = {
+      visionMs: embedded - asked - input.vision.waitMs,
+      visionOnThread: input.vision.onThread,
+      visionWaitMs: input.vision.waitMs,
+      // on the decoding thread the others wait for it
+      visionOverlapMs: input.vision.onThread ? this.decoding.now() - decodedBefore : 0,
+      laneWaitMs: 0,
+    };
+    // the page joins the others' passes once its prompt is embedded (its vision is its own), or waits for the page decoding alone
     const packed = this.packer ? await this.packer.join() : null;
+    const done = packed ? undefined : await this.decodeAlone();
+    vision.laneWaitMs = performance.now() - embedded;
+    this.decoding.start();
     try {
-      return await this.decodePage(packed ?? this.runner, input, visionMs, base, emitDelta, grounding, signal, () => packed?.stats);
+      return await this.decodePage(packed ?? this.runner, input, vision, base, emitDelta, grounding, signal, () => packed?.stats);
     } finally {
+      this.decoding.stop();
       packed?.leave();
+      done?.();
     }
+  }
+
+  /** Waits for the page decoding alone before it (one whose vision ran ahead); call the result when done. */
+  private async decodeAlone(): Promise<() => void> {
+    const before = this.aloneTurn;
+    let done = (): void => {};
+    this.aloneTurn = new Promise<void>((resolve) => (done = resolve));
+    await before;
+    return done;
   }
 
   private async decodePage(
     model: DraftingModel,
-    input: Awaited<ReturnType<typeof pageInput>>,
-    visionMs: number,
+    input: PageInput,
+    vision: VisionFigures,
     base: Pick<VlmPageStats, 'device' | 'reason' | 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident'>,
     emitDelta: (text: string) => void,
     grounding: GroundingOptions,
@@ -182,7 +260,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
         ...base, reason: limit.reached ? `${base.reason}; stopped at ${textLimit} characters, the most Folio takes for one page` : base.reason,
         ...decodeFigures(decoded, input.visualTokens, input.ids.length, cacheBytes),
         ...packingFigures(packing(), decoded.stepsAtK),
-        visionMs,
+        ...vision,
         hostBytesPerStep: (uploaded + downloaded) / passes, skippedIds, flags: pageFlags(decoded.stopped),
       },
     };
@@ -228,7 +306,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
   }
 }
 
-type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds' | 'pagesTogether' | 'rowsPerPass' | 'visionMs'>;
+type VisionFigures = Pick<DecodeStats, 'visionMs' | 'visionOnThread' | 'visionWaitMs' | 'visionOverlapMs' | 'laneWaitMs'>;
+type DecodeFigures = Omit<DecodeStats, 'model' | 'mode' | 'specKSetting' | 'provider' | 'precision' | 'cacheResident' | 'hostBytesPerStep' | 'skippedIds' | 'pagesTogether' | 'rowsPerPass' | keyof VisionFigures>;
 
 /** How the page's decoder passes were shared; a page decoded alone took one page per pass. */
 function packingFigures(packing: PackingStats | undefined, stepsAtK: readonly number[]): Pick<DecodeStats, 'pagesTogether' | 'rowsPerPass'> {
