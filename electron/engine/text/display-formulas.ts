@@ -6,7 +6,7 @@
  */
 
 import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
-import { extensionDepth, isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
+import { extensionDepth, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
 import { formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
 
 export interface DisplayFormula {
@@ -46,7 +46,7 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       const members = cluster.map((i) => runs[i] as PlacedRun);
       const box = unionBox(members);
       const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
-      if (!isFormula(members, inside.length > 0)) continue;
+      if (!isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
       const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
       // A matrix or an array stays text: read as one row its columns would interleave.
       if (!isSingleRow(glyphs, inside)) continue;
@@ -284,13 +284,21 @@ function inkBox(run: PlacedRun): Box & { fontSize: number } {
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 
+/** A display's words (`\\text{if and only if}`, `\\quad\\text{otherwise}`): a few, and fewer letters than the math has. */
+const MAX_TEXT_WORDS = 5;
+const MAX_TEXT_SHARE = 0.6;
+
 /**
- * Math fonts and no prose, with a variable, a big operator or a fraction rule: a table cell such as
- * `85.3 ± 0.2` has a symbol-font glyph too, but is a figure, not a formula.
+ * Math fonts with a variable, a big operator or a fraction rule: a table cell such as `85.3 ± 0.2`
+ * has a symbol-font glyph too, but is a figure, not a formula. Words other than operator names
+ * are prose (a line with inline math), unless they are a few beside much math on a row that the
+ * prose around it leaves room for on both sides (`setApart`): a display's `\text`.
  */
-function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
+function isFormula(runs: readonly PlacedRun[], hasRule: boolean, setApart: () => boolean): boolean {
   let mathGlyphs = 0;
   let chars = 0;
+  let words = 0;
+  let wordChars = 0;
   for (const run of runs) {
     // The text font's glyphs read as TeX's roman: digits, brackets and operator names, never words.
     const own = mathFontClass(run.fontName);
@@ -298,15 +306,39 @@ function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
     const visible = run.text.replace(/\s/g, '').length;
     chars += visible;
     if (fontClass === 'italic' || fontClass === 'extension' || fontClass === 'blackboard') mathGlyphs += visible;
-    // Words in a text font are prose, unless they are operator names (sin, log, max).
-    if (fontClass === 'roman') for (const word of run.text.match(/\p{L}{2,}/gu) ?? []) if (!isOperatorName(word) && !isShortName(word)) return false;
+    if (fontClass !== 'roman') continue;
+    for (const word of run.text.match(/\p{L}{2,}/gu) ?? []) {
+      if (!isProseWord(word)) continue;
+      words++;
+      wordChars += word.length;
+    }
   }
-  return (mathGlyphs > 0 || hasRule) && chars >= MIN_FORMULA_CHARS;
+  if (!((mathGlyphs > 0 || hasRule) && chars >= MIN_FORMULA_CHARS)) return false;
+  if (words === 0) return true;
+  return words <= MAX_TEXT_WORDS && wordChars <= MAX_TEXT_SHARE * chars && mathGlyphs >= MIN_FORMULA_CHARS && setApart();
 }
 
-/** `Var`, `Cov`, `diag`, `tr`: short upright names authors declare as operators. */
-function isShortName(word: string): boolean {
-  return word.length <= 4 && /^\p{Lu}?\p{Ll}+$/u.test(word) && !COMMON_WORDS.has(word.toLowerCase());
-}
+/** How far (ems) a display stands in from the prose's edges on both sides, at least. */
+const DISPLAY_INDENT_EM = 2;
+/** How far (lines) above and below a row the prose that frames it is looked for. */
+const FRAME_LINES = 5;
 
-const COMMON_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'if', 'for', 'of', 'in', 'on', 'to', 'is', 'are', 'as', 'at', 'be', 'by', 'with', 'when', 'then', 'else', 'all', 'any', 'some', 'where', 'so', 'that', 'this', 'it', 'we', 'not', 'but']);
+/**
+ * Whether the row stands in from both edges of the text above and below it, as a display does
+ * (centred, or indented by fleqn's margin); a paragraph's last line with inline math starts at
+ * the column's edge.
+ */
+function isSetApart(runs: readonly TextRun[], candidates: readonly number[], cluster: readonly number[], box: Box): boolean {
+  const own = new Set(cluster);
+  const size = Math.max(...cluster.map((i) => runs[i]!.fontSize));
+  const frame = candidates
+    .filter((i) => !own.has(i))
+    .map((i) => runs[i]!)
+    .filter((run) => run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - FRAME_LINES * size && run.y0 < box.y1 + FRAME_LINES * size && !(run.y0 < box.y1 && run.y1 > box.y0));
+  const above = frame.filter((run) => run.y1 <= box.y0);
+  const below = frame.filter((run) => run.y0 >= box.y1);
+  if (above.length === 0 && below.length === 0) return false;
+  const left = Math.min(...frame.map((run) => run.x0));
+  const right = Math.max(...frame.map((run) => run.x1));
+  return box.x0 - left >= DISPLAY_INDENT_EM * size && right - box.x1 >= DISPLAY_INDENT_EM * size;
+}

@@ -136,9 +136,17 @@ const OPERATOR_NAMES = new Set([
 /** Operator names that take limits (`\\lim_{n \\to \\infty}`), set under them in a display. */
 const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'sup', 'inf', 'max', 'min', 'det', 'gcd', 'Pr']);
 
-export function isOperatorName(word: string): boolean {
-  return OPERATOR_NAMES.has(word);
+/** A word in a formula that is prose (`\\text{if}`), not an operator's name (`sin`, or an author's `Var`, `diag`). */
+export function isProseWord(word: string): boolean {
+  return !OPERATOR_NAMES.has(word) && !isShortName(word);
 }
+
+/** `Var`, `Cov`, `diag`, `tr`: short upright names authors declare as operators. */
+function isShortName(word: string): boolean {
+  return word.length <= 4 && /^\p{Lu}?\p{Ll}+$/u.test(word) && !COMMON_WORDS.has(word.toLowerCase());
+}
+
+const COMMON_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'if', 'for', 'of', 'in', 'on', 'to', 'is', 'are', 'as', 'at', 'be', 'by', 'with', 'when', 'then', 'else', 'all', 'any', 'some', 'where', 'so', 'that', 'this', 'it', 'we', 'not', 'but']);
 
 export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent' | 'piece';
 

@@ -7,7 +7,7 @@
  */
 
 import type { Box, Rule, TextRun } from '../layout/geometry.js';
-import { accentCommand, extensionDepth, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+import { accentCommand, extensionDepth, glyphLatex, glyphRole, isProseWord, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
 
 export interface MathGlyph extends Box {
   text: string;
@@ -220,6 +220,13 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       tokens.push(radical(g, leftRules, take));
       continue;
     }
+    if (isTextWord(g)) {
+      const words = textSpan(g, left);
+      left = left.slice(words.length - 1);
+      right = words[words.length - 1]!.x1;
+      tokens.push(`\\text{${spacedText(words)}}`);
+      continue;
+    }
     let nucleus = glyphLatex(g.text, g.fontClass, g.unicodeMapped);
     // amsmath's \iint and \iiint are integral signs set close together, nothing between them.
     if (nucleus === '\\int') {
@@ -262,6 +269,31 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     };
     return nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules));
   }
+}
+
+/** An upright word that is prose, not an operator's name: the start of a `\\text{...}`. */
+function isTextWord(glyph: MathGlyph): boolean {
+  return glyph.fontClass === 'roman' && /^\p{L}{2,}$/u.test(glyph.text) && isProseWord(glyph.text);
+}
+
+/** Glyphs of a text span: upright letters, digits and punctuation on its baseline, within a word space of each other. */
+const TEXT_GLYPH = /^(?:\p{L}+|\p{N}|[.,;:'’])$/u;
+const WORD_SPACE_EM = 0.6;
+
+/** The word and the upright glyphs that continue its text (`\\text{if and only if}`), in order. */
+function textSpan(first: MathGlyph, after: readonly MathGlyph[]): MathGlyph[] {
+  const span = [first];
+  for (const g of after) {
+    const last = span[span.length - 1]!;
+    if (g.fontClass !== 'roman' || !TEXT_GLYPH.test(g.text) || Math.abs(g.baseline - first.baseline) > 0.1 * first.size || g.x0 - last.x1 > WORD_SPACE_EM * first.size) break;
+    span.push(g);
+  }
+  return span;
+}
+
+/** The span's text, a space where the text layer has one or the glyphs stand apart. */
+function spacedText(span: readonly MathGlyph[]): string {
+  return span.map((g, k) => (k > 0 && (g.spaceBefore || g.x0 - span[k - 1]!.x1 > THIN_SPACE_EM.min * g.size) ? ` ${g.text}` : g.text)).join('');
 }
 
 /** The most room (ems) amsmath leaves between the signs of a multiple integral, in the text layer's widths. */
