@@ -7,7 +7,7 @@
 
 import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
 import { extensionDepth, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
-import { formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
+import { casesLatex, formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
 
 export interface DisplayFormula {
   box: Box;
@@ -49,12 +49,13 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       if (!isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
       const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
       // A matrix or an array stays text: read as one row its columns would interleave.
-      if (!isSingleRow(glyphs, inside)) continue;
-      const latex = formulaLatex(glyphs, inside);
+      const latex = isSingleRow(glyphs, inside) ? formulaLatex(glyphs, inside) : casesLatex(glyphs, inside);
+      if (latex === undefined) continue;
       if (isTableCell(runs, candidates, cluster, box)) continue;
       if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
+  joinAnnotations(runs, candidates, all, found);
   joinSideBySide(found);
   // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
   for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
@@ -97,6 +98,55 @@ function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cl
   const left = words.some((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
   const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
   return left && right;
+}
+
+/** A display's annotation (`&& \\text{by Lemma 2}`): a few words, this far (ems) at most right of the row's formula. */
+const ANNOTATION_GAP_EM = 15;
+const MAX_ANNOTATION_WORDS = 6;
+/** Letters, digits, spaces and the punctuation of a reference: what an annotation may hold, written as text. */
+const ANNOTATION_TEXT = /^[\p{L}\p{N} .,;:'’()-]+$/u;
+
+/**
+ * Words on a formula's baseline to its right, with no prose above or below them (a column of
+ * annotations beside an aligned display, not the next column's paragraph), are the formula's
+ * `\\text` and join it after a quad.
+ */
+function joinAnnotations(runs: readonly TextRun[], candidates: readonly number[], all: readonly number[][], found: FoundFormula[]): void {
+  const used = new Set(found.flatMap((f) => [...f.cluster, ...(f.number ?? [])]));
+  const texts = all.filter((cluster) => {
+    if (cluster.some((i) => used.has(i) || isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return false;
+    const text = annotationText(runs, cluster);
+    return ANNOTATION_TEXT.test(text) && /\p{L}{2,}/u.test(text) && text.split(' ').length <= MAX_ANNOTATION_WORDS;
+  });
+  const annotations = new Set(texts.flat());
+  for (const cluster of texts) {
+    const members = cluster.map((i) => runs[i] as PlacedRun);
+    const box = unionBox(members);
+    const owner = found
+      .filter((f) => f.baseline !== undefined && Math.abs(members[0]!.baseline - f.baseline) < 0.1 * f.size! && box.x0 > f.box.x1 && box.x0 - f.box.x1 < ANNOTATION_GAP_EM * f.size!)
+      .sort((a, b) => b.box.x1 - a.box.x1)[0];
+    if (!owner) continue;
+    const size = owner.size!;
+    const framing = candidates.some((i) => {
+      if (used.has(i) || annotations.has(i)) return false;
+      const run = runs[i]!;
+      return run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - 0.5 * size && run.y0 < box.y1 + 0.5 * size;
+    });
+    if (framing) continue;
+    owner.cluster.push(...cluster);
+    owner.box = unionBox([owner.box, box]);
+    owner.latex = `${owner.latex} \\qquad \\text{${annotationText(runs, cluster)}}`;
+  }
+}
+
+/** The cluster's text left to right, a space between runs that stand apart (a ligature's halves overlap). */
+function annotationText(runs: readonly TextRun[], cluster: readonly number[]): string {
+  const ordered = [...cluster].sort((a, b) => runs[a]!.x0 - runs[b]!.x0).map((i) => runs[i]!);
+  return ordered
+    .map((run, k) => (k > 0 && run.x0 - ordered[k - 1]!.x1 > 0.15 * run.fontSize ? ` ${run.text}` : run.text))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Formulas set apart by a `\quad` or `\qquad` on one baseline: one display, as the author wrote it. */

@@ -100,6 +100,78 @@ export function isSingleRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]
   return true;
 }
 
+/** A column gap of `cases` (a quad after the widest entry), in ems at least. */
+const CASES_COLUMN_GAP_EM = 0.8;
+
+/**
+ * A piecewise definition (`cases`): an open brace as tall as two rows or more with nothing after it
+ * but its rows, each row's condition starting at one x. Read as what comes before the brace and a
+ * `cases` environment, a row each, or undefined where the glyphs are not so laid out.
+ */
+export function casesLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string | undefined {
+  const brace = glyphs.find((g) => g.fontClass === 'extension' && glyphLatex(g.text, g.fontClass, g.unicodeMapped) === '\\{');
+  if (!brace) return undefined;
+  const column = glyphs.filter((g) => g === brace || (g.role === 'piece' && g.x0 < brace.x1 && g.x1 > brace.x0));
+  // TeX's extension font hangs a big brace from its baseline; Unicode's pieces stand on theirs.
+  const top = Math.min(...column.map((g) => g.baseline)) - 0.5 * brace.size;
+  const bottom = Math.max(...column.map((g) => g.baseline + (g.unicodeMapped ? 0.3 : extensionDepth(g.text) + 0.3) * g.size));
+  const braceX1 = Math.max(...column.map((g) => g.x1));
+  const before = glyphs.filter((g) => !column.includes(g) && g.x1 <= brace.x0 + 0.5);
+  const after = glyphs.filter((g) => !column.includes(g) && g.x0 >= braceX1 - 0.5);
+  if (before.length + after.length + column.length !== glyphs.length || after.length === 0) return undefined;
+  if (after.some((g) => g.baseline < top || g.baseline > bottom + 0.5 * brace.size)) return undefined;
+  // A closing delimiter after the rows makes a matrix or a group, not a piecewise definition.
+  if (after.some((g) => g.fontClass === 'extension')) return undefined;
+  const rows = rowsOf(after);
+  if (rows.length < 2) return undefined;
+  const ruleRows = rows.map((row) => {
+    const y0 = Math.min(...row.map((g) => g.y0));
+    const y1 = Math.max(...row.map((g) => g.y1));
+    return rules.filter((r) => ruleY(r) > y0 && ruleY(r) < y1 && r.x0 >= braceX1 - 0.5);
+  });
+  const split = conditionStart(rows);
+  const lines = rows.map((row, k) => {
+    if (split === undefined) return formulaLatex(row, ruleRows[k]!);
+    const value = row.filter((g) => g.x0 < split - 0.5);
+    const condition = row.filter((g) => g.x0 >= split - 0.5);
+    const at = (part: readonly MathGlyph[]) => ruleRows[k]!.filter((r) => part.some((g) => r.x0 <= g.x1 && r.x1 >= g.x0));
+    return `${formulaLatex(value, at(value))} & ${formulaLatex(condition, at(condition))}`;
+  });
+  const lead = before.length > 0 ? `${formulaLatex(before, rules.filter((r) => r.x1 <= brace.x0 + 0.5))} ` : '';
+  return `${lead}\\begin{cases} ${lines.join(' \\\\ ')} \\end{cases}`;
+}
+
+/** Glyphs in rows: each full-size baseline more than most of a line below the last starts a row; scripts go to the nearest. */
+function rowsOf(glyphs: readonly MathGlyph[]): MathGlyph[][] {
+  const largest = Math.max(...glyphs.map((g) => g.size));
+  const levels: number[] = [];
+  for (const baseline of glyphs.filter((g) => g.size >= 0.95 * largest).map((g) => g.baseline).sort((a, b) => a - b)) {
+    if (levels.length === 0 || baseline - levels[levels.length - 1]! > 0.9 * largest) levels.push(baseline);
+  }
+  const rows: MathGlyph[][] = levels.map(() => []);
+  for (const g of glyphs) {
+    let nearest = 0;
+    for (let k = 1; k < levels.length; k++) if (Math.abs(levels[k]! - g.baseline) < Math.abs(levels[nearest]! - g.baseline)) nearest = k;
+    rows[nearest]!.push(g);
+  }
+  return rows.filter((row) => row.length > 0);
+}
+
+/** Where the conditions start: an x that follows a quad's gap on every row (cases sets them flush left), if one does. */
+function conditionStart(rows: readonly MathGlyph[][]): number | undefined {
+  const starts = rows.map((row) => {
+    const sorted = [...row].sort((a, b) => a.x0 - b.x0);
+    let right = -Infinity;
+    const found: number[] = [];
+    for (const g of sorted) {
+      if (right > -Infinity && g.x0 - right >= CASES_COLUMN_GAP_EM * g.size) found.push(g.x0);
+      right = Math.max(right, g.x1);
+    }
+    return found;
+  });
+  return starts[0]!.find((x) => starts.every((list) => list.some((y) => Math.abs(y - x) < 1)));
+}
+
 /**
  * Display operators take their limits before anything else is read: a limit row can start left of
  * its operator, and the operator may sit under a radical or in a fraction read later.
