@@ -32,7 +32,7 @@ function isPlaced(run: TextRun): run is PlacedRun {
 export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Rule[]): DisplayFormula[] {
   const candidates = runs.map((_, i) => i).filter((i) => isPlaced(runs[i]!));
   // Most pages have no math fonts at all: nothing to cluster.
-  if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
+  if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)) || isSymbolRun(runs[i]!))) return [];
   const all = clusters(runs, candidates, rules);
   const unicodeFonts = unicodeExtensionFonts(runs);
   const found: FoundFormula[] = [];
@@ -252,6 +252,8 @@ function isMarginNumber(runs: readonly TextRun[], row: readonly number[], i: num
   return others.every((o) => o.x1 + run.fontSize <= run.x0) || others.every((o) => run.x1 + run.fontSize <= o.x0);
 }
 
+const BIG_OPERATOR = /^[∑∏∐⋃⋂⨁⨂]$/u;
+
 /** Runs joined when their rows overlap and they are close side by side, or share a rule (union-find). */
 function clusters(runs: readonly TextRun[], indices: readonly number[], rules: readonly Rule[]): number[][] {
   const parent = new Map<number, number>(indices.map((i) => [i, i]));
@@ -270,6 +272,17 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
       if (b.y0 >= a.y1) break;
       const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
       if (gap <= CLUSTER_GAP_EM * Math.max(a.fontSize, b.fontSize)) parent.set(find(byTop[p]!), find(byTop[q]!));
+    }
+  }
+  // A big operator set in a text font (a word processor's `∑`) stands on the row: its limits, over
+  // and under it, touch neither the row nor each other.
+  for (const op of indices.filter((i) => BIG_OPERATOR.test(runs[i]!.text.trim()) && mathFontClass(runs[i]!.fontName) !== 'extension')) {
+    const box = boxes.get(op)!;
+    for (const i of indices) {
+      const limit = boxes.get(i)!;
+      const x = (limit.x0 + limit.x1) / 2;
+      const gap = Math.max(limit.y0 - box.y1, box.y0 - limit.y1);
+      if (i !== op && limit.fontSize < box.fontSize && x > box.x0 - 0.2 * box.fontSize && x < box.x1 + 0.2 * box.fontSize && gap >= 0 && gap < 0.4 * box.fontSize) parent.set(find(i), find(op));
     }
   }
   // A fraction's rule holds its numerator and denominator together (they may not touch the row).
@@ -363,9 +376,24 @@ function isFormula(runs: readonly PlacedRun[], hasRule: boolean, setApart: () =>
       wordChars += word.length;
     }
   }
-  if (!((mathGlyphs > 0 || hasRule) && chars >= MIN_FORMULA_CHARS)) return false;
-  if (words === 0) return true;
-  return words <= MAX_TEXT_WORDS && wordChars <= MAX_TEXT_SHARE * chars && mathGlyphs >= MIN_FORMULA_CHARS && setApart();
+  if (chars < MIN_FORMULA_CHARS) return false;
+  const fewWords = words <= MAX_TEXT_WORDS && wordChars <= MAX_TEXT_SHARE * chars;
+  if (mathGlyphs > 0 || hasRule) return words === 0 || (fewWords && mathGlyphs >= MIN_FORMULA_CHARS && setApart());
+  // No math font (a word processor's formula): italic variables and a relation, an operator or a
+  // fraction, on a row set apart from the prose.
+  const variables = runs.filter((run) => run.italic && VARIABLE.test(run.text.trim())).length;
+  const operators = runs.filter(isSymbolRun).length;
+  return variables > 0 && (operators > 0 || hasRule) && variables + operators >= MIN_FORMULA_CHARS && fewWords && setApart();
+}
+
+/** An italic variable of a word processor's formula: a letter or two (`x`, `λn`), nothing else. */
+const VARIABLE = /^\p{L}{1,2}$/u;
+/** Relations and operators that make a row of italic letters a formula: `=` or `∑`, not a comma. */
+const RELATION_OR_OPERATOR = /^[=<>≤≥≠≈≡∼∝∑∏∫∮√±∓×÷∈∉⊂⊃⊆⊇∪∩→⇒⇔↦∂∇]+$/u;
+
+/** A run of nothing but relations and operators, in whatever font: the math of a formula set without a math font. */
+function isSymbolRun(run: TextRun): boolean {
+  return RELATION_OR_OPERATOR.test(run.text.replace(/\s/g, ''));
 }
 
 /** How far (ems) a display stands in from the prose's edges on both sides, at least. */

@@ -162,6 +162,8 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
   // newtx's extension font maps its glyphs to Unicode: its big operators hang from the baseline as TeX's do.
   if (fontClass === 'extension' && BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return INTEGRALS.has(text) ? 'operator' : 'display-operator';
   if (text === '√') return 'radical';
+  // A text font's sum or product (a word processor's formula) takes its limits over and under it.
+  if (fontClass === 'roman' && BIG_OPERATORS.has(SYMBOLS[text] ?? '') && !INTEGRALS.has(text)) return 'display-operator';
   // lim, max, sup and the like take their limits under them in a display.
   if (fontClass === 'roman' && LIMIT_NAMES.has(text)) return 'display-operator';
   // A combining mark standing alone is an accent set as a glyph of its own, in whatever font.

@@ -36,8 +36,9 @@ const MIN_SCRIPT_POINTS = 7;
 /** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
 export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = false): MathGlyph[] {
   const own = mathFontClass(run.fontName);
-  // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman does.
-  const fontClass = own === 'other' ? 'roman' : own;
+  // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman
+  // does; its italic (a word processor's variables) is the math italic.
+  const fontClass = own === 'other' ? (run.italic ? 'italic' : 'roman') : own;
   const chars = [...run.text];
   const unit = (run.x1 - run.x0) / (chars.length || 1);
   // Variation selectors (a display-size operator's `∑︁` in newtx) choose a glyph and add no symbol.
@@ -74,7 +75,8 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  return readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
+  const horizontal = rules.filter((r) => r.orientation === 'horizontal');
+  return readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece'), horizontal), horizontal);
 }
 
 /**
@@ -176,10 +178,13 @@ function conditionStart(rows: readonly MathGlyph[][]): number | undefined {
  * Display operators take their limits before anything else is read: a limit row can start left of
  * its operator, and the operator may sit under a radical or in a fraction read later.
  */
-function attachLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+function attachLimits(glyphs: readonly MathGlyph[], rules: readonly Rule[]): MathGlyph[] {
   let rest = [...glyphs];
   for (const op of glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0)) {
-    const found = operatorLimits(op, rest.filter((g) => g !== op));
+    // A fraction's rule between the operator and a glyph puts them in numerator and denominator: no limit.
+    const ruleBetween = (g: MathGlyph) =>
+      rules.some((r) => r.x0 <= centreX(g) && r.x1 >= centreX(g) && ruleY(r) > Math.min(op.baseline, inkY(g)) && ruleY(r) < Math.max(op.baseline, inkY(g)));
+    const found = operatorLimits(op, rest.filter((g) => g !== op && !ruleBetween(g)));
     if (!found) continue;
     op.limits = { lower: [...found.lower], upper: [...found.upper] };
     rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
@@ -491,7 +496,8 @@ function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: S
   const hung = op.fontClass === 'extension';
   const top = hung ? op.baseline - 0.1 * op.size : op.baseline - 0.75 * op.size;
   const bottom = hung ? op.baseline + 1.2 * op.size : op.baseline + 0.3 * op.size;
-  const overlaps = (g: MathGlyph) => g.x1 > op.x0 - 0.1 * op.size && g.x0 < op.x1 + 0.1 * op.size;
+  // Limits are centred on their operator: a glyph only touching its side (a subscript before it) is none.
+  const overlaps = (g: MathGlyph) => centreX(g) > op.x0 - 0.1 * op.size && centreX(g) < op.x1 + 0.1 * op.size;
   const grow = (seeds: MathGlyph[]) => {
     const row = new Set(seeds);
     let grew = true;
