@@ -19,6 +19,8 @@ export interface MathGlyph extends Box {
   accents: string[];
   /** An extension font glyph whose text is Unicode, not TeX's slot. */
   unicodeMapped: boolean;
+  /** Set in a text font, not a math font (a word processor's formula, or TeX's text digits). */
+  textFont: boolean;
   /** The text layer has a space right before it in the same run. */
   spaceBefore: boolean;
   opensRun: boolean;
@@ -64,6 +66,7 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
       fontClass,
       role: glyphRole(piece, fontClass, unicodeMapped),
       unicodeMapped,
+      textFont: own === 'other',
       accents: [],
       spaceBefore,
       opensRun: index === 0,
@@ -439,6 +442,8 @@ function isOrdinary(glyph: MathGlyph): boolean {
 function thinSpaceBetween(left: Edge, right: MathGlyph): boolean {
   const glyph = left.glyph;
   if (!isOrdinary(glyph) || !isOrdinary(right) || /^[([{⟨]$/u.test(glyph.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
+  // A word processor spaces the glyphs of its formulas as it likes: only TeX's gaps are the author's.
+  if (glyph.textFont && right.textFont) return false;
   if (right.spaceBefore && left.x1 === glyph.x1) return true;
   const gap = (right.x0 - left.x1) / right.size;
   return left.closesRun && right.opensRun && gap > THIN_SPACE_EM.min && gap < THIN_SPACE_EM.max;
