@@ -109,7 +109,7 @@ const ANNOTATION_TEXT = /^[\p{L}\p{N} .,;:'’()-]+$/u;
 /**
  * Words on a formula's baseline to its right, with no prose above or below them (a column of
  * annotations beside an aligned display, not the next column's paragraph), are the formula's
- * `\\text` and join it after a quad.
+ * `\\text` and join it after a quad, where the formula stands in from the text around it.
  */
 function joinAnnotations(runs: readonly TextRun[], candidates: readonly number[], all: readonly number[][], found: FoundFormula[]): void {
   const used = new Set(found.flatMap((f) => [...f.cluster, ...(f.number ?? [])]));
@@ -125,7 +125,8 @@ function joinAnnotations(runs: readonly TextRun[], candidates: readonly number[]
     const owner = found
       .filter((f) => f.baseline !== undefined && Math.abs(members[0]!.baseline - f.baseline) < 0.1 * f.size! && box.x0 > f.box.x1 && box.x0 - f.box.x1 < ANNOTATION_GAP_EM * f.size!)
       .sort((a, b) => b.box.x1 - a.box.x1)[0];
-    if (!owner) continue;
+    // A formula at the edge of what is around it is a table's cell, and the words its next cell.
+    if (!owner || owner.cluster.some((i) => runs[i]!.monospace) || !isSetApart(runs, candidates, owner.cluster, owner.box)) continue;
     const size = owner.size!;
     const framing = candidates.some((i) => {
       if (used.has(i) || annotations.has(i)) return false;
@@ -378,13 +379,19 @@ function isFormula(runs: readonly PlacedRun[], hasRule: boolean, setApart: () =>
   }
   if (chars < MIN_FORMULA_CHARS) return false;
   const fewWords = words <= MAX_TEXT_WORDS && wordChars <= MAX_TEXT_SHARE * chars;
-  if (mathGlyphs > 0 || hasRule) return words === 0 || (fewWords && mathGlyphs >= MIN_FORMULA_CHARS && setApart());
+  // Code beside its output (a package manual's table of commands) is no display with words; a
+  // display's words go with a relation (`\\text{if } l = 1`), a table's results need none.
+  const code = runs.some((run) => run.monospace);
+  const relation = runs.some((run) => RELATION.test(run.text));
+  if (mathGlyphs > 0 || hasRule) return words === 0 || (fewWords && !code && relation && mathGlyphs >= MIN_FORMULA_CHARS && setApart());
   // No math font (a word processor's formula): italic variables and a relation, an operator or a
   // fraction, on a row set apart from the prose.
   const variables = runs.filter((run) => run.italic && VARIABLE.test(run.text.trim())).length;
   const operators = runs.filter(isSymbolRun).length;
   return variables > 0 && (operators > 0 || hasRule) && variables + operators >= MIN_FORMULA_CHARS && fewWords && setApart();
 }
+
+const RELATION = /[=<>≤≥≠≈≡∼≃≅∝→←↔⇒⇐⇔↦∈∉∋⊂⊃⊆⊇]/u;
 
 /** An italic variable of a word processor's formula: a letter or two (`x`, `λn`), nothing else. */
 const VARIABLE = /^\p{L}{1,2}$/u;
