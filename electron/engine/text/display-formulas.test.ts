@@ -193,4 +193,32 @@ c = \binom{n}{k} + \iint g \, dA
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await pages.read('variance', source)).toBe('The variance σ2 of a sample.');
   });
+  it('keeps the words of a display as \\text, reads a piecewise definition as cases, and joins annotations beside aligned rows', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The number of arrangements is defined piecewise, and it vanishes for all other values of the index
+as the following display shows for every choice of the parameters involved in it:
+\begin{equation*}
+A_l = \begin{cases} n!, & \text{if } l = 1 \\ 0, & \text{otherwise}. \end{cases}
+\end{equation*}
+Two vectors are equal exactly when their entries agree up to the permutation, which we write as
+\begin{equation*}
+y = y' \quad \text{if and only if} \quad y'_k = \delta_k y_{\tau(k)}
+\end{equation*}
+and the chain of equalities below is justified line by line by the results quoted beside it:
+\begin{align*}
+x &= y_1 - y_2 + y_3 && \text{by the first lemma} \\
+  &= y' \circ y^* && \text{by the second lemma}
+\end{align*}
+The last line of this paragraph holds for all $x \in X$.
+\end{document}`;
+    const written = await pages.read('text-in-math', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('A_l = \\begin{cases} n!, & \\text{if } l = 1 \\\\ 0, & \\text{otherwise}. \\end{cases}')).toBe(true);
+    expect(renders("y = y' \\quad \\text{if and only if} \\quad y'_k = \\delta_k y_{\\tau(k)}")).toBe(true);
+    expect(renders('x = y_1 - y_2 + y_3 \\qquad \\text{by the first lemma}')).toBe(true);
+    expect(renders("= y' \\circ y^* \\qquad \\text{by the second lemma}")).toBe(true);
+    // a paragraph's last line, at the column's edge, stays prose though it has few words and some math
+    expect(written).toContain('The last line of this paragraph holds for all x ∈ X.');
+    expect(written.match(/\$\$/g)).toHaveLength(8);
+  });
 });

@@ -6,8 +6,8 @@
  */
 
 import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
-import { extensionDepth, isMathOnlyFont, isOperatorName, mathFontClass } from './math-glyphs.js';
-import { formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
+import { extensionDepth, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
+import { casesLatex, formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
 
 export interface DisplayFormula {
   box: Box;
@@ -32,7 +32,7 @@ function isPlaced(run: TextRun): run is PlacedRun {
 export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Rule[]): DisplayFormula[] {
   const candidates = runs.map((_, i) => i).filter((i) => isPlaced(runs[i]!));
   // Most pages have no math fonts at all: nothing to cluster.
-  if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return [];
+  if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)) || isSymbolRun(runs[i]!))) return [];
   const all = clusters(runs, candidates, rules);
   const unicodeFonts = unicodeExtensionFonts(runs);
   const found: FoundFormula[] = [];
@@ -46,15 +46,16 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       const members = cluster.map((i) => runs[i] as PlacedRun);
       const box = unionBox(members);
       const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
-      if (!isFormula(members, inside.length > 0)) continue;
+      if (!isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
       const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
       // A matrix or an array stays text: read as one row its columns would interleave.
-      if (!isSingleRow(glyphs, inside)) continue;
-      const latex = formulaLatex(glyphs, inside);
+      const latex = isSingleRow(glyphs, inside) ? formulaLatex(glyphs, inside) : casesLatex(glyphs, inside);
+      if (latex === undefined) continue;
       if (isTableCell(runs, candidates, cluster, box)) continue;
       if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
+  joinAnnotations(runs, candidates, all, found);
   joinSideBySide(found);
   // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
   for (const number of all.filter((cluster) => EQUATION_NUMBER.test(cluster.map((i) => runs[i]!.text).join('').replace(/\s/g, '')))) {
@@ -97,6 +98,56 @@ function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cl
   const left = words.some((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
   const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
   return left && right;
+}
+
+/** A display's annotation (`&& \\text{by Lemma 2}`): a few words, this far (ems) at most right of the row's formula. */
+const ANNOTATION_GAP_EM = 15;
+const MAX_ANNOTATION_WORDS = 6;
+/** Letters, digits, spaces and the punctuation of a reference: what an annotation may hold, written as text. */
+const ANNOTATION_TEXT = /^[\p{L}\p{N} .,;:'’()-]+$/u;
+
+/**
+ * Words on a formula's baseline to its right, with no prose above or below them (a column of
+ * annotations beside an aligned display, not the next column's paragraph), are the formula's
+ * `\\text` and join it after a quad, where the formula stands in from the text around it.
+ */
+function joinAnnotations(runs: readonly TextRun[], candidates: readonly number[], all: readonly number[][], found: FoundFormula[]): void {
+  const used = new Set(found.flatMap((f) => [...f.cluster, ...(f.number ?? [])]));
+  const texts = all.filter((cluster) => {
+    if (cluster.some((i) => used.has(i) || isMathOnlyFont(mathFontClass(runs[i]!.fontName)))) return false;
+    const text = annotationText(runs, cluster);
+    return ANNOTATION_TEXT.test(text) && /\p{L}{2,}/u.test(text) && text.split(' ').length <= MAX_ANNOTATION_WORDS;
+  });
+  const annotations = new Set(texts.flat());
+  for (const cluster of texts) {
+    const members = cluster.map((i) => runs[i] as PlacedRun);
+    const box = unionBox(members);
+    const owner = found
+      .filter((f) => f.baseline !== undefined && Math.abs(members[0]!.baseline - f.baseline) < 0.1 * f.size! && box.x0 > f.box.x1 && box.x0 - f.box.x1 < ANNOTATION_GAP_EM * f.size!)
+      .sort((a, b) => b.box.x1 - a.box.x1)[0];
+    // A formula at the edge of what is around it is a table's cell, and the words its next cell.
+    if (!owner || owner.cluster.some((i) => runs[i]!.monospace) || !isSetApart(runs, candidates, owner.cluster, owner.box)) continue;
+    const size = owner.size!;
+    const framing = candidates.some((i) => {
+      if (used.has(i) || annotations.has(i)) return false;
+      const run = runs[i]!;
+      return run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - 0.5 * size && run.y0 < box.y1 + 0.5 * size;
+    });
+    if (framing) continue;
+    owner.cluster.push(...cluster);
+    owner.box = unionBox([owner.box, box]);
+    owner.latex = `${owner.latex} \\qquad \\text{${annotationText(runs, cluster)}}`;
+  }
+}
+
+/** The cluster's text left to right, a space between runs that stand apart (a ligature's halves overlap). */
+function annotationText(runs: readonly TextRun[], cluster: readonly number[]): string {
+  const ordered = [...cluster].sort((a, b) => runs[a]!.x0 - runs[b]!.x0).map((i) => runs[i]!);
+  return ordered
+    .map((run, k) => (k > 0 && run.x0 - ordered[k - 1]!.x1 > 0.15 * run.fontSize ? ` ${run.text}` : run.text))
+    .join('')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Formulas set apart by a `\quad` or `\qquad` on one baseline: one display, as the author wrote it. */
@@ -202,6 +253,8 @@ function isMarginNumber(runs: readonly TextRun[], row: readonly number[], i: num
   return others.every((o) => o.x1 + run.fontSize <= run.x0) || others.every((o) => run.x1 + run.fontSize <= o.x0);
 }
 
+const BIG_OPERATOR = /^[∑∏∐⋃⋂⨁⨂]$/u;
+
 /** Runs joined when their rows overlap and they are close side by side, or share a rule (union-find). */
 function clusters(runs: readonly TextRun[], indices: readonly number[], rules: readonly Rule[]): number[][] {
   const parent = new Map<number, number>(indices.map((i) => [i, i]));
@@ -220,6 +273,17 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
       if (b.y0 >= a.y1) break;
       const gap = Math.max(a.x0, b.x0) - Math.min(a.x1, b.x1);
       if (gap <= CLUSTER_GAP_EM * Math.max(a.fontSize, b.fontSize)) parent.set(find(byTop[p]!), find(byTop[q]!));
+    }
+  }
+  // A big operator set in a text font (a word processor's `∑`) stands on the row: its limits, over
+  // and under it, touch neither the row nor each other.
+  for (const op of indices.filter((i) => BIG_OPERATOR.test(runs[i]!.text.trim()) && mathFontClass(runs[i]!.fontName) !== 'extension')) {
+    const box = boxes.get(op)!;
+    for (const i of indices) {
+      const limit = boxes.get(i)!;
+      const x = (limit.x0 + limit.x1) / 2;
+      const gap = Math.max(limit.y0 - box.y1, box.y0 - limit.y1);
+      if (i !== op && limit.fontSize < box.fontSize && x > box.x0 - 0.2 * box.fontSize && x < box.x1 + 0.2 * box.fontSize && gap >= 0 && gap < 0.4 * box.fontSize) parent.set(find(i), find(op));
     }
   }
   // A fraction's rule holds its numerator and denominator together (they may not touch the row).
@@ -284,13 +348,21 @@ function inkBox(run: PlacedRun): Box & { fontSize: number } {
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 
+/** A display's words (`\\text{if and only if}`, `\\quad\\text{otherwise}`): a few, and fewer letters than the math has. */
+const MAX_TEXT_WORDS = 5;
+const MAX_TEXT_SHARE = 0.6;
+
 /**
- * Math fonts and no prose, with a variable, a big operator or a fraction rule: a table cell such as
- * `85.3 ± 0.2` has a symbol-font glyph too, but is a figure, not a formula.
+ * Math fonts with a variable, a big operator or a fraction rule: a table cell such as `85.3 ± 0.2`
+ * has a symbol-font glyph too, but is a figure, not a formula. Words other than operator names
+ * are prose (a line with inline math), unless they are a few beside much math on a row that the
+ * prose around it leaves room for on both sides (`setApart`): a display's `\text`.
  */
-function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
+function isFormula(runs: readonly PlacedRun[], hasRule: boolean, setApart: () => boolean): boolean {
   let mathGlyphs = 0;
   let chars = 0;
+  let words = 0;
+  let wordChars = 0;
   for (const run of runs) {
     // The text font's glyphs read as TeX's roman: digits, brackets and operator names, never words.
     const own = mathFontClass(run.fontName);
@@ -298,15 +370,60 @@ function isFormula(runs: readonly PlacedRun[], hasRule: boolean): boolean {
     const visible = run.text.replace(/\s/g, '').length;
     chars += visible;
     if (fontClass === 'italic' || fontClass === 'extension' || fontClass === 'blackboard') mathGlyphs += visible;
-    // Words in a text font are prose, unless they are operator names (sin, log, max).
-    if (fontClass === 'roman') for (const word of run.text.match(/\p{L}{2,}/gu) ?? []) if (!isOperatorName(word) && !isShortName(word)) return false;
+    if (fontClass !== 'roman') continue;
+    for (const word of run.text.match(/\p{L}{2,}/gu) ?? []) {
+      if (!isProseWord(word)) continue;
+      words++;
+      wordChars += word.length;
+    }
   }
-  return (mathGlyphs > 0 || hasRule) && chars >= MIN_FORMULA_CHARS;
+  if (chars < MIN_FORMULA_CHARS) return false;
+  const fewWords = words <= MAX_TEXT_WORDS && wordChars <= MAX_TEXT_SHARE * chars;
+  // Code beside its output (a package manual's table of commands) is no display with words; a
+  // display's words go with a relation (`\\text{if } l = 1`), a table's results need none.
+  const code = runs.some((run) => run.monospace);
+  const relation = runs.some((run) => RELATION.test(run.text));
+  if (mathGlyphs > 0 || hasRule) return words === 0 || (fewWords && !code && relation && mathGlyphs >= MIN_FORMULA_CHARS && setApart());
+  // No math font (a word processor's formula): italic variables and a relation, an operator or a
+  // fraction, on a row set apart from the prose.
+  const variables = runs.filter((run) => run.italic && VARIABLE.test(run.text.trim())).length;
+  const operators = runs.filter(isSymbolRun).length;
+  return variables > 0 && (operators > 0 || hasRule) && variables + operators >= MIN_FORMULA_CHARS && fewWords && setApart();
 }
 
-/** `Var`, `Cov`, `diag`, `tr`: short upright names authors declare as operators. */
-function isShortName(word: string): boolean {
-  return word.length <= 4 && /^\p{Lu}?\p{Ll}+$/u.test(word) && !COMMON_WORDS.has(word.toLowerCase());
+const RELATION = /[=<>≤≥≠≈≡∼≃≅∝→←↔⇒⇐⇔↦∈∉∋⊂⊃⊆⊇]/u;
+
+/** An italic variable of a word processor's formula: a letter or two (`x`, `λn`), nothing else. */
+const VARIABLE = /^\p{L}{1,2}$/u;
+/** Relations and operators that make a row of italic letters a formula: `=` or `∑`, not a comma. */
+const RELATION_OR_OPERATOR = /^[=<>≤≥≠≈≡∼∝∑∏∫∮√±∓×÷∈∉⊂⊃⊆⊇∪∩→⇒⇔↦∂∇]+$/u;
+
+/** A run of nothing but relations and operators, in whatever font: the math of a formula set without a math font. */
+function isSymbolRun(run: TextRun): boolean {
+  return RELATION_OR_OPERATOR.test(run.text.replace(/\s/g, ''));
 }
 
-const COMMON_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'if', 'for', 'of', 'in', 'on', 'to', 'is', 'are', 'as', 'at', 'be', 'by', 'with', 'when', 'then', 'else', 'all', 'any', 'some', 'where', 'so', 'that', 'this', 'it', 'we', 'not', 'but']);
+/** How far (ems) a display stands in from the prose's edges on both sides, at least. */
+const DISPLAY_INDENT_EM = 2;
+/** How far (lines) above and below a row the prose that frames it is looked for. */
+const FRAME_LINES = 5;
+
+/**
+ * Whether the row stands in from both edges of the text above and below it, as a display does
+ * (centred, or indented by fleqn's margin); a paragraph's last line with inline math starts at
+ * the column's edge.
+ */
+function isSetApart(runs: readonly TextRun[], candidates: readonly number[], cluster: readonly number[], box: Box): boolean {
+  const own = new Set(cluster);
+  const size = Math.max(...cluster.map((i) => runs[i]!.fontSize));
+  const frame = candidates
+    .filter((i) => !own.has(i))
+    .map((i) => runs[i]!)
+    .filter((run) => run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - FRAME_LINES * size && run.y0 < box.y1 + FRAME_LINES * size && !(run.y0 < box.y1 && run.y1 > box.y0));
+  const above = frame.filter((run) => run.y1 <= box.y0);
+  const below = frame.filter((run) => run.y0 >= box.y1);
+  if (above.length === 0 && below.length === 0) return false;
+  const left = Math.min(...frame.map((run) => run.x0));
+  const right = Math.max(...frame.map((run) => run.x1));
+  return box.x0 - left >= DISPLAY_INDENT_EM * size && right - box.x1 >= DISPLAY_INDENT_EM * size;
+}

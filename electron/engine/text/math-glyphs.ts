@@ -136,9 +136,17 @@ const OPERATOR_NAMES = new Set([
 /** Operator names that take limits (`\\lim_{n \\to \\infty}`), set under them in a display. */
 const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'sup', 'inf', 'max', 'min', 'det', 'gcd', 'Pr']);
 
-export function isOperatorName(word: string): boolean {
-  return OPERATOR_NAMES.has(word);
+/** A word in a formula that is prose (`\\text{if}`), not an operator's name (`sin`, or an author's `Var`, `diag`). */
+export function isProseWord(word: string): boolean {
+  return !OPERATOR_NAMES.has(word) && !isShortName(word);
 }
+
+/** `Var`, `Cov`, `diag`, `tr`: short upright names authors declare as operators. */
+function isShortName(word: string): boolean {
+  return word.length <= 4 && /^\p{Lu}?\p{Ll}+$/u.test(word) && !COMMON_WORDS.has(word.toLowerCase());
+}
+
+const COMMON_WORDS = new Set(['a', 'an', 'the', 'and', 'or', 'if', 'for', 'of', 'in', 'on', 'to', 'is', 'are', 'as', 'at', 'be', 'by', 'with', 'when', 'then', 'else', 'all', 'any', 'some', 'where', 'so', 'that', 'this', 'it', 'we', 'not', 'but']);
 
 export type GlyphRole = 'ordinary' | 'display-operator' | 'operator' | 'radical' | 'accent' | 'piece';
 
@@ -154,6 +162,8 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
   // newtx's extension font maps its glyphs to Unicode: its big operators hang from the baseline as TeX's do.
   if (fontClass === 'extension' && BIG_OPERATORS.has(SYMBOLS[text] ?? '')) return INTEGRALS.has(text) ? 'operator' : 'display-operator';
   if (text === '√') return 'radical';
+  // A text font's sum or product (a word processor's formula) takes its limits over and under it.
+  if (fontClass === 'roman' && BIG_OPERATORS.has(SYMBOLS[text] ?? '') && !INTEGRALS.has(text)) return 'display-operator';
   // lim, max, sup and the like take their limits under them in a display.
   if (fontClass === 'roman' && LIMIT_NAMES.has(text)) return 'display-operator';
   // A combining mark standing alone is an accent set as a glyph of its own, in whatever font.

@@ -7,7 +7,7 @@
  */
 
 import type { Box, Rule, TextRun } from '../layout/geometry.js';
-import { accentCommand, extensionDepth, glyphLatex, glyphRole, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+import { accentCommand, extensionDepth, glyphLatex, glyphRole, isProseWord, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
 
 export interface MathGlyph extends Box {
   text: string;
@@ -19,6 +19,8 @@ export interface MathGlyph extends Box {
   accents: string[];
   /** An extension font glyph whose text is Unicode, not TeX's slot. */
   unicodeMapped: boolean;
+  /** Set in a text font, not a math font (a word processor's formula, or TeX's text digits). */
+  textFont: boolean;
   /** The text layer has a space right before it in the same run. */
   spaceBefore: boolean;
   opensRun: boolean;
@@ -36,8 +38,9 @@ const MIN_SCRIPT_POINTS = 7;
 /** A run's glyphs: upright letters stay together as a word (an operator name), the rest one by one. */
 export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = false): MathGlyph[] {
   const own = mathFontClass(run.fontName);
-  // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman does.
-  const fontClass = own === 'other' ? 'roman' : own;
+  // In a formula the text font sets digits, brackets and operator names upright, as TeX's roman
+  // does; its italic (a word processor's variables) is the math italic.
+  const fontClass = own === 'other' ? (run.italic ? 'italic' : 'roman') : own;
   const chars = [...run.text];
   const unit = (run.x1 - run.x0) / (chars.length || 1);
   // Variation selectors (a display-size operator's `∑︁` in newtx) choose a glyph and add no symbol.
@@ -63,6 +66,7 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
       fontClass,
       role: glyphRole(piece, fontClass, unicodeMapped),
       unicodeMapped,
+      textFont: own === 'other',
       accents: [],
       spaceBefore,
       opensRun: index === 0,
@@ -74,7 +78,8 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
 
 /** The formula as LaTeX; `rules` are the horizontal rules drawn among its glyphs. */
 export function formulaLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
-  return readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece')), rules.filter((r) => r.orientation === 'horizontal'));
+  const horizontal = rules.filter((r) => r.orientation === 'horizontal');
+  return readRow(attachLimits(attachNegations(attachAccents(glyphs)).filter((g) => g.role !== 'piece'), horizontal), horizontal);
 }
 
 /**
@@ -100,14 +105,89 @@ export function isSingleRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]
   return true;
 }
 
+/** A column gap of `cases` (a quad after the widest entry), in ems at least. */
+const CASES_COLUMN_GAP_EM = 0.8;
+
+/**
+ * A piecewise definition (`cases`): an open brace as tall as two rows or more with nothing after it
+ * but its rows, each row's condition starting at one x. Read as what comes before the brace and a
+ * `cases` environment, a row each, or undefined where the glyphs are not so laid out.
+ */
+export function casesLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string | undefined {
+  const brace = glyphs.find((g) => g.fontClass === 'extension' && glyphLatex(g.text, g.fontClass, g.unicodeMapped) === '\\{');
+  if (!brace) return undefined;
+  const column = glyphs.filter((g) => g === brace || (g.role === 'piece' && g.x0 < brace.x1 && g.x1 > brace.x0));
+  // TeX's extension font hangs a big brace from its baseline; Unicode's pieces stand on theirs.
+  const top = Math.min(...column.map((g) => g.baseline)) - 0.5 * brace.size;
+  const bottom = Math.max(...column.map((g) => g.baseline + (g.unicodeMapped ? 0.3 : extensionDepth(g.text) + 0.3) * g.size));
+  const braceX1 = Math.max(...column.map((g) => g.x1));
+  const before = glyphs.filter((g) => !column.includes(g) && g.x1 <= brace.x0 + 0.5);
+  const after = glyphs.filter((g) => !column.includes(g) && g.x0 >= braceX1 - 0.5);
+  if (before.length + after.length + column.length !== glyphs.length || after.length === 0) return undefined;
+  if (after.some((g) => g.baseline < top || g.baseline > bottom + 0.5 * brace.size)) return undefined;
+  // A closing delimiter after the rows makes a matrix or a group, not a piecewise definition.
+  if (after.some((g) => g.fontClass === 'extension')) return undefined;
+  const rows = rowsOf(after);
+  if (rows.length < 2) return undefined;
+  const ruleRows = rows.map((row) => {
+    const y0 = Math.min(...row.map((g) => g.y0));
+    const y1 = Math.max(...row.map((g) => g.y1));
+    return rules.filter((r) => ruleY(r) > y0 && ruleY(r) < y1 && r.x0 >= braceX1 - 0.5);
+  });
+  const split = conditionStart(rows);
+  const lines = rows.map((row, k) => {
+    if (split === undefined) return formulaLatex(row, ruleRows[k]!);
+    const value = row.filter((g) => g.x0 < split - 0.5);
+    const condition = row.filter((g) => g.x0 >= split - 0.5);
+    const at = (part: readonly MathGlyph[]) => ruleRows[k]!.filter((r) => part.some((g) => r.x0 <= g.x1 && r.x1 >= g.x0));
+    return `${formulaLatex(value, at(value))} & ${formulaLatex(condition, at(condition))}`;
+  });
+  const lead = before.length > 0 ? `${formulaLatex(before, rules.filter((r) => r.x1 <= brace.x0 + 0.5))} ` : '';
+  return `${lead}\\begin{cases} ${lines.join(' \\\\ ')} \\end{cases}`;
+}
+
+/** Glyphs in rows: each full-size baseline more than most of a line below the last starts a row; scripts go to the nearest. */
+function rowsOf(glyphs: readonly MathGlyph[]): MathGlyph[][] {
+  const largest = Math.max(...glyphs.map((g) => g.size));
+  const levels: number[] = [];
+  for (const baseline of glyphs.filter((g) => g.size >= 0.95 * largest).map((g) => g.baseline).sort((a, b) => a - b)) {
+    if (levels.length === 0 || baseline - levels[levels.length - 1]! > 0.9 * largest) levels.push(baseline);
+  }
+  const rows: MathGlyph[][] = levels.map(() => []);
+  for (const g of glyphs) {
+    let nearest = 0;
+    for (let k = 1; k < levels.length; k++) if (Math.abs(levels[k]! - g.baseline) < Math.abs(levels[nearest]! - g.baseline)) nearest = k;
+    rows[nearest]!.push(g);
+  }
+  return rows.filter((row) => row.length > 0);
+}
+
+/** Where the conditions start: an x that follows a quad's gap on every row (cases sets them flush left), if one does. */
+function conditionStart(rows: readonly MathGlyph[][]): number | undefined {
+  const starts = rows.map((row) => {
+    const sorted = [...row].sort((a, b) => a.x0 - b.x0);
+    let right = -Infinity;
+    const found: number[] = [];
+    for (const g of sorted) {
+      if (right > -Infinity && g.x0 - right >= CASES_COLUMN_GAP_EM * g.size) found.push(g.x0);
+      right = Math.max(right, g.x1);
+    }
+    return found;
+  });
+  return starts[0]!.find((x) => starts.every((list) => list.some((y) => Math.abs(y - x) < 1)));
+}
+
 /**
  * Display operators take their limits before anything else is read: a limit row can start left of
  * its operator, and the operator may sit under a radical or in a fraction read later.
  */
-function attachLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+function attachLimits(glyphs: readonly MathGlyph[], rules: readonly Rule[]): MathGlyph[] {
   let rest = [...glyphs];
   for (const op of glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0)) {
-    const found = operatorLimits(op, rest.filter((g) => g !== op));
+    // A fraction's rule between the operator and a glyph puts them in numerator and denominator: no limit.
+    const ruleBetween = (g: MathGlyph) =>
+      rules.some((r) => r.x0 <= centreX(g) && r.x1 >= centreX(g) && ruleY(r) > Math.min(op.baseline, inkY(g)) && ruleY(r) < Math.max(op.baseline, inkY(g)));
+    const found = operatorLimits(op, rest.filter((g) => g !== op && !ruleBetween(g)));
     if (!found) continue;
     op.limits = { lower: [...found.lower], upper: [...found.upper] };
     rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
@@ -220,6 +300,13 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
       tokens.push(radical(g, leftRules, take));
       continue;
     }
+    if (isTextWord(g)) {
+      const words = textSpan(g, left);
+      left = left.slice(words.length - 1);
+      right = words[words.length - 1]!.x1;
+      tokens.push(`\\text{${spacedText(words)}}`);
+      continue;
+    }
     let nucleus = glyphLatex(g.text, g.fontClass, g.unicodeMapped);
     // amsmath's \iint and \iiint are integral signs set close together, nothing between them.
     if (nucleus === '\\int') {
@@ -262,6 +349,31 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     };
     return nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules));
   }
+}
+
+/** An upright word that is prose, not an operator's name: the start of a `\\text{...}`. */
+function isTextWord(glyph: MathGlyph): boolean {
+  return glyph.fontClass === 'roman' && /^\p{L}{2,}$/u.test(glyph.text) && isProseWord(glyph.text);
+}
+
+/** Glyphs of a text span: upright letters, digits and punctuation on its baseline, within a word space of each other. */
+const TEXT_GLYPH = /^(?:\p{L}+|\p{N}|[.,;:'’])$/u;
+const WORD_SPACE_EM = 0.6;
+
+/** The word and the upright glyphs that continue its text (`\\text{if and only if}`), in order. */
+function textSpan(first: MathGlyph, after: readonly MathGlyph[]): MathGlyph[] {
+  const span = [first];
+  for (const g of after) {
+    const last = span[span.length - 1]!;
+    if (g.fontClass !== 'roman' || !TEXT_GLYPH.test(g.text) || Math.abs(g.baseline - first.baseline) > 0.1 * first.size || g.x0 - last.x1 > WORD_SPACE_EM * first.size) break;
+    span.push(g);
+  }
+  return span;
+}
+
+/** The span's text, a space where the text layer has one or the glyphs stand apart. */
+function spacedText(span: readonly MathGlyph[]): string {
+  return span.map((g, k) => (k > 0 && (g.spaceBefore || g.x0 - span[k - 1]!.x1 > THIN_SPACE_EM.min * g.size) ? ` ${g.text}` : g.text)).join('');
 }
 
 /** The most room (ems) amsmath leaves between the signs of a multiple integral, in the text layer's widths. */
@@ -330,6 +442,8 @@ function isOrdinary(glyph: MathGlyph): boolean {
 function thinSpaceBetween(left: Edge, right: MathGlyph): boolean {
   const glyph = left.glyph;
   if (!isOrdinary(glyph) || !isOrdinary(right) || /^[([{⟨]$/u.test(glyph.text) || /^[)\]}⟩]$/u.test(right.text)) return false;
+  // A word processor spaces the glyphs of its formulas as it likes: only TeX's gaps are the author's.
+  if (glyph.textFont && right.textFont) return false;
   if (right.spaceBefore && left.x1 === glyph.x1) return true;
   const gap = (right.x0 - left.x1) / right.size;
   return left.closesRun && right.opensRun && gap > THIN_SPACE_EM.min && gap < THIN_SPACE_EM.max;
@@ -387,7 +501,8 @@ function operatorLimits(op: MathGlyph, others: readonly MathGlyph[]): { upper: S
   const hung = op.fontClass === 'extension';
   const top = hung ? op.baseline - 0.1 * op.size : op.baseline - 0.75 * op.size;
   const bottom = hung ? op.baseline + 1.2 * op.size : op.baseline + 0.3 * op.size;
-  const overlaps = (g: MathGlyph) => g.x1 > op.x0 - 0.1 * op.size && g.x0 < op.x1 + 0.1 * op.size;
+  // Limits are centred on their operator: a glyph only touching its side (a subscript before it) is none.
+  const overlaps = (g: MathGlyph) => centreX(g) > op.x0 - 0.1 * op.size && centreX(g) < op.x1 + 0.1 * op.size;
   const grow = (seeds: MathGlyph[]) => {
     const row = new Set(seeds);
     let grew = true;
