@@ -9,7 +9,7 @@ import { fillCells } from './cell-text.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
-import { splitStackedRows } from './stacked-rows.js';
+import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -43,7 +43,7 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
   for (const ruled of findRuledLayouts(rules)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
-    const layout = splitStackedRows(ruled, runs, inside);
+    const layout = splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     inside.forEach((i) => taken.add(i));

@@ -1,9 +1,15 @@
 /**
- * Rows of figures that a ruled table draws in one box: a grid ruled only around its columns (and
- * under its header) holds several rows of data in each slot, one line each. Where every column of
- * such a slot holds one line at each of the same heights, and the columns after the first hold
- * figures on each, the lines are rows of their own. Wrapped text never qualifies: its lines are not
- * figures, and its neighbours do not wrap into the same number of lines at the same heights.
+ * Cells of a ruled grid that its rules alone merge but its text keeps apart. A grid ruled in part
+ * leaves slots without a drawn boundary, which read as one spanning cell:
+ * - rows of figures drawn in one box (a grid ruled only around its columns and under its header)
+ *   hold several rows of data in each slot, one line each. Where every column of such a slot holds
+ *   one line at each of the same heights, and the columns after the first hold figures on each,
+ *   the lines are rows of their own. Wrapped text never qualifies: its lines are not figures, and
+ *   its neighbours do not wrap into the same number of lines at the same heights;
+ * - a body row ruled only above and below (vertical rules drawn in the header alone) is one cell
+ *   across the table. Where its text lies apart at column boundaries, and mostly as figures, the
+ *   boundaries no text crosses part it into the header's columns again. A note across the table
+ *   crosses them, or is words, not figures.
  */
 
 import type { TextRun } from './geometry.js';
@@ -17,6 +23,38 @@ interface TextLine {
   y1: number;
   /** Per column, the texts of the runs on the line centred in it. */
   texts: string[][];
+}
+
+/** A boundary is crossed by text reaching this far (points) past it. */
+const CROSSING = 1;
+
+export function splitUnruledSpans(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
+  const cells = layout.cells.flatMap((cell) => {
+    if (cell.colSpan < 2 || cell.rowSpan !== 1 || cell.row < layout.headerRows) return [cell];
+    const left = layout.xs[cell.col]!;
+    const right = layout.xs[cell.col + cell.colSpan]!;
+    const inside = indices
+      .map((i) => runs[i]!)
+      .filter((run) => slotAt(layout.ys, centre(run)) === cell.row && (run.x0 + run.x1) / 2 >= left && (run.x0 + run.x1) / 2 <= right && run.text.trim());
+    const cuts = [cell.col];
+    for (let col = cell.col + 1; col < cell.col + cell.colSpan; col++) {
+      const x = layout.xs[col]!;
+      if (!inside.some((run) => run.x0 < x - CROSSING && run.x1 > x + CROSSING)) cuts.push(col);
+    }
+    cuts.push(cell.col + cell.colSpan);
+    const parts = cuts.slice(0, -1).map((col, k) => ({ col, colSpan: cuts[k + 1]! - col }));
+    const texts = parts
+      .map(({ col, colSpan }) =>
+        inside
+          .filter((run) => slotAt(layout.xs, (run.x0 + run.x1) / 2) >= col && slotAt(layout.xs, (run.x0 + run.x1) / 2) < col + colSpan)
+          .map((run) => run.text.trim())
+          .join(' '),
+      )
+      .filter((text) => text.length > 0);
+    if (texts.length < 3 || 2 * texts.filter((text) => FIGURE.test(text)).length < texts.length) return [cell];
+    return parts.map(({ col, colSpan }) => ({ row: cell.row, col, rowSpan: 1, colSpan }));
+  });
+  return { ...layout, cells };
 }
 
 export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
