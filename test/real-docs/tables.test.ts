@@ -10,7 +10,6 @@ import { needs, REAL_DOCS } from '../environment.js';
 import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
 
-const PSNFSS = path.join(REAL_DOCS_DIR, 'texlive/texlive-latex-base-doc/latex/psnfss/psnfss2e.pdf');
 const ICDAR_US = path.join(REAL_DOCS_DIR, 'icdar2013/competition-dataset-us');
 const ICDAR_EU = path.join(REAL_DOCS_DIR, 'icdar2013/competition-dataset-eu');
 
@@ -43,12 +42,5 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     const markdown = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-018.pdf'), 1);
     expect(tableCheck(markdown, { cell: 'Austria', right: 'Single', down: 'Germany' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '290', left: '0.8', right: '0.7', top_heading: 'N' })).toBe('passed');
-  }, 120_000);
-
-  it('reads a tabular ruled between rows, with a column rule after its first column only and headings above the rules that meet', async () => {
-    const markdown = await textEngineMarkdown(PSNFSS, 3);
-    expect(tableCheck(markdown, { cell: 'roman', left: 'package', right: 'sans serif', down: 'CM Roman' })).toBe('passed');
-    expect(tableCheck(markdown, { cell: 'CM Typewriter', left: 'CM Sans Serif', top_heading: 'typewriter' })).toBe('passed');
-    expect(tableCheck(markdown, { cell: 'Helvetica', left: 'helvet', top_heading: 'sans serif' })).toBe('passed');
   }, 120_000);
 });

@@ -9,11 +9,7 @@
  * - a body row ruled only above and below (vertical rules drawn in the header alone) is one cell
  *   across the table. Where its text lies apart at column boundaries, and mostly as figures, the
  *   boundaries no text crosses part it into the header's columns again. A note across the table
- *   crosses them, or is words, not figures;
- * - a grid ruled between its rows but not between some columns (a rule after the first column
- *   only) holds several columns in one slot. Where a strip at least an em wide runs down the slot
- *   with no text across it, and text lies on both sides of it in two rows or more, it is a gutter
- *   between two columns. Prose in a cell runs across any such strip.
+ *   crosses them, or is words, not figures.
  */
 
 import type { TextRun } from './geometry.js';
@@ -27,52 +23,6 @@ interface TextLine {
   y1: number;
   /** Per column, the texts of the runs on the line centred in it. */
   texts: string[][];
-}
-
-/** Rows with text on both sides of a strip that make it a gutter. */
-const MIN_GUTTER_ROWS = 2;
-
-export function splitRuledColumns(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
-  const texts = indices.filter((i) => runs[i]!.text.trim().length > 0);
-  const cuts: number[] = [];
-  for (let col = 0; col < layout.xs.length - 1; col++) {
-    const left = layout.xs[col]!;
-    const right = layout.xs[col + 1]!;
-    const inSlot = texts.map((i) => runs[i]!).filter((run) => slotAt(layout.xs, (run.x0 + run.x1) / 2) === col);
-    if (inSlot.length < 4) continue;
-    const em = median(inSlot.map((run) => run.fontSize));
-    const spans = inSlot.map((run) => [Math.max(left, run.x0), Math.min(right, run.x1)] as const).sort((a, b) => a[0] - b[0]);
-    let reach = spans[0]![1];
-    for (const [x0, x1] of spans.slice(1)) {
-      if (x0 - reach >= em && rowsBeside(inSlot, layout.ys, reach, x0) >= MIN_GUTTER_ROWS) cuts.push((reach + x0) / 2);
-      reach = Math.max(reach, x1);
-    }
-  }
-  if (cuts.length === 0) return layout;
-  const xs = [...layout.xs, ...cuts].sort((a, b) => a - b);
-  const slotOf = (x: number) => xs.indexOf(x);
-  const cells = layout.cells.flatMap((cell) => {
-    const first = slotOf(layout.xs[cell.col]!);
-    const last = slotOf(layout.xs[cell.col + cell.colSpan]!);
-    if (cell.colSpan > 1) return [{ ...cell, col: first, colSpan: last - first }];
-    return Array.from({ length: last - first }, (_, k) => ({ ...cell, col: first + k, colSpan: 1 }));
-  });
-  return { ...layout, xs, cells };
-}
-
-/** A bullet or dash set apart before an item's text in a cell: part of the item, not a column. */
-const ITEM_MARK = /^[•◦▪▫■□●○‣⁃∙·➢➤►▸✓✔\-–—*]$/u;
-
-/** How many rows hold text ending left of `from` (not a lone item mark) and text starting right of `to`. */
-function rowsBeside(runs: readonly TextRun[], ys: readonly number[], from: number, to: number): number {
-  const left = new Set(runs.filter((run) => run.x1 <= from && !ITEM_MARK.test(run.text.trim())).map((run) => slotAt(ys, centre(run))));
-  const right = new Set(runs.filter((run) => run.x0 >= to).map((run) => slotAt(ys, centre(run))));
-  return [...left].filter((row) => right.has(row)).length;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** A boundary is crossed by text reaching this far (points) past it. */

@@ -8,9 +8,9 @@ import { findAlignedTables } from './aligned-tables.js';
 import { fillCells } from './cell-text.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
-import { findRuledLayouts, type RuledLayout } from './ruled-tables.js';
-import { splitRuledColumns, splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
-import { columnCount, plainCells, rowCount, slotAt } from './table-layout.js';
+import { findRuledLayouts } from './ruled-tables.js';
+import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
+import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
   box: Box;
@@ -41,11 +41,9 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const taken = new Set<number>();
   const found: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
-  const layouts = findRuledLayouts(rules);
-  for (const drawn of layouts) {
-    const ruled = withHeadingsAbove(drawn, layouts, runs, byCentreY, rules);
+  for (const ruled of findRuledLayouts(rules)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
-    const layout = splitStackedRows(splitUnruledSpans(splitRuledColumns(ruled, runs, inside), runs, inside), runs, inside);
+    const layout = splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     inside.forEach((i) => taken.add(i));
@@ -72,42 +70,6 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
     else tables.push(table);
   }
   return tables.map(({ box, runIndices, grid }) => ({ box, runIndices, markdown: tableMarkdown(grid) }));
-}
-
-/** Headings this many of the grid's mean row heights above it, under a rule across it, head it. */
-const HEADINGS_ABOVE_ROWS = 3;
-
-/**
- * A grid whose rules meet only below its headings (booktabs: a top rule, the headings, a rule
- * under them, and column rules drawn only in the body) leaves its headings outside: text between
- * the grid's top and a rule drawn across the whole grid just above it is a heading row of it.
- */
-function withHeadingsAbove(grid: RuledLayout, grids: readonly RuledLayout[], runs: readonly TextRun[], byCentreY: readonly number[], rules: readonly Rule[]): RuledLayout {
-  const { box } = grid;
-  const rowHeight = (box.y1 - box.y0) / Math.max(1, grid.ys.length - 1);
-  const headingsBetween = (top: number) =>
-    runsInside(runs, byCentreY, { x0: box.x0, y0: top, x1: box.x1, y1: box.y0 - EDGE_SLACK }).filter((i) => runs[i]!.text.trim().length > 0);
-  // The nearest such rule with text under it: a double rule under the headings is one rule.
-  const above = rules
-    .filter((rule) => rule.orientation === 'horizontal' && rule.x0 <= box.x0 + 2 && rule.x1 >= box.x1 - 2)
-    .filter((rule) => rule.y1 < box.y0 && box.y0 - rule.y1 <= HEADINGS_ABOVE_ROWS * rowHeight)
-    .sort((a, b) => b.y1 - a.y1)
-    .find((rule) => headingsBetween(rule.y1).length > 0);
-  if (!above) return grid;
-  const headings = headingsBetween(above.y1);
-  // Each heading stands over one of the grid's columns, in no other grid.
-  const fits = (run: TextRun) =>
-    slotAt(grid.xs, run.x0 + EDGE_SLACK) === slotAt(grid.xs, run.x1 - EDGE_SLACK) &&
-    !grids.some((other) => other !== grid && run.y0 >= other.box.y0 - EDGE_SLACK && run.y1 <= other.box.y1 + EDGE_SLACK && run.x0 >= other.box.x0 - EDGE_SLACK && run.x1 <= other.box.x1 + EDGE_SLACK);
-  if (headings.some((i) => runs[i]!.x0 < box.x0 - EDGE_SLACK || runs[i]!.x1 > box.x1 + EDGE_SLACK || !fits(runs[i]!))) return grid;
-  const columns = grid.xs.length - 1;
-  return {
-    xs: grid.xs,
-    ys: [above.y1, ...grid.ys],
-    cells: [...plainCells(1, columns), ...grid.cells.map((cell) => ({ ...cell, row: cell.row + 1 }))],
-    headerRows: 1,
-    box: { ...box, y0: above.y1 },
-  };
 }
 
 /**
