@@ -409,9 +409,15 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
     bodyStart++;
   }
   const headers: CellSpan[][] = [];
+  const x0 = body.columns[0]!.x0;
+  const x1 = body.columns[body.columns.length - 1]!.x1;
+  const acrossBetween = (upper: Line, lower: Line) =>
+    rules.some((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2 && rule.y0 >= upper.y1 - 1 && rule.y1 <= lower.y0 + 1);
   for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
     const line = lines[i]!;
     const below = lines[i + 1]!;
+    // A rule across the table above its headings is its top rule: what lies above is a caption.
+    if (headers.length > 0 && acrossBetween(line, below)) break;
     if (i < body.start) {
       if (!closeEnough(line, below, rules)) break;
       if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;

@@ -10,12 +10,19 @@ describe('list markers', () => {
     expect(listMarker('12) Plums')).toMatchObject({ ordered: true, number: 12 });
     expect(listMarker('b. Figs')).toMatchObject({ text: 'b.', ordered: true, strong: false });
     expect(listMarker('(iv) Dates')).toMatchObject({ text: '(iv)', ordered: true });
+    expect(listMarker('(3) Use one-sided versions.')).toMatchObject({ text: '(3)', ordered: true, number: 3, strong: false, rest: 'Use one-sided versions.' });
+  });
+
+  it('renders a "(1)" item as an ordered one', () => {
+    expect(renderList([{ marker: listMarker('(1) Rewrite.')!, x0: 50, markdown: 'Rewrite.' }], 10)).toBe('1) Rewrite.');
   });
 
   it('does not take a hyphenated word, a decimal or a half-open parenthesis for a marker', () => {
     expect(listMarker('-3 degrees at night')).toBeUndefined();
     expect(listMarker('3.5 metres of rope')).toBeUndefined();
     expect(listMarker('(a. Smith)')).toBeUndefined();
+    expect(listMarker('(1. Smith)')).toBeUndefined();
+    expect(listMarker('(2010) was a dry year')).toBeUndefined();
   });
 });
 

@@ -20,7 +20,7 @@ export interface ListMarker {
 
 const BULLET = /^([•◦▪▫■□●○‣⁃∙·➢➤►▸✓✔])\s*(.+)$/u;
 const DASH_BULLET = /^([-*–—])\s+(.+)$/u;
-const NUMBERED = /^(\d{1,3})([.)])\s+(.+)$/u;
+const NUMBERED = /^(\(?)(\d{1,3})([.)])\s+(.+)$/u;
 const LETTERED = /^(\(?)([a-zA-Z]|[ivxlcdm]{1,6}|[IVXLCDM]{1,6})([.)])\s+(.+)$/u;
 
 export function listMarker(text: string): ListMarker | undefined {
@@ -29,8 +29,9 @@ export function listMarker(text: string): ListMarker | undefined {
   const dash = DASH_BULLET.exec(text);
   if (dash) return { text: dash[1]!, ordered: false, strong: true, rest: dash[2]! };
   const numbered = NUMBERED.exec(text);
-  if (numbered) {
-    return { text: numbered[1]! + numbered[2]!, ordered: true, number: Number(numbered[1]), strong: false, rest: numbered[3]! };
+  // `(1)` needs both parentheses, as `(a)` does: `(1.` is not a marker.
+  if (numbered && (numbered[1] === '' || numbered[3] === ')')) {
+    return { text: numbered[1]! + numbered[2]! + numbered[3]!, ordered: true, number: Number(numbered[2]), strong: false, rest: numbered[4]! };
   }
   const lettered = LETTERED.exec(text);
   // `(a)` needs both parentheses; `a)` and `a.` are fine alone.

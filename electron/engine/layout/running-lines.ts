@@ -91,17 +91,25 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
   const bodySize = dominantFontSize(lines.flatMap((l) => l.runs));
   const content = contentExtent(lines);
   const continues = new Map<Line, boolean>();
-  const continuesBody = (line: Line, band: Band): boolean => {
-    const known = continues.get(line);
-    if (known !== undefined) return known;
-    continues.set(line, false);
+  const leadsInward = (line: Line, band: Band): boolean => {
     const inward = nextInward(lines, line, band);
-    const result =
+    return (
       inward !== undefined &&
       Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
       Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
       alignedWith(line, inward) &&
-      (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band));
+      (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band))
+    );
+  };
+  // A row continues the body when one of its lines does: a table's column headings, repeated on
+  // each page of a long table, are one row, and only some of them sit over a line at body spacing
+  // (the row label's heading over the first group label; the figures' headings further up).
+  const continuesBody = (line: Line, band: Band): boolean => {
+    const known = continues.get(line);
+    if (known !== undefined) return known;
+    continues.set(line, false);
+    const mates = lines.filter((other) => other !== line && sameRow(other, line) && Math.abs(other.fontSize - line.fontSize) <= 0.1 * line.fontSize);
+    const result = leadsInward(line, band) || mates.some((mate) => leadsInward(mate, band));
     continues.set(line, result);
     return result;
   };

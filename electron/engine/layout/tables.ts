@@ -9,6 +9,7 @@ import { fillCells } from './cell-text.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
+import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -40,12 +41,13 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const taken = new Set<number>();
   const found: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
-  for (const layout of findRuledLayouts(rules)) {
-    const inside = runsInside(runs, byCentreY, layout.box).filter((i) => !taken.has(i));
+  for (const ruled of findRuledLayouts(rules)) {
+    const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
+    const layout = splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     inside.forEach((i) => taken.add(i));
-    found.push({ box: layout.box, runIndices: inside, grid, xs: layout.xs, ruled: true });
+    found.push({ box: ruled.box, runIndices: inside, grid, xs: layout.xs, ruled: true });
   }
   // Full-width tables first, then tables inside one text column, apart from the prose beside them.
   const findAligned = (indices: number[]) => {

@@ -1,0 +1,129 @@
+/**
+ * Cells of a ruled grid that its rules alone merge but its text keeps apart. A grid ruled in part
+ * leaves slots without a drawn boundary, which read as one spanning cell:
+ * - rows of figures drawn in one box (a grid ruled only around its columns and under its header)
+ *   hold several rows of data in each slot, one line each. Where every column of such a slot holds
+ *   one line at each of the same heights, and the columns after the first hold figures on each,
+ *   the lines are rows of their own. Wrapped text never qualifies: its lines are not figures, and
+ *   its neighbours do not wrap into the same number of lines at the same heights;
+ * - a body row ruled only above and below (vertical rules drawn in the header alone) is one cell
+ *   across the table. Where its text lies apart at column boundaries, and mostly as figures, the
+ *   boundaries no text crosses part it into the header's columns again. A note across the table
+ *   crosses them, or is words, not figures.
+ */
+
+import type { TextRun } from './geometry.js';
+import { cellOwners, slotAt, type CellSpan, type TableLayout } from './table-layout.js';
+
+/** One figure as a table prints it: digits, maybe signed, grouped, bracketed, a percentage, or a dash for none. */
+const FIGURE = /^(?:[(\-−+]?[$€£¥₹]?\d[\d.,\s]*%?\)?|[-–—]|n\/?a)$/iu;
+
+interface TextLine {
+  y0: number;
+  y1: number;
+  /** Per column, the texts of the runs on the line centred in it. */
+  texts: string[][];
+}
+
+/** A boundary is crossed by text reaching this far (points) past it. */
+const CROSSING = 1;
+
+export function splitUnruledSpans(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
+  const cells = layout.cells.flatMap((cell) => {
+    if (cell.colSpan < 2 || cell.rowSpan !== 1 || cell.row < layout.headerRows) return [cell];
+    const left = layout.xs[cell.col]!;
+    const right = layout.xs[cell.col + cell.colSpan]!;
+    const inside = indices
+      .map((i) => runs[i]!)
+      .filter((run) => slotAt(layout.ys, centre(run)) === cell.row && (run.x0 + run.x1) / 2 >= left && (run.x0 + run.x1) / 2 <= right && run.text.trim());
+    const cuts = [cell.col];
+    for (let col = cell.col + 1; col < cell.col + cell.colSpan; col++) {
+      const x = layout.xs[col]!;
+      if (!inside.some((run) => run.x0 < x - CROSSING && run.x1 > x + CROSSING)) cuts.push(col);
+    }
+    cuts.push(cell.col + cell.colSpan);
+    const parts = cuts.slice(0, -1).map((col, k) => ({ col, colSpan: cuts[k + 1]! - col }));
+    const texts = parts
+      .map(({ col, colSpan }) =>
+        inside
+          .filter((run) => slotAt(layout.xs, (run.x0 + run.x1) / 2) >= col && slotAt(layout.xs, (run.x0 + run.x1) / 2) < col + colSpan)
+          .map((run) => run.text.trim())
+          .join(' '),
+      )
+      .filter((text) => text.length > 0);
+    if (texts.length < 3 || 2 * texts.filter((text) => FIGURE.test(text)).length < texts.length) return [cell];
+    return parts.map(({ col, colSpan }) => ({ row: cell.row, col, rowSpan: 1, colSpan }));
+  });
+  return { ...layout, cells };
+}
+
+export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
+  const owners = cellOwners(layout);
+  const columns = layout.xs.length - 1;
+  const ys: number[] = [layout.ys[0]!];
+  const cells: CellSpan[] = [];
+  for (let row = 0; row < layout.ys.length - 1; row++) {
+    const bottom = layout.ys[row + 1]!;
+    const inRow = indices.filter((i) => {
+      const centre = (runs[i]!.y0 + runs[i]!.y1) / 2;
+      return slotAt(layout.ys, centre) === row;
+    });
+    // Only rows of plain cells are split: a cell spanning rows keeps its slots (shifted down only).
+    const plain = owners[row]!.every((owner) => {
+      const cell = layout.cells[owner];
+      return cell !== undefined && cell.rowSpan === 1 && cell.colSpan === 1;
+    });
+    const lines = plain && row >= layout.headerRows ? stackedLines(runs, inRow, layout.xs) : undefined;
+    const at = ys.length - 1;
+    if (!lines) {
+      ys.push(bottom);
+      for (const cell of layout.cells) if (cell.row === row) cells.push({ ...cell, row: at });
+      continue;
+    }
+    lines.slice(1).forEach((line, i) => ys.push((lines[i]!.y1 + line.y0) / 2));
+    ys.push(bottom);
+    lines.forEach((_, k) => {
+      for (let col = 0; col < columns; col++) cells.push({ row: at + k, col, rowSpan: 1, colSpan: 1 });
+    });
+  }
+  return { xs: layout.xs, ys, cells, headerRows: layout.headerRows };
+}
+
+/**
+ * The lines of a slot row when they are stacked rows of figures: two or more lines, each column
+ * that holds text holding one piece on every line, at least two such columns, and every column
+ * after the first holding figures only.
+ */
+function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: readonly number[]): TextLine[] | undefined {
+  if (indices.length < 4) return undefined;
+  const sorted = [...indices].sort((a, b) => centre(runs[a]!) - centre(runs[b]!));
+  const columns = xs.length - 1;
+  const lines: TextLine[] = [];
+  for (const index of sorted) {
+    const run = runs[index]!;
+    let line = lines.at(-1);
+    if (!line || centre(run) > line.y1) {
+      line = { y0: run.y0, y1: run.y1, texts: Array.from({ length: columns }, () => []) };
+      lines.push(line);
+    }
+    line.y0 = Math.min(line.y0, run.y0);
+    line.texts[slotAt(xs, (run.x0 + run.x1) / 2)]!.push(run.text.trim());
+  }
+  if (lines.length < 2) return undefined;
+  const used = Array.from({ length: columns }, (_, col) => lines.some((line) => line.texts[col]!.some((text) => text.length > 0)));
+  if (used.filter(Boolean).length < 2) return undefined;
+  const firstUsed = used.indexOf(true);
+  for (let col = 0; col < columns; col++) {
+    if (!used[col]) continue;
+    for (const line of lines) {
+      const text = line.texts[col]!.join(' ').trim();
+      if (!text) return undefined;
+      if (col !== firstUsed && !FIGURE.test(text)) return undefined;
+    }
+  }
+  return lines;
+}
+
+function centre(run: TextRun): number {
+  return (run.y0 + run.y1) / 2;
+}
