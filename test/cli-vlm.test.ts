@@ -112,8 +112,8 @@ describe('folio convert on page images', () => {
 });
 
 describe('vlm command-line settings', () => {
-  const convert = (...flags: string[]) => {
-    const command = parseCommandLine(['convert', 'a.pdf', '-o', 'out', ...flags]);
+  const convert = async (...flags: string[]) => {
+    const command = await parseCommandLine(['convert', 'a.pdf', '-o', 'out', ...flags]);
     if (command.kind !== 'convert') throw new Error(`expected a convert command, got ${command.kind}`);
     return command.request;
   };
@@ -130,12 +130,12 @@ describe('vlm command-line settings', () => {
     expect(run.stdout).toMatch(/device-calibration\.json/);
   });
 
-  it('takes --device auto, cpu, webgpu, cuda or cuda:N, and says so when given anything else', () => {
-    expect(convert('--model', 'm', '--device', 'webgpu').vlm?.device).toBe('webgpu');
-    expect(convert('--model', 'm', '--device', 'CUDA').vlm?.device).toBe('cuda:0');
-    expect(convert('--model', 'm', '--device', 'cuda:1').vlm?.device).toBe('cuda:1');
-    expect(convert('--model', 'm').vlm?.device).toBeUndefined();
-    expect(() => convert('--model', 'm', '--device', 'tpu').vlm).toThrow(/--device "tpu" is not one of auto, cpu, webgpu, cuda, cuda:N/);
+  it('takes --device auto, cpu, webgpu, cuda or cuda:N, and says so when given anything else', async () => {
+    expect((await convert('--model', 'm', '--device', 'webgpu')).vlm?.device).toBe('webgpu');
+    expect((await convert('--model', 'm', '--device', 'CUDA')).vlm?.device).toBe('cuda:0');
+    expect((await convert('--model', 'm', '--device', 'cuda:1')).vlm?.device).toBe('cuda:1');
+    expect((await convert('--model', 'm')).vlm?.device).toBeUndefined();
+    await expect(convert('--model', 'm', '--device', 'tpu')).rejects.toThrow(/--device "tpu" is not one of auto, cpu, webgpu, cuda, cuda:N/);
   });
 
   it('converts with --device webgpu to the --device cpu text, the cache resident and the bytes per step reported', needs(WEBGPU, webgpu), async () => {
@@ -157,19 +157,19 @@ describe('vlm command-line settings', () => {
     expect(gpu.decode?.hostBytesPerStep).toBeLessThan(311 * 4);
   });
 
-  it('takes --spec-k auto or a K from 0 to 4, and says so when given anything else', () => {
-    expect(convert('--model', 'm', '--spec-k', 'auto').vlm?.specK).toBe('auto');
-    expect(convert('--model', 'm', '--spec-k', '2').vlm?.specK).toBe(2);
-    expect(() => convert('--model', 'm', '--spec-k', '5')).toThrow(/--spec-k "5" is not auto or a whole number from 0 to 4/);
+  it('takes --spec-k auto or a K from 0 to 4, and says so when given anything else', async () => {
+    expect((await convert('--model', 'm', '--spec-k', 'auto')).vlm?.specK).toBe('auto');
+    expect((await convert('--model', 'm', '--spec-k', '2')).vlm?.specK).toBe(2);
+    await expect(convert('--model', 'm', '--spec-k', '5')).rejects.toThrow(/--spec-k "5" is not auto or a whole number from 0 to 4/);
   });
 
-  it('gives a vlm page more time by default, growing with --max-tokens, unless --page-timeout says otherwise', () => {
+  it('gives a vlm page more time by default, growing with --max-tokens, unless --page-timeout says otherwise', async () => {
     // without a model, auto may read a scan with the lite OCR engine
-    expect(convert().pageTimeoutMs).toBe(180_000);
-    expect(convert('--model', 'm', '--engine', 'text').pageTimeoutMs).toBe(60_000);
-    const short = convert('--model', 'm', '--max-tokens', '100').pageTimeoutMs;
+    expect((await convert()).pageTimeoutMs).toBe(180_000);
+    expect((await convert('--model', 'm', '--engine', 'text')).pageTimeoutMs).toBe(60_000);
+    const short = (await convert('--model', 'm', '--max-tokens', '100')).pageTimeoutMs;
     expect(short).toBeGreaterThan(60_000);
-    expect(convert('--model', 'm').pageTimeoutMs).toBeGreaterThan(short);
-    expect(convert('--model', 'm', '--page-timeout', '5').pageTimeoutMs).toBe(5_000);
+    expect((await convert('--model', 'm')).pageTimeoutMs).toBeGreaterThan(short);
+    expect((await convert('--model', 'm', '--page-timeout', '5')).pageTimeoutMs).toBe(5_000);
   });
 });

@@ -6,7 +6,7 @@ import { runConvert, type ConvertIo } from '../electron/cli/convert-command.js';
 
 /** The exit status and everything written to stderr; stdout is dropped. */
 export async function convertInProcess(argv: readonly string[], io: Pick<ConvertIo, 'spawnHost' | 'write'>): Promise<{ code: number; stderr: string }> {
-  const command = parseCommandLine(['convert', ...argv]);
+  const command = await parseCommandLine(['convert', ...argv]);
   if (command.kind !== 'convert') throw new Error('expected a convert command');
   let stderr = '';
   const err = new PassThrough().setEncoding('utf8');

@@ -14,7 +14,6 @@ import { defaultPageTimeLimitMs } from '../core/page-time-limit.js';
 import type { VlmRequest } from '../core/model/vlm-options.js';
 import { OUTPUT_FORMATS, type OutputFormat } from '../core/output/output-files.js';
 import { DemoModelNotInstalledError, locateDemoModel, type LocatedDemoModel } from '../core/model/demo-model-location.js';
-import { findInstalled, installedIds, modelsFolder } from '../core/model/installed-models.js';
 import { DEFAULT_MODEL_PRECISION, MODEL_PRECISIONS, parseRepoReference, type ModelPrecision } from '../../shared/model-library.js';
 import { appDataFolder } from './app-data-folder.js';
 import { REMOTE_IMAGE_FORMATS, type RemoteImageFormat, type RemoteOptions } from '../../shared/protocol.js';
@@ -166,7 +165,8 @@ const SERVE_CHECK_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export function parseCommandLine(argv: readonly string[]): CliCommand {
+/** Async because a `--model` id is looked up in the installed packages, loaded only then. */
+export async function parseCommandLine(argv: readonly string[]): Promise<CliCommand> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { kind: 'help' };
   if (command === '--version' || command === '-v') return { kind: 'version' };
@@ -190,10 +190,10 @@ function parseOptions<const O extends NonNullable<ParseArgsConfig['options']>>(a
 }
 
 /** What convert and bench both take: the engine and its settings. */
-function engineSettings(values: EngineValues) {
+async function engineSettings(values: EngineValues) {
   const engine = parseEngine(values.engine ?? DEFAULT_ENGINE);
   const remote = parseRemote(engine, values);
-  const vlm = remote ? undefined : parseVlm(engine, values);
+  const vlm = remote ? undefined : await parseVlm(engine, values);
   return {
     engine,
     keepHeaders: values['keep-headers'] ?? false,
@@ -206,7 +206,7 @@ function engineSettings(values: EngineValues) {
   };
 }
 
-function parseConvert(args: string[]): CliCommand {
+async function parseConvert(args: string[]): Promise<CliCommand> {
   const { values, positionals } = parseOptions(args, CONVERT_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (positionals.length === 0) throw new UsageError('no input files; give one or more PDFs: folio convert <files...> -o <dir>.');
@@ -220,12 +220,12 @@ function parseConvert(args: string[]): CliCommand {
       formats: parseFormats(values.format ?? 'md'),
       splitPages: values['split-pages'] ?? false,
       images: values.images ?? false,
-      ...engineSettings(values),
+      ...(await engineSettings(values)),
     },
   };
 }
 
-function parseBench(args: string[]): CliCommand {
+async function parseBench(args: string[]): Promise<CliCommand> {
   const { values, positionals } = parseOptions(args, BENCH_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (positionals.length !== 1) throw new UsageError('bench takes one benchmark folder (*.jsonl test files and pdfs/): folio bench <dir>.');
@@ -233,13 +233,13 @@ function parseBench(args: string[]): CliCommand {
     const converting = (['out', 'engine', 'model', 'server'] as const).find((flag) => values[flag] !== undefined);
     if (converting) throw new UsageError(`--outputs scores Markdown already written and converts nothing, so --${converting} has no use with it.`);
   }
-  return { kind: 'bench', request: { dir: positionals[0]!, outDir: values.out, outputsDir: values.outputs, ...engineSettings(values) } };
+  return { kind: 'bench', request: { dir: positionals[0]!, outDir: values.out, outputsDir: values.outputs, ...(await engineSettings(values)) } };
 }
 
-function parseVlm(
+async function parseVlm(
   engine: EngineChoice,
   values: { model?: string; 'spec-k'?: string; mode?: string; 'max-tokens'?: string; device?: string; 'pages-in-flight'?: string },
-): VlmRequest | undefined {
+): Promise<VlmRequest | undefined> {
   if (values.model === undefined) {
     if (engine === 'vlm') throw new UsageError('--engine vlm needs a model package; add --model <dir>.');
     const stray = (['spec-k', 'mode', 'max-tokens', 'device', 'pages-in-flight'] as const).find((flag) => values[flag] !== undefined);
@@ -248,7 +248,7 @@ function parseVlm(
   }
   const demo = demoModelNamed(values.model);
   return {
-    modelDir: demo?.dir ?? modelFolderNamed(values.model),
+    modelDir: demo?.dir ?? (await modelFolderNamed(values.model)),
     ...(demo && { demo: demo.model }),
     specK: values['spec-k'] === undefined ? undefined : parseSpecK(values['spec-k']),
     mode: values.mode,
@@ -284,11 +284,13 @@ function demoModelNamed(text: string): LocatedDemoModel | undefined {
 
 /**
  * `--model acme/ocr-test` (or `acme/ocr-test:fp16`) selects the package `folio model get` installed
- * under that id, unless a folder of that name is here; anything else is a folder.
+ * under that id, unless a folder of that name is here; anything else is a folder. The installed
+ * packages' module (and zod, which reads their records) loads only here: not on a command without one.
  */
-function modelFolderNamed(text: string): string {
+async function modelFolderNamed(text: string): Promise<string> {
   const folder = path.resolve(text);
   if (existsSync(folder) || !parseRepoReference(text.split(':')[0] ?? '')) return folder;
+  const { findInstalled, installedIds, modelsFolder } = await import('../core/model/installed-models.js');
   const modelsDir = modelsFolder(appDataFolder());
   const installed = findInstalled(modelsDir, text);
   if (installed) return installed.folder;
@@ -327,7 +329,7 @@ function parseRemote(engine: EngineChoice, values: RemoteValues): RemoteOptions 
   };
 }
 
-function parseExportPairs(args: string[]): CliCommand {
+async function parseExportPairs(args: string[]): Promise<CliCommand> {
   const { values, positionals } = parseOptions(args, EXPORT_PAIRS_OPTIONS);
   if (values.help) return { kind: 'help' };
   if (values.out === undefined) throw new UsageError('no output folder; add -o <dir> (train.jsonl, validation.jsonl, images/ and manifest.json go there).');
@@ -341,7 +343,7 @@ function parseExportPairs(args: string[]): CliCommand {
       outDir: values.out,
       workspaceDir: values.workspace,
       documents: positionals,
-      modelDir: values.model === undefined ? undefined : (demoModelNamed(values.model)?.dir ?? modelFolderNamed(values.model)),
+      modelDir: values.model === undefined ? undefined : (demoModelNamed(values.model)?.dir ?? (await modelFolderNamed(values.model))),
       format,
       imageSize: size,
       validationShare: values.split === undefined ? DEFAULT_VALIDATION_SHARE : parseShare(values.split),

@@ -12,7 +12,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   exitQuietlyWhenStdoutCloses();
   let command: CliCommand;
   try {
-    command = parseCommandLine(argv);
+    command = await parseCommandLine(argv);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     process.stderr.write(`folio: ${terminalSafe(error.message)}\n`);

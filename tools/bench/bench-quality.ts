@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   if (made.length) console.log(`built ${made.length} PDF(s) of the benchmark set\n`);
   for (const part of BENCH_SET_PARTS) {
     const dir = path.join(BENCH_SET_DIR, part);
-    const command = parseCommandLine(['bench', dir, ...(args.some((a) => a.startsWith('--engine')) ? args : ['--engine', 'text', ...args])]);
+    const command = await parseCommandLine(['bench', dir, ...(args.some((a) => a.startsWith('--engine')) ? args : ['--engine', 'text', ...args])]);
     if (command.kind !== 'bench') throw new UsageError('bench:quality takes folio bench options only, e.g. -- --engine auto');
     console.log(`== ${part} (${path.relative(process.cwd(), dir)}) ==`);
     const code = await runBench(command.request, { stdout: process.stdout, stderr: process.stderr, signal: new AbortController().signal });

@@ -42,7 +42,7 @@ function parseOptions(args: readonly string[]): Options {
 
 /** `folio bench` with these arguments, its --json report read back. */
 async function benchReport(args: string[]): Promise<BenchReport> {
-  const command = parseCommandLine(['bench', ...args, '--json']);
+  const command = await parseCommandLine(['bench', ...args, '--json']);
   if (command.kind !== 'bench') throw new UsageError('not a bench command');
   const stdout = new PassThrough();
   const chunks: Buffer[] = [];
