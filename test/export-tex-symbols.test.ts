@@ -74,3 +74,30 @@ describe('LaTeX export of Unicode math letters (U+1D400–U+1D7FF)', () => {
     for (const letter of ['π', 'α', 'ω', 'λ']) expect(text).toContain(letter);
   });
 });
+
+// text layers carry spacing accents, the micro sign, single guillemets and bullets as characters of their own
+describe('LaTeX export of marks and quotes in text', () => {
+  const PAGE = { page: 1, markdown: 'A 5 µm gap, ● a dot, ‹single› and «double» quotes, the mark ˆ and ´, and $‹x› + ● + µ$.' };
+  const { text: tex, warnings } = documentLatex([PAGE], { title: 'Marks', image: () => undefined });
+  const body = tex.slice(tex.indexOf('\\begin{document}'));
+
+  it('writes each as LaTeX, with no code points and no warning, and the formula stays a formula', () => {
+    expect(warnings).toEqual([]);
+    expect(body).not.toContain('[U+');
+    expect(body).toContain('5 $\\mu$m');
+    expect(body).toContain('$<$single$>$');
+    expect(body).toContain('$\\ll$double$\\gg$');
+    expect(body).toMatch(/\\\(<x> \+ \\bullet\s*\+ \\mu\s*\\\)/);
+  });
+
+  it('compiles with pdflatex, and the PDF shows them', needs(PROGRAMS, latex), () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'folio-tex-marks-'));
+    writeFileSync(path.join(folder, 'marks.tex'), tex);
+    execFileSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'marks.tex'], { cwd: folder, stdio: 'ignore', timeout: 120_000 });
+    const text = pdfText(path.join(folder, 'marks.pdf'));
+    expect(text).toMatch(/[µμ]m/);
+    for (const shown of ['<single>', '≪double≫']) expect(text).toContain(shown);
+    // OT1 would set a bare < as ¡
+    expect(text).not.toContain('¡');
+  });
+});
