@@ -3,7 +3,7 @@ import { versionLabel, versionTime } from './version-label.js';
 
 const now = new Date(2026, 11, 3, 12, 0);
 const at = (hours: number, minutes: number, day = 3) => new Date(2026, 11, day, hours, minutes).toISOString();
-const hhmm = (hours: number, minutes: number) => new Date(2026, 11, 3, hours, minutes).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const hhmm = (hours: number, minutes: number) => new Date(2026, 11, 3, hours, minutes).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
 
 describe('versionLabel', () => {
   it('names a model by its name, other engines by theirs, an edit as an edit, each with its time', () => {

@@ -18,6 +18,6 @@ export function versionTime(at: string | undefined, now = new Date()): string {
   if (at === undefined) return '';
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return '';
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  const time = date.toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
   return date.toDateString() === now.toDateString() ? time : `${date.toLocaleDateString(undefined, { day: 'numeric', month: 'short' })} ${time}`;
 }
