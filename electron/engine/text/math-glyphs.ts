@@ -88,6 +88,22 @@ const EXTENSION: Readonly<Record<string, string>> = {
  */
 const LOW_SLOT_DELIMITERS = ['(', ')', '[', ']', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil', '\\{', '\\}', '\\langle', '\\rangle', '|', '\\|', '/', '\\backslash',
   '(', ')', '(', ')', '[', ']', '\\lfloor', '\\rfloor', '\\lceil', '\\rceil', '\\{', '\\}', '\\langle', '\\rangle', '/', '\\backslash'];
+/** The delimiters' commands as the characters they draw. */
+const DELIMITER_TEXT: Readonly<Record<string, string>> = {
+  '\\lfloor': '⌊', '\\rfloor': '⌋', '\\lceil': '⌈', '\\rceil': '⌉', '\\{': '{', '\\}': '}', '\\langle': '⟨', '\\rangle': '⟩', '\\|': '‖', '\\backslash': '\\',
+};
+
+/**
+ * An extension-font run's Control Pictures (`visibleExtensionSlots`) as the delimiters they draw,
+ * where the run is left in prose: they stand in for glyphs only while math is rebuilt.
+ */
+export function extensionSlotsAsText(text: string): string {
+  return text.replace(/[\u2400-\u241F]/g, (char) => {
+    const latex = LOW_SLOT_DELIMITERS[char.charCodeAt(0) - CONTROL_PICTURES] ?? '';
+    return DELIMITER_TEXT[latex] ?? latex;
+  });
+}
+
 const DELIMITERS: Readonly<Record<string, string>> = {
   ...Object.fromEntries(LOW_SLOT_DELIMITERS.map((latex, slot) => [String.fromCharCode(CONTROL_PICTURES + slot), latex])),
   $: '\\lfloor', '%': '\\rfloor', '&': '\\lceil', "'": '\\rceil', ',': '/', '-': '\\backslash', '.': '/', '/': '\\backslash',

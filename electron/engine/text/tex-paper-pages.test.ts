@@ -60,6 +60,13 @@ ${REFERENCES}
 \end{document}
 `;
 
+// big delimiters in running text come from the extension font's lowest slots, which are control codes
+const BIG_DELIMITERS_IN_PROSE = String.raw`\documentclass{article}\pagestyle{empty}
+\begin{document}
+The energy $\bigl\| \nabla u \bigr\|^2$ bounds the mean $\Bigl( \sum_i x_i \Bigr)$ of the values, and the set $\bigl\{ x : |x| < 1 \bigr\}$ is open, so the floor $\bigl\lfloor n/2 \bigr\rfloor$ is taken over it.
+\end{document}
+`;
+
 describe('pages set as papers are by pdflatex', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-papers-');
 
@@ -96,5 +103,12 @@ describe('pages set as papers are by pdflatex', needs(PROGRAMS, PDFLATEX_PROBLEM
     ]);
     expect(blocks[10]).toBe('# References');
     expect(blocks.filter((block) => block.startsWith('#'))).toHaveLength(4);
+  }, 30_000);
+
+  it('writes big delimiters left in running text as the delimiters they draw, never as control pictures', async () => {
+    const markdown = await pages.read('big-delimiters', BIG_DELIMITERS_IN_PROSE);
+    expect(markdown).not.toMatch(/[\u2400-\u241F]/);
+    for (const delimiter of ['‖', '(', ')', '{', '}', '⌊', '⌋']) expect(markdown).toContain(delimiter);
+    expect(markdown).toContain('is open, so the floor');
   }, 30_000);
 });
