@@ -150,11 +150,6 @@ export class ModelRunner {
     this.visionThreads = threads;
   }
 
-  /** Bytes one row of a page takes in the decoder's cache and the draft head's, keys and values. */
-  get cacheBytesPerRow(): number {
-    return (this.layers + (this.hasMtp ? 1 : 0)) * 2 * this.kvHeads * this.headDim * (this.cacheDtype === 'float16' ? 2 : 4);
-  }
-
   resetTraffic(): void {
     this.traffic = { uploaded: 0, downloaded: 0, byName: new Map() };
   }

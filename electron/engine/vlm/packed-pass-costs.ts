@@ -99,7 +99,12 @@ export function pageCacheBytes(manifest: Manifest, mode: ResolutionMode, maxNewT
   const bytesPerValue = manifest.dtype === 'float16' ? 2 : 4;
   const layers = sizes.num_hidden_layers + (hasMtp ? 1 : 0);
   const perRow = layers * 2 * sizes.num_key_value_heads * headDim * bytesPerValue;
-  return perRow * (largestVisualTokens(mode) + PROMPT_TEXT_ROWS + maxNewTokens + maxK + 1);
+  return perRow * (largestPromptRows(mode) + maxNewTokens + maxK + 1);
+}
+
+/** The rows of the largest prompt the mode makes: its visual tokens and the text around them. */
+export function largestPromptRows(mode: ResolutionMode): number {
+  return largestVisualTokens(mode) + PROMPT_TEXT_ROWS;
 }
 
 /** The prompt's text around the image (the chat template and instruction), generously. */

@@ -24,13 +24,12 @@ import { bannedIds, packagePrecision } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { ModelRunner } from './model-runner.js';
 import { pageInput, resolutionMode, type PageInput } from './page-input.js';
-import { loadTokenizer, promptIds } from './prompt.js';
+import { loadTokenizer } from './prompt.js';
 import { DEFAULT_REPETITION_RULE } from './repetition.js';
-import { whyPagesCannotPack } from './packed-pass-costs.js';
+import { largestPromptRows, pageCacheBytes, whyPagesCannotPack } from './packed-pass-costs.js';
 import { PassPacker, type PackingStats } from './pass-packer.js';
 import { decodeSpeculative } from './speculative.js';
 import { DecodingClock, visionPlan, visionThreadCount, type VisionPlan } from './vision-ahead.js';
-import { visualTokenCount } from './visual-layout.js';
 
 export interface VlmSettings {
   mode: string;
@@ -129,8 +128,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
 
   /**
    * The vision encoder on its own thread where the package's vision graphs run on the CPU, and the
-   * pages ahead the memory allows: each lane's cache can reach the mode's largest prompt plus the
-   * page's token budget; a page ahead holds its prompt's rows.
+   * pages ahead the memory allows: each lane's cache can reach its longest (as `--pages-in-flight
+   * auto` counts it); a page ahead holds its prompt's rows.
    */
   private planVision(): VisionPlan {
     const { pkg, settings, runner } = this;
@@ -138,16 +137,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     const mode = pkg.manifest.vision.resolution_modes.find((candidate) => candidate.name === settings.mode);
     const graphs = mode ? [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])] : [];
     if (!mode || !(settings.visionBeside ?? this.lanes > 1) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
-    const side = (graph: string): number => pkg.manifest.graphs[graph]?.grid ?? 0;
-    const grids: readonly (readonly [number, number])[] = mode.crop ? mode.candidate_grids : [[1, 1]];
-    const visual = Math.max(...grids.map((grid) => visualTokenCount(side(`vision_${mode.base_size}`), side(`vision_${mode.image_size}`), grid)));
-    const promptRows = promptIds(pkg.manifest, this.tokenizer, visual).length;
     return visionPlan({
       freeBytes: os.freemem(),
       lanes: this.lanes,
-      laneBytes: runner.cacheBytesPerRow * (promptRows + settings.maxNewTokens + MAX_SPEC_K + 1),
+      laneBytes: pageCacheBytes(pkg.manifest, mode, settings.maxNewTokens, MAX_SPEC_K, runner.hasMtp),
       // the laid-out features and the prompt's embeddings they go into, float32
-      pageBytes: 2 * promptRows * runner.hidden * 4,
+      pageBytes: 2 * largestPromptRows(mode) * runner.hidden * 4,
       sessionBytes: Math.max(...graphs.map((graph) => pkg.weightBytes(graph))),
     });
   }
