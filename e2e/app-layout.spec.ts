@@ -140,7 +140,7 @@ test('the divider is dragged or moved with the arrow keys, and stays where it wa
   await page.mouse.move(box.x - 200, box.y + box.height / 2, { steps: 4 });
   await page.mouse.up();
   await expect.poll(async () => Number(await divider.getAttribute('aria-valuenow'))).toBeLessThan(before - 10);
-  expect(await widthOf(page, '.markdown-pane')).toBeGreaterThan(markdownBefore + 150);
+  await expect.poll(() => widthOf(page, '.markdown-pane')).toBeGreaterThan(markdownBefore + 150);
   const dragged = Number(await divider.getAttribute('aria-valuenow'));
 
   // keys: focused, each arrow moves it 2 %
