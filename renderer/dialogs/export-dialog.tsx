@@ -36,6 +36,8 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   const [pageBreaks, setPageBreaks] = useState(remembered.pageBreaks);
   const [assets, setAssets] = useState(remembered.assets);
   const [folder, setFolder] = useState<string | null>(remembered.folder);
+  /** Until the default folder is known, the field says so rather than "none chosen". */
+  const [folderPending, setFolderPending] = useState(remembered.folder === null);
   /** A folder picked in this dialog, to be remembered; the default one is worked out again each time. */
   const [pickedFolder, setPickedFolder] = useState<string | null>(remembered.folder);
   const [busy, setBusy] = useState(false);
@@ -47,9 +49,15 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
   // Export is ready at once with the default folder; "Choose folder…" is for another one
   useEffect(() => {
     let current = true;
-    void api.defaultExportFolder(document.id).then((fallback) => {
-      if (current && fallback) setFolder((shown) => shown ?? fallback);
-    });
+    void api
+      .defaultExportFolder(document.id)
+      .then((fallback) => {
+        if (current && fallback) setFolder((shown) => shown ?? fallback);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        if (current) setFolderPending(false);
+      });
     return () => {
       current = false;
     };
@@ -193,6 +201,7 @@ export function ExportDialog({ document }: { document: WorkspaceDocument }) {
       </label>
       <FolderField
         folder={folder}
+        pending={folderPending}
         onChosen={(picked) => {
           setFolder(picked);
           setPickedFolder(picked);
