@@ -58,8 +58,23 @@ test('a table edited as cells is one undoable, saved edit that keeps the HTML sp
   await expect(dialog.getByRole('textbox', { name: 'Row 7, column 2' })).toBeFocused();
   await page.keyboard.type('410');
   await screenshot(page, '60-table-editor');
+  // the pane scrolled on, so that the table's first line lies above its top edge
+  await page.locator('.markdown-pane').evaluate((pane) => {
+    const first = [...pane.querySelectorAll('.cm-line')].find((line) => line.textContent?.startsWith('<table'));
+    if (first) pane.scrollTop += first.getBoundingClientRect().top - pane.getBoundingClientRect().top + 40;
+  });
   await dialog.getByRole('button', { name: 'Apply' }).click();
   await expect(dialog).toHaveCount(0);
+  // Apply puts the cursor at the table's start and scrolls that line into view below the sticky page header
+  await expect
+    .poll(() =>
+      section.evaluate((element) => {
+        const header = element.querySelector('.page-header')!.getBoundingClientRect();
+        const first = [...element.querySelectorAll('.cm-line')].find((line) => line.textContent?.startsWith('<table'));
+        return first ? Math.round(first.getBoundingClientRect().top - header.bottom) : null;
+      }),
+    )
+    .toBeGreaterThanOrEqual(0);
 
   // one edit of the Markdown: the cell escaped, the row added, the spans of the untouched cells kept
   const editor = page.getByRole('textbox', { name: 'Markdown of page 1' });

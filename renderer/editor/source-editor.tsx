@@ -91,6 +91,11 @@ export function SourceEditor({ value, onChange, onBlur, label, autoFocus = false
           markdown(),
           syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
           EditorView.lineWrapping,
+          // the page's sticky header covers the top of the scrolled pane: scrolling a line into view clears it
+          EditorView.scrollMargins.of((view) => {
+            const header = view.dom.closest('.page-section')?.querySelector('.page-header');
+            return header ? { top: header.getBoundingClientRect().height } : null;
+          }),
           EditorView.contentAttributes.of({ 'aria-label': label }),
           EditorView.updateListener.of((update) => {
             if (update.docChanged && !update.transactions.some((transaction) => transaction.annotation(outsideChange))) {
