@@ -128,6 +128,8 @@ async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
   try {
     return await reading;
   } catch (error) {
+    // pdf.js's page, got on demand, has said so already
+    if (error instanceof FailureError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new FailureError('damaged', `page ${page} is damaged and cannot be read (${detail}).`);
   }
