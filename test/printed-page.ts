@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { readDrawing } from '../electron/engine/text/drawing.js';
+import { readDrawing } from '../electron/engine/text/operator-drawing.js';
 import type { ImagePlacement, Rule, TextRun } from '../electron/engine/layout/geometry.js';
 import { launchPdfPrinter } from './fixtures/print-pdf.js';
 

@@ -4,14 +4,14 @@
  * image document can implement it without importing the opener that imports it.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from './pdf/pdf-document.js';
 import type { DocumentInfo } from '../../shared/protocol.js';
 import type { RgbImage } from './raster/rgb-image.js';
 
 export interface DocumentSource {
   readonly info: DocumentInfo;
   /** Absent when the document is an image file. */
-  readonly pdf?: PDFDocumentProxy;
+  readonly pdf?: PdfDocument;
   /** The page on white, its longer side `longSide` pixels. */
   render(page: number, longSide: number): Promise<RgbImage>;
   /** An image file's page as stored (upright), for engines that resample it themselves. */

@@ -1,6 +1,6 @@
 /** The interface every page engine implements inside the engine host. */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from './pdf/pdf-document.js';
 import type { EngineName } from '../../shared/engine-name.js';
 import type { Block, DecodeStats, PageFlag, PageImage } from '../../shared/page.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
@@ -8,7 +8,7 @@ import type { RgbImage } from './raster/rgb-image.js';
 
 export interface PageJob {
   /** Absent when the document is an image file, which has no text layer. */
-  pdf?: PDFDocumentProxy;
+  pdf?: PdfDocument;
   /** 1-based. */
   page: number;
   options: ConvertOptions;
@@ -51,5 +51,5 @@ export interface PageEngine {
   readonly pagesInFlight?: number;
   convertPage(job: PageJob): Promise<PageContent>;
   /** Frees what the engine cached for a document (layout statistics, running-text signatures). */
-  forgetDocument(pdf: PDFDocumentProxy): void;
+  forgetDocument(pdf: PdfDocument): void;
 }

@@ -3,26 +3,73 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { passwordCandidates } from '../../shared/pdf-password.js';
+import type { DocumentInfo } from '../../shared/protocol.js';
 import { imageFormatOf } from './image/image-format.js';
-import { closePdf, openPdf } from './pdf/open-pdf.js';
+import { readPdfBytes } from './pdf/pdf-bytes.js';
+import { PdfiumFirstDocument, type PdfDocument, type PdfjsOpened } from './pdf/pdf-document.js';
+import { loadPdfium, openPdfiumDocument, type PdfiumDocument } from './pdf/pdfium-text.js';
 import type { DocumentSource } from './document-source.js';
 
 /**
  * The image decoders and the page renderer (@napi-rs/canvas) are loaded when an image file is
- * opened or a page is first drawn: reading a PDF's text layer needs neither.
+ * opened or a page is first drawn: reading a PDF's text layer needs neither. A PDF is opened with
+ * PDFium, and pdf.js only when something needs it (pdf/pdf-document.ts); a file PDFium cannot open,
+ * or whose cross-reference table it had to rebuild, is opened with pdf.js as before, which says why
+ * it cannot be read or gives the page count.
  */
 export async function openDocumentSource(file: string, password?: string): Promise<DocumentSource> {
   const format = imageFormatOf(await readHead(file));
   if (format) return (await import('./image/image-document.js')).openImageDocument(file, format);
-  const { pdf, info, strictCopy } = await openPdf(file, password);
+  const data = await readPdfBytes(file);
+  const openPdfjs = async (): Promise<PdfjsOpened & { info: DocumentInfo }> => (await import('./pdf/open-pdf.js')).openPdfData(data, file, password);
+  const pdfium = await openWithPdfium(data, password);
+  if (pdfium) {
+    const document = new PdfiumFirstDocument(pdfium, openPdfjs);
+    return pdfSource(document, pdfiumInfo(pdfium), () => document.opened());
+  }
+  const opened = await openPdfjs();
+  return pdfSource(opened.pdf, opened.info, async () => opened);
+}
+
+/**
+ * `data` opened with PDFium, or undefined where pdf.js is to open it: PDFium cannot (damaged, a
+ * password missing or wrong: pdf.js says which), had to rebuild the cross-reference table, finds no
+ * page, or the file may scale its pages (/UserUnit, which pdf.js applies and PDFium ignores).
+ */
+async function openWithPdfium(data: Uint8Array, password: string | undefined): Promise<PdfiumDocument | undefined> {
+  if (Buffer.from(data.buffer, data.byteOffset, data.byteLength).indexOf('/UserUnit') !== -1) return undefined;
+  const pdfium = await loadPdfium().catch(() => undefined);
+  if (!pdfium) return undefined;
+  for (const candidate of password === undefined ? [''] : passwordCandidates(password)) {
+    let document: PdfiumDocument;
+    try {
+      document = openPdfiumDocument(pdfium, data, candidate);
+    } catch {
+      continue;
+    }
+    if (document.crossReferenceValid && document.pageCount > 0) return document;
+    document.close();
+    return undefined;
+  }
+  return undefined;
+}
+
+function pdfiumInfo(document: PdfiumDocument): DocumentInfo {
+  const text = (value: string) => value.trim() || undefined;
+  return { pageCount: document.pageCount, title: text(document.metaText('Title')), author: text(document.metaText('Author')) };
+}
+
+/** `pdfjs`: pdf.js's document, opened when first asked for where PDFium opened `pdf`. */
+function pdfSource(pdf: PdfDocument, info: DocumentInfo, pdfjs: () => Promise<PdfjsOpened>): DocumentSource {
   // opened on the first page that comes out empty, kept for the next ones
   let strict: Promise<PDFDocumentProxy> | undefined;
   return {
     info,
     pdf,
-    render: async (page, longSide) => (await import('./raster/page-raster.js')).renderPdfPage(pdf, page, longSide),
+    render: async (page, longSide) => (await import('./raster/page-raster.js')).renderPdfPage((await pdfjs()).pdf, page, longSide),
     contentError: async (page) => {
-      strict ??= strictCopy();
+      strict ??= pdfjs().then((opened) => opened.strictCopy());
       try {
         await (await (await strict).getPage(page)).getTextContent();
         return undefined;
@@ -31,8 +78,12 @@ export async function openDocumentSource(file: string, password?: string): Promi
       }
     },
     close: async () => {
-      await closePdf(pdf);
+      if (!(pdf instanceof PdfiumFirstDocument) || pdf.pdfjsLoaded) {
+        const { closePdf } = await import('./pdf/open-pdf.js');
+        await pdfjs().then((opened) => closePdf(opened.pdf), () => undefined);
+      }
       await strict?.then((copy) => copy.destroy()).catch(() => undefined);
+      if (pdf instanceof PdfiumFirstDocument) pdf.pdfium.close();
     },
   };
 }

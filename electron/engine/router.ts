@@ -4,12 +4,12 @@
  * (lite) when the page has none, an invisible one of poor quality, or mostly unmapped glyphs.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from './pdf/pdf-document.js';
 import type { ConvertOptions } from '../../shared/protocol.js';
 import type { PageEngine } from './engine.js';
 import { FailureError } from '../core/failure-error.js';
 import { decidePageRoute } from './page-route.js';
-import { probeTextLayer, type TextLayerFacts } from './text-layer-probe.js';
+import type { TextLayerFacts } from './text-layer-probe.js';
 import type { RemoteEngineCache } from './remote/remote-engine-cache.js';
 import { DocumentBandLines } from './layout/document-band-lines.js';
 import { createTextEngine } from './text/text-engine.js';
@@ -23,7 +23,7 @@ export interface Route {
 /** The page being routed; without it, `auto` answers for the document as a whole (the text layer). */
 export interface PageRef {
   /** Absent for an image file's page. */
-  pdf?: PDFDocumentProxy;
+  pdf?: PdfDocument;
   page: number;
 }
 
@@ -67,7 +67,7 @@ export class EngineRouter {
   }
 
   /** The document closed: what only it used (running headers, a model package's sessions) is let go. */
-  documentClosed(document: object, pdf: PDFDocumentProxy | undefined): void {
+  documentClosed(document: object, pdf: PdfDocument | undefined): void {
     if (pdf) {
       this.text.forgetDocument(pdf);
       void this.lite?.then((lite) => lite.forgetDocument(pdf));
@@ -84,8 +84,10 @@ export class EngineRouter {
    * A page pdf.js cannot read goes to the text engine, which says it is damaged. The page's text
    * content comes from, and stays with, the text engine: converting the page reads it once.
    */
-  private async textLayerFacts(pdf: PDFDocumentProxy, page: number): Promise<TextLayerFacts> {
+  private async textLayerFacts(pdf: PdfDocument, page: number): Promise<TextLayerFacts> {
     try {
+      // loaded with pdf.js, which it reads: `--engine text` needs neither
+      const { probeTextLayer } = await import('./text-layer-probe.js');
       return await probeTextLayer(await pdf.getPage(page), () => this.text.textContent(pdf, page));
     } catch {
       return { chars: Infinity, invisibleShare: 0, unmappedShare: 0, plausibleShare: 1, imageShare: 0, pathPaints: 0, annotations: 0 };

@@ -7,7 +7,8 @@
 
 import { AnnotationMode, OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { CharTextContent } from './text/char-items.js';
-import { drawingFromObjects, readDrawing, type PageObjects } from './text/drawing.js';
+import { drawingFromObjects, type PageObjects } from './text/drawing.js';
+import { readDrawing } from './text/operator-drawing.js';
 import type { TextContentLike } from './text/text-runs.js';
 
 export interface TextLayerFacts {

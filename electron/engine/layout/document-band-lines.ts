@@ -5,20 +5,20 @@
  * bytes a page.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { BandLine } from './running-text.js';
 
 /** Pages kept per document: a long document's every page, and a page converted again finds its neighbours. */
 const MAX_PAGES = 2000;
 
+/** Documents are told apart by the object each engine holds of it (its `PdfDocument`). */
 export class DocumentBandLines {
-  private readonly documents = new WeakMap<PDFDocumentProxy, Map<number, BandLine[]>>();
+  private readonly documents = new WeakMap<object, Map<number, BandLine[]>>();
 
-  get(pdf: PDFDocumentProxy, page: number): BandLine[] | undefined {
+  get(pdf: object, page: number): BandLine[] | undefined {
     return this.documents.get(pdf)?.get(page);
   }
 
-  set(pdf: PDFDocumentProxy, page: number, lines: BandLine[]): void {
+  set(pdf: object, page: number, lines: BandLine[]): void {
     let pages = this.documents.get(pdf);
     if (!pages) this.documents.set(pdf, (pages = new Map()));
     pages.delete(page);
@@ -26,7 +26,7 @@ export class DocumentBandLines {
     if (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
   }
 
-  forget(pdf: PDFDocumentProxy): void {
+  forget(pdf: object): void {
     this.documents.delete(pdf);
   }
 }

@@ -4,7 +4,8 @@
  * the text engine's layout turns them into paragraphs, columns, headings and tables.
  */
 
-import type { PDFDocumentProxy, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from '../pdf/pdf-document.js';
 import { OCR_LANGUAGE_INFO, type OcrLanguage, type OcrReader } from '../../../shared/ocr-languages.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import type { RgbImage } from '../raster/rgb-image.js';
@@ -27,7 +28,7 @@ export const LITE_LONG_SIDE = 2200;
 /** `bandLines`: the running-text signatures of pages read, shared with the text engine. */
 export function createLiteEngine(bandLines = new DocumentBandLines()): PageEngine {
   // Per document, what running headers are compared with; the models belong to the process.
-  const documents = new WeakMap<PDFDocumentProxy, OcrNeighbours<PageRead>>();
+  const documents = new WeakMap<PdfDocument, OcrNeighbours<PageRead>>();
   return {
     name: 'lite',
     async convertPage(job) {
@@ -48,7 +49,7 @@ export function createLiteEngine(bandLines = new DocumentBandLines()): PageEngin
         : undefined;
       return contentOf(read, job, await neighbours.around(job.page, language, readAhead, job.signal));
     },
-    forgetDocument(pdf: PDFDocumentProxy) {
+    forgetDocument(pdf: PdfDocument) {
       documents.delete(pdf);
       bandLines.forget(pdf);
     },
@@ -69,7 +70,7 @@ async function readJob(job: PageJob, reader: OcrReader): Promise<PageRead> {
 }
 
 /** Another page of the document, to be read ahead as a neighbour: rendered as the session renders pages. */
-function neighbourJob(job: PageJob, pdf: PDFDocumentProxy, page: number): PageJob {
+function neighbourJob(job: PageJob, pdf: PdfDocument, page: number): PageJob {
   return {
     pdf, page, options: job.options, signal: job.signal, render: (longSide) => renderPdfPage(pdf, page, longSide), emitDelta: () => {},
     alsoConverts: job.alsoConverts,

@@ -7,7 +7,7 @@
  * converted in order is still read once; earlier pages count once read, which in order they are.
  */
 
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from '../pdf/pdf-document.js';
 import { decidePageRoute } from '../page-route.js';
 import { probeTextLayer } from '../text-layer-probe.js';
 import type { DocumentBandLines } from '../layout/document-band-lines.js';
@@ -29,7 +29,7 @@ export class OcrNeighbours<R> {
 
   /** `bandLines`: shared with the text engine, which compares its pages with what OCR read here. */
   constructor(
-    private readonly pdf: PDFDocumentProxy,
+    private readonly pdf: PdfDocument,
     private readonly bandLines: DocumentBandLines,
   ) {}
 

@@ -13,10 +13,9 @@ import path from 'node:path';
 import { getDocument, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { isPasswordError, openWithPassword } from '../../../shared/pdf-password.js';
 import type { DocumentInfo } from '../../../shared/protocol.js';
-import { emptyInput, unreadableInput } from '../../../shared/input-failure.js';
-import { MAX_DOCUMENT_BYTES, readBoundedFile, UnfitFileError } from '../../core/bounded-file.js';
 import { FailureError } from '../../core/failure-error.js';
 import { passwordlessView } from '../../core/passwordless-view.js';
+import { readPdfBytes } from './pdf-bytes.js';
 import './pdfjs-worker.js';
 
 const pdfjsRoot = path.dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
@@ -44,7 +43,14 @@ const NO_FONT_FACES = {
 const renderTwins = new WeakMap<PDFDocumentProxy, { password: string | undefined; twin?: Promise<PDFDocumentProxy> }>();
 
 export async function openPdf(file: string, password?: string): Promise<OpenedPdf> {
-  const data = await readPdfBytes(file);
+  return openPdfData(await readPdfBytes(file), file, password);
+}
+
+/**
+ * Opens `data`, the bytes of `file`, as `openPdf` does. pdf.js takes the bytes over; the file is read
+ * again where a second look at them is needed.
+ */
+export async function openPdfData(data: Uint8Array, file: string, password?: string): Promise<OpenedPdf> {
   // pdf.js takes ownership of the bytes it is given, so an attempt that may be followed by another gets a copy
   let opensWith: string | undefined;
   const load = async (bytes: Uint8Array, candidate: string | undefined) => {
@@ -110,27 +116,6 @@ async function loadDocument(data: Uint8Array, password: string | undefined, glyp
     await task.destroy().catch(() => undefined);
     throw error;
   }
-}
-
-async function readPdfBytes(file: string): Promise<Uint8Array> {
-  let bytes: Buffer;
-  try {
-    bytes = await readBoundedFile(file, MAX_DOCUMENT_BYTES, 'document');
-  } catch (error) {
-    if (error instanceof UnfitFileError) throw new FailureError('not-pdf', error.message);
-    const unreadable = unreadableInput(file, (error as NodeJS.ErrnoException).code ?? String(error));
-    throw new FailureError(unreadable.code, unreadable.message);
-  }
-  if (bytes.length === 0) throw new FailureError(emptyInput(file).code, emptyInput(file).message);
-  if (!looksLikePdf(bytes)) {
-    throw new FailureError('not-pdf', `${file}: not a PDF (no %PDF header).`);
-  }
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-}
-
-/** PDF readers accept the header anywhere in the first KiB; so do we. */
-function looksLikePdf(bytes: Buffer): boolean {
-  return bytes.subarray(0, 1024).includes('%PDF-');
 }
 
 function describeOpenError(error: unknown, file: string, password: string | undefined): FailureError {

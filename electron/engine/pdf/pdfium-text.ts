@@ -16,6 +16,7 @@ import { charItems, composeAccentChars, type CharTextContent, type PageChar } fr
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
 import { isTexCopyright, texSlotText } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
+import { writtenNumber, type PageGeometry } from './page-geometry.js';
 
 /** FPDF_GetLastError's codes that mean a password is missing or wrong. */
 const PASSWORD_ERROR = 4;
@@ -63,6 +64,8 @@ function heapOf(pdfium: WrappedPdfiumModule): PdfiumHeap {
 interface CharExports extends ObjectExports, LinkExports {
   FPDF_LoadPage(doc: number, index: number): number;
   FPDF_ClosePage(page: number): void;
+  FPDF_GetPageBoundingBox(page: number, rect: number): number;
+  FPDFPage_GetRotation(page: number): number;
   FPDFText_LoadPage(page: number): number;
   FPDFText_ClosePage(textPage: number): void;
   FPDFText_CountChars(textPage: number): number;
@@ -109,6 +112,13 @@ export function loadPdfium(): Promise<WrappedPdfiumModule> {
 
 export interface PdfiumDocument {
   readonly pageCount: number;
+  /**
+   * Whether the file's cross-reference table was read as written. PDFium rebuilds a broken one, as
+   * pdf.js does, but the two may then find different objects (pages) in the file.
+   */
+  readonly crossReferenceValid: boolean;
+  /** The document information entry `key` (Title, Author), as text; empty when there is none. */
+  metaText(key: string): string;
   /** Page `pageNumber` (from 1): its characters as pdf.js-like text items with their fonts, and its drawing. */
   readText(pageNumber: number): CharTextContent;
   /**
@@ -139,6 +149,20 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   let pagesRead = 0;
   return {
     pageCount: pdfium.FPDF_GetPageCount(doc),
+    crossReferenceValid: pdfium.FPDF_DocumentHasValidCrossReferenceTable(doc),
+    metaText(key) {
+      if (!open) throw new Error('PDFium document read after it was closed');
+      // UTF-16LE with its terminator; the first call gives the size
+      const size = pdfium.FPDF_GetMetaText(doc, key, 0, 0);
+      if (size <= 2) return '';
+      const buffer = heap.wasmExports.malloc(size);
+      try {
+        pdfium.FPDF_GetMetaText(doc, key, buffer, size);
+        return Buffer.from(heap.HEAPU8.subarray(buffer, buffer + size - 2)).toString('utf16le');
+      } finally {
+        heap.wasmExports.free(buffer);
+      }
+    },
     readText(pageNumber) {
       if (!open) throw new Error('PDFium document read after it was closed');
       // PDFium keeps every object it parsed until the document closes (about 100 KiB a page of a
@@ -229,6 +253,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       page = api.FPDF_LoadPage(doc, pageNumber - 1);
       if (!page) throw new Error(`PDFium cannot load page ${pageNumber}`);
     }
+    const geometry = pageGeometry(api, heap, page, scratch);
     textPage = api.FPDFText_LoadPage(page);
     if (!textPage) throw new Error(`PDFium cannot read the text of page ${pageNumber}`);
     const fontKeys = new Map<number, string>();
@@ -314,12 +339,29 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     // A link's text as the items will read it: accents composed with their letters.
     const linkChars = pageLinks.length > 0 ? composeAccentChars(chars) : chars;
     const linkAnnotations = pageLinks.map(({ url, rect }) => ({ subtype: 'Link', url, rect, overlaidText: overlaidText(linkChars, rect) }));
-    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(annotations.unpainted.length > 0 && { unpaintedAnnotations: annotations.unpainted }), ...(hasUnmapped && { chars }) };
+    return { ...charItems(chars, styles, fonts), drawing: readPageObjects(api, heap, page, scratch), links: linkAnnotations, ...(annotations.unpainted.length > 0 && { unpaintedAnnotations: annotations.unpainted }), ...(hasUnmapped && { chars }), ...(geometry && { geometry }) };
   } finally {
     heap.wasmExports.free(scratch);
     if (textPage) api.FPDFText_ClosePage(textPage);
     if (page) api.FPDF_ClosePage(page);
   }
+}
+
+/**
+ * The page's view box and turn as pdf.js decides them. PDFium's page box is pdf.js's view: the crop
+ * box within the media box, either left out where empty or invalid, the media box then Letter size,
+ * all inherited from the page tree. Where the two boxes do not meet pdf.js takes the media box and
+ * PDFium an empty box: undefined, and pdf.js's page gives the view.
+ */
+function pageGeometry(api: CharExports, heap: PdfiumHeap, page: number, scratch: number): PageGeometry | undefined {
+  // FS_RECTF: left, top, right, bottom
+  if (!api.FPDF_GetPageBoundingBox(page, scratch)) return undefined;
+  const at = scratch >> 2;
+  const [left = 0, top = 0, right = 0, bottom = 0] = [heap.HEAPF32[at], heap.HEAPF32[at + 1], heap.HEAPF32[at + 2], heap.HEAPF32[at + 3]];
+  const view: PageGeometry['view'] = [writtenNumber(Math.min(left, right)), writtenNumber(Math.min(top, bottom)), writtenNumber(Math.max(left, right)), writtenNumber(Math.max(top, bottom))];
+  if (!(view[2] - view[0] > 0 && view[3] - view[1] > 0)) return undefined;
+  const quarterTurns = api.FPDFPage_GetRotation(page);
+  return quarterTurns >= 0 && quarterTurns <= 3 ? { view, rotate: quarterTurns * 90 } : undefined;
 }
 
 /** The advances (in ems) of the first glyphs a font draws on a page. */

@@ -1,10 +1,11 @@
 /** Decodes a page image file (PNG, JPEG, WebP, GIF, via @napi-rs/canvas) or a pdf.js page into RGB. */
 
 import { createCanvas, loadImage } from '@napi-rs/canvas';
-import { OPS, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { FailureError } from '../../core/failure-error.js';
 import { MAX_MEGAPIXELS } from '../image/image-pages.js';
 import { pageToRender } from '../pdf/open-pdf.js';
+import { pdfjsDocument, type PdfDocument } from '../pdf/pdf-document.js';
 import { rgbFromRgba, type RgbImage } from './rgb-image.js';
 
 export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
@@ -16,8 +17,8 @@ export async function decodeImage(bytes: Uint8Array): Promise<RgbImage> {
 }
 
 /** Renders page `pageNumber` of `pdf` (its renderable twin: see openPdf) so that its longer side is `longSide` pixels. */
-export async function renderPdfPage(pdf: PDFDocumentProxy, pageNumber: number, longSide: number): Promise<RgbImage> {
-  return renderPage(await pageToRender(pdf, pageNumber), longSide);
+export async function renderPdfPage(pdf: PdfDocument, pageNumber: number, longSide: number): Promise<RgbImage> {
+  return renderPage(await pageToRender(await pdfjsDocument(pdf), pageNumber), longSide);
 }
 
 /**

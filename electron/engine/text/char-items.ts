@@ -7,6 +7,7 @@
 
 import { isAccentGlyph, letterWithAccent } from './accents.js';
 import type { PageObjects } from './drawing.js';
+import type { PageGeometry } from '../pdf/page-geometry.js';
 import type { FontFacts } from './font-facts.js';
 import type { AnnotationLike } from './links.js';
 import type { TextContentLike, TextItemLike, TextStyleLike } from './text-runs.js';
@@ -45,6 +46,8 @@ export interface CharTextContent extends TextContentLike {
   links?: AnnotationLike[];
   /** Rectangles [x0, y0, x1, y1] of annotations that show text with no appearance of their own (unpainted-annotations.ts). */
   unpaintedAnnotations?: [number, number, number, number][];
+  /** The page's view box and turn, when the reader read them with the text (PDFium does; page-geometry.ts). */
+  geometry?: PageGeometry;
 }
 
 /** pdf.js ends an item at a gap wider than this many font sizes (SPACE_IN_FLOW_MAX_FACTOR). */

@@ -3,7 +3,7 @@ import { OPS, type PageViewport, type PDFDocumentProxy } from 'pdfjs-dist/legacy
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
-import { readDrawing, type OperatorList } from './drawing.js';
+import { readDrawing, type OperatorList } from './operator-drawing.js';
 import type { Rule } from '../layout/geometry.js';
 
 /** CSS pixels to PDF points, as Chromium prints. */

@@ -5,7 +5,7 @@
  */
 
 import type { Canvas } from '@napi-rs/canvas';
-import { ImageKind, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { ImageKind, PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { encodeCanvas } from '../../core/canvas-encoding.js';
 import { INLINE_IMAGE_PREFIX } from './drawing.js';
 import type { ImagePlacement } from '../layout/geometry.js';
@@ -42,8 +42,9 @@ export async function encodeImage(page: PDFPageProxy, placement: ImagePlacement)
   try {
     const image = await decodedImage(page, placement.objectId);
     if (!image) return undefined;
-    const api = await loadCanvas();
-    const canvas = image.data ? pixelCanvas(api, image) : bitmapCanvas(api, image);
+    // pdf.js is loaded by now (it decoded the image); not imported up front, for PDFium's pages never need it
+    const [api, { ImageKind: kinds }] = await Promise.all([loadCanvas(), import('pdfjs-dist/legacy/build/pdf.mjs')]);
+    const canvas = image.data ? pixelCanvas(api, image, kinds) : bitmapCanvas(api, image);
     return canvas ? new Uint8Array(await encodeCanvas(canvas, 'png')) : undefined;
   } catch {
     return undefined;
@@ -90,9 +91,9 @@ function asDecodedImage(value: unknown): DecodedImage | undefined {
 }
 
 /** Raw pixel data: every `step`-th pixel in each direction (bounded memory), then smoothed down. */
-function pixelCanvas(api: CanvasApi, image: DecodedImage): Canvas | undefined {
+function pixelCanvas(api: CanvasApi, image: DecodedImage, kinds: typeof ImageKind): Canvas | undefined {
   const step = Math.max(1, Math.floor(Math.max(image.width, image.height) / (2 * MAX_SIDE)));
-  const pixels = samplePixels(image, step);
+  const pixels = samplePixels(image, step, kinds);
   return pixels && fitted(api, pixelsCanvas(api, pixels));
 }
 
@@ -102,12 +103,12 @@ function pixelsCanvas(api: CanvasApi, pixels: ImagePixels): Canvas {
   return canvas;
 }
 
-function samplePixels(image: DecodedImage, step: number): ImagePixels | undefined {
+function samplePixels(image: DecodedImage, step: number, kinds: typeof ImageKind): ImagePixels | undefined {
   const data = image.data!;
   const width = Math.ceil(image.width / step);
   const height = Math.ceil(image.height / step);
   const rgba = new Uint8ClampedArray(width * height * 4);
-  const read = pixelReader(image, data);
+  const read = pixelReader(image, data, kinds);
   if (!read) return undefined;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) read(x * step, y * step, rgba, (y * width + x) * 4);
@@ -118,11 +119,11 @@ function samplePixels(image: DecodedImage, step: number): ImagePixels | undefine
 type PixelReader = (x: number, y: number, out: Uint8ClampedArray, at: number) => void;
 
 /** Reads one source pixel as RGBA, for each pixel layout pdf.js produces; undefined for data too short. */
-function pixelReader(image: DecodedImage, data: Uint8Array | Uint8ClampedArray): PixelReader | undefined {
+function pixelReader(image: DecodedImage, data: Uint8Array | Uint8ClampedArray, kinds: typeof ImageKind): PixelReader | undefined {
   const { width, height } = image;
   const rowBytes = Math.ceil(width / 8);
   switch (image.kind) {
-    case ImageKind.RGBA_32BPP:
+    case kinds.RGBA_32BPP:
       if (data.length < width * height * 4) return undefined;
       return (x, y, out, at) => {
         const from = (y * width + x) * 4;
@@ -131,7 +132,7 @@ function pixelReader(image: DecodedImage, data: Uint8Array | Uint8ClampedArray):
         out[at + 2] = data[from + 2]!;
         out[at + 3] = data[from + 3]!;
       };
-    case ImageKind.RGB_24BPP:
+    case kinds.RGB_24BPP:
       if (data.length < width * height * 3) return undefined;
       return (x, y, out, at) => {
         const from = (y * width + x) * 3;
@@ -140,7 +141,7 @@ function pixelReader(image: DecodedImage, data: Uint8Array | Uint8ClampedArray):
         out[at + 2] = data[from + 2]!;
         out[at + 3] = 255;
       };
-    case ImageKind.GRAYSCALE_1BPP:
+    case kinds.GRAYSCALE_1BPP:
       // One bit per pixel, rows padded to whole bytes: 1 is white, 0 black.
       if (data.length < rowBytes * height) return undefined;
       return (x, y, out, at) => {

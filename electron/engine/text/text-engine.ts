@@ -5,7 +5,7 @@
  * and footers (compared with neighbouring pages), tables, then the layout of what is left.
  */
 
-import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { Block, PageImage } from '../../../shared/page.js';
 import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
@@ -13,10 +13,12 @@ import { FailureError } from '../../core/failure-error.js';
 import { findDisplayFormulas } from './display-formulas.js';
 import { extensionSlotsAsText, mathFontClass } from './math-glyphs.js';
 import { PdfiumDocuments } from '../pdf/pdfium-documents.js';
+import { PdfiumFirstDocument, type PdfDocument } from '../pdf/pdf-document.js';
+import { viewportOf } from '../pdf/page-geometry.js';
 import { DocumentBandLines } from '../layout/document-band-lines.js';
 import { attachDropCaps } from './drop-caps.js';
 import { DocumentMemory } from './document-memory.js';
-import { drawingFromObjects, readDrawing } from './drawing.js';
+import { drawingFromObjects } from './drawing.js';
 import type { CharTextContent } from './char-items.js';
 import { readFontFacts, type FontFacts, type LoadedFont } from './font-facts.js';
 import { encodeImage, encodePixels, IMAGE_LIMITS } from './image-encoder.js';
@@ -36,7 +38,7 @@ import { hasUnmappedGlyphs, recoverUnmappedGlyphs } from './unmapped-glyphs.js';
 import { unpaintedAnnotationText, type AnnotationDataLike } from './unpainted-annotations.js';
 
 /** A job on a PDF page: the only kind with a text layer to read. */
-type PdfPageJob = PageJob & { pdf: PDFDocumentProxy };
+type PdfPageJob = PageJob & { pdf: PdfDocument };
 
 /** Images smaller than this (points, each side) are rules, bullets or specks, not figures. */
 const MIN_IMAGE_SIDE = 24;
@@ -48,12 +50,12 @@ export interface TextEngine extends PageEngine {
    * A page's text content for another reader (the router's probe): the one this engine already
    * read ahead, or read now and kept, so that converting the page next does not read it again.
    */
-  textContent(pdf: PDFDocumentProxy, page: number): Promise<TextContentLike>;
+  textContent(pdf: PdfDocument, page: number): Promise<TextContentLike>;
 }
 
 /** `bandLines`: the running-text signatures of pages other engines read (OCR), for pages beside them. */
 export function createTextEngine(bandLines = new DocumentBandLines()): TextEngine {
-  const memories = new WeakMap<PDFDocumentProxy, DocumentMemory>();
+  const memories = new WeakMap<PdfDocument, DocumentMemory>();
   const pdfiums = new PdfiumDocuments();
   const read: ContentReader = async (pdf, pageNumber, page) => {
     const twin = await pdfiums.of(pdf);
@@ -61,20 +63,22 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       try {
         const content = twin.readText(pageNumber);
         if (!hasUnmappedGlyphs(content)) return content;
-        const pdfjs = await (await page).getTextContent().catch(() => undefined);
+        const pdfjs = await page()
+          .then((read) => read.getTextContent())
+          .catch(() => undefined);
         return pdfjs ? recoverUnmappedGlyphs(content, pdfjs as TextContentLike) : content;
       } catch {
         // PDFium failing on a page pdf.js may still read: pdf.js reads it, and says why if it cannot.
       }
     }
-    return (await (await page).getTextContent()) as TextContentLike;
+    return (await (await page()).getTextContent()) as TextContentLike;
   };
   const readPixels: PixelReader = async (pdf, pageNumber, objectIds) => {
     const twin = await pdfiums.of(pdf);
     if (!twin) throw new Error('no PDFium twin');
     return twin.readImages(pageNumber, objectIds, IMAGE_LIMITS);
   };
-  const memoryOf = (pdf: PDFDocumentProxy) => {
+  const memoryOf = (pdf: PdfDocument) => {
     let memory = memories.get(pdf);
     if (!memory) memories.set(pdf, (memory = new DocumentMemory()));
     return memory;
@@ -85,11 +89,15 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       const { pdf } = job;
       if (!pdf) throw new FailureError('no-text-layer', `page ${job.page} is an image with no text layer; read it with the vlm or lite engine.`);
       const memory = memoryOf(pdf);
-      const page = await readPdf(job.page, pdf.getPage(job.page));
+      // pdf.js's page, got when something reads it: a page PDFium reads whole never is
+      let pdfjsPage: Promise<PDFPageProxy> | undefined;
+      const page = () => (pdfjsPage ??= readPdf(job.page, pdf.getPage(job.page)));
+      // a document pdf.js opened says at once that a page is damaged, as it always did
+      if (!(pdf instanceof PdfiumFirstDocument)) await page();
       try {
         return await convertPage(page, { ...job, pdf }, memory, bandLines, { read, readPixels });
       } finally {
-        page.cleanup();
+        (await pdfjsPage?.catch(() => undefined))?.cleanup();
         // Keeps memory flat over long documents; a failed cleanup only costs memory, never the page.
         if (memory.pageConverted()) await pdf.cleanup(true).catch(() => undefined);
       }
@@ -98,7 +106,7 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
       const memory = memoryOf(pdf);
       const kept = memory.keptContent(pageNumber);
       if (kept) return kept;
-      const content = await read(pdf, pageNumber, pdf.getPage(pageNumber));
+      const content = await read(pdf, pageNumber, () => pdf.getPage(pageNumber));
       memory.keepContent(pageNumber, content);
       return content;
     },
@@ -110,36 +118,46 @@ export function createTextEngine(bandLines = new DocumentBandLines()): TextEngin
   };
 }
 
-/** Reads page `pageNumber`'s text content; `page` is pdf.js's page, for when pdf.js reads it. */
-type ContentReader = (pdf: PDFDocumentProxy, pageNumber: number, page: Promise<PDFPageProxy>) => Promise<TextContentLike>;
+/** Reads page `pageNumber`'s text content; `page` gets pdf.js's page, for when pdf.js reads it. */
+type ContentReader = (pdf: PdfDocument, pageNumber: number, page: () => Promise<PDFPageProxy>) => Promise<TextContentLike>;
 /** Reads, with PDFium, the pixels of images its text content placed on a page, by object id; throws when PDFium fails. */
-type PixelReader = (pdf: PDFDocumentProxy, pageNumber: number, objectIds: readonly string[]) => Promise<Map<string, ImagePixels>>;
+type PixelReader = (pdf: PdfDocument, pageNumber: number, objectIds: readonly string[]) => Promise<Map<string, ImagePixels>>;
 
 /** pdf.js failing to parse a page means the file is damaged there; say so, not "unexpected error". */
 async function readPdf<T>(page: number, reading: Promise<T>): Promise<T> {
   try {
     return await reading;
   } catch (error) {
+    // pdf.js's page, got on demand, has said so already
+    if (error instanceof FailureError) throw error;
     const detail = error instanceof Error ? error.message : String(error);
     throw new FailureError('damaged', `page ${page} is damaged and cannot be read (${detail}).`);
   }
 }
 
-function frameOf(page: PDFPageProxy, content: TextContentLike): PageFrame {
-  const viewport = page.getViewport({ scale: 1 });
+/** The page at scale 1 as pdf.js's viewport gives it: from the geometry PDFium read, where it read the document alone. */
+async function viewportFor(pdf: PdfDocument, content: TextContentLike, page: () => Promise<PDFPageProxy>): Promise<Viewport> {
+  const geometry = (content as Partial<CharTextContent>).geometry;
+  return pdf instanceof PdfiumFirstDocument && geometry ? viewportOf(geometry) : (await page()).getViewport({ scale: 1 });
+}
+
+type Viewport = { transform: number[]; width: number; height: number };
+
+function frameOf(viewport: Viewport, content: TextContentLike): PageFrame {
   const transform = viewport.transform as unknown as Matrix;
   return createPageFrame(transform, viewport.width, viewport.height, dominantQuadrant(content, transform));
 }
 
-function fontLookup(page: PDFPageProxy, content: TextContentLike): (loadedName: string, fontFamily: string) => FontFacts {
+async function fontLookup(page: () => Promise<PDFPageProxy>, content: TextContentLike): Promise<(loadedName: string, fontFamily: string) => FontFacts> {
   const read = (content as Partial<CharTextContent>).fonts;
   if (read) return (name, fontFamily) => read.get(name) ?? readFontFacts(undefined, fontFamily);
+  const { commonObjs } = await page();
   const cache = new Map<string, FontFacts>();
   return (loadedName, fontFamily) => {
     let facts = cache.get(loadedName);
     if (!facts) {
       // A font that failed to load is missing from commonObjs; the style's family still tells monospace.
-      const font = page.commonObjs.has(loadedName) ? (page.commonObjs.get(loadedName) as LoadedFont) : undefined;
+      const font = commonObjs.has(loadedName) ? (commonObjs.get(loadedName) as LoadedFont) : undefined;
       facts = readFontFacts(font, fontFamily);
       cache.set(loadedName, facts);
     }
@@ -148,34 +166,31 @@ function fontLookup(page: PDFPageProxy, content: TextContentLike): (loadedName: 
 }
 
 async function convertPage(
-  page: PDFPageProxy,
+  page: () => Promise<PDFPageProxy>,
   job: PdfPageJob,
   memory: DocumentMemory,
   bandLines: DocumentBandLines,
   { read, readPixels }: { read: ContentReader; readPixels: PixelReader },
 ): Promise<PageContent> {
   const { signal } = job;
-  const viewport = page.getViewport({ scale: 1 });
-  const content = memory.takeContent(job.page) ?? (await readPdf(job.page, read(job.pdf, job.page, Promise.resolve(page))));
+  const content = memory.takeContent(job.page) ?? (await readPdf(job.page, read(job.pdf, job.page, page)));
+  const viewport = await viewportFor(job.pdf, content, page);
   signal.throwIfAborted();
   const drawn = (content as Partial<CharTextContent>).drawing;
-  const drawing = drawn
-    ? drawingFromObjects(drawn.paths, drawn.images, viewport)
-    : // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
-      readDrawing(await readPdf(job.page, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })), viewport);
+  const drawing = drawn ? drawingFromObjects(drawn.paths, drawn.images, viewport) : await readPdfjsDrawing(job.page, await page());
   signal.throwIfAborted();
   // PDFium reads the links with the text; pdf.js's annotations cost a second read of the whole text.
-  const annotations = (content as Partial<CharTextContent>).links ?? ((await page.getAnnotations().catch(() => [])) as AnnotationLike[]);
+  const annotations = (content as Partial<CharTextContent>).links ?? ((await (await page()).getAnnotations().catch(() => [])) as AnnotationLike[]);
   signal.throwIfAborted();
 
-  const frame = frameOf(page, content);
+  const frame = frameOf(viewport, content);
   const links = readLinkAreas(annotations, frame.fromUser);
   const unpainted = (content as Partial<CharTextContent>).unpaintedAnnotations;
   const drawnByReader = unpainted
-    ? readTextRuns(unpaintedAnnotationText((await page.getAnnotations().catch(() => [])) as AnnotationDataLike[], unpainted), frame.fromUser, (_, family) => readFontFacts(undefined, family))
+    ? readTextRuns(unpaintedAnnotationText((await (await page()).getAnnotations().catch(() => [])) as AnnotationDataLike[], unpainted), frame.fromUser, (_, family) => readFontFacts(undefined, family))
     : [];
   signal.throwIfAborted();
-  const shown = readTextRuns(content, frame.fromUser, fontLookup(page, content)).filter((run) => onPage(run, frame));
+  const shown = readTextRuns(content, frame.fromUser, await fontLookup(page, content)).filter((run) => onPage(run, frame));
   const runs = attachDropCaps(applyLinks([...shown, ...drawnByReader], links));
   const fragments = buildFragments(runs);
   memory.remember(job.page, summarisePage(runs, fragments, frame.height));
@@ -233,7 +248,7 @@ async function convertPage(
  */
 async function attachImageData(
   named: readonly { image: PageImage; placement: ImagePlacement }[],
-  page: PDFPageProxy,
+  pdfjsPage: () => Promise<PDFPageProxy>,
   job: PdfPageJob,
   frame: PageFrame,
   readByPdfium: boolean,
@@ -250,17 +265,26 @@ async function attachImageData(
       }
       return;
     }
-    const ops = await page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }).catch(() => undefined);
-    const pdfjsImages = ops ? readDrawing(ops, page.getViewport({ scale: 1 })).images : [];
+    const page = await pdfjsPage().catch(() => undefined);
+    const pdfjsImages = (page && (await readPdfjsDrawing(job.page, page).catch(() => undefined)))?.images ?? [];
     // `named` holds frame boxes (the page turned upright); pdf.js's are on the page as it lies.
     const framed = pdfjsImages.map((q) => ({ ...q, ...transformBox(frame.fromPage, q) }));
     placements = placements.map((p) => framed.find((q) => samePlace(p!, q)));
   }
   // Before page.cleanup(): the decoded pixels live in the page's object store.
+  const page = await pdfjsPage().catch(() => undefined);
+  if (!page) return;
   for (const [i, { image }] of named.entries()) {
     const placement = placements[i];
     if (placement) image.data = await encodeImage(page, placement);
   }
+}
+
+/** Ruling lines and images from pdf.js's operator list (loaded with pdf.js: only documents pdf.js reads need it). */
+async function readPdfjsDrawing(pageNumber: number, page: PDFPageProxy): Promise<{ rules: Rule[]; images: ImagePlacement[] }> {
+  const [{ AnnotationMode }, { readDrawing }] = await Promise.all([import('pdfjs-dist/legacy/build/pdf.mjs'), import('./operator-drawing.js')]);
+  // Annotation appearances (form fields, stamps) are not page content; leaving them out also saves time.
+  return readDrawing(await readPdf(pageNumber, page.getOperatorList({ annotationMode: AnnotationMode.DISABLE })), page.getViewport({ scale: 1 }));
 }
 
 /** Two readers' boxes of one image painted on the page agree within this (points, each edge). */
@@ -305,7 +329,7 @@ async function neighbourBands(job: PdfPageJob, memory: DocumentMemory, bandLines
 }
 
 /** Reads only a neighbour's text (cheap), summarises it, and keeps the text if it comes next. */
-async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: DocumentMemory, readContent: ContentReader) {
+async function readNeighbour(pdf: PdfDocument, pageNumber: number, memory: DocumentMemory, readContent: ContentReader) {
   const read = await readTextSummary(pdf, pageNumber, readContent);
   if (!read) return undefined;
   memory.remember(pageNumber, read.summary);
@@ -319,21 +343,22 @@ async function readNeighbour(pdf: PDFDocumentProxy, pageNumber: number, memory: 
  * just gives no evidence about running text.
  */
 export async function readTextSummary(
-  pdf: PDFDocumentProxy,
+  pdf: PdfDocument,
   pageNumber: number,
-  read: ContentReader = async (_pdf, _pageNumber, page) => (await (await page).getTextContent()) as TextContentLike,
+  read: ContentReader = async (_pdf, _pageNumber, page) => (await (await page()).getTextContent()) as TextContentLike,
 ): Promise<{ summary: PageSummary; content: TextContentLike } | undefined> {
-  const page = await pdf.getPage(pageNumber).catch(() => undefined);
-  if (!page) return undefined;
+  let pdfjsPage: Promise<PDFPageProxy> | undefined;
+  const page = () => (pdfjsPage ??= pdf.getPage(pageNumber));
+  if (!(pdf instanceof PdfiumFirstDocument) && !(await page().catch(() => undefined))) return undefined;
   try {
-    const content = await read(pdf, pageNumber, Promise.resolve(page));
-    const frame = frameOf(page, content);
+    const content = await read(pdf, pageNumber, page);
+    const frame = frameOf(await viewportFor(pdf, content, page), content);
     const runs = readTextRuns(content, frame.fromUser, (_, fontFamily) => readFontFacts(undefined, fontFamily));
     return { summary: summarisePage(runs, buildFragments(runs), frame.height), content };
   } catch {
     return undefined;
   } finally {
-    page.cleanup();
+    (await pdfjsPage?.catch(() => undefined))?.cleanup();
   }
 }
 

@@ -7,7 +7,7 @@
 
 import os from 'node:os';
 import type { Tokenizer } from '@huggingface/tokenizers';
-import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import type { PdfDocument } from '../pdf/pdf-document.js';
 import { MAX_SPEC_K } from '../../../shared/conversion-defaults.js';
 import { GroundingParser, pageGrounding, type GroundedRegion, type GroundingOptions } from '../../../shared/grounding.js';
 import { safeModelMarkdown } from '../../../shared/model-markdown.js';
@@ -296,7 +296,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     return { image, size: { width: viewport.width, height: viewport.height } };
   }
 
-  forgetDocument(_pdf: PDFDocumentProxy): void {
+  forgetDocument(_pdf: PdfDocument): void {
     // nothing is cached per document: sessions belong to the package, and `auto`'s measurements hold for any page
   }
 }
