@@ -126,7 +126,7 @@ describe('vlm command-line settings', () => {
     // CI has no CUDA libraries: the line says so and how to get them
     expect(run.stdout).toMatch(/^not available: cuda:0: /m);
     // no fixed choice: what auto does with the devices that answered
-    expect(run.stdout).toMatch(/^--device auto(: cpu, the only device that answered| measures each of .*cpu the first time a package opens)/m);
+    expect(run.stdout).toMatch(/^--device auto(: cpu, the only device that answered| measures a typical page on each of .*cpu the first time a package opens)/m);
     expect(run.stdout).toMatch(/device-calibration\.json/);
   });
 
