@@ -8,11 +8,11 @@
  * A benchmark prints; it asserts nothing.
  */
 
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { CALIBRATION_FILE, formatDuration } from '../../electron/core/model/device-calibrations.js';
+import { formatDuration } from '../../electron/core/model/device-calibrations.js';
 import { openByMeasurement } from '../../electron/engine/vlm/device-calibration.js';
 import { prefill } from '../../electron/engine/vlm/decoding.js';
 import { openModelPackage } from '../../electron/engine/vlm/model-package.js';
@@ -29,7 +29,6 @@ async function firstAutoOpen(dir: string): Promise<void> {
       open: (folder, device, verified, stepGraphsOnly) => openModelPackage(folder, { device, skipChecksums: verified, stepGraphsOnly }),
     });
     console.log(`first open with auto: ${formatDuration(performance.now() - started)}; ${pkg.provider.reason}`);
-    console.log(`kept: ${await readFile(path.join(calibrationDir, CALIBRATION_FILE), 'utf8')}`);
     await pkg.release();
   } finally {
     await rm(calibrationDir, { recursive: true, force: true });
