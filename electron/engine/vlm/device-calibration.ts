@@ -80,7 +80,7 @@ export function autoOutlook(devices: readonly string[], missing: readonly string
   const absent = missing.length ? ` (not available: ${missing.join('; ')})` : '';
   const only = devices.length === 1 ? devices[0] : undefined;
   if (only) return { device: only, reason: `auto: ${only}, the only device that answered${absent}` };
-  const measured = devices.flatMap((device) => (weighed(kept.get(device)) ? [kept.get(device) as Calibration] : []));
+  const measured = devices.flatMap((device) => kept.get(device) ?? []).filter(weighed);
   const chosen = measured.length === devices.length ? quickest(measured) : undefined;
   if (chosen) return { device: chosen.device, reason: autoReason(chosen, measured.filter((other) => other !== chosen), [], missing) };
   const unmeasured = devices.filter((device) => !weighed(kept.get(device)));
