@@ -126,8 +126,24 @@ describe('vlm command-line settings', () => {
     // CI has no CUDA libraries: the line says so and how to get them
     expect(run.stdout).toMatch(/^not available: cuda:0: /m);
     // no fixed choice: what auto does with the devices that answered
-    expect(run.stdout).toMatch(/^--device auto(: cpu, the only device that answered| measures each of .*cpu the first time a package opens)/m);
+    expect(run.stdout).toMatch(/^--device auto(: cpu, the only device that answered| measures a typical page on each of .*cpu the first time a package opens)/m);
     expect(run.stdout).toMatch(/device-calibration\.json/);
+  });
+
+  it('converts with --device auto on a typical page measured on each device, says why in the stats, and folio doctor lists the parts', needs(WEBGPU, webgpu), async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'folio-cli-auto-'));
+    try {
+      const run = await runFolio(['convert', pdf, '-o', path.join(folder, 'auto'), '--model', tinyPackage, '--max-tokens', '8', '--device', 'auto', '--json'], { FOLIO_USER_DATA_DIR: dataDir });
+      expect(run.code, run.stderr).toBe(0);
+      const done = run.stdout.trim().split('\n').map((line) => JSON.parse(line) as { event: string; stats?: { reason?: string } }).find((event) => event.event === 'page-done');
+      // the page's stats: each device's page by part, the quickest chosen
+      expect(done?.stats?.reason).toMatch(/auto chose (cpu|webgpu): [\d.]+ m?s a page \(vision of 6 tiles and the view [\d.]+ m?s, prefill of \d+ rows [\d.]+ m?s, 1000 tokens [\d.]+ m?s\) against (cpu|webgpu) (over )?[\d.]+ m?s a page/);
+      const doctor = await runFolio(['doctor'], { FOLIO_USER_DATA_DIR: dataDir });
+      expect(doctor.stdout).toMatch(/^ {2}folio-tiny on cpu: [\d.]+ ms a step, drafting 3: [\d.]+ ms; [\d.]+ m?s a page \(vision of 6 tiles and the view [\d.]+ m?s, prefill of \d+ rows [\d.]+ m?s, 1000 tokens [\d.]+ m?s\)/m);
+      expect(doctor.stdout).toMatch(/^ {2}folio-tiny on webgpu: .* a page \(/m);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('takes --device auto, cpu, webgpu, cuda or cuda:N, and says so when given anything else', async () => {

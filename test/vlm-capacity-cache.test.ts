@@ -20,7 +20,7 @@ import { DeviceKvCache } from '../electron/engine/vlm/device-kv-cache.js';
 import { KvCache } from '../electron/engine/vlm/kv-cache.js';
 import { openModelPackage, type ModelPackage } from '../electron/engine/vlm/model-package.js';
 import { isTensor, ModelRunner, type DecoderCache, type PassOutput } from '../electron/engine/vlm/model-runner.js';
-import { DEFAULT_STEP_COST_PLAN, measureStepCosts } from '../electron/engine/vlm/step-costs.js';
+import { measureDevice } from '../electron/engine/vlm/page-costs.js';
 import { needs, WEBGPU } from './environment.js';
 import { exportModel } from './folio-process.js';
 import { webgpuTestProblem } from './webgpu-on-lavapipe.js';
@@ -157,10 +157,13 @@ describe('a package with the decoder in both cache layouts', () => {
         missing: [],
       }),
       // the CPU's measurement runs (the capacity cache through step-costs.ts); lavapipe's would take half a minute and prove nothing more here
-      measure: async (opened, slowerThanMs) => {
+      measure: async (opened, quickestPageMs) => {
         measured.push([opened.provider.provider, opened.decoderGraph, [...opened.sessions.keys()].filter((graph) => graph.startsWith('decoder'))]);
-        if (opened.provider.provider === 'cpu') return measureStepCosts(opened, DEFAULT_STEP_COST_PLAN, slowerThanMs);
-        return { stepMs: [slowerThanMs + 1], catchUpMsPerRow: Number.NaN, prefillMs: 0, totalMs: 0 };
+        if (opened.provider.provider === 'cpu') return measureDevice(opened, quickestPageMs);
+        return {
+          steps: { stepMs: [quickestPageMs], catchUpMsPerRow: Number.NaN, prefillMs: 0, totalMs: 0 },
+          page: { tokens: 1, promptRows: 1, tiles: 0, visionMs: 0, prefillMs: 0, decodeMs: quickestPageMs + 1, complete: false, totalMs: 0 },
+        };
       },
     });
     packages.push(pkg);

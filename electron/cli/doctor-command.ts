@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Writable } from 'node:stream';
 import { forkHost } from '../core/engine-client/fork-host.js';
 import { HostClient, type DeviceProbe } from '../core/engine-client/host-client.js';
-import { CALIBRATION_FILE, PACKED_PASS_FILE, readCalibrations, readPackedPassCalibrations } from '../core/model/device-calibrations.js';
+import { CALIBRATION_FILE, PACKED_PASS_FILE, pageSummary, readCalibrations, readPackedPassCalibrations } from '../core/model/device-calibrations.js';
 import { appDataFolder } from './app-data-folder.js';
 
 /** The engine host answers which devices ONNX Runtime has: the CLI process never loads ONNX Runtime itself. */
@@ -25,7 +25,8 @@ export async function runDoctor(stdout: Writable, dataDir = appDataFolder()): Pr
     kept.length ? `measured (${path.join(dataDir, CALIBRATION_FILE)}):` : `nothing measured yet (${path.join(dataDir, CALIBRATION_FILE)})`,
     ...kept.map((entry) => {
       const drafting = entry.stepMs.flatMap((ms, k) => (k > 0 && ms !== null ? [`, drafting ${k}: ${ms} ms`] : [])).join('');
-      return `  ${entry.package} on ${entry.device}: ${entry.stepMs[0] ?? '?'} ms a step${drafting} (${entry.measuredAt.slice(0, 10)})`;
+      const page = entry.page ? `; ${pageSummary(entry)}` : '';
+      return `  ${entry.package} on ${entry.device}: ${entry.stepMs[0] ?? '?'} ms a step${drafting}${page} (${entry.measuredAt.slice(0, 10)})`;
     }),
     ...(packed.length ? [`--pages-in-flight auto measured (${path.join(dataDir, PACKED_PASS_FILE)}):`] : []),
     ...packed.map((entry) => `  ${entry.package} on ${entry.device}: a decoder pass ${entry.passMs.map((cost) => `${cost.ms} ms with ${cost.pages} page${cost.pages === 1 ? '' : 's'}`).join(', ')} (${entry.measuredAt.slice(0, 10)})`),

@@ -123,7 +123,7 @@ export function SettingsDialog() {
                 <label className="field">
                   Device
                   <select value={settings.device} onChange={(event) => change({ device: event.target.value })}>
-                    <option value="auto">Automatic (the fastest device here, measured once per model)</option>
+                    <option value="auto">Automatic (the device with the quickest page here, measured once per model)</option>
                     <option value="cpu">CPU</option>
                     <option value="webgpu">GPU through WebGPU (Vulkan, Metal, Direct3D 12)</option>
                     <option value="cuda">NVIDIA GPU through CUDA</option>

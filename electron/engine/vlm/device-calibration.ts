@@ -1,10 +1,12 @@
 /**
  * `--device auto` by measurement: every device that answers here (a WebGPU adapter, the CUDA
- * provider, the CPU) runs a few decoding steps of the package (step-costs.ts), and the fastest plain
- * step wins. What a device measured is kept in the app-data folder, keyed by the package (its
- * manifest, which holds every file's sha256), the device, the ONNX Runtime version and the machine's
- * CPU, so the next open measures only devices it has not seen: a GPU driver installed later is
- * measured then, and an updated ONNX Runtime or package measures everything again.
+ * provider, the CPU) measures what a typical page costs there in its three parts (page-costs.ts):
+ * the vision encoder, the prefill of its prompt and decoding its text (from a few decoding steps,
+ * step-costs.ts); the device with the quickest page wins. What a device measured is kept in the
+ * app-data folder, keyed by the package (its manifest, which holds every file's sha256), the device,
+ * the ONNX Runtime version and the machine's CPU, so the next open measures only devices it has not
+ * seen: a GPU driver installed later is measured then, and an updated ONNX Runtime or package
+ * measures everything again.
  */
 
 import { createHash } from 'node:crypto';
@@ -15,8 +17,9 @@ import type { DraftPrior } from './draft-length.js';
 import type { Manifest } from '../../core/model/manifest.js';
 import type { ModelPackage } from './model-package.js';
 import { readManifest } from '../../core/model/package-files.js';
-import { readCalibrations, saveCalibrations, type Calibration } from '../../core/model/device-calibrations.js';
-import { DEFAULT_STEP_COST_PLAN, measureStepCosts, type StepCosts } from './step-costs.js';
+import { formatDuration, pageMs, pageSummary, readCalibrations, saveCalibrations, type Calibration } from '../../core/model/device-calibrations.js';
+import { measureDevice, type DeviceCosts } from './page-costs.js';
+import { measureStepCosts, type StepCosts } from './step-costs.js';
 
 /** The key of one device's measurement of one package on this machine. */
 export function calibrationKey(manifest: Manifest, device: string, runtimeVersion: string, machine = machineName()): string {
@@ -33,33 +36,40 @@ export function priorOf(calibration: Calibration): DraftPrior {
   return { stepMs: calibration.stepMs.map((ms) => ms ?? Number.NaN), catchUpMsPerRow: calibration.catchUpMsPerRow ?? Number.NaN };
 }
 
-export function calibrationOf(manifest: Manifest, device: string, costs: StepCosts, now = new Date()): Calibration {
+/** A device's measurement to keep: its steps (what `--spec-k auto` starts from) and, measured for `auto`, a typical page's parts. */
+export function calibrationOf(manifest: Manifest, device: string, costs: StepCosts | DeviceCosts, now = new Date()): Calibration {
+  const steps = 'steps' in costs ? costs.steps : costs;
+  const page = 'page' in costs ? costs.page : null;
+  const round = (ms: number) => Math.round(ms * 100) / 100;
   return {
     package: manifest.name,
     device,
-    stepMs: costs.stepMs.map((ms) => (Number.isNaN(ms) ? null : Math.round(ms * 100) / 100)),
-    catchUpMsPerRow: Number.isNaN(costs.catchUpMsPerRow) ? null : Math.round(costs.catchUpMsPerRow * 1000) / 1000,
-    prefillMs: Math.round(costs.prefillMs),
-    totalMs: Math.round(costs.totalMs),
+    stepMs: steps.stepMs.map((ms) => (Number.isNaN(ms) ? null : round(ms))),
+    catchUpMsPerRow: Number.isNaN(steps.catchUpMsPerRow) ? null : Math.round(steps.catchUpMsPerRow * 1000) / 1000,
+    prefillMs: Math.round(steps.prefillMs),
+    totalMs: Math.round(page?.totalMs ?? steps.totalMs),
+    page: page && { ...page, visionMs: round(page.visionMs), prefillMs: round(page.prefillMs), decodeMs: round(page.decodeMs), totalMs: Math.round(page.totalMs) },
     measuredAt: now.toISOString(),
   };
 }
 
-/** The calibration with the cheapest plain step; the earlier (WebGPU, CUDA, CPU) on a tie. */
-export function fastest(calibrations: readonly Calibration[]): Calibration | undefined {
-  return calibrations.reduce<Calibration | undefined>((best, next) => (!best || (next.stepMs[0] ?? Infinity) < (best.stepMs[0] ?? Infinity) ? next : best), undefined);
+/**
+ * The calibration with the quickest typical page (one whose measurement was cut short counts at
+ * the parts it measured, which already summed past a quicker device's); the earlier on a tie.
+ * Pure: `--device auto` decides by it alone.
+ */
+export function quickest(calibrations: readonly Calibration[]): Calibration | undefined {
+  const ms = (calibration: Calibration) => (calibration.page ? pageMs(calibration.page) : Number.POSITIVE_INFINITY);
+  return calibrations.reduce<Calibration | undefined>((best, next) => (!best || ms(next) < ms(best) ? next : best), undefined);
 }
 
-/** "auto chose webgpu: 23 ms a step against cpu 85 ms (measured now in 2.1 s)". */
+/** "auto chose webgpu: 3.4 s a page (vision ...) against cpu 12 s a page (...) (measured now in 2.1 s)". */
 export function autoReason(chosen: Calibration, others: readonly Calibration[], measuredNow: readonly Calibration[], missing: readonly string[]): string {
-  const ms = (calibration: Calibration) => `${formatMs(calibration.stepMs[0] ?? Number.NaN)} ms`;
-  const against = others.length ? ` against ${others.map((other) => `${other.device} ${ms(other)}`).join(', ')}` : ' (the only device that answered)';
+  const against = others.length ? ` against ${others.map((other) => `${other.device} ${pageSummary(other)}`).join('; ')}` : ' (the only device that answered)';
   const spent = measuredNow.reduce((sum, calibration) => sum + calibration.totalMs, 0);
-  const when = measuredNow.length
-    ? `measured now in ${spent < 1000 ? `${spent} ms` : `${(spent / 1000).toFixed(1)} s`}`
-    : `measured ${chosen.measuredAt.slice(0, 10)}, kept`;
+  const when = measuredNow.length ? `measured now in ${formatDuration(spent)}` : `measured ${chosen.measuredAt.slice(0, 10)}, kept`;
   const absent = missing.length ? `; not tried: ${missing.join('; ')}` : '';
-  return `auto chose ${chosen.device}: ${ms(chosen)} a step${against} (${when})${absent}`;
+  return `auto chose ${chosen.device}: ${pageSummary(chosen)}${against} (${when})${absent}`;
 }
 
 /**
@@ -70,17 +80,18 @@ export function autoOutlook(devices: readonly string[], missing: readonly string
   const absent = missing.length ? ` (not available: ${missing.join('; ')})` : '';
   const only = devices.length === 1 ? devices[0] : undefined;
   if (only) return { device: only, reason: `auto: ${only}, the only device that answered${absent}` };
-  const measured = devices.flatMap((device) => kept.get(device) ?? []);
-  const chosen = measured.length === devices.length ? fastest(measured) : undefined;
+  const measured = devices.flatMap((device) => kept.get(device) ?? []).filter(weighed);
+  const chosen = measured.length === devices.length ? quickest(measured) : undefined;
   if (chosen) return { device: chosen.device, reason: autoReason(chosen, measured.filter((other) => other !== chosen), [], missing) };
-  const unmeasured = devices.filter((device) => !kept.has(device));
-  const known = measured.map((calibration) => `${calibration.device} ${formatMs(calibration.stepMs[0] ?? Number.NaN)} ms a step`);
-  const when = known.length ? `the next time the package opens (kept: ${known.join(', ')})` : 'the first time a package opens';
-  return { device: 'auto', reason: `auto measures each of ${unmeasured.join(', ')} ${when} and keeps the fastest${absent}` };
+  const unmeasured = devices.filter((device) => !weighed(kept.get(device)));
+  const known = measured.map((calibration) => `${calibration.device} ${pageSummary(calibration)}`);
+  const when = known.length ? `the next time the package opens (kept: ${known.join('; ')})` : 'the first time a package opens';
+  return { device: 'auto', reason: `auto measures a typical page on each of ${unmeasured.join(', ')} ${when} and keeps the quickest${absent}` };
 }
 
-function formatMs(ms: number): string {
-  return ms >= 10 ? ms.toFixed(0) : ms.toFixed(1);
+/** A kept calibration that weighed a page; one kept before pages were weighed (steps only) is measured again. */
+function weighed(calibration: Calibration | undefined): boolean {
+  return Boolean(calibration?.page);
 }
 
 /**
@@ -102,25 +113,25 @@ export interface AutoOpenOptions {
   calibrationDir?: string;
   /**
    * Opens the package on one device; `verified` once its files were hashed by an earlier open;
-   * `stepGraphsOnly` to measure it (the vision graphs are opened on the chosen device only).
+   * `stepGraphsOnly` to measure it (its vision graphs are opened only once its steps and prefill
+   * leave it a chance to win, so a device that loses early never opens them).
    */
   open(dir: string, device: NamedDeviceRequest, verified: boolean, stepGraphsOnly: boolean): Promise<ModelPackage>;
   /** The devices to consider; default: those that answer here. */
   devices?: () => Promise<{ devices: AvailableDevice[]; missing: string[] }>;
-  /** Measures an opened package; `slowerThanMs`: the best plain step so far, past which drafting steps need not be measured. */
-  measure?: (pkg: ModelPackage, slowerThanMs: number) => Promise<StepCosts>;
+  /** Measures an opened package (page-costs.ts `measureDevice`); `quickestPageMs`: the quickest page so far, past which the rest need not be measured. */
+  measure?: (pkg: ModelPackage, quickestPageMs: number) => Promise<DeviceCosts>;
   /** Told what the open does now ("opening the model (measuring webgpu, 2 of 2)"), for the pages that wait for it. */
   progress?: (detail: string) => void;
 }
 
 /**
- * Opens the package on the device with the cheapest decoding step, measuring the devices not yet
+ * Opens the package on the device with the quickest typical page, measuring the devices not yet
  * measured; the package comes back with its reason saying what was compared and its step costs.
- * A device is measured with the step graphs only; the vision encoder is opened on the winner.
  */
 export async function openByMeasurement(dir: string, options: AutoOpenOptions): Promise<ModelPackage> {
   const answered = await (options.devices ?? availableDevices)();
-  // the CPU first: a yardstick that is always there, so a slower device is cut short after its plain steps
+  // the CPU first: a yardstick that is always there, so a slower device is cut short once its parts sum past its page
   const devices = [...answered.devices].sort((a, b) => Number(b.request.kind === 'cpu') - Number(a.request.kind === 'cpu'));
   const missing = [...answered.missing];
   const only = devices.length === 1 ? devices[0] : undefined;
@@ -131,24 +142,24 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
   }
   const manifest = await readManifest(dir);
   const kept = options.calibrationDir ? await readCalibrations(options.calibrationDir) : new Map<string, Calibration>();
-  const measure = options.measure ?? ((pkg: ModelPackage, slowerThanMs: number) => measureStepCosts(pkg, DEFAULT_STEP_COST_PLAN, slowerThanMs));
+  const measure = options.measure ?? measureDevice;
   const keyOf = (device: string) => calibrationKey(manifest, device, runtimeVersion());
   const calibrations: Calibration[] = [];
   const measuredNow = new Map<string, Calibration>();
-  const unmeasured = devices.filter((candidate) => !kept.has(keyOf(candidate.device)));
+  const unmeasured = devices.filter((candidate) => !weighed(kept.get(keyOf(candidate.device))));
   let open: ModelPackage | undefined;
   let verified = false;
   try {
     for (const candidate of devices) {
       const known = kept.get(keyOf(candidate.device));
-      if (known) {
+      if (known && weighed(known)) {
         calibrations.push(known);
         continue;
       }
       const count = unmeasured.length > 1 ? `, ${unmeasured.indexOf(candidate) + 1} of ${unmeasured.length}` : '';
       options.progress?.(`opening the model (measuring ${candidate.device}${count})`);
       let pkg: ModelPackage;
-      let costs: StepCosts;
+      let costs: DeviceCosts;
       try {
         pkg = await options.open(dir, candidate.request, verified, true);
       } catch (error) {
@@ -159,7 +170,8 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
       }
       verified = true;
       try {
-        costs = await measure(pkg, fastest(calibrations)?.stepMs[0] ?? Number.POSITIVE_INFINITY);
+        const best = quickest(calibrations)?.page;
+        costs = await measure(pkg, best ? pageMs(best) : Number.POSITIVE_INFINITY);
       } catch (error) {
         await pkg.release();
         if (candidate === devices.at(-1) && !calibrations.length) throw error;
@@ -169,13 +181,13 @@ export async function openByMeasurement(dir: string, options: AutoOpenOptions): 
       const calibration = calibrationOf(manifest, candidate.device, costs);
       measuredNow.set(keyOf(candidate.device), calibration);
       calibrations.push(calibration);
-      // keep open only the fastest so far: a real package's sessions take gigabytes
-      if (fastest(calibrations) === calibration) {
+      // keep open only the quickest so far: a real package's sessions take gigabytes
+      if (quickest(calibrations) === calibration) {
         await open?.release();
         open = pkg;
       } else await pkg.release();
     }
-    const chosen = fastest(calibrations);
+    const chosen = quickest(calibrations);
     if (!chosen) throw new Error(`${dir}: no device to run the model on`);
     options.progress?.(`opening the model on ${chosen.device}`);
     if (open?.provider.device !== chosen.device) {

@@ -305,6 +305,33 @@ export class ModelRunner {
     return joined;
   }
 
+  /**
+   * What `views` views of `size` pixels cost the vision graph of that size, passed as a page's are
+   * (on the CPU one view a pass, elsewhere all in one), for `--device auto` (page-costs.ts): one
+   * pass's least ms (a kept session's first pass warms it up and is not counted), the passes a page
+   * makes, and the ms to open a session opened for each pass, which every page pays. The pixels are
+   * made up: a pass costs the same whatever they show.
+   */
+  async visionCost(size: number, views: number): Promise<{ openMs: number; passMs: number; passes: number }> {
+    const graph = `vision_${size}`;
+    const batch = this.pkg.provider.provider === 'cpu' ? 1 : views;
+    const pixels = new Float32Array(batch * 3 * size * size).map((_, i) => ((i * 37) % 255) / 127.5 - 1);
+    const feeds = { pixel_values: this.floatInput(graph, 'pixel_values', pixels, [batch, 3, size, size]) };
+    const perPass = this.pkg.perPass.has(graph);
+    const asked = performance.now();
+    let openMs = 0;
+    let passMs = Number.POSITIVE_INFINITY;
+    await this.pkg.withSession(graph, async (session) => {
+      openMs = perPass ? performance.now() - asked : 0;
+      for (let run = 0; run < (perPass ? 1 : 2); run++) {
+        const started = performance.now();
+        await session.run(feeds);
+        passMs = Math.min(passMs, performance.now() - started);
+      }
+    });
+    return { openMs, passMs, passes: views / batch };
+  }
+
   /** A vision graph's passes: on the package's session thread when the runner has one, else here. */
   private visionEach(graph: string, passes: readonly Record<string, ort.Tensor>[]): Promise<Record<string, ort.Tensor>[]> {
     if (this.visionThreads === undefined) return this.runEach(graph, passes);

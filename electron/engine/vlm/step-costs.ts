@@ -1,7 +1,8 @@
 /**
  * What a decoding step costs on an opened package: a short made-up prompt is prefilled and decoded,
- * a few plain steps, then (with an MTP head) a few steps drafting K. It is how `--device auto`
- * compares devices and how `--spec-k auto` knows, before a page, whether speculation can pay there.
+ * a few plain steps, then (with an MTP head) a few steps drafting K. It is the decoding part of the
+ * page `--device auto` compares devices by (page-costs.ts), and how `--spec-k auto` knows, before
+ * a page, whether speculation can pay there.
  * The first step of each kind is a warm-up (WebGPU compiles its shaders then) and is not counted.
  */
 
@@ -48,9 +49,10 @@ export const DEFAULT_STEP_COST_PLAN: StepCostPlan = { promptTokens: 4, steps: 4,
 const LOST_BY = 3;
 
 /**
- * @param slowerThanMs a device already measured took this long a plain step: once this one's plain
- *   steps are slower, its drafting steps are not measured (only the chosen device's are needed),
- *   and one plain step `LOST_BY` times slower ends its measurement.
+ * @param slowerThanMs a plain step slower than this and the device has lost (page-costs.ts derives
+ *   it from the quickest page measured so far): once this one's plain steps are slower, its
+ *   drafting steps are not measured (only the chosen device's are needed), and one plain step
+ *   `LOST_BY` times slower ends its measurement.
  */
 export async function measureStepCosts(pkg: ModelPackage, plan: StepCostPlan = DEFAULT_STEP_COST_PLAN, slowerThanMs = Number.POSITIVE_INFINITY): Promise<StepCosts> {
   const started = performance.now();
