@@ -30,6 +30,8 @@ const MIN_FILLED_SHARE = 0.6;
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
 /** A label over a group of rows is a short phrase, not a line of prose. */
 const MAX_GROUP_LABEL_CHARS = 40;
+/** At most this many lines of one segment each (labels) in a row are taken inside a table. */
+const MAX_STACKED_LABEL_LINES = 3;
 /** At most this many header lines are taken above a table body. */
 const MAX_HEADER_LINES = 3;
 /** A segment of this many words starting in lower case is prose, not a header. */
@@ -38,6 +40,8 @@ const PROSE_WORDS = 4;
 const CENTRED_HEADER_SLACK = 0.75;
 /** A caption's label ("Table 2", "Tab. 3", "TABLE IV", "Table S1"): its line is the caption above the table. */
 const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[A-Z]?\d+[a-z]?|[IVXLC]+)\b/u;
+/** A label's wrapped line lies closer than this share of the usual row pitch under its row. */
+const WRAPPED_LINE_PITCH = 0.9;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
 const MAX_WRAPPED_HEADER_LINES = 3;
 
@@ -109,11 +113,12 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       continue;
     }
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
-    const rows = [
-      ...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]),
-      ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns),
-    ];
-    tables.push(tableOf(rows, body.columns, headers));
+    const folded = foldWrappedHeadings(
+      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
+      headers,
+      body.columns,
+    );
+    tables.push(tableOf(folded.rows, body.columns, folded.headers));
     start = claimedUntil = body.end;
   }
   return tables;
@@ -267,11 +272,15 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     const line = lines[end]!;
     let merged = line.segments.length >= 2 ? fits(end, columns) : undefined;
     if (line.segments.length === 1) {
-      const within = fits(end, columns) ?? label(end, columns);
-      const next = within && (lines[end + 1]?.segments.length ?? 0) >= 2 ? fits(end + 1, within) : undefined;
+      // A few lines of one segment each (a label wrapped onto a second line, a group label and a
+      // subgroup's under it) stay in the table when a row that fits the columns follows them.
+      let within: Column[] | undefined = [...columns];
+      let k = end;
+      for (; k < end + MAX_STACKED_LABEL_LINES && within && lines[k]?.segments.length === 1; k++) within = fits(k, within) ?? label(k, within);
+      const next = within && k > end && (lines[k]?.segments.length ?? 0) >= 2 ? fits(k, within) : undefined;
       if (next) {
         merged = next;
-        end++;
+        end = k;
       }
     }
     if (!merged) break;
@@ -572,6 +581,12 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
   const firstText = (row: readonly Line[]) => row[0]!.segments[0]!.text.trim();
   const lastText = (row: readonly Line[]) => row[row.length - 1]!.segments.at(-1)!.text.trim();
   const tight = (upper: readonly Line[], lower: readonly Line[]) => lower[0]!.y0 - upper[upper.length - 1]!.y1 <= 0.5 * lineHeight(upper[upper.length - 1]!);
+  const pitch = rowPitch(rows);
+  // A label's second line is set closer under its row than rows are to each other, at its indent or deeper.
+  const wrapsLabel = (upper: readonly Line[], lower: readonly Line[]) =>
+    !labelOnly(upper) &&
+    lower[0]!.y0 - upper[upper.length - 1]!.y0 < WRAPPED_LINE_PITCH * pitch &&
+    lower[0]!.segments[0]!.x0 >= upper[0]!.segments[0]!.x0 - 1;
   const merged: Line[][] = [];
   for (const row of rows) {
     const previous = merged.at(-1);
@@ -579,7 +594,7 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
       previous !== undefined &&
       tight(previous, row) &&
       ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
-        (labelOnly(row) && /^\p{Ll}/u.test(firstText(row))));
+        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))));
     if (joinsPrevious) {
       merged[merged.length - 1] = [...previous, ...row];
       continue;
@@ -587,6 +602,37 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
     merged.push([...row]);
   }
   return merged;
+}
+
+/**
+ * Header lines whose headings wrapped: a header line set closer above the row under it than rows
+ * are to each other, each of its segments over one column that the row below heads too ("total
+ * occupied" over "housing units"), is the top line of that row's cells, not a row of its own.
+ */
+function foldWrappedHeadings(rows: readonly Line[][], headers: readonly CellSpan[][], columns: readonly Column[]): { rows: Line[][]; headers: CellSpan[][] } {
+  const folded = rows.map((row) => [...row]);
+  const kept = [...headers];
+  const pitch = rowPitch(rows.slice(headers.length));
+  const columnsOf = (segment: Segment) => columns.filter((column) => segment.x0 < column.x1 && segment.x1 > column.x0);
+  for (let i = headers.length - 1; i >= 0; i--) {
+    const upper = folded[i]!;
+    const lower = folded[i + 1]!;
+    if (upper.length !== 1 || lower[0]!.y0 - upper[0]!.y0 >= WRAPPED_LINE_PITCH * pitch) continue;
+    const wraps = upper[0]!.segments.every((segment) => {
+      const under = columnsOf(segment);
+      return under.length === 1 && lower[0]!.segments.some((below) => columnsOf(below).includes(under[0]!));
+    });
+    if (!wraps) continue;
+    folded.splice(i, 2, [...upper, ...lower]);
+    kept.splice(i, 1);
+  }
+  return { rows: folded, headers: kept };
+}
+
+/** The usual distance between the tops of one row and the next (their median). */
+function rowPitch(rows: readonly (readonly Line[])[]): number {
+  const steps = rows.slice(1).map((row, i) => row[0]!.y0 - rows[i]![rows[i]!.length - 1]!.y0).sort((a, b) => a - b);
+  return steps.length > 0 ? steps[steps.length >> 1]! : Infinity;
 }
 
 function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
