@@ -6,6 +6,7 @@
  */
 
 import type { Box, Rule, TextRun } from './geometry.js';
+import { spannedColumns } from './spanner-rules.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
 /**
@@ -101,14 +102,13 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start++;
       continue;
     }
-    const bracketed = isBracketed(body, lines, horizontalRules);
-    const minimum = bracketed ? 2 : 3;
+    const minimum = minimumSize(body, lines, horizontalRules);
     if (body.end - body.start < minimum || body.columns.length < minimum) {
       // Lines that kept to too few columns together keep to too few from any later start as well.
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
     }
-    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns)) {
+    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns) || headsNextBlock(lines, body, horizontalRules)) {
       start = body.end;
       continue;
     }
@@ -122,6 +122,29 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     start = claimedUntil = body.end;
   }
   return tables;
+}
+
+/** A block is a table with three rows and columns, or two when rules bracket it. */
+function minimumSize(block: Block, lines: readonly Line[], rules: readonly Rule[]): number {
+  return isBracketed(block, lines, rules) ? 2 : 3;
+}
+
+/**
+ * Whether a block of a few lines is the header of the table right under it rather than a table of
+ * its own: a grouped header ("Number of teachers" over Total, Public and Private; "Control" over
+ * the last two) lines up into columns of its own, which the body's columns break into more.
+ */
+function headsNextBlock(lines: readonly Line[], block: Block, rules: readonly Rule[]): boolean {
+  if (block.end - block.start > MAX_HEADER_LINES || block.end >= lines.length) return false;
+  const next = growBlock(lines, block.end, rules);
+  if (!next || next.columns.length <= block.columns.length) return false;
+  const minimum = minimumSize(next, lines, rules);
+  if (next.end - next.start < minimum || next.columns.length < minimum || !readsLikeCells(lines.slice(next.start, next.end), next.columns)) return false;
+  const height = lineHeight(lines[next.start]!);
+  return lines.slice(block.start, block.end).every((line, i) => {
+    const below = lines[block.start + i + 1]!;
+    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && headerSpans(line, next.columns, rules) !== undefined;
+  });
 }
 
 /** Runs grouped into lines (by vertical overlap) and each line into cell-like segments. */
@@ -413,7 +436,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
   let bodyStart = body.start;
   const minimumBody = 2;
   while (bodyStart < body.end - minimumBody && 2 * lines[bodyStart]!.segments.length < body.columns.length) {
-    const spans = headerSpans(lines[bodyStart]!, body.columns);
+    const spans = headerSpans(lines[bodyStart]!, body.columns, rules);
     if (!spans || !spans.some((cell) => cell.colSpan > 1)) break;
     bodyStart++;
   }
@@ -431,7 +454,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
       if (!closeEnough(line, below, rules)) break;
       if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
     }
-    const spans = headerSpans(line, body.columns);
+    const spans = headerSpans(line, body.columns, rules);
     if (!spans) break;
     headers.unshift(spans);
   }
@@ -446,13 +469,16 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
  * close to the segments' middles as they can, and cover as many columns as that allows. A line
  * starting with a caption's label ("Table 2: ...") is the caption, not a header.
  */
-function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undefined {
+function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rule[]): CellSpan[] | undefined {
   const segments = line.segments;
   if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
   if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
-  const candidates = segments.map((segment, k) => spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1));
+  const candidates = segments.map((segment, k) => {
+    const spanned = spannedColumns(segment, columns, rules);
+    return spanned ? [{ ...spanned, offCentre: 0 }] : spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1);
+  });
   if (candidates.some((list) => list.length === 0)) return undefined;
   const covered = bestSpans(candidates, tolerance);
   if (!covered) return undefined;
