@@ -10,6 +10,7 @@ import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
 import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
+import { splitAlignedColumns } from './ruled-column-splits.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -43,7 +44,8 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
   for (const ruled of findRuledLayouts(rules)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
-    const layout = splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside);
+    // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
+    const layout = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     inside.forEach((i) => taken.add(i));
