@@ -476,7 +476,7 @@ function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rul
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
   const candidates = segments.map((segment, k) => {
-    const spanned = spannedColumns(segment, columns, rules);
+    const spanned = spannedColumns(segment, segments, columns, rules);
     return spanned ? [{ ...spanned, offCentre: 0 }] : spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1);
   });
   if (candidates.some((list) => list.length === 0)) return undefined;

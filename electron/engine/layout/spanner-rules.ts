@@ -21,9 +21,10 @@ export interface ColumnRange {
 
 /**
  * The first and last column of the run that a rule drawn under the heading spans, or undefined
- * when no such rule lies there. Only horizontal rules are looked at.
+ * when no such rule lies there. Only horizontal rules are looked at; a rule under other headings
+ * of the line as well (`neighbours`; borders of neighbouring cells drawn as one line) marks none.
  */
-export function spannedColumns(heading: Box, columns: readonly ColumnRange[], rules: readonly Rule[]): { first: number; last: number } | undefined {
+export function spannedColumns(heading: Box, neighbours: readonly Box[], columns: readonly ColumnRange[], rules: readonly Rule[]): { first: number; last: number } | undefined {
   if (columns.length < 2) return undefined;
   const height = Math.max(heading.y1 - heading.y0, 1);
   const centre = (heading.x0 + heading.x1) / 2;
@@ -35,7 +36,8 @@ export function spannedColumns(heading: Box, columns: readonly ColumnRange[], ru
       r.y0 - heading.y1 <= RULE_REACH * height &&
       r.x0 <= centre &&
       r.x1 >= centre &&
-      r.x1 - r.x0 < ACROSS_SHARE * tableWidth,
+      r.x1 - r.x0 < ACROSS_SHARE * tableWidth &&
+      !neighbours.some((other) => other !== heading && (other.x0 + other.x1) / 2 >= r.x0 && (other.x0 + other.x1) / 2 <= r.x1),
   );
   if (!rule) return undefined;
   const under = columns.map((column, i) => (column.x0 >= rule.x0 - END_SLACK && column.x1 <= rule.x1 + END_SLACK ? i : -1)).filter((i) => i >= 0);
