@@ -43,4 +43,36 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: 'Austria', right: 'Single', down: 'Germany' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '290', left: '0.8', right: '0.7', top_heading: 'N' })).toBe('passed');
   }, 120_000);
+  it('keeps a statistical table whole across wrapped row labels and group labels, its wrapped column headings in one cell', async () => {
+    // Labels wrap onto a second line set tighter than the rows ("American Indian/Alaska" over "Native");
+    // group labels and subgroup labels stand on lines of their own between rows of figures.
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-024.pdf'), 2);
+    expect(tableCheck(markdown, { cell: 'American Indian/Alaska Native', up: 'Asian/Paciic Islander', right: '707', top_heading: 'Characteristic' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '(9.3)', left: '512', up: '(8.1)', top_heading: '2009' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Midwest', up: 'Northeast', right: '29,202', top_heading: 'Characteristic' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '61,206', top_heading: 'total occupied housing units' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Male', down: 'White, non-Hispanic' })).toBe('passed');
+  }, 120_000);
+
+  it('attaches headings that span columns, marked by rules drawn under them, to the columns under those rules', async () => {
+    // "Number of teachers" over Total, Public and Private; "Control" over Public and Private only.
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-018.pdf'), 4);
+    expect(tableCheck(markdown, { cell: '3,138', left: '1997', top_heading: 'Number of teachers' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '2,746', top_heading: 'Control' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '3,138', top_heading: 'Control' })).not.toBe('passed');
+    expect(tableCheck(markdown, { cell: '83', left: '222', top_heading: 'Number of new teacher hires' })).toBe('passed');
+  }, 120_000);
+  it('parts a ruled column that prints several columns of figures, its heading across them over the headings under it', async () => {
+    // Rules part only the label column from the figures; the figures keep to three columns of their own.
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-035a.pdf'), 2);
+    expect(tableCheck(markdown, { cell: '0.1477', left: '0.1005', right: '22,759,163', up: '0.2046', top_heading: 'Proportion (20+ years)' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '6,493,373', up: '3,533,692', top_heading: 'Total' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '0.0156', top_heading: 'U.S. population' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Proportion (total)', right: 'Proportion (20+ years)', up: 'U.S. population' })).toBe('passed');
+  }, 120_000);
+
+  it('writes footnote marks on figures and headings as printed, not escaped', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-004.pdf'), 11);
+    expect(tableCheck(markdown, { cell: '13', up: '16', top_heading: '1995*', down: '11' })).toBe('passed');
+  }, 120_000);
 });
