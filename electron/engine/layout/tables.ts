@@ -12,6 +12,7 @@ import { findRuledLayouts } from './ruled-tables.js';
 import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
 import { splitAlignedColumns } from './ruled-column-splits.js';
 import { headedGrid } from './ruled-headers.js';
+import { partSpannedRows } from './ruled-row-parts.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -47,7 +48,8 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   for (const ruled of findRuledLayouts(rules)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
     // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
-    const layout = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
+    const stacked = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
+    const layout = partSpannedRows(stacked, runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     if (rowCount(layout) < 2) {
