@@ -11,6 +11,7 @@ import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
 import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
 import { splitAlignedColumns } from './ruled-column-splits.js';
+import { joinRuledBands } from './ruled-bands.js';
 import { headedGrid } from './ruled-headers.js';
 import { partSpannedRows } from './ruled-row-parts.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
@@ -45,7 +46,7 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const found: FoundTable[] = [];
   const loneRows: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
-  for (const ruled of findRuledLayouts(rules)) {
+  for (const ruled of joinRuledBands(findRuledLayouts(rules))) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
     // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
     const stacked = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
