@@ -75,4 +75,21 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     const markdown = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-004.pdf'), 11);
     expect(tableCheck(markdown, { cell: '13', up: '16', top_heading: '1995*', down: '11' })).toBe('passed');
   }, 120_000);
+  it('parts a label column ruled as one cell beside figures ruled row by row into its rows', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-009.pdf'), 1);
+    expect(tableCheck(markdown, { cell: '26,000', left: 'Consultant Services', up: '352,000' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Office Rent', up: 'Bad Debts', right: '170,000', down: 'Consumable Supplies' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '3,088,000', left: 'Total Costs' })).toBe('passed');
+  }, 120_000);
+
+  it('keeps a header boxed apart from the body, as one table with it', async () => {
+    // Header, body and total rows each boxed, double rules between; the figures keep to columns the rules do not draw.
+    const bands = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-026.pdf'), 4);
+    expect(tableCheck(bands, { cell: '75.2', left: '344', up: 'Percent', top_heading: 'Percent' })).toBe('passed');
+    expect(tableCheck(bands, { cell: '23518', top_heading: 'Mean Loss' })).toBe('passed');
+    // A header row ruled into fewer columns than the body: "Difficulty" over the labels and the units beside them.
+    const fewer = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-021.pdf'), 7);
+    expect(tableCheck(fewer, { cell: '238', top_heading: 'Not at all' })).toBe('passed');
+    expect(tableCheck(fewer, { cell: '6.0%', top_heading: 'Not much' })).toBe('passed');
+  }, 120_000);
 });
