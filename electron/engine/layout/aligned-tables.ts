@@ -41,6 +41,8 @@ const PROSE_WORDS = 4;
 const CENTRED_HEADER_SLACK = 0.75;
 /** A caption's label ("Table 2", "Tab. 3", "TABLE IV", "Table S1"): its line is the caption above the table. */
 const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[A-Z]?\d+[a-z]?|[IVXLC]+)\b/u;
+/** A row this far above a block (in its usual gap between rows) may still be one of its rows. */
+const SPACED_ROW_GAP = 1.25;
 /** A label's wrapped line lies closer than this share of the usual row pitch under its row. */
 const WRAPPED_LINE_PITCH = 0.9;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
@@ -112,6 +114,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start = body.end;
       continue;
     }
+    extendUpwards(lines, body, claimedUntil);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
       [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
@@ -122,6 +125,27 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     start = claimedUntil = body.end;
   }
   return tables;
+}
+
+/**
+ * Rows set further apart than lines usually are (a table spaced out to fill its page) break the
+ * block wherever a wrapped label does not bridge the gap: the rows above it that fit the block's
+ * columns, as far apart as its own rows are from each other, are its rows too.
+ */
+function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: number): void {
+  const rows = lines.slice(block.start, block.end).filter((line) => line.segments.length > 1);
+  const gaps = rows.slice(1).map((line, i) => line.y0 - rows[i]!.y1).sort((a, b) => a - b);
+  if (gaps.length < 2) return;
+  const usual = gaps[gaps.length >> 1]!;
+  while (block.start > claimedUntil) {
+    const line = lines[block.start - 1]!;
+    const below = lines[block.start]!;
+    if (line.segments.length < 2 || below.y0 - line.y1 > SPACED_ROW_GAP * usual) return;
+    const merged = mergeColumns(block.columns, line);
+    if (!merged || merged.length !== block.columns.length) return;
+    block.columns = merged;
+    block.start--;
+  }
 }
 
 /** A block is a table with three rows and columns, or two when rules bracket it. */
@@ -386,7 +410,9 @@ function hasLeaderDots(line: Line): boolean {
 function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
-  const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  // Lines of one segment (labels, group labels) belong to the rows beside them: the grid is filled by the rest.
+  const rows = lines.filter((line) => line.segments.length > 1);
+  const filled = rows.flatMap((line) => line.segments.map((s) => s.text.trim())).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   const proseColumn = columns.some((column) => {
     const shape = textShape(textsIn(lines, column));
     return shape.meanChars > MAX_MEAN_PROSE_CELL_CHARS && shape.lowercaseShare >= MIN_PROSE_LOWERCASE_SHARE;
@@ -394,7 +420,7 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   return (
     all.meanChars <= MAX_MEAN_CELL_CHARS &&
     all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
-    filled >= MIN_FILLED_SHARE * lines.length * columns.length &&
+    filled >= MIN_FILLED_SHARE * rows.length * columns.length &&
     !proseColumn &&
     keyColumnShare(lines) < 0.5
   );
