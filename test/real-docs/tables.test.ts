@@ -92,4 +92,16 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(fewer, { cell: '238', top_heading: 'Not at all' })).toBe('passed');
     expect(tableCheck(fewer, { cell: '6.0%', top_heading: 'Not much' })).toBe('passed');
   }, 120_000);
+  it('finds a table whose rows are spaced far apart, its labels wrapping round the figures centred beside them', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-023.pdf'), 2);
+    expect(tableCheck(markdown, { cell: '2000', left: '1999', up: 'Year', right: '2001' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '$52,500', left: '$52,587', up: '2000', top_heading: 'Year' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '0.0624', left: '0.0671', up: '0.4640', top_heading: 'Year' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Between-state income inequality (Gini index)', right: '0.0628' })).toBe('passed');
+  }, 120_000);
+  it('parts a ruled group of rows that blank space and a label at the start of each keep apart', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-032.pdf'), 1);
+    expect(tableCheck(markdown, { cell: 'Stationary:', up: 'Source', down: 'Major' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Area', up: 'Major', right: 'Emissions of less than 10 tons per year of any one air toxic pollutant, or less than 25 tons per year of any combination of air toxics' })).toBe('passed');
+  }, 120_000);
 });

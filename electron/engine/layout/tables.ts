@@ -13,6 +13,7 @@ import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
 import { splitAlignedColumns } from './ruled-column-splits.js';
 import { joinRuledBands } from './ruled-bands.js';
 import { headedGrid } from './ruled-headers.js';
+import { splitBlankBands } from './ruled-row-gaps.js';
 import { partSpannedRows } from './ruled-row-parts.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
@@ -50,7 +51,7 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
     // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
     const stacked = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
-    const layout = partSpannedRows(stacked, runs, inside);
+    const layout = partSpannedRows(splitBlankBands(stacked, runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
     if (columnCount(layout) < 2 || filledCells(grid) < 2) continue;
     if (rowCount(layout) < 2) {
