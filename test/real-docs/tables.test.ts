@@ -104,4 +104,9 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: 'Stationary:', up: 'Source', down: 'Major' })).toBe('passed');
     expect(tableCheck(markdown, { cell: 'Area', up: 'Major', right: 'Emissions of less than 10 tons per year of any one air toxic pollutant, or less than 25 tons per year of any combination of air toxics' })).toBe('passed');
   }, 120_000);
+  it('parts ruled rows of figures marked with footnote stars, dashes and (X) into their lines', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-001.pdf'), 1);
+    expect(tableCheck(markdown, { cell: '56,672', left: '0.3', up: '303,858', top_heading: '2010' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '*2,912', left: '0.3', up: '*2,385', top_heading: 'Difference' })).toBe('passed');
+  }, 120_000);
 });

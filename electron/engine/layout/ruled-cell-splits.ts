@@ -13,10 +13,9 @@
  */
 
 import type { TextRun } from './geometry.js';
+import { isFigures } from './table-figures.js';
 import { cellOwners, slotAt, type CellSpan, type TableLayout } from './table-layout.js';
 
-/** One figure as a table prints it: digits, maybe signed, grouped, bracketed, a percentage, or a dash for none. */
-const FIGURE = /^(?:[(\-−+]?[$€£¥₹]?\d[\d.,\s]*%?\)?|[-–—]|n\/?a)$/iu;
 
 interface TextLine {
   y0: number;
@@ -51,7 +50,7 @@ export function splitUnruledSpans(layout: TableLayout, runs: readonly TextRun[],
           .join(' '),
       )
       .filter((text) => text.length > 0);
-    if (texts.length < 3 || 2 * texts.filter((text) => FIGURE.test(text)).length < texts.length) return [cell];
+    if (texts.length < 3 || 2 * texts.filter((text) => isFigures(text)).length < texts.length) return [cell];
     return parts.map(({ col, colSpan }) => ({ row: cell.row, col, rowSpan: 1, colSpan }));
   });
   return { ...layout, cells };
@@ -118,7 +117,7 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
     for (const line of lines) {
       const text = line.texts[col]!.join(' ').trim();
       if (!text) return undefined;
-      if (col !== firstUsed && !FIGURE.test(text)) return undefined;
+      if (col !== firstUsed && !isFigures(text)) return undefined;
     }
   }
   return lines;

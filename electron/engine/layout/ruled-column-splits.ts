@@ -8,10 +8,9 @@
  */
 
 import type { TextRun } from './geometry.js';
+import { isFigure } from './table-figures.js';
 import { slotAt, type CellSpan, type TableLayout } from './table-layout.js';
 
-/** One figure as a table prints it: digits, maybe signed, grouped, bracketed, a percentage, or a dash for none. */
-const FIGURE = /^(?:[(\-−+]?[$€£¥₹]?\d[\d.,]*%?\)?|[-–—]|n\/?a)$/iu;
 /** A gap this wide (in font sizes) between pieces of text parts two printed columns. */
 const COLUMN_GAP = 1;
 /** At least this many lines, and this share of the column's lines, print text on both sides of a gap. */
@@ -128,7 +127,7 @@ function columnCuts(pieces: readonly Piece[]): number[] {
   }
   // Every part must hold figures only, but the first (a label column the rules left joined to its figures).
   const bounds = [-Infinity, ...cuts, Infinity];
-  const partsHoldFigures = bounds.slice(1, -1).every((cut, k) => pieces.filter((p) => p.x0 >= cut && p.x1 <= bounds[k + 2]!).every((p) => FIGURE.test(p.text)));
+  const partsHoldFigures = bounds.slice(1, -1).every((cut, k) => pieces.filter((p) => p.x0 >= cut && p.x1 <= bounds[k + 2]!).every((p) => isFigure(p.text)));
   return partsHoldFigures ? cuts : [];
 }
 
