@@ -109,4 +109,8 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: '56,672', left: '0.3', up: '303,858', top_heading: '2010' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '*2,912', left: '0.3', up: '*2,385', top_heading: 'Difference' })).toBe('passed');
   }, 120_000);
+  it('heads the columns with the row under a title boxed in as the first row of a ruled grid', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-013.pdf'), 2);
+    expect(tableCheck(markdown, { cell: 'Alternate level', left: 'Modified level', up: 'Grade level extensions', top_heading: 'Alternate Assessment Based on Alternate Achievement Standards' })).toBe('passed');
+  }, 120_000);
 });

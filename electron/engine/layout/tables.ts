@@ -15,6 +15,7 @@ import { joinRuledBands } from './ruled-bands.js';
 import { headedGrid } from './ruled-headers.js';
 import { splitBlankBands } from './ruled-row-gaps.js';
 import { partSpannedRows } from './ruled-row-parts.js';
+import { withTitleRow } from './ruled-titles.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -47,7 +48,7 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   const found: FoundTable[] = [];
   const loneRows: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
-  for (const ruled of joinRuledBands(findRuledLayouts(rules))) {
+  for (const ruled of joinRuledBands(findRuledLayouts(rules)).map(withTitleRow)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
     // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
     const stacked = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
