@@ -113,4 +113,10 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-013.pdf'), 2);
     expect(tableCheck(markdown, { cell: 'Alternate level', left: 'Modified level', up: 'Grade level extensions', top_heading: 'Alternate Assessment Based on Alternate Achievement Standards' })).toBe('passed');
   }, 120_000);
+  it('parts rows of figures stacked in one ruled slot where a row leaves some columns empty', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_EU, 'eu-008.pdf'), 1);
+    expect(tableCheck(markdown, { cell: 'Hungary', up: 'Estonia', right: '8.6', down: 'Latvia' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '0.87', up: '1.9', top_heading: 'ERDF Convergence EURbn' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'TOTAL', up: 'Technical Assistance', right: '58.99' })).toBe('passed');
+  }, 120_000);
 });

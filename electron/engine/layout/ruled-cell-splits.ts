@@ -89,9 +89,9 @@ export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], 
 }
 
 /**
- * The lines of a slot row when they are stacked rows of figures: two or more lines, each column
- * that holds text holding one piece on every line, at least two such columns, and every column
- * after the first holding figures only.
+ * The lines of a slot row when they are stacked rows of figures: two or more lines, each with a
+ * label in the first column that holds text and a figure in another, at least two such columns,
+ * every column after the first holding figures only, on at least half the lines.
  */
 function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: readonly number[]): TextLine[] | undefined {
   if (indices.length < 4) return undefined;
@@ -114,12 +114,21 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
   const firstUsed = used.indexOf(true);
   for (let col = 0; col < columns; col++) {
     if (!used[col]) continue;
+    let filled = 0;
     for (const line of lines) {
       const text = line.texts[col]!.join(' ').trim();
-      if (!text) return undefined;
+      // A figure column may leave a row empty (a row with nothing to report there); the labels may not.
+      if (!text) {
+        if (col === firstUsed) return undefined;
+        continue;
+      }
+      filled++;
       if (col !== firstUsed && !isFigures(text)) return undefined;
     }
+    if (2 * filled < lines.length) return undefined;
   }
+  // Each line reports a figure: a label's wrapped second line reports none.
+  if (!lines.every((line) => line.texts.some((texts, col) => col !== firstUsed && texts.join('').trim()))) return undefined;
   return lines;
 }
 
