@@ -119,4 +119,10 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: '0.87', up: '1.9', top_heading: 'ERDF Convergence EURbn' })).toBe('passed');
     expect(tableCheck(markdown, { cell: 'TOTAL', up: 'Technical Assistance', right: '58.99' })).toBe('passed');
   }, 120_000);
+  it('parts stacked rows of figures under group labels set apart in one ruled slot', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-008.pdf'), 3);
+    expect(tableCheck(markdown, { cell: 'All Randomly Assigned (N=4,667):', up: 'Sample Group', down: '3-Year-Old Cohort' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '17.3%', left: 'Control Group', up: '85.1%', right: '82.7%' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '4-Year-Old Cohort', up: 'Control Group', down: 'Head Start Group' })).toBe('passed');
+  }, 120_000);
 });

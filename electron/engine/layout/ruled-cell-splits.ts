@@ -22,8 +22,13 @@ interface TextLine {
   y1: number;
   /** Per column, the texts of the runs on the line centred in it. */
   texts: string[][];
+  /** Where the line's text starts, and its font size. */
+  x0: number;
+  fontSize: number;
 }
 
+/** The rows of a group are set in at least this far (in font sizes) from the group's label. */
+const GROUP_INDENT = 1.5;
 /** A boundary is crossed by text reaching this far (points) past it. */
 const CROSSING = 1;
 
@@ -102,10 +107,11 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
     const run = runs[index]!;
     let line = lines.at(-1);
     if (!line || centre(run) > line.y1) {
-      line = { y0: run.y0, y1: run.y1, texts: Array.from({ length: columns }, () => []) };
+      line = { y0: run.y0, y1: run.y1, texts: Array.from({ length: columns }, () => []), x0: run.x0, fontSize: run.fontSize };
       lines.push(line);
     }
     line.y0 = Math.min(line.y0, run.y0);
+    line.x0 = Math.min(line.x0, run.x0);
     line.texts[slotAt(xs, (run.x0 + run.x1) / 2)]!.push(run.text.trim());
   }
   if (lines.length < 2) return undefined;
@@ -127,8 +133,12 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
     }
     if (2 * filled < lines.length) return undefined;
   }
-  // Each line reports a figure: a label's wrapped second line reports none.
-  if (!lines.every((line) => line.texts.some((texts, col) => col !== firstUsed && texts.join('').trim()))) return undefined;
+  // Each line reports a figure, or labels a group of the lines under it (ending in a colon, or
+  // with the next line set in further); a label's wrapped second line does neither.
+  const reports = (line: TextLine) => line.texts.some((texts, col) => col !== firstUsed && texts.join('').trim());
+  const labelsGroup = (line: TextLine, next: TextLine | undefined) =>
+    line.texts[firstUsed]!.join(' ').trim().endsWith(':') || (next !== undefined && next.x0 >= line.x0 + GROUP_INDENT * line.fontSize);
+  if (!lines.some(reports) || !lines.every((line, i) => reports(line) || labelsGroup(line, lines[i + 1]))) return undefined;
   return lines;
 }
 
