@@ -125,4 +125,9 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: '17.3%', left: 'Control Group', up: '85.1%', right: '82.7%' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '4-Year-Old Cohort', up: 'Control Group', down: 'Head Start Group' })).toBe('passed');
   }, 120_000);
+  it('keeps a table whole across headings set over its figure columns between groups of rows', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-019.pdf'), 4);
+    expect(tableCheck(markdown, { cell: '49,825', left: '49,644', up: 'Projected enrollment, in thousands', top_heading: '2008–09' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '49,293', left: 'Actual', top_heading: 'Year of data' })).toBe('passed');
+  }, 120_000);
 });

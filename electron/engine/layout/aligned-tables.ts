@@ -19,6 +19,8 @@ const COLUMN_GAP = 0.5;
 /** Rows further apart than this (in line heights) end a table, unless a rule lies between them. */
 const ROW_GAP = 1.6;
 const RULED_ROW_GAP = 3.5;
+/** A line labelling the group of rows below it may lie this far (in line heights) under the row above. */
+const LABEL_ROW_GAP = 2;
 /** Cells of prose-like length or shape mark a block as running text. */
 const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
@@ -311,7 +313,10 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
   // A group label ("Large models") over the rows below it may reach across the columns beside it.
   const label = (index: number, current: readonly Column[]) => {
     const line = lines[index];
-    if (!line || !isGroupLabel(line, current) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
+    if (!line || !isGroupLabel(line, current)) return undefined;
+    // A group's label may be set apart from the rows above it by a little extra space.
+    const upper = lines[index - 1]!;
+    if (!closeEnough(upper, line, rules) && line.y0 - upper.y1 > LABEL_ROW_GAP * lineHeight(upper)) return undefined;
     return [...current];
   };
   let end = start + 1;
@@ -339,12 +344,16 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
 
 /**
  * One short segment starting in the first column, however far it reaches: a label over the group
- * of rows below it (growBlock takes it only when a row that fits the columns follows).
+ * of rows below it; or one over two columns or more right of the first: a heading over the
+ * figures of the rows below ("Projected enrollment, in thousands"). growBlock takes either only
+ * when a row that fits the columns follows.
  */
 function isGroupLabel(line: Line, columns: readonly Column[]): boolean {
   const first = columns[0];
   const segment = line.segments[0];
-  return line.segments.length === 1 && !!first && !!segment && !hasLeaderDots(line) && segment.x0 < first.x1 && segment.text.trim().length <= MAX_GROUP_LABEL_CHARS;
+  if (line.segments.length !== 1 || !first || !segment || hasLeaderDots(line) || segment.text.trim().length > MAX_GROUP_LABEL_CHARS) return false;
+  const over = columns.filter((column) => segment.x0 < column.x1 && segment.x1 > column.x0).length;
+  return segment.x0 < first.x1 || (segment.x0 > first.x1 && over >= 2);
 }
 
 /** Rows of one table: near each other, or further apart with a rule between them (booktabs). */
