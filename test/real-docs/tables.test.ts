@@ -130,4 +130,9 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: '49,825', left: '49,644', up: 'Projected enrollment, in thousands', top_heading: '2008–09' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '49,293', left: 'Actual', top_heading: 'Year of data' })).toBe('passed');
   }, 120_000);
+  it('finds a two-column table ruled row by row with rules broken at the column gutter, wrapped cells kept whole', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-011a.pdf'), 2);
+    expect(tableCheck(markdown, { cell: 'Budget', left: 'Program', down: '$1.1M' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: 'Federal Risk Authorization and Management Program (FedRAMP)', up: 'Performance.gov', top_heading: 'Program', right: '$0.3M' })).toBe('passed');
+  }, 120_000);
 });

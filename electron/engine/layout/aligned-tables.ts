@@ -6,6 +6,7 @@
  */
 
 import type { Box, Rule, TextRun } from './geometry.js';
+import { bridgedRules } from './bridged-rules.js';
 import { spannedColumns } from './spanner-rules.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
@@ -47,6 +48,10 @@ const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[
 const SPACED_ROW_GAP = 1.25;
 /** A label's wrapped line lies closer than this share of the usual row pitch under its row. */
 const WRAPPED_LINE_PITCH = 0.9;
+/** Rules between at least this share of a block's lines rule its rows off one by one. */
+const RULED_ROWS_SHARE = 0.4;
+/** Blank space this tall (in line heights) between two lines parts rows. */
+const BLANK_LINE = 0.8;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
 const MAX_WRAPPED_HEADER_LINES = 3;
 
@@ -96,7 +101,7 @@ interface Column {
 
 export function findAlignedTables(runs: readonly TextRun[], indices: readonly number[], rules: readonly Rule[]): AlignedTable[] {
   const lines = readLines(runs, indices);
-  const horizontalRules = rules.filter((rule) => rule.orientation === 'horizontal');
+  const horizontalRules = bridgedRules(rules.filter((rule) => rule.orientation === 'horizontal'));
   const tables: AlignedTable[] = [];
   let start = 0;
   let claimedUntil = 0;
@@ -106,7 +111,8 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start++;
       continue;
     }
-    const minimum = minimumSize(body, lines, horizontalRules);
+    const bracketed = isBracketed(body, lines, horizontalRules);
+    const minimum = bracketed ? 2 : 3;
     if (body.end - body.start < minimum || body.columns.length < minimum) {
       // Lines that kept to too few columns together keep to too few from any later start as well.
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
@@ -613,13 +619,26 @@ function bestSpans(candidates: readonly SpanCandidate[][], tolerance: number): {
 
 /**
  * The body's lines as rows, one line each, except that the lines above a rule drawn across the
- * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped.
+ * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped,
+ * and that where rules are drawn between most rows, the lines between two rules are one row.
  */
 function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
   const x0 = Math.min(...lines.map((line) => line.x0));
   const x1 = Math.max(...lines.map((line) => line.x1));
   const across = rules.filter((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2);
   const ruleBelow = (i: number) => across.some((rule) => rule.y0 >= lines[i]!.y1 - 1 && rule.y1 <= lines[i + 1]!.y0 + 1);
+  // Rules drawn between most rows part the rows: the lines between two rules are one row, wrapped,
+  // unless blank space parts them too.
+  const ruled = lines.slice(0, -1).map((_, i) => ruleBelow(i));
+  if (ruled.filter(Boolean).length >= Math.max(2, RULED_ROWS_SHARE * ruled.length)) {
+    const rows: Line[][] = [[]];
+    lines.forEach((line, i) => {
+      rows[rows.length - 1]!.push(line);
+      const next = lines[i + 1];
+      if (next && (ruled[i] || next.y0 - line.y1 > BLANK_LINE * lineHeight(line))) rows.push([]);
+    });
+    return rows;
+  }
   const last = Math.min(MAX_WRAPPED_HEADER_LINES, lines.length - 2);
   for (let i = 1; i < last; i++) {
     if (ruleBelow(i - 1)) break;
