@@ -135,4 +135,12 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: 'Budget', left: 'Program', down: '$1.1M' })).toBe('passed');
     expect(tableCheck(markdown, { cell: 'Federal Risk Authorization and Management Program (FedRAMP)', up: 'Performance.gov', top_heading: 'Program', right: '$0.3M' })).toBe('passed');
   }, 120_000);
+  it('finds an unruled statement of two columns, labels and a column of figures, under its headings', async () => {
+    const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-033.pdf'), 2);
+    expect(tableCheck(markdown, { cell: 'Proportion', left: 'Age Group', down: '0.2650' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '0.2046', left: '30-39', up: '0.2650', top_heading: 'Proportion' })).toBe('passed');
+    expect(tableCheck(markdown, { cell: '0.1781', left: '60-74', up: '0.1618' })).toBe('passed');
+    // the paragraph between the two statements stays running text
+    expect(markdown).toMatch(/The following proportions based on the 1980 Census data are to/);
+  }, 120_000);
 });

@@ -6,6 +6,7 @@
 import { tableMarkdown, type TableGrid } from '../../../shared/table-markdown.js';
 import { findAlignedTables } from './aligned-tables.js';
 import { fillCells } from './cell-text.js';
+import { findFigureStatements } from './figure-columns.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
@@ -82,6 +83,11 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   findAligned(untaken());
   const columns = splitAtGutters(runs, untaken(), page.width);
   if (columns.length > 1) columns.forEach(findAligned);
+  // Then statements of two columns, labels and figures, which alignment alone does not tell from prose.
+  for (const statement of findFigureStatements(runs, untaken())) {
+    statement.runIndices.forEach((i) => taken.add(i));
+    found.push({ box: statement.box, runIndices: statement.runIndices, grid: joinedCellLines(fillCells(statement.layout, runs, statement.runIndices)), xs: statement.layout.xs, ruled: false });
+  }
   found.sort((a, b) => a.box.y0 - b.box.y0);
   const tables: FoundTable[] = [];
   for (const table of found) {
