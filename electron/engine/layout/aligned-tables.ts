@@ -425,9 +425,8 @@ function hasLeaderDots(line: Line): boolean {
 function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
-  // Lines of one segment (labels, group labels) belong to the rows beside them: the grid is filled by the rest.
-  const rows = lines.filter((line) => line.segments.length > 1);
-  const filled = rows.flatMap((line) => line.segments.map((s) => s.text.trim())).filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  const rows = overlappingRows(lines, columns[0]!).length;
   const proseColumn = columns.some((column) => {
     const shape = textShape(textsIn(lines, column));
     return shape.meanChars > MAX_MEAN_PROSE_CELL_CHARS && shape.lowercaseShare >= MIN_PROSE_LOWERCASE_SHARE;
@@ -435,10 +434,27 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   return (
     all.meanChars <= MAX_MEAN_CELL_CHARS &&
     all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
-    filled >= MIN_FILLED_SHARE * rows.length * columns.length &&
+    filled >= MIN_FILLED_SHARE * rows * columns.length &&
     !proseColumn &&
     keyColumnShare(lines) < 0.5
   );
+}
+
+/**
+ * Lines grouped into rows where a label's lines overlap the row in height: a label wrapped round
+ * the figures centred beside it (its first line above theirs, its second below, both within the
+ * first column) is one row with them.
+ */
+function overlappingRows(lines: readonly Line[], first: Column): Line[][] {
+  const rows: Line[][] = [];
+  const labelOnly = (line: Line) => line.segments.length === 1 && line.x0 >= first.x0 - 1 && line.x1 <= first.x1 + 1;
+  for (const line of lines) {
+    const row = rows.at(-1);
+    const overlaps = row !== undefined && line.y0 < Math.max(...row.map((other) => other.y1));
+    if (row && overlaps && (labelOnly(line) || row.every(labelOnly))) row.push(line);
+    else rows.push([line]);
+  }
+  return rows;
 }
 
 /** Mean length, and the share of texts starting with a letter that start in lowercase. */
