@@ -123,6 +123,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       continue;
     }
     extendUpwards(lines, body, claimedUntil);
+    takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
       [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
@@ -154,6 +155,19 @@ function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: numbe
     block.columns = merged;
     block.start--;
   }
+}
+
+/**
+ * Group labels between a table's header and its first row ("Sex" over "Male" and "Female") are
+ * its first rows: taken when a line that heads the columns lies right above them, so that the
+ * header is found above them in turn.
+ */
+function takeLabelsUnderHeader(lines: readonly Line[], block: Block, claimedUntil: number, rules: readonly Rule[]): void {
+  let start = block.start;
+  while (start - 1 >= claimedUntil && block.start - start < MAX_STACKED_LABEL_LINES && isGroupLabel(lines[start - 1]!, block.columns) && closeEnough(lines[start - 1]!, lines[start]!, rules)) start--;
+  const header = lines[start - 1];
+  if (start === block.start || start - 1 < claimedUntil || !header || header.segments.length < 2 || !closeEnough(header, lines[start]!, rules)) return;
+  if (headerSpans(header, block.columns, rules)) block.start = start;
 }
 
 /** A block is a table with three rows and columns, or two when rules bracket it. */
@@ -563,11 +577,12 @@ function headsGroup(segment: Segment, run: { first: number; last: number }, colu
   return !(run.first === 0 && segment.x0 <= columns[0]!.x0 + tolerance);
 }
 
-/** A label: short, holding a letter or figure, not a run of words in lower case (a line of prose). */
+/** A label: short, holding a letter, figure or unit, not a run of words in lower case (a line of prose). */
 function isHeaderText(text: string): boolean {
   const trimmed = text.trim();
   const words = trimmed.split(/\s+/u);
-  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
+  // A unit alone ("(%)", "$") heads a column as well as a word does.
+  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
 }
 
 interface SpanCandidate {
