@@ -454,6 +454,20 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   );
 }
 
+/** Mean length, and the share of texts starting with a letter that start in lowercase. */
+function textShape(texts: readonly string[]): { meanChars: number; lowercaseShare: number } {
+  const worded = texts.filter((t) => /^\p{L}/u.test(t));
+  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
+  return {
+    meanChars: texts.length ? texts.reduce((sum, t) => sum + t.length, 0) / texts.length : 0,
+    lowercaseShare: worded.length ? lowercase / worded.length : 0,
+  };
+}
+
+function textsIn(lines: readonly Line[], column: Column): string[] {
+  return lines.flatMap((line) => line.segments.filter((s) => s.x0 < column.x1 && s.x1 > column.x0).map((s) => s.text.trim()));
+}
+
 /**
  * Lines grouped into rows where a label's lines overlap the row in height: a label wrapped round
  * the figures centred beside it (its first line above theirs, its second below, both within the
@@ -469,20 +483,6 @@ function overlappingRows(lines: readonly Line[], first: Column): Line[][] {
     else rows.push([line]);
   }
   return rows;
-}
-
-/** Mean length, and the share of texts starting with a letter that start in lowercase. */
-function textShape(texts: readonly string[]): { meanChars: number; lowercaseShare: number } {
-  const worded = texts.filter((t) => /^\p{L}/u.test(t));
-  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
-  return {
-    meanChars: texts.length ? texts.reduce((sum, t) => sum + t.length, 0) / texts.length : 0,
-    lowercaseShare: worded.length ? lowercase / worded.length : 0,
-  };
-}
-
-function textsIn(lines: readonly Line[], column: Column): string[] {
-  return lines.flatMap((line) => line.segments.filter((s) => s.x0 < column.x1 && s.x1 > column.x0).map((s) => s.text.trim()));
 }
 
 /** The largest share of lines in which the segment at one position ends with a colon (`Name:`). */
