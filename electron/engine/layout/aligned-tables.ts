@@ -715,6 +715,36 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
   return merged;
 }
 
+function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+  const top = (row: readonly Line[]) => row[0]!.y0;
+  const bottom = (row: readonly Line[]) => row[row.length - 1]!.y1;
+  const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
+  const ys = [top(rows[0]!), ...rows.slice(1).map((row, i) => (bottom(rows[i]!) + top(row)) / 2), bottom(rows[rows.length - 1]!)];
+  const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
+  // A group label reaching past the first column's edge spans the row, so that it is not cut in two.
+  const spansRow = (row: readonly Line[]) => row.length === 1 && row[0]!.segments.length === 1 && row[0]!.segments[0]!.x1 > xs[1]!;
+  const bodyCells = rows.slice(headers.length).flatMap((row, i) => {
+    const at = i + headers.length;
+    if (spansRow(row)) return [{ row: at, col: 0, rowSpan: 1, colSpan: columns.length }];
+    return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
+  });
+  return {
+    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
+    box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
+    // A run split into amounts lies in several segments; it is taken, and written, once.
+    runIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])))],
+    cellRunIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))))],
+  };
+}
+
+function centreY(box: Box): number {
+  return (box.y0 + box.y1) / 2;
+}
+
+function lineHeight(box: Box): number {
+  return Math.max(box.y1 - box.y0, 1);
+}
+
 /**
  * Header lines whose headings wrapped: a header line set closer above the row under it than rows
  * are to each other, each of its segments over one column that the row below heads too ("total
@@ -744,34 +774,4 @@ function foldWrappedHeadings(rows: readonly Line[][], headers: readonly CellSpan
 function rowPitch(rows: readonly (readonly Line[])[]): number {
   const steps = rows.slice(1).map((row, i) => row[0]!.y0 - rows[i]![rows[i]!.length - 1]!.y0).sort((a, b) => a - b);
   return steps.length > 0 ? steps[steps.length >> 1]! : Infinity;
-}
-
-function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
-  const top = (row: readonly Line[]) => row[0]!.y0;
-  const bottom = (row: readonly Line[]) => row[row.length - 1]!.y1;
-  const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
-  const ys = [top(rows[0]!), ...rows.slice(1).map((row, i) => (bottom(rows[i]!) + top(row)) / 2), bottom(rows[rows.length - 1]!)];
-  const headerCells = headers.flatMap((cells, row) => cells.map((cell) => ({ ...cell, row })));
-  // A group label reaching past the first column's edge spans the row, so that it is not cut in two.
-  const spansRow = (row: readonly Line[]) => row.length === 1 && row[0]!.segments.length === 1 && row[0]!.segments[0]!.x1 > xs[1]!;
-  const bodyCells = rows.slice(headers.length).flatMap((row, i) => {
-    const at = i + headers.length;
-    if (spansRow(row)) return [{ row: at, col: 0, rowSpan: 1, colSpan: columns.length }];
-    return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
-  });
-  return {
-    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
-    box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
-    // A run split into amounts lies in several segments; it is taken, and written, once.
-    runIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])))],
-    cellRunIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => line.segments.flatMap((s) => s.runIndices))))],
-  };
-}
-
-function centreY(box: Box): number {
-  return (box.y0 + box.y1) / 2;
-}
-
-function lineHeight(box: Box): number {
-  return Math.max(box.y1 - box.y0, 1);
 }
