@@ -60,6 +60,11 @@ describe('tableMarkdown', () => {
     ]);
   });
 
+  it('leaves a cell\'s only run of stars (a footnote mark) bare, which cannot make emphasis, and escapes stars that can', () => {
+    const grid: TableGrid = { rows: [[cell('Year'), cell('1992*'), cell('(000)**')], [cell('*2,912'), cell('a*b*c'), cell('x ** y')]], headerRows: 1 };
+    expect(tableMarkdown(grid).split('\n')).toEqual(['| Year | 1992* | (000)** |', '| --- | --- | --- |', '| *2,912 | a\\*b\\*c | x ** y |']);
+  });
+
   it('treats rows of unequal width as not simple', () => {
     expect(isSimpleGrid({ rows: [[cell('a'), cell('b')], [cell('c')]], headerRows: 1 })).toBe(false);
   });

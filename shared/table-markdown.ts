@@ -53,7 +53,12 @@ function pipeTable(grid: TableGrid): string {
 
 /** GFM splits a row at every unescaped `|` before it reads the cells, so `|` is escaped after the rest. */
 function pipeCellText(cell: TableCell): string {
-  return escapeDollarPairs(escapeMarkdownText(cell.lines.join(' ').replace(/\s+/g, ' ').trim())).replace(/\|/g, '\\|');
+  const text = cell.lines.join(' ').replace(/\s+/g, ' ').trim();
+  const escaped = escapeMarkdownText(text);
+  // Emphasis takes an opening and a closing run of stars: a cell's only run (a footnote mark, "1992*")
+  // is literal as it stands, and left bare it reads as the document's text to readers that do not unescape.
+  const stars = (text.match(/\*+/g) ?? []).length === 1 ? escaped.replace(/\\\*/g, '*') : escaped;
+  return escapeDollarPairs(stars).replace(/\|/g, '\\|');
 }
 
 function htmlTable(grid: TableGrid): string {

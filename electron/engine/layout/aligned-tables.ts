@@ -6,6 +6,8 @@
  */
 
 import type { Box, Rule, TextRun } from './geometry.js';
+import { bridgedRules } from './bridged-rules.js';
+import { spannedColumns } from './spanner-rules.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
 /**
@@ -18,6 +20,8 @@ const COLUMN_GAP = 0.5;
 /** Rows further apart than this (in line heights) end a table, unless a rule lies between them. */
 const ROW_GAP = 1.6;
 const RULED_ROW_GAP = 3.5;
+/** A line labelling the group of rows below it may lie this far (in line heights) under the row above. */
+const LABEL_ROW_GAP = 2;
 /** Cells of prose-like length or shape mark a block as running text. */
 const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
@@ -30,6 +34,8 @@ const MIN_FILLED_SHARE = 0.6;
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
 /** A label over a group of rows is a short phrase, not a line of prose. */
 const MAX_GROUP_LABEL_CHARS = 40;
+/** At most this many lines of one segment each (labels) in a row are taken inside a table. */
+const MAX_STACKED_LABEL_LINES = 3;
 /** At most this many header lines are taken above a table body. */
 const MAX_HEADER_LINES = 3;
 /** A segment of this many words starting in lower case is prose, not a header. */
@@ -38,6 +44,14 @@ const PROSE_WORDS = 4;
 const CENTRED_HEADER_SLACK = 0.75;
 /** A caption's label ("Table 2", "Tab. 3", "TABLE IV", "Table S1"): its line is the caption above the table. */
 const CAPTION_LABEL = /^(?:Table|TABLE|Tab\.|TAB\.|Tabelle|Tableau|Tabla)\s*(?:[A-Z]?\d+[a-z]?|[IVXLC]+)\b/u;
+/** A row this far above a block (in its usual gap between rows) may still be one of its rows. */
+const SPACED_ROW_GAP = 1.25;
+/** A label's wrapped line lies closer than this share of the usual row pitch under its row. */
+const WRAPPED_LINE_PITCH = 0.9;
+/** Rules between at least this share of a block's lines rule its rows off one by one. */
+const RULED_ROWS_SHARE = 0.4;
+/** Blank space this tall (in line heights) between two lines parts rows. */
+const BLANK_LINE = 0.8;
 /** A booktabs header whose cells wrap takes at most this many lines above its rule. */
 const MAX_WRAPPED_HEADER_LINES = 3;
 
@@ -87,7 +101,7 @@ interface Column {
 
 export function findAlignedTables(runs: readonly TextRun[], indices: readonly number[], rules: readonly Rule[]): AlignedTable[] {
   const lines = readLines(runs, indices);
-  const horizontalRules = rules.filter((rule) => rule.orientation === 'horizontal');
+  const horizontalRules = bridgedRules(rules.filter((rule) => rule.orientation === 'horizontal'));
   const tables: AlignedTable[] = [];
   let start = 0;
   let claimedUntil = 0;
@@ -104,19 +118,79 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
     }
-    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns)) {
+    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns) || headsNextBlock(lines, body, horizontalRules)) {
       start = body.end;
       continue;
     }
+    extendUpwards(lines, body, claimedUntil);
+    takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
-    const rows = [
-      ...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]),
-      ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns),
-    ];
-    tables.push(tableOf(rows, body.columns, headers));
+    const folded = foldWrappedHeadings(
+      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
+      headers,
+      body.columns,
+    );
+    tables.push(tableOf(folded.rows, body.columns, folded.headers));
     start = claimedUntil = body.end;
   }
   return tables;
+}
+
+/**
+ * Rows set further apart than lines usually are (a table spaced out to fill its page) break the
+ * block wherever a wrapped label does not bridge the gap: the rows above it that fit the block's
+ * columns, as far apart as its own rows are from each other, are its rows too.
+ */
+function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: number): void {
+  const rows = lines.slice(block.start, block.end).filter((line) => line.segments.length > 1);
+  const gaps = rows.slice(1).map((line, i) => line.y0 - rows[i]!.y1).sort((a, b) => a - b);
+  if (gaps.length < 2) return;
+  const usual = gaps[gaps.length >> 1]!;
+  while (block.start > claimedUntil) {
+    const line = lines[block.start - 1]!;
+    const below = lines[block.start]!;
+    if (line.segments.length < 2 || below.y0 - line.y1 > SPACED_ROW_GAP * usual) return;
+    const merged = mergeColumns(block.columns, line);
+    if (!merged || merged.length !== block.columns.length) return;
+    block.columns = merged;
+    block.start--;
+  }
+}
+
+/**
+ * Group labels between a table's header and its first row ("Sex" over "Male" and "Female") are
+ * its first rows: taken when a line that heads the columns lies right above them, so that the
+ * header is found above them in turn.
+ */
+function takeLabelsUnderHeader(lines: readonly Line[], block: Block, claimedUntil: number, rules: readonly Rule[]): void {
+  let start = block.start;
+  while (start - 1 >= claimedUntil && block.start - start < MAX_STACKED_LABEL_LINES && isGroupLabel(lines[start - 1]!, block.columns) && closeEnough(lines[start - 1]!, lines[start]!, rules)) start--;
+  const header = lines[start - 1];
+  if (start === block.start || start - 1 < claimedUntil || !header || header.segments.length < 2 || !closeEnough(header, lines[start]!, rules)) return;
+  if (headerSpans(header, block.columns, rules)) block.start = start;
+}
+
+/** A block is a table with three rows and columns, or two when rules bracket it. */
+function minimumSize(block: Block, lines: readonly Line[], rules: readonly Rule[]): number {
+  return isBracketed(block, lines, rules) ? 2 : 3;
+}
+
+/**
+ * Whether a block of a few lines is the header of the table right under it rather than a table of
+ * its own: a grouped header ("Number of teachers" over Total, Public and Private; "Control" over
+ * the last two) lines up into columns of its own, which the body's columns break into more.
+ */
+function headsNextBlock(lines: readonly Line[], block: Block, rules: readonly Rule[]): boolean {
+  if (block.end - block.start > MAX_HEADER_LINES || block.end >= lines.length) return false;
+  const next = growBlock(lines, block.end, rules);
+  if (!next || next.columns.length <= block.columns.length) return false;
+  const minimum = minimumSize(next, lines, rules);
+  if (next.end - next.start < minimum || next.columns.length < minimum || !readsLikeCells(lines.slice(next.start, next.end), next.columns)) return false;
+  const height = lineHeight(lines[next.start]!);
+  return lines.slice(block.start, block.end).every((line, i) => {
+    const below = lines[block.start + i + 1]!;
+    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && headerSpans(line, next.columns, rules) !== undefined;
+  });
 }
 
 /** Runs grouped into lines (by vertical overlap) and each line into cell-like segments. */
@@ -259,7 +333,10 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
   // A group label ("Large models") over the rows below it may reach across the columns beside it.
   const label = (index: number, current: readonly Column[]) => {
     const line = lines[index];
-    if (!line || !isGroupLabel(line, current) || !closeEnough(lines[index - 1]!, line, rules)) return undefined;
+    if (!line || !isGroupLabel(line, current)) return undefined;
+    // A group's label may be set apart from the rows above it by a little extra space.
+    const upper = lines[index - 1]!;
+    if (!closeEnough(upper, line, rules) && line.y0 - upper.y1 > LABEL_ROW_GAP * lineHeight(upper)) return undefined;
     return [...current];
   };
   let end = start + 1;
@@ -267,11 +344,15 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     const line = lines[end]!;
     let merged = line.segments.length >= 2 ? fits(end, columns) : undefined;
     if (line.segments.length === 1) {
-      const within = fits(end, columns) ?? label(end, columns);
-      const next = within && (lines[end + 1]?.segments.length ?? 0) >= 2 ? fits(end + 1, within) : undefined;
+      // A few lines of one segment each (a label wrapped onto a second line, a group label and a
+      // subgroup's under it) stay in the table when a row that fits the columns follows them.
+      let within: Column[] | undefined = [...columns];
+      let k = end;
+      for (; k < end + MAX_STACKED_LABEL_LINES && within && lines[k]?.segments.length === 1; k++) within = fits(k, within) ?? label(k, within);
+      const next = within && k > end && (lines[k]?.segments.length ?? 0) >= 2 ? fits(k, within) : undefined;
       if (next) {
         merged = next;
-        end++;
+        end = k;
       }
     }
     if (!merged) break;
@@ -283,12 +364,16 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
 
 /**
  * One short segment starting in the first column, however far it reaches: a label over the group
- * of rows below it (growBlock takes it only when a row that fits the columns follows).
+ * of rows below it; or one over two columns or more right of the first: a heading over the
+ * figures of the rows below ("Projected enrollment, in thousands"). growBlock takes either only
+ * when a row that fits the columns follows.
  */
 function isGroupLabel(line: Line, columns: readonly Column[]): boolean {
   const first = columns[0];
   const segment = line.segments[0];
-  return line.segments.length === 1 && !!first && !!segment && !hasLeaderDots(line) && segment.x0 < first.x1 && segment.text.trim().length <= MAX_GROUP_LABEL_CHARS;
+  if (line.segments.length !== 1 || !first || !segment || hasLeaderDots(line) || segment.text.trim().length > MAX_GROUP_LABEL_CHARS) return false;
+  const over = columns.filter((column) => segment.x0 < column.x1 && segment.x1 > column.x0).length;
+  return segment.x0 < first.x1 || (segment.x0 > first.x1 && over >= 2);
 }
 
 /** Rows of one table: near each other, or further apart with a rule between them (booktabs). */
@@ -355,6 +440,7 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
+  const rows = overlappingRows(lines, columns[0]!).length;
   const proseColumn = columns.some((column) => {
     const shape = textShape(textsIn(lines, column));
     return shape.meanChars > MAX_MEAN_PROSE_CELL_CHARS && shape.lowercaseShare >= MIN_PROSE_LOWERCASE_SHARE;
@@ -362,7 +448,7 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   return (
     all.meanChars <= MAX_MEAN_CELL_CHARS &&
     all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
-    filled >= MIN_FILLED_SHARE * lines.length * columns.length &&
+    filled >= MIN_FILLED_SHARE * rows * columns.length &&
     !proseColumn &&
     keyColumnShare(lines) < 0.5
   );
@@ -380,6 +466,23 @@ function textShape(texts: readonly string[]): { meanChars: number; lowercaseShar
 
 function textsIn(lines: readonly Line[], column: Column): string[] {
   return lines.flatMap((line) => line.segments.filter((s) => s.x0 < column.x1 && s.x1 > column.x0).map((s) => s.text.trim()));
+}
+
+/**
+ * Lines grouped into rows where a label's lines overlap the row in height: a label wrapped round
+ * the figures centred beside it (its first line above theirs, its second below, both within the
+ * first column) is one row with them.
+ */
+function overlappingRows(lines: readonly Line[], first: Column): Line[][] {
+  const rows: Line[][] = [];
+  const labelOnly = (line: Line) => line.segments.length === 1 && line.x0 >= first.x0 - 1 && line.x1 <= first.x1 + 1;
+  for (const line of lines) {
+    const row = rows.at(-1);
+    const overlaps = row !== undefined && line.y0 < Math.max(...row.map((other) => other.y1));
+    if (row && overlaps && (labelOnly(line) || row.every(labelOnly))) row.push(line);
+    else rows.push([line]);
+  }
+  return rows;
 }
 
 /** The largest share of lines in which the segment at one position ends with a colon (`Name:`). */
@@ -404,7 +507,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
   let bodyStart = body.start;
   const minimumBody = 2;
   while (bodyStart < body.end - minimumBody && 2 * lines[bodyStart]!.segments.length < body.columns.length) {
-    const spans = headerSpans(lines[bodyStart]!, body.columns);
+    const spans = headerSpans(lines[bodyStart]!, body.columns, rules);
     if (!spans || !spans.some((cell) => cell.colSpan > 1)) break;
     bodyStart++;
   }
@@ -422,7 +525,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
       if (!closeEnough(line, below, rules)) break;
       if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
     }
-    const spans = headerSpans(line, body.columns);
+    const spans = headerSpans(line, body.columns, rules);
     if (!spans) break;
     headers.unshift(spans);
   }
@@ -437,13 +540,16 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
  * close to the segments' middles as they can, and cover as many columns as that allows. A line
  * starting with a caption's label ("Table 2: ...") is the caption, not a header.
  */
-function headerSpans(line: Line, columns: readonly Column[]): CellSpan[] | undefined {
+function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rule[]): CellSpan[] | undefined {
   const segments = line.segments;
   if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
   if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
-  const candidates = segments.map((segment, k) => spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1));
+  const candidates = segments.map((segment, k) => {
+    const spanned = spannedColumns(segment, segments, columns, rules);
+    return spanned ? [{ ...spanned, offCentre: 0 }] : spanCandidates(segment, k, overlapped, columns, tolerance, segments.length > 1);
+  });
   if (candidates.some((list) => list.length === 0)) return undefined;
   const covered = bestSpans(candidates, tolerance);
   if (!covered) return undefined;
@@ -471,11 +577,12 @@ function headsGroup(segment: Segment, run: { first: number; last: number }, colu
   return !(run.first === 0 && segment.x0 <= columns[0]!.x0 + tolerance);
 }
 
-/** A label: short, holding a letter or figure, not a run of words in lower case (a line of prose). */
+/** A label: short, holding a letter, figure or unit, not a run of words in lower case (a line of prose). */
 function isHeaderText(text: string): boolean {
   const trimmed = text.trim();
   const words = trimmed.split(/\s+/u);
-  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
+  // A unit alone ("(%)", "$") heads a column as well as a word does.
+  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
 }
 
 interface SpanCandidate {
@@ -543,13 +650,26 @@ function bestSpans(candidates: readonly SpanCandidate[][], tolerance: number): {
 
 /**
  * The body's lines as rows, one line each, except that the lines above a rule drawn across the
- * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped.
+ * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped,
+ * and that where rules are drawn between most rows, the lines between two rules are one row.
  */
 function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
   const x0 = Math.min(...lines.map((line) => line.x0));
   const x1 = Math.max(...lines.map((line) => line.x1));
   const across = rules.filter((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2);
   const ruleBelow = (i: number) => across.some((rule) => rule.y0 >= lines[i]!.y1 - 1 && rule.y1 <= lines[i + 1]!.y0 + 1);
+  // Rules drawn between most rows part the rows: the lines between two rules are one row, wrapped,
+  // unless blank space parts them too.
+  const ruled = lines.slice(0, -1).map((_, i) => ruleBelow(i));
+  if (ruled.filter(Boolean).length >= Math.max(2, RULED_ROWS_SHARE * ruled.length)) {
+    const rows: Line[][] = [[]];
+    lines.forEach((line, i) => {
+      rows[rows.length - 1]!.push(line);
+      const next = lines[i + 1];
+      if (next && (ruled[i] || next.y0 - line.y1 > BLANK_LINE * lineHeight(line))) rows.push([]);
+    });
+    return rows;
+  }
   const last = Math.min(MAX_WRAPPED_HEADER_LINES, lines.length - 2);
   for (let i = 1; i < last; i++) {
     if (ruleBelow(i - 1)) break;
@@ -572,6 +692,12 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
   const firstText = (row: readonly Line[]) => row[0]!.segments[0]!.text.trim();
   const lastText = (row: readonly Line[]) => row[row.length - 1]!.segments.at(-1)!.text.trim();
   const tight = (upper: readonly Line[], lower: readonly Line[]) => lower[0]!.y0 - upper[upper.length - 1]!.y1 <= 0.5 * lineHeight(upper[upper.length - 1]!);
+  const pitch = rowPitch(rows);
+  // A label's second line is set closer under its row than rows are to each other, at its indent or deeper.
+  const wrapsLabel = (upper: readonly Line[], lower: readonly Line[]) =>
+    !labelOnly(upper) &&
+    lower[0]!.y0 - upper[upper.length - 1]!.y0 < WRAPPED_LINE_PITCH * pitch &&
+    lower[0]!.segments[0]!.x0 >= upper[0]!.segments[0]!.x0 - 1;
   const merged: Line[][] = [];
   for (const row of rows) {
     const previous = merged.at(-1);
@@ -579,7 +705,7 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
       previous !== undefined &&
       tight(previous, row) &&
       ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
-        (labelOnly(row) && /^\p{Ll}/u.test(firstText(row))));
+        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))));
     if (joinsPrevious) {
       merged[merged.length - 1] = [...previous, ...row];
       continue;
@@ -617,4 +743,35 @@ function centreY(box: Box): number {
 
 function lineHeight(box: Box): number {
   return Math.max(box.y1 - box.y0, 1);
+}
+
+/**
+ * Header lines whose headings wrapped: a header line set closer above the row under it than rows
+ * are to each other, each of its segments over one column that the row below heads too ("total
+ * occupied" over "housing units"), is the top line of that row's cells, not a row of its own.
+ */
+function foldWrappedHeadings(rows: readonly Line[][], headers: readonly CellSpan[][], columns: readonly Column[]): { rows: Line[][]; headers: CellSpan[][] } {
+  const folded = rows.map((row) => [...row]);
+  const kept = [...headers];
+  const pitch = rowPitch(rows.slice(headers.length));
+  const columnsOf = (segment: Segment) => columns.filter((column) => segment.x0 < column.x1 && segment.x1 > column.x0);
+  for (let i = headers.length - 1; i >= 0; i--) {
+    const upper = folded[i]!;
+    const lower = folded[i + 1]!;
+    if (upper.length !== 1 || lower[0]!.y0 - upper[0]!.y0 >= WRAPPED_LINE_PITCH * pitch) continue;
+    const wraps = upper[0]!.segments.every((segment) => {
+      const under = columnsOf(segment);
+      return under.length === 1 && lower[0]!.segments.some((below) => columnsOf(below).includes(under[0]!));
+    });
+    if (!wraps) continue;
+    folded.splice(i, 2, [...upper, ...lower]);
+    kept.splice(i, 1);
+  }
+  return { rows: folded, headers: kept };
+}
+
+/** The usual distance between the tops of one row and the next (their median). */
+function rowPitch(rows: readonly (readonly Line[])[]): number {
+  const steps = rows.slice(1).map((row, i) => row[0]!.y0 - rows[i]![rows[i]!.length - 1]!.y0).sort((a, b) => a - b);
+  return steps.length > 0 ? steps[steps.length >> 1]! : Infinity;
 }

@@ -58,11 +58,16 @@ function cutAtBoundaries(run: TextRun, xs: readonly number[], rowOwners: readonl
   return pieces;
 }
 
-/** Splits a piece where its characters cross `x`, assuming characters of equal width. */
+/**
+ * Splits a piece where its characters cross `x`, assuming characters of equal width. A word is
+ * not split: with no space near the boundary the piece overhangs it (a heading wider than its
+ * column) and stays whole on the side of its middle.
+ */
 function cutAt(piece: Piece, x: number): [Piece, Piece] {
   const charWidth = (piece.x1 - piece.x0) / Math.max(piece.text.length, 1);
   const estimate = Math.round((x - piece.x0) / Math.max(charWidth, 1e-6));
-  const cut = nearestSpace(piece.text, Math.min(Math.max(estimate, 0), piece.text.length));
+  const found = nearestSpace(piece.text, Math.min(Math.max(estimate, 0), piece.text.length));
+  const cut = found ?? ((piece.x0 + piece.x1) / 2 < x ? piece.text.length : 0);
   const cutX = piece.x0 + cut * charWidth;
   return [
     { ...piece, text: piece.text.slice(0, cut), x1: cutX },
@@ -70,12 +75,13 @@ function cutAt(piece: Piece, x: number): [Piece, Piece] {
   ];
 }
 
-function nearestSpace(text: string, index: number): number {
+function nearestSpace(text: string, index: number): number | undefined {
+  if (index <= 0 || index >= text.length) return index;
   for (let distance = 0; distance <= SPACE_SEARCH; distance++) {
     if (text[index - distance] === ' ' || text[index - distance - 1] === ' ') return index - distance;
     if (text[index + distance] === ' ' || text[index + distance - 1] === ' ') return index + distance;
   }
-  return index;
+  return undefined;
 }
 
 /** The cell's text as lines: pieces grouped by vertical overlap, lines the cell wrapped joined again. */

@@ -13,18 +13,22 @@
  */
 
 import type { TextRun } from './geometry.js';
+import { isFigures } from './table-figures.js';
 import { cellOwners, slotAt, type CellSpan, type TableLayout } from './table-layout.js';
 
-/** One figure as a table prints it: digits, maybe signed, grouped, bracketed, a percentage, or a dash for none. */
-const FIGURE = /^(?:[(\-−+]?[$€£¥₹]?\d[\d.,\s]*%?\)?|[-–—]|n\/?a)$/iu;
 
 interface TextLine {
   y0: number;
   y1: number;
   /** Per column, the texts of the runs on the line centred in it. */
   texts: string[][];
+  /** Where the line's text starts, and its font size. */
+  x0: number;
+  fontSize: number;
 }
 
+/** The rows of a group are set in at least this far (in font sizes) from the group's label. */
+const GROUP_INDENT = 1.5;
 /** A boundary is crossed by text reaching this far (points) past it. */
 const CROSSING = 1;
 
@@ -51,7 +55,7 @@ export function splitUnruledSpans(layout: TableLayout, runs: readonly TextRun[],
           .join(' '),
       )
       .filter((text) => text.length > 0);
-    if (texts.length < 3 || 2 * texts.filter((text) => FIGURE.test(text)).length < texts.length) return [cell];
+    if (texts.length < 3 || 2 * texts.filter((text) => isFigures(text)).length < texts.length) return [cell];
     return parts.map(({ col, colSpan }) => ({ row: cell.row, col, rowSpan: 1, colSpan }));
   });
   return { ...layout, cells };
@@ -90,9 +94,9 @@ export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], 
 }
 
 /**
- * The lines of a slot row when they are stacked rows of figures: two or more lines, each column
- * that holds text holding one piece on every line, at least two such columns, and every column
- * after the first holding figures only.
+ * The lines of a slot row when they are stacked rows of figures: two or more lines, each with a
+ * label in the first column that holds text and a figure in another, at least two such columns,
+ * every column after the first holding figures only, on at least half the lines.
  */
 function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: readonly number[]): TextLine[] | undefined {
   if (indices.length < 4) return undefined;
@@ -103,10 +107,11 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
     const run = runs[index]!;
     let line = lines.at(-1);
     if (!line || centre(run) > line.y1) {
-      line = { y0: run.y0, y1: run.y1, texts: Array.from({ length: columns }, () => []) };
+      line = { y0: run.y0, y1: run.y1, texts: Array.from({ length: columns }, () => []), x0: run.x0, fontSize: run.fontSize };
       lines.push(line);
     }
     line.y0 = Math.min(line.y0, run.y0);
+    line.x0 = Math.min(line.x0, run.x0);
     line.texts[slotAt(xs, (run.x0 + run.x1) / 2)]!.push(run.text.trim());
   }
   if (lines.length < 2) return undefined;
@@ -115,12 +120,25 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
   const firstUsed = used.indexOf(true);
   for (let col = 0; col < columns; col++) {
     if (!used[col]) continue;
+    let filled = 0;
     for (const line of lines) {
       const text = line.texts[col]!.join(' ').trim();
-      if (!text) return undefined;
-      if (col !== firstUsed && !FIGURE.test(text)) return undefined;
+      // A figure column may leave a row empty (a row with nothing to report there); the labels may not.
+      if (!text) {
+        if (col === firstUsed) return undefined;
+        continue;
+      }
+      filled++;
+      if (col !== firstUsed && !isFigures(text)) return undefined;
     }
+    if (2 * filled < lines.length) return undefined;
   }
+  // Each line reports a figure, or labels a group of the lines under it (ending in a colon, or
+  // with the next line set in further); a label's wrapped second line does neither.
+  const reports = (line: TextLine) => line.texts.some((texts, col) => col !== firstUsed && texts.join('').trim());
+  const labelsGroup = (line: TextLine, next: TextLine | undefined) =>
+    line.texts[firstUsed]!.join(' ').trim().endsWith(':') || (next !== undefined && next.x0 >= line.x0 + GROUP_INDENT * line.fontSize);
+  if (!lines.some(reports) || !lines.every((line, i) => reports(line) || labelsGroup(line, lines[i + 1]))) return undefined;
   return lines;
 }
 

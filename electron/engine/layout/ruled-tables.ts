@@ -70,7 +70,8 @@ function layoutOf(horizontal: readonly Rule[], vertical: readonly Rule[]): Ruled
   // Open-sided tables draw no outer verticals (or no top and bottom lines): the other rules' ends stand in.
   const xs = gridPositions([...vertical.map(centreX), left, right]);
   const ys = gridPositions([...horizontal.map(centreY), top, bottom]);
-  if (xs.length < 3 || ys.length < 3) return undefined;
+  // A single row is kept: it may be the header of a body ruled apart from it (tables.ts decides).
+  if (xs.length < 3 || ys.length < 2) return undefined;
   const verticalDrawn = drawnBoundaries(xs, ys, vertical, centreX, (v) => [v.y0, v.y1]);
   const horizontalDrawn = drawnBoundaries(ys, xs, horizontal, centreY, (h) => [h.x0, h.x1]);
   const cells = spanningCells(

@@ -6,10 +6,17 @@
 import { tableMarkdown, type TableGrid } from '../../../shared/table-markdown.js';
 import { findAlignedTables } from './aligned-tables.js';
 import { fillCells } from './cell-text.js';
+import { findFigureStatements } from './figure-columns.js';
 import { splitAtGutters } from './column-gutters.js';
 import type { Box, Rule, TextRun } from './geometry.js';
 import { findRuledLayouts } from './ruled-tables.js';
 import { splitStackedRows, splitUnruledSpans } from './ruled-cell-splits.js';
+import { splitAlignedColumns } from './ruled-column-splits.js';
+import { joinRuledBands } from './ruled-bands.js';
+import { headedGrid } from './ruled-headers.js';
+import { splitBlankBands } from './ruled-row-gaps.js';
+import { partSpannedRows } from './ruled-row-parts.js';
+import { withTitleRow } from './ruled-titles.js';
 import { columnCount, rowCount, slotAt } from './table-layout.js';
 
 export interface DetectedTable {
@@ -40,14 +47,28 @@ const BODY_BELOW_HEADER_ROWS = 1.5;
 export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], page: { width: number; height: number }): DetectedTable[] {
   const taken = new Set<number>();
   const found: FoundTable[] = [];
+  const loneRows: FoundTable[] = [];
   const byCentreY = runs.map((_, i) => i).sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
-  for (const ruled of findRuledLayouts(rules)) {
+  for (const ruled of joinRuledBands(findRuledLayouts(rules)).map(withTitleRow)) {
     const inside = runsInside(runs, byCentreY, ruled.box).filter((i) => !taken.has(i));
-    const layout = splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside);
+    // Rows stacked in one ruled slot are parted before and again after its columns are: either may reveal the other.
+    const stacked = splitStackedRows(splitAlignedColumns(splitStackedRows(splitUnruledSpans(ruled, runs, inside), runs, inside), runs, inside), runs, inside);
+    const layout = partSpannedRows(splitBlankBands(stacked, runs, inside), runs, inside);
     const grid = fillCells(layout, runs, inside);
-    if (rowCount(layout) < 2 || columnCount(layout) < 2 || filledCells(grid) < 2) continue;
+    if (columnCount(layout) < 2 || filledCells(grid) < 2) continue;
+    if (rowCount(layout) < 2) {
+      // One ruled row may head a ruled body drawn apart from it; taken only if it does.
+      loneRows.push({ box: ruled.box, runIndices: inside, grid, xs: layout.xs, ruled: true });
+      continue;
+    }
     inside.forEach((i) => taken.add(i));
     found.push({ box: ruled.box, runIndices: inside, grid, xs: layout.xs, ruled: true });
+  }
+  for (const row of loneRows) {
+    const body = found.find((table) => table.ruled && headedGrid(row, table));
+    if (!body || row.runIndices.some((i) => taken.has(i))) continue;
+    Object.assign(body, { box: { ...body.box, y0: row.box.y0 }, runIndices: [...row.runIndices, ...body.runIndices], grid: headedGrid(row, body)!, ruled: false });
+    row.runIndices.forEach((i) => taken.add(i));
   }
   // Full-width tables first, then tables inside one text column, apart from the prose beside them.
   const findAligned = (indices: number[]) => {
@@ -62,6 +83,11 @@ export function detectTables(runs: readonly TextRun[], rules: readonly Rule[], p
   findAligned(untaken());
   const columns = splitAtGutters(runs, untaken(), page.width);
   if (columns.length > 1) columns.forEach(findAligned);
+  // Then statements of two columns, labels and figures, which alignment alone does not tell from prose.
+  for (const statement of findFigureStatements(runs, untaken())) {
+    statement.runIndices.forEach((i) => taken.add(i));
+    found.push({ box: statement.box, runIndices: statement.runIndices, grid: joinedCellLines(fillCells(statement.layout, runs, statement.runIndices)), xs: statement.layout.xs, ruled: false });
+  }
   found.sort((a, b) => a.box.y0 - b.box.y0);
   const tables: FoundTable[] = [];
   for (const table of found) {
