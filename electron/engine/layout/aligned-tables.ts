@@ -99,7 +99,9 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     }
     const bracketed = isBracketed(body, lines, horizontalRules);
     const minimum = bracketed ? 2 : 3;
-    if (body.end - body.start < minimum || body.columns.length < minimum) {
+    // A line of one segment (a group label) shows no alignment: rows of several cells count.
+    const cellRows = lines.slice(body.start, body.end).filter((line) => line.segments.length >= 2).length;
+    if (cellRows < minimum || body.columns.length < minimum) {
       // Lines that kept to too few columns together keep to too few from any later start as well.
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
@@ -128,14 +130,20 @@ function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[]
   usable.sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
   const groups: number[][] = [];
   let current: number[] = [];
+  // The line reaches down to the foot of its largest type: a superscript met first (a footnote
+  // mark on a header) must not cut off the subscripts lower down on the same line.
   let bottom = -Infinity;
+  let size = 0;
   for (const index of usable) {
     const run = runs[index]!;
     if (current.length > 0 && centreY(run) > bottom) {
       groups.push(current);
       current = [];
     }
-    if (current.length === 0) bottom = run.y1;
+    if (current.length === 0 || run.fontSize > size) {
+      bottom = run.y1;
+      size = run.fontSize;
+    }
     current.push(index);
   }
   if (current.length > 0) groups.push(current);
@@ -368,10 +376,14 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   );
 }
 
-/** Mean length, and the share of texts starting with a letter that start in lowercase. */
+/**
+ * Mean length, and the share of texts starting with a letter that start in lowercase and run on
+ * for a word or more: prose cut at a gap leaves pieces of several words, while a lone lowercase
+ * word is a label (a unit, an identifier, a function's name such as `erf(x)`).
+ */
 function textShape(texts: readonly string[]): { meanChars: number; lowercaseShare: number } {
   const worded = texts.filter((t) => /^\p{L}/u.test(t));
-  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
+  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t) && t.split(/\s+/u).filter((word) => /\p{L}{2}/u.test(word)).length >= 2).length;
   return {
     meanChars: texts.length ? texts.reduce((sum, t) => sum + t.length, 0) / texts.length : 0,
     lowercaseShare: worded.length ? lowercase / worded.length : 0,

@@ -46,12 +46,12 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       const members = cluster.map((i) => runs[i] as PlacedRun);
       const box = unionBox(members);
       const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
-      if (!isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
+      if (isFigure(members) || !isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
       const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
       // A matrix or an array stays text: read as one row its columns would interleave.
       const latex = isSingleRow(glyphs, inside) ? formulaLatex(glyphs, inside) : casesLatex(glyphs, inside);
       if (latex === undefined) continue;
-      if (isTableCell(runs, candidates, cluster, box)) continue;
+      if (isTableCell(runs, candidates, cluster, box) || isRuledRow(box, rules, mainBaseline(members).size)) continue;
       if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
@@ -79,6 +79,17 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   });
 }
 
+/**
+ * A signed or bracketed number, its decimals maybe set off by a point, comma or centred dot, its
+ * groups by a thin space: what a table column aligned on the decimal point (dcolumn, siunitx) sets
+ * in math mode, so that its point comes from the math italic font. A display is never a bare number.
+ */
+const FIGURE = /^[(−\-+±]?\d[\d.,·]*%?\)?$/u;
+
+function isFigure(members: readonly TextRun[]): boolean {
+  return FIGURE.test(members.map((run) => run.text).join('').replace(/\s/gu, ''));
+}
+
 /** How far (ems) a table's neighbouring cells stand from a cell, at most. */
 const CELL_NEIGHBOUR_EM = 8;
 
@@ -98,6 +109,26 @@ function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cl
   const left = words.some((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
   const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
   return left && right;
+}
+
+/** How close (ems) a table's rules lie above and below its header row, at most. */
+const RULED_ROW_GAP_EM = 1;
+
+/**
+ * A row between two horizontal rules drawn close above and below it, each reaching past both its
+ * ends, with no vertical rule closing them into a box: a table's header row between its top rule
+ * and its midrule (`$x$ & erf$(x)$`, set close enough to cluster), not a display. A boxed
+ * formula's frame has its sides drawn.
+ */
+function isRuledRow(box: Box, rules: readonly Rule[], size: number): boolean {
+  const gap = RULED_ROW_GAP_EM * size;
+  const across = (rule: Rule) => rule.orientation === 'horizontal' && rule.x0 <= box.x0 && rule.x1 >= box.x1;
+  const above = rules.filter((rule) => across(rule) && rule.y1 <= box.y0 + 1 && box.y0 - rule.y1 < gap);
+  const below = rules.filter((rule) => across(rule) && rule.y0 >= box.y1 - 1 && rule.y0 - box.y1 < gap);
+  if (above.length === 0 || below.length === 0) return false;
+  const top = Math.max(...above.map((rule) => rule.y1));
+  const bottom = Math.min(...below.map((rule) => rule.y0));
+  return !rules.some((rule) => rule.orientation === 'vertical' && rule.y0 <= bottom && rule.y1 >= top && rule.x1 >= box.x0 - gap && rule.x0 <= box.x1 + gap);
 }
 
 /** A display's annotation (`&& \\text{by Lemma 2}`): a few words, this far (ems) at most right of the row's formula. */
