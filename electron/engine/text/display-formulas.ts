@@ -96,24 +96,30 @@ const CELL_NEIGHBOUR_EM = 8;
 /**
  * A short formula with words on its row both left and right of it is a table's middle cell
  * (`f ∘ g` between a command's name and "Function composition"), not a display: taken out, it
- * would leave the table a column short. So is a formula of any width with code in it or just left
- * of it (`\set{(x,y)}{x > y}` beside what it prints). Rows are compared by baseline, as cells
+ * would leave the table a column short. So is a formula of any width with code in it, or with
+ * code just left of it and a description right of it or taken into it (a manual's row:
+ * `\set{(x,y)}{x > y}`, what it prints, "Set notation"). Rows are compared by baseline, as cells
  * need not align.
  */
 function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cluster: readonly number[], box: Box): boolean {
   const members = cluster.map((i) => runs[i] as PlacedRun);
   const { baseline, size } = mainBaseline(members);
-  // Code in a formula, or just left of it on its row, is a manual's command beside what it prints.
   if (members.some(isCode)) return true;
   const own = new Set(cluster);
   const words = candidates
     .filter((i) => !own.has(i) && /\p{L}{2,}/u.test(runs[i]!.text) && Math.abs(runs[i]!.baseline! - baseline) < 0.8 * size)
     .map((i) => runs[i]!);
   const left = words.filter((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
-  if (left.some(isCode)) return true;
-  if (box.x1 - box.x0 > CELL_NEIGHBOUR_EM * size) return false;
   const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
+  if (left.some(isCode) && (right || members.some(hasProseWord))) return true;
+  if (box.x1 - box.x0 > CELL_NEIGHBOUR_EM * size) return false;
   return left.length > 0 && right;
+}
+
+/** A word of prose in the text font (a table's description taken into the cluster), not an operator name. */
+function hasProseWord(run: TextRun): boolean {
+  const font = mathFontClass(run.fontName);
+  return (font === 'roman' || font === 'other') && (run.text.match(/\p{L}{2,}/gu) ?? []).some(isProseWord);
 }
 
 /** Monospace letters: code, which a display never sets. */
