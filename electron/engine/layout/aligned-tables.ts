@@ -92,7 +92,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
   let start = 0;
   let claimedUntil = 0;
   while (start < lines.length) {
-    const body = growBlock(lines, start, horizontalRules);
+    const body = bodyBlock(lines, start, horizontalRules);
     if (!body) {
       start++;
       continue;
@@ -115,7 +115,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       ...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]),
       ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns),
     ];
-    tables.push(tableOf(rows, body.columns, headers));
+    tables.push(tableOf(rows, body.columns, headers, body.belowHeader === true && headers.length > 0));
     start = claimedUntil = body.end;
   }
   return tables;
@@ -247,6 +247,8 @@ interface Block {
   start: number;
   end: number;
   columns: Column[];
+  /** Grown below header lines that keep to columns of their own: its first line is a row of data. */
+  belowHeader?: boolean;
 }
 
 /**
@@ -287,6 +289,26 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     end++;
   }
   return { start, end, columns };
+}
+
+/**
+ * The block from `start`, or, when a line or two further down inside it starts a block that
+ * reaches further between rules drawn across it (a midrule above its first line, a rule below its
+ * last), with the lines it leaves above ruled off too (a top rule over them), that block (the
+ * furthest-reaching): header cells centred over columns whose entries are
+ * set flush left (`Values` over `4008` and `Multiple`) overlap neither those entries nor, once the
+ * entries widen the columns, keep them apart, so the body's lines keep to one set of columns only
+ * without them. The lines left above are then read as the body's header lines.
+ */
+function bodyBlock(lines: readonly Line[], start: number, rules: readonly Rule[]): Block | undefined {
+  let best = growBlock(lines, start, rules);
+  const end = best?.end ?? start;
+  for (let later = start + 1; later <= start + MAX_HEADER_LINES && later < end; later++) {
+    const body = growBlock(lines, later, rules);
+    const header = body && { start, end: body.start, columns: body.columns };
+    if (body && header && best && body.end > best.end && isBracketed(body, lines, rules) && isBracketed(header, lines, rules)) best = { ...body, belowHeader: true };
+  }
+  return best;
 }
 
 /**
@@ -601,7 +623,8 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
   return merged;
 }
 
-function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+/** `dataFirst`: the body's first row is data, not the header's last row. */
+function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][], dataFirst = false): AlignedTable {
   const top = (row: readonly Line[]) => row[0]!.y0;
   const bottom = (row: readonly Line[]) => row[row.length - 1]!.y1;
   const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
@@ -615,7 +638,7 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
     return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
   });
   return {
-    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
+    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + (dataFirst ? 0 : 1) },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
     // A run split into amounts lies in several segments; it is taken, and written, once.
     runIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])))],

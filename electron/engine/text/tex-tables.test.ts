@@ -57,6 +57,29 @@ for every real $x$.
 \end{document}
 `;
 
+const CENTRED_HEADERS = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\begin{document}
+The samples used in the tests are described in the table below, with the sizes of their particles.
+\begin{table}[h]
+\centering
+\caption{Samples}
+\begin{tabular}{l l}
+\hline\hline
+\multicolumn{1}{c}{Sample property} & \multicolumn{1}{c}{Values} \\
+\multicolumn{1}{c}{(1)} & \multicolumn{1}{c}{(2)} \\
+\hline
+Number of grains & 4008 \\
+Grain sizes & Multiple \\
+Size range & 0.45 mm to 1.40 mm \\
+Initial void ratio & 0.179 \\
+Sample size & 54 mm by 54 mm by 54 mm \\
+\hline\hline
+\end{tabular}
+\end{table}
+\end{document}
+`;
+
 /** What the benchmark's table rule says of a cell with its neighbours in the Markdown: passed, or why not. */
 function tableCheck(markdown: string, check: Record<string, string>): string {
   const test = parseBenchTest({ pdf: 'page.pdf', page: 1, id: 'check', type: 'table', ...check }, 'test');
@@ -68,9 +91,11 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
   const pages = latexPages('folio-tex-tables-');
   let decimal = '';
   let functions = '';
+  let centred = '';
   beforeAll(async () => {
     decimal = await pages.read('decimal', DECIMAL_COLUMNS);
     functions = await pages.read('functions', FUNCTION_TABLE);
+    centred = await pages.read('centred', CENTRED_HEADERS);
   }, 60_000);
 
   it('reads figures aligned on the decimal point as cells, not as display formulas', () => {
@@ -92,5 +117,12 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
 
   it('leaves a display formula between paragraphs a formula', () => {
     expect(functions).toMatch(/\$\$\n.*erf.*= 1\n\$\$/);
+  });
+
+  it('keeps two header rows centred over columns set flush left whole, above every body row', () => {
+    expect(tableCheck(centred, { cell: '(2)', left: '(1)', up: 'Values', down: '4008' })).toBe('passed');
+    expect(tableCheck(centred, { cell: '0.179', left: 'Initial void ratio', top_heading: 'Values' })).toBe('passed');
+    expect(tableCheck(centred, { cell: 'Sample size', up: 'Initial void ratio', top_heading: 'Sample property' })).toBe('passed');
+    expect(centred).toContain('<tr><td>Number of grains</td><td>4008</td></tr>');
   });
 });
