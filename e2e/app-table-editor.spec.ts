@@ -60,7 +60,7 @@ test('a table edited as cells is one undoable, saved edit that keeps the HTML sp
   await screenshot(page, '60-table-editor');
   // the pane scrolled on, so that the table's first line lies above its top edge
   await page.locator('.markdown-pane').evaluate((pane) => {
-    const first = [...pane.querySelectorAll('.cm-line')].find((line) => line.textContent?.startsWith('<table'));
+    const first = Array.from(pane.querySelectorAll('.cm-line')).find((line) => line.textContent?.startsWith('<table'));
     if (first) pane.scrollTop += first.getBoundingClientRect().top - pane.getBoundingClientRect().top + 40;
   });
   await dialog.getByRole('button', { name: 'Apply' }).click();
@@ -70,7 +70,7 @@ test('a table edited as cells is one undoable, saved edit that keeps the HTML sp
     .poll(() =>
       section.evaluate((element) => {
         const header = element.querySelector('.page-header')!.getBoundingClientRect();
-        const first = [...element.querySelectorAll('.cm-line')].find((line) => line.textContent?.startsWith('<table'));
+        const first = Array.from(element.querySelectorAll('.cm-line')).find((line) => line.textContent?.startsWith('<table'));
         return first ? Math.round(first.getBoundingClientRect().top - header.bottom) : null;
       }),
     )

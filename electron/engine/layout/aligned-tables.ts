@@ -106,14 +106,16 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
   let start = 0;
   let claimedUntil = 0;
   while (start < lines.length) {
-    const body = growBlock(lines, start, horizontalRules);
+    const body = bodyBlock(lines, start, horizontalRules);
     if (!body) {
       start++;
       continue;
     }
     const bracketed = isBracketed(body, lines, horizontalRules);
     const minimum = bracketed ? 2 : 3;
-    if (body.end - body.start < minimum || body.columns.length < minimum) {
+    // A line of one segment (a group label) shows no alignment: rows of several cells count.
+    const cellRows = lines.slice(body.start, body.end).filter((line) => line.segments.length >= 2).length;
+    if (cellRows < minimum || body.columns.length < minimum) {
       // Lines that kept to too few columns together keep to too few from any later start as well.
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
@@ -130,7 +132,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       headers,
       body.columns,
     );
-    tables.push(tableOf(folded.rows, body.columns, folded.headers));
+    tables.push(tableOf(folded.rows, body.columns, folded.headers, body.belowHeader === true && folded.headers.length > 0));
     start = claimedUntil = body.end;
   }
   return tables;
@@ -202,14 +204,20 @@ function readLines(runs: readonly TextRun[], indices: readonly number[]): Line[]
   usable.sort((a, b) => centreY(runs[a]!) - centreY(runs[b]!));
   const groups: number[][] = [];
   let current: number[] = [];
+  // The line reaches down to the foot of its largest type: a superscript met first (a footnote
+  // mark on a header) must not cut off the subscripts lower down on the same line.
   let bottom = -Infinity;
+  let size = 0;
   for (const index of usable) {
     const run = runs[index]!;
     if (current.length > 0 && centreY(run) > bottom) {
       groups.push(current);
       current = [];
     }
-    if (current.length === 0) bottom = run.y1;
+    if (current.length === 0 || run.fontSize > size) {
+      bottom = run.y1;
+      size = run.fontSize;
+    }
     current.push(index);
   }
   if (current.length > 0) groups.push(current);
@@ -313,6 +321,8 @@ interface Block {
   start: number;
   end: number;
   columns: Column[];
+  /** Grown below header lines that keep to columns of their own: its first line is a row of data. */
+  belowHeader?: boolean;
 }
 
 /**
@@ -360,6 +370,26 @@ function growBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
     end++;
   }
   return { start, end, columns };
+}
+
+/**
+ * The block from `start`, or, when a line or two further down inside it starts a block that
+ * reaches further between rules drawn across it (a midrule above its first line, a rule below its
+ * last), with the lines it leaves above ruled off too (a top rule over them), that block (the
+ * furthest-reaching): header cells centred over columns whose entries are
+ * set flush left (`Values` over `4008` and `Multiple`) overlap neither those entries nor, once the
+ * entries widen the columns, keep them apart, so the body's lines keep to one set of columns only
+ * without them. The lines left above are then read as the body's header lines.
+ */
+function bodyBlock(lines: readonly Line[], start: number, rules: readonly Rule[]): Block | undefined {
+  let best = growBlock(lines, start, rules);
+  const end = best?.end ?? start;
+  for (let later = start + 1; later <= start + MAX_HEADER_LINES && later < end; later++) {
+    const body = growBlock(lines, later, rules);
+    const header = body && { start, end: body.start, columns: body.columns };
+    if (body && header && best && body.end > best.end && isBracketed(body, lines, rules) && isBracketed(header, lines, rules)) best = { ...body, belowHeader: true };
+  }
+  return best;
 }
 
 /**
@@ -454,10 +484,14 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   );
 }
 
-/** Mean length, and the share of texts starting with a letter that start in lowercase. */
+/**
+ * Mean length, and the share of texts starting with a letter that start in lowercase and run on
+ * for a word or more: prose cut at a gap leaves pieces of several words, while a lone lowercase
+ * word is a label (a unit, an identifier, a function's name such as `erf(x)`).
+ */
 function textShape(texts: readonly string[]): { meanChars: number; lowercaseShare: number } {
   const worded = texts.filter((t) => /^\p{L}/u.test(t));
-  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t)).length;
+  const lowercase = worded.filter((t) => /^\p{Ll}/u.test(t) && t.split(/\s+/u).filter((word) => /\p{L}{2}/u.test(word)).length >= 2).length;
   return {
     meanChars: texts.length ? texts.reduce((sum, t) => sum + t.length, 0) / texts.length : 0,
     lowercaseShare: worded.length ? lowercase / worded.length : 0,
@@ -715,7 +749,8 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
   return merged;
 }
 
-function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][]): AlignedTable {
+/** `dataFirst`: the body's first row is data, not the header's last row. */
+function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[], headers: readonly CellSpan[][], dataFirst = false): AlignedTable {
   const top = (row: readonly Line[]) => row[0]!.y0;
   const bottom = (row: readonly Line[]) => row[row.length - 1]!.y1;
   const xs = [columns[0]!.x0, ...columns.slice(1).map((c, i) => (columns[i]!.x1 + c.x0) / 2), columns[columns.length - 1]!.x1];
@@ -729,7 +764,7 @@ function tableOf(rows: readonly (readonly Line[])[], columns: readonly Column[],
     return plainCells(1, columns.length).map((cell) => ({ ...cell, row: at }));
   });
   return {
-    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + 1 },
+    layout: { xs, ys, cells: [...headerCells, ...bodyCells], headerRows: headers.length + (dataFirst ? 0 : 1) },
     box: { x0: xs[0]!, y0: ys[0]!, x1: xs[xs.length - 1]!, y1: ys[ys.length - 1]! },
     // A run split into amounts lies in several segments; it is taken, and written, once.
     runIndices: [...new Set(rows.flatMap((row) => row.flatMap((line) => [...line.segments.flatMap((s) => s.runIndices), ...line.signIndices])))],

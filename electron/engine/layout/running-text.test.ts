@@ -30,6 +30,14 @@ describe('running text', () => {
     expect(runningText(footer, [neighbour], page.height).size).toBe(2);
   });
 
+  it('keeps figures of a table row at the page top that a neighbour repeats, digits aside, beside cells that are not repeated', () => {
+    const row = (text: string, x0: number) => ({ item: { x0, y0: 60, x1: x0 + 40, y1: 70, text }, text, band: 'top' as const });
+    const neighbour = [toBandLine('0.05637', { x0: 200, y0: 61, x1: 240, y1: 71 }, 'top'), toBandLine('1.10', { x0: 100, y0: 61, x1: 140, y1: 71 }, 'top')];
+    expect(runningText([row('Run 11', 50), row('12.5', 100), row('103.4', 200)], [neighbour], page.height).size).toBe(0);
+    // alone on its row, a repeated figure is still running text (a version number in the header)
+    expect([...runningText([row('1.2', 200)], [neighbour], page.height)].map((f) => f.text)).toEqual(['1.2']);
+  });
+
   it('needs the same band: a footer does not match a header', () => {
     const neighbour = [toBandLine('Harbour Board', { x0: 50, y0: 30, x1: 300, y1: 40 }, 'top')];
     expect(runningText([candidate('Harbour Board', 31, 'bottom')], [neighbour], page.height).size).toBe(0);

@@ -151,6 +151,13 @@ export function runningText<T extends Box>(
     );
     if (seen) repeated.add(candidate);
   }
+  // Figures alone ("12.5", "0.05 0.056") repeat by chance from a table on the next page: like a
+  // page number, they are running text only where the rest of their row is.
+  for (const candidate of repeated) {
+    if (/\p{L}/u.test(candidate.text)) continue;
+    const rowMates = candidates.filter((c) => c !== candidate && sameRow(c.item, candidate.item));
+    if (!rowMates.every((c) => repeated.has(c) || isPageNumber(c.text))) repeated.delete(candidate);
+  }
   // Margin matter by its own look stands alone on its row: beside a title or a cell it is content.
   const marginal = new Set([...candidates.filter((c) => !facts.get(c)!.continuesBody && isMarginText(c.text)), ...outermostSmall(candidates, facts)]);
   for (const candidate of marginal) {

@@ -46,12 +46,12 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       const members = cluster.map((i) => runs[i] as PlacedRun);
       const box = unionBox(members);
       const inside = rules.filter((r) => r.orientation === 'horizontal' && r.x0 >= box.x0 - 2 && r.x1 <= box.x1 + 2 && r.y0 >= box.y0 - 2 && r.y1 <= box.y1 + 2);
-      if (!isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
+      if (isFigure(members) || !isFormula(members, inside.length > 0, () => isSetApart(runs, candidates, cluster, box))) continue;
       const glyphs = members.flatMap((run) => glyphsOf(run, unicodeFonts.has(run.fontName)));
       // A matrix or an array stays text: read as one row its columns would interleave.
       const latex = isSingleRow(glyphs, inside) ? formulaLatex(glyphs, inside) : casesLatex(glyphs, inside);
       if (latex === undefined) continue;
-      if (isTableCell(runs, candidates, cluster, box)) continue;
+      if (isTableCell(runs, candidates, cluster, box) || isRuledRow(box, rules, mainBaseline(members).size)) continue;
       if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
     }
   }
@@ -79,25 +79,72 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   });
 }
 
+/**
+ * A signed or bracketed number, its decimals maybe set off by a point, comma or centred dot, its
+ * groups by a thin space: what a table column aligned on the decimal point (dcolumn, siunitx) sets
+ * in math mode, so that its point comes from the math italic font. A display is never a bare number.
+ */
+const FIGURE = /^[(−\-+±]?\d[\d.,·]*%?\)?$/u;
+
+function isFigure(members: readonly TextRun[]): boolean {
+  return FIGURE.test(members.map((run) => run.text).join('').replace(/\s/gu, ''));
+}
+
 /** How far (ems) a table's neighbouring cells stand from a cell, at most. */
 const CELL_NEIGHBOUR_EM = 8;
 
 /**
  * A short formula with words on its row both left and right of it is a table's middle cell
  * (`f ∘ g` between a command's name and "Function composition"), not a display: taken out, it
- * would leave the table a column short. Rows are compared by baseline, as cells need not align.
+ * would leave the table a column short. So is a formula of any width with code in it, or with
+ * code just left of it and a description right of it or taken into it (a manual's row:
+ * `\set{(x,y)}{x > y}`, what it prints, "Set notation"). Rows are compared by baseline, as cells
+ * need not align.
  */
 function isTableCell(runs: readonly TextRun[], candidates: readonly number[], cluster: readonly number[], box: Box): boolean {
   const members = cluster.map((i) => runs[i] as PlacedRun);
   const { baseline, size } = mainBaseline(members);
-  if (box.x1 - box.x0 > CELL_NEIGHBOUR_EM * size) return false;
+  if (members.some(isCode)) return true;
   const own = new Set(cluster);
   const words = candidates
     .filter((i) => !own.has(i) && /\p{L}{2,}/u.test(runs[i]!.text) && Math.abs(runs[i]!.baseline! - baseline) < 0.8 * size)
     .map((i) => runs[i]!);
-  const left = words.some((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
+  const left = words.filter((run) => run.x1 <= box.x0 && box.x0 - run.x1 < CELL_NEIGHBOUR_EM * size);
   const right = words.some((run) => run.x0 >= box.x1 && run.x0 - box.x1 < CELL_NEIGHBOUR_EM * size);
-  return left && right;
+  if (left.some(isCode) && (right || members.some(hasProseWord))) return true;
+  if (box.x1 - box.x0 > CELL_NEIGHBOUR_EM * size) return false;
+  return left.length > 0 && right;
+}
+
+/** A word of prose in the text font (a table's description taken into the cluster), not an operator name. */
+function hasProseWord(run: TextRun): boolean {
+  const font = mathFontClass(run.fontName);
+  return (font === 'roman' || font === 'other') && (run.text.match(/\p{L}{2,}/gu) ?? []).some(isProseWord);
+}
+
+/** Monospace letters: code, which a display never sets. */
+function isCode(run: TextRun): boolean {
+  return run.monospace && /\p{L}/u.test(run.text);
+}
+
+/** How close (ems) a table's rules lie above and below its header row, at most. */
+const RULED_ROW_GAP_EM = 1;
+
+/**
+ * A row between two horizontal rules drawn close above and below it, each reaching past both its
+ * ends, with no vertical rule closing them into a box: a table's header row between its top rule
+ * and its midrule (`$x$ & erf$(x)$`, set close enough to cluster), not a display. A boxed
+ * formula's frame has its sides drawn.
+ */
+function isRuledRow(box: Box, rules: readonly Rule[], size: number): boolean {
+  const gap = RULED_ROW_GAP_EM * size;
+  const across = (rule: Rule) => rule.orientation === 'horizontal' && rule.x0 <= box.x0 && rule.x1 >= box.x1;
+  const above = rules.filter((rule) => across(rule) && rule.y1 <= box.y0 + 1 && box.y0 - rule.y1 < gap);
+  const below = rules.filter((rule) => across(rule) && rule.y0 >= box.y1 - 1 && rule.y0 - box.y1 < gap);
+  if (above.length === 0 || below.length === 0) return false;
+  const top = Math.max(...above.map((rule) => rule.y1));
+  const bottom = Math.min(...below.map((rule) => rule.y0));
+  return !rules.some((rule) => rule.orientation === 'vertical' && rule.y0 <= bottom && rule.y1 >= top && rule.x1 >= box.x0 - gap && rule.x0 <= box.x1 + gap);
 }
 
 /** A display's annotation (`&& \\text{by Lemma 2}`): a few words, this far (ems) at most right of the row's formula. */

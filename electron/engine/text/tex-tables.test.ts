@@ -1,0 +1,128 @@
+/**
+ * Tables set by LaTeX's `tabular` with booktabs rules and no vertical lines (pdflatex, at test
+ * time): figures aligned on their decimal point (dcolumn sets them in math mode, the point from
+ * the math italic font), header cells with footnote marks, subscripts and math, and lowercase
+ * function names over columns of figures. Each must come out as a table with its header row.
+ */
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parseBenchTest, runBenchTest } from '../../../shared/olmocr-bench/bench-test.js';
+import { needs, PROGRAMS } from '../../../test/environment.js';
+import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
+
+const DECIMAL_COLUMNS = String.raw`\documentclass[11pt]{article}
+\usepackage{dcolumn,booktabs}
+\newcolumntype{d}{D{.}{.}{2}}
+\pagestyle{empty}
+\begin{document}
+Drag was measured on three bodies in the tunnel, each at the same speed, and the mean of ten runs is given below with the coefficient at the highest Reynolds number.
+\begin{table}[h]
+\centering
+\caption{Drag of three bodies}
+\begin{tabular}{lldd}
+\toprule
+Body & Flow$^{*}$ & \multicolumn{1}{c}{Mean} & \multicolumn{1}{c}{$C_D(\mathit{Re})$} \\
+\midrule
+sphere & laminar & 0.47 & 10.55 \\
+cube & turbulent & 1.05 & 33.12 \\
+cone & mixed & 10.5 & 45.1 \\
+\bottomrule
+\end{tabular}
+\end{table}
+\end{document}
+`;
+
+const FUNCTION_TABLE = String.raw`\documentclass[11pt]{article}
+\usepackage{booktabs}
+\pagestyle{empty}
+\begin{document}
+The error function and its complement are tabulated below for a few arguments, rounded to five places.
+\begin{table}[h]
+\centering
+\caption{The error function}
+\begin{tabular}{ccc}
+\toprule
+$x$ & erf$(x)$ & erfc$(x)$ \\
+\midrule
+0.00 & 0.00000 & 1.00000 \\
+0.05 & 0.05637 & 0.94363 \\
+0.10 & 0.11246 & 0.88754 \\
+0.15 & 0.16800 & 0.83200 \\
+\bottomrule
+\end{tabular}
+\end{table}
+A display between paragraphs stays a formula:
+\[ \mathrm{erf}(x) + \mathrm{erfc}(x) = 1 \]
+for every real $x$.
+\end{document}
+`;
+
+const CENTRED_HEADERS = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\begin{document}
+The samples used in the tests are described in the table below, with the sizes of their particles.
+\begin{table}[h]
+\centering
+\caption{Samples}
+\begin{tabular}{l l}
+\hline\hline
+\multicolumn{1}{c}{Sample property} & \multicolumn{1}{c}{Values} \\
+\multicolumn{1}{c}{(1)} & \multicolumn{1}{c}{(2)} \\
+\hline
+Number of grains & 4008 \\
+Grain sizes & Multiple \\
+Size range & 0.45 mm to 1.40 mm \\
+Initial void ratio & 0.179 \\
+Sample size & 54 mm by 54 mm by 54 mm \\
+\hline\hline
+\end{tabular}
+\end{table}
+\end{document}
+`;
+
+/** What the benchmark's table rule says of a cell with its neighbours in the Markdown: passed, or why not. */
+function tableCheck(markdown: string, check: Record<string, string>): string {
+  const test = parseBenchTest({ pdf: 'page.pdf', page: 1, id: 'check', type: 'table', ...check }, 'test');
+  const verdict = runBenchTest(test, markdown);
+  return verdict.passed ? 'passed' : (verdict.detail ?? 'failed');
+}
+
+describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
+  const pages = latexPages('folio-tex-tables-');
+  let decimal = '';
+  let functions = '';
+  let centred = '';
+  beforeAll(async () => {
+    decimal = await pages.read('decimal', DECIMAL_COLUMNS);
+    functions = await pages.read('functions', FUNCTION_TABLE);
+    centred = await pages.read('centred', CENTRED_HEADERS);
+  }, 60_000);
+
+  it('reads figures aligned on the decimal point as cells, not as display formulas', () => {
+    expect(decimal).not.toContain('$$');
+    expect(tableCheck(decimal, { cell: '0.47', left: 'laminar', right: '10.55', down: '1.05' })).toBe('passed');
+    expect(tableCheck(decimal, { cell: '45.1', left: '10.5', up: '33.12' })).toBe('passed');
+  });
+
+  it('keeps a header row with a footnote mark and a subscript whole, each cell over its column', () => {
+    expect(tableCheck(decimal, { cell: 'Mean', left: 'Flow∗', down: '0.47' })).toBe('passed');
+    expect(tableCheck(decimal, { cell: '33.12', top_heading: 'CD(Re)' })).toBe('passed');
+    expect(tableCheck(decimal, { cell: 'mixed', top_heading: 'Flow∗' })).toBe('passed');
+  });
+
+  it('takes a header row of lowercase function names between the top rule and the midrule as the header, not as a display', () => {
+    expect(tableCheck(functions, { cell: 'erf(x)', left: 'x', right: 'erfc(x)', down: '0.00000' })).toBe('passed');
+    expect(tableCheck(functions, { cell: '0.94363', left: '0.05637', top_heading: 'erfc(x)' })).toBe('passed');
+  });
+
+  it('leaves a display formula between paragraphs a formula', () => {
+    expect(functions).toMatch(/\$\$\n.*erf.*= 1\n\$\$/);
+  });
+
+  it('keeps two header rows centred over columns set flush left whole, above every body row', () => {
+    expect(tableCheck(centred, { cell: '(2)', left: '(1)', up: 'Values', down: '4008' })).toBe('passed');
+    expect(tableCheck(centred, { cell: '0.179', left: 'Initial void ratio', top_heading: 'Values' })).toBe('passed');
+    expect(tableCheck(centred, { cell: 'Sample size', up: 'Initial void ratio', top_heading: 'Sample property' })).toBe('passed');
+    expect(centred).toContain('<tr><td>Number of grains</td><td>4008</td></tr>');
+  });
+});
