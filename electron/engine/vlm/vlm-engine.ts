@@ -117,9 +117,9 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     if (this.vision.onThread) {
       const cores = os.availableParallelism();
       const beside = visionThreadCount(cores, pkg.threadsOf(pkg.decoderGraph));
-      // a session opened for each page's vision takes every core when no page decodes as it opens (the first page's)
-      const perPass = [...pkg.perPass].some((graph) => graph.startsWith('vision_'));
-      this.runner.visionOnThread(() => (perPass && !this.decoding.active ? cores : beside));
+      // a page's vision takes every core while no pass runs: before the first page decodes, and while the
+      // pages decoding hold their passes for pages on their way to free lanes (pass-packer.ts `arrive`)
+      this.runner.visionOnThread(() => (this.decoding.active && !this.packer?.holding ? beside : cores));
     }
     this.pagesInFlight = this.lanes + this.vision.ahead;
     const chosen = settings.pagesInFlightReason ? `; ${settings.pagesInFlightReason}` : '';
@@ -143,7 +143,8 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       laneBytes: pageCacheBytes(pkg.manifest, mode, settings.maxNewTokens, MAX_SPEC_K, runner.hasMtp),
       // the laid-out features and the prompt's embeddings they go into, float32
       pageBytes: 2 * largestPromptRows(mode) * runner.hidden * 4,
-      sessionBytes: Math.max(...graphs.map((graph) => pkg.weightBytes(graph))),
+      // a kept graph has a session for each of two thread counts there; one opened per pass, one at a time
+      sessionBytes: Math.max(...graphs.map((graph) => (pkg.perPass.has(graph) ? 1 : 2) * pkg.weightBytes(graph))),
     });
   }
 
@@ -170,7 +171,15 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     }
     const asked = performance.now();
     let decodedBefore = 0;
-    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
+    // the pages decoding wait for this one while a lane is free for it (pass-packer.ts `arrive`)
+    const arrived = this.packer?.arrive();
+    let input: PageInput;
+    try {
+      input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
+    } catch (error) {
+      arrived?.();
+      throw error;
+    }
     const embedded = performance.now();
     const vision: VisionFigures = {
       visionMs: embedded - asked - input.vision.waitMs,
@@ -181,7 +190,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       laneWaitMs: 0,
     };
     // the page joins the others' passes once its prompt is embedded (its vision is its own), or waits for the page decoding alone
-    const packed = this.packer ? await this.packer.join() : null;
+    const packed = this.packer ? await this.packer.join().finally(arrived) : null;
     const done = packed ? undefined : await this.decodeAlone();
     vision.laneWaitMs = performance.now() - embedded;
     this.decoding.start();
