@@ -136,7 +136,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     // an unknown mode fails each page, naming the modes offered (resolutionMode)
     const mode = pkg.manifest.vision.resolution_modes.find((candidate) => candidate.name === settings.mode);
     const graphs = mode ? [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])] : [];
-    if (!mode || !(settings.visionBeside ?? this.lanes > 1) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
+    if (!mode || !(settings.visionBeside ?? (this.lanes > 1 && this.decoderLeavesCores())) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
     return visionPlan({
       freeBytes: os.freemem(),
       lanes: this.lanes,
@@ -146,6 +146,17 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       // a kept graph has a session for each of two thread counts there; one opened per pass, one at a time
       sessionBytes: Math.max(...graphs.map((graph) => (pkg.perPass.has(graph) ? 1 : 2) * pkg.weightBytes(graph))),
     });
+  }
+
+  /**
+   * Whether the decoder's session leaves cores to a vision encoder beside it. One on every core
+   * slowed to a crawl beside the encoder's thread (2 cores, the real-width 2-layer int4 package:
+   * 4-page passes of 125-145 ms against 20-27 ms alone, docs/benchmarks.md), so then the pages'
+   * vision takes turns with their decoding instead, every core to each.
+   */
+  private decoderLeavesCores(): boolean {
+    const cores = os.availableParallelism();
+    return (this.pkg.threadsOf(this.pkg.decoderGraph) ?? cores) < cores;
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
