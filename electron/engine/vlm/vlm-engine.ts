@@ -234,8 +234,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     packing: () => PackingStats | undefined,
   ): Promise<ImageConversion> {
     const { manifest } = this.pkg;
-    const start = await prefill(model, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
-    this.draftLength.beginPage?.(input.ids.length, start.ms);
+    // Pages decoding together each keep their own `auto` chooser: sharing one, every page reported each
+    // shared pass's time, so the probes' budget grew with the pages while a probe, which first feeds the
+    // draft head the page's whole prompt, stalled them all (docs/benchmarks.md, "Through the CLI").
+    const draftLength = packing() && this.draftLength instanceof AutoDraftLength ? new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, this.pkg.stepCosts) : this.draftLength;
+    const start = await prefill(model, input.embeds, input.ids.length + this.settings.maxNewTokens + draftLength.maxK + 1);
+    draftLength.beginPage?.(input.ids.length, start.ms);
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);
@@ -258,7 +262,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     };
     // what crosses per step, not the prompt's one-off upload
     this.runner.resetTraffic();
-    const result: DecodeResult = await decodeSpeculative(model, start, null, this.draftLength, limits, input.ids);
+    const result: DecodeResult = await decodeSpeculative(model, start, null, draftLength, limits, input.ids);
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
