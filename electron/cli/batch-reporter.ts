@@ -25,6 +25,14 @@ export interface BatchSummary {
   pagesDone: number;
   pagesFailed: number;
   elapsedMs: number;
+  /** Tokens a model decoded over the pages done (0 for engines without a model). */
+  tokens: number;
+  /**
+   * From the first page's start to the last page's end, wall time: what the pages took together, the
+   * engine's opening (a model package's) not counted. With pages in flight they overlap, so tokens
+   * over this is the decoding throughput, not any one page's rate.
+   */
+  pagesMs: number;
   cancelled: boolean;
 }
 
@@ -91,5 +99,13 @@ export function summaryLine(summary: BatchSummary): string {
   const converted = summary.files - summary.filesFailed;
   const failedPages = summary.pagesFailed ? `, ${summary.pagesFailed} failed` : '';
   const head = summary.cancelled ? 'Interrupted: converted' : 'Converted';
-  return `${head} ${converted} of ${summary.files} file${summary.files === 1 ? '' : 's'} (${summary.pagesDone} page${summary.pagesDone === 1 ? '' : 's'}${failedPages}) in ${seconds.toFixed(1)} s, ${rate.toFixed(1)} pages/s.`;
+  const line = `${head} ${converted} of ${summary.files} file${summary.files === 1 ? '' : 's'} (${summary.pagesDone} page${summary.pagesDone === 1 ? '' : 's'}${failedPages}) in ${seconds.toFixed(1)} s, ${rate.toFixed(1)} pages/s.`;
+  return summary.tokens > 0 ? `${line} ${tokensLine(summary.tokens, summary.pagesMs)}` : line;
+}
+
+/** `12,345 tokens decoded in 98.7 s of pages: 125.1 tokens/s`: the model's throughput over the pages' wall time. */
+export function tokensLine(tokens: number, pagesMs: number): string {
+  const seconds = pagesMs / 1000;
+  const rate = seconds > 0 ? tokens / seconds : 0;
+  return `${tokens.toLocaleString('en-US')} tokens decoded in ${seconds.toFixed(1)} s from the first page's start to the last page's end: ${rate.toFixed(1)} tokens/s.`;
 }

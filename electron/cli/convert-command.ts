@@ -82,7 +82,7 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     client.dispose();
   }
   const cancelled = io.signal.aborted;
-  reporter.summary({ ...batch.counts, files: request.files.length, elapsedMs: performance.now() - started, cancelled });
+  reporter.summary({ ...batch.counts, files: request.files.length, elapsedMs: performance.now() - started, pagesMs: batch.pagesMs, cancelled });
   if (cancelled) return 130;
   return batch.counts.filesFailed > 0 || batch.counts.pagesFailed > 0 ? 1 : 0;
 }
@@ -94,8 +94,11 @@ function chooseReporter(request: ConvertRequest, io: ConvertIo): BatchReporter {
 }
 
 class Batch {
-  readonly counts = { filesFailed: 0, pagesDone: 0, pagesFailed: 0 };
+  readonly counts = { filesFailed: 0, pagesDone: 0, pagesFailed: 0, tokens: 0 };
   private readonly names = new OutputNames();
+  /** When the first page started and the last one ended: the pages' wall time, a model's opening not counted. */
+  private firstPageAt: number | undefined;
+  private lastPageAt = 0;
   private readonly plan: OutputPlan;
 
   constructor(
@@ -115,6 +118,11 @@ class Batch {
   }
 
   /** One document after another, each converted, reported and written before the next opens. */
+  /** From the first page's start to the last page's end (0 before any page ended). */
+  get pagesMs(): number {
+    return this.firstPageAt === undefined ? 0 : Math.max(0, this.lastPageAt - this.firstPageAt);
+  }
+
   async convertInTurn(): Promise<void> {
     for (const [index, file] of this.request.files.entries()) {
       if (this.signal.aborted) break;
@@ -191,11 +199,16 @@ class Batch {
         {
           enginePreparing: (page, detail, bytes) => reporter.enginePreparing(file, page, detail, bytes),
           engineReady: (page) => reporter.engineReady(file, page),
-          pageStarted: (page) => reporter.pageStarted(file, page),
+          pageStarted: (page) => {
+            this.firstPageAt ??= performance.now();
+            reporter.pageStarted(file, page);
+          },
           pageDelta: (page, text) => reporter.pageDelta(file, page, text),
           pageDone: (result) => {
             results.push(result);
             this.counts.pagesDone++;
+            this.counts.tokens += result.stats.decode?.newTokens ?? 0;
+            this.lastPageAt = performance.now();
             slot?.pageFinished();
             reporter.pageDone(file, result);
           },
@@ -203,6 +216,7 @@ class Batch {
             const failure = inCliWords(engineFailure);
             failures.push({ page, failure });
             this.counts.pagesFailed++;
+            this.lastPageAt = performance.now();
             slot?.pageFinished();
             reporter.pageFailed(file, page, failure);
           },

@@ -42,7 +42,7 @@ describe('progress line', () => {
     expect(progressLine({ ...state, running: { what: 'page 6 running', ms: 1_500 } }, 140)).not.toMatch(/running/);
   });
 
-  it("adds the last page's tokens/s and what the page in progress has written", () => {
+  it("adds the model's tokens/s and what the page in progress has written", () => {
     expect(progressLine({ ...state, tokensPerSecond: 22.44, streamedChars: 12_345 }, 140)).toBe(
       '[2/3] attention-is-all-you-need.pdf: 5/15 pages, 2.0 pages/s, 5 s left, 22.4 tokens/s, 12,345 chars so far',
     );
@@ -60,12 +60,12 @@ describe('progress on a terminal', () => {
     return { stream, lines: () => written.split('\r\x1b[K').filter(Boolean) };
   }
 
-  function result(page: number, tokensPerSecond: number): PageResult {
-    const decode = { tokensPerSecond, pagesTogether: { most: 1, mean: 1 } } as DecodeStats;
+  function result(page: number, newTokens: number, pagesTogether = 1): PageResult {
+    const decode = { newTokens, tokensPerSecond: 99, pagesTogether: { most: Math.ceil(pagesTogether), mean: pagesTogether } } as DecodeStats;
     return { page, width: 100, height: 100, blocks: [], images: [], markdown: 'x', stats: { engine: 'vlm', device: 'cpu', timeMs: 1000, chars: 1, decode } } as PageResult;
   }
 
-  it("counts a model's streamed characters while its page converts, then shows the page's tokens/s", () => {
+  it("counts a model's streamed characters while its page converts, then shows the tokens decoded per second since the first page started", () => {
     let clock = 0;
     const { stream, lines } = terminal();
     const progress = ttyProgress(stream, () => clock);
@@ -77,9 +77,27 @@ describe('progress on a terminal', () => {
     }
     expect(lines().at(-1)).toBe('scan.png: 0/2 pages, 0.0 pages/s, 27 chars so far');
     clock += 200;
-    progress.pageDone('scan.png', result(1, 21.5));
-    expect(lines().at(-1)).toMatch(/^scan\.png: 1\/2 pages, [\d.]+ pages\/s, \d+ s left, 21\.5 tokens\/s$/);
+    // 172 tokens in the 0.8 s since the page started: not the page's own rate (99 in its stats)
+    progress.pageDone('scan.png', result(1, 172));
+    expect(lines().at(-1)).toMatch(/^scan\.png: 1\/2 pages, [\d.]+ pages\/s, \d+ s left, 215\.0 tokens\/s$/);
     progress.documentDone('scan.png', ['scan.md']);
+  });
+
+  it("with pages in flight, counts every page's tokens over the time since the first one started", () => {
+    let clock = 0;
+    const { stream, lines } = terminal();
+    const progress = ttyProgress(stream, () => clock);
+    progress.documentOpened('book.pdf', { pageCount: 3 }, [1, 2, 3], 0, 1);
+    clock = 5_000;
+    progress.pageStarted('book.pdf', 1);
+    progress.pageStarted('book.pdf', 2);
+    clock = 15_000;
+    progress.pageDone('book.pdf', result(1, 100, 2));
+    expect(lines().at(-1)).toMatch(/, 10\.0 tokens\/s \(2\.0 pages a pass\), page 2 running 10 s$/);
+    clock = 17_000;
+    progress.pageDone('book.pdf', result(2, 140, 1.8));
+    expect(lines().at(-1)).toMatch(/, 20\.0 tokens\/s \(1\.8 pages a pass\)$/);
+    progress.documentDone('book.pdf', ['book.md']);
   });
 
   afterEach(() => {

@@ -1,7 +1,7 @@
 /**
  * Progress on a terminal: one line redrawn in place (file, pages done/total, pages/s, time left;
  * for a page, or a document's start, taking more than 2 s, how long so far; with a model, the last
- * page's tokens/s and the characters the page in progress has written), with finished files and
+ * tokens/s over the pages so far and the characters the pages in progress have written), with finished files and
  * failures printed above it.
  */
 
@@ -19,9 +19,12 @@ export interface ProgressState {
   /** Pages finished in the whole batch, and the time they took: the rate carries across files. */
   batchPages: number;
   batchMs: number;
-  /** Decoding speed of the last page a model read. */
+  /**
+   * Tokens a model decoded over the pages done, per second from the first page's start: the
+   * throughput with several pages in flight, not one page's rate.
+   */
   tokensPerSecond?: number;
-  /** Pages that page decoded alongside in a decoder pass, on average, itself counted (`--pages-in-flight`). */
+  /** Pages the last page decoded alongside in a decoder pass, on average, itself counted (`--pages-in-flight`). */
   pagesTogether?: number;
   /** Characters the page in progress has streamed so far (a model's pages take seconds to minutes). */
   streamedChars?: number;
@@ -71,6 +74,8 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
   const started = now();
   let state: ProgressState | undefined;
   let batchPages = 0;
+  let tokens = 0;
+  let firstPageAt: number | undefined;
   let tokensPerSecond: number | undefined;
   let pagesTogether: number | undefined;
   // characters streamed by each page in flight (the remote engine keeps several), and when each started
@@ -129,7 +134,10 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
       preparing = undefined;
       draw();
     },
-    pageStarted: (_file, page) => startedAt.set(page, now()),
+    pageStarted: (_file, page) => {
+      firstPageAt ??= now();
+      startedAt.set(page, now());
+    },
     pageDelta: (_file, page, text) => {
       streamed.set(page, (streamed.get(page) ?? 0) + text.length);
       if (now() - lastStreamDraw < STREAM_REDRAW_MS) return;
@@ -138,8 +146,10 @@ export function ttyProgress(stderr: WriteStream, now: () => number = performance
     },
     pageDone: (file, result) => {
       const decode = result.stats.decode;
-      if (decode?.tokensPerSecond) {
-        tokensPerSecond = decode.tokensPerSecond;
+      if (decode?.newTokens) {
+        tokens += decode.newTokens;
+        const ms = now() - (firstPageAt ?? started);
+        tokensPerSecond = ms > 0 ? (tokens * 1000) / ms : undefined;
         pagesTogether = decode.pagesTogether.mean;
       }
       const review = reviewLine(file, result);

@@ -48,7 +48,8 @@ export interface ModelPackage {
    * Runs passes of a CPU graph on the package's session thread (session-thread.ts), beside whatever
    * runs on this one, one call at a time; the graph's session there has `threads` intra-op threads.
    * A graph opened per pass (`perPass`) is opened there for the call and released after it; another
-   * stays open there (a second copy of its weights) until the package is released.
+   * stays open there (a second copy of its weights, one per thread count asked for) until the
+   * package is released.
    */
   runOnThread(graph: string, passes: readonly Record<string, ort.Tensor>[], threads: number): Promise<Record<string, ort.Tensor>[]>;
   /** Bytes of a graph's weights on disk (0 for a graph not opened). */
@@ -257,18 +258,20 @@ export async function openModelPackage(dir: string, options: OpenOptions = {}): 
       thread ??= SessionThread.start();
       const on = thread;
       const file = graphPath(graph);
+      // a session's intra-op threads are fixed when it is created: a kept graph keeps one session per count asked for
+      const session = `${graph}@${threads}`;
       try {
         // a creation there waits for the process's others, as one here does (expert-kernel.ts)
-        await withExpertKernel(manifest.graphs[graph], () => on.open(graph, file, sessionOptions(graph, sizes.get(graph) ?? 0, threads)));
+        await withExpertKernel(manifest.graphs[graph], () => on.open(session, file, sessionOptions(graph, sizes.get(graph) ?? 0, threads)));
       } catch (error) {
         throw new ModelPackageError(`${file}: ONNX Runtime could not load the graph on its thread (${(error as Error).message.split('\n')[0]}); ${REMEDY}`);
       }
       try {
-        return await on.runEach(graph, passes);
+        return await on.runEach(session, passes);
       } catch (error) {
         throw new Error(`${dir}: the ${graph} graph failed: ${(error as Error).message}`);
       } finally {
-        if (perPass.has(graph)) await on.close(graph);
+        if (perPass.has(graph)) await on.close(session);
       }
     };
     const result = threadCalls.then(call, call);

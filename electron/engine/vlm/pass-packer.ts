@@ -42,6 +42,14 @@ export interface PackingStats {
   meanRows: number;
 }
 
+/**
+ * More rows than this in one page's request is a prompt (a prefill); fewer, a step (a token and its
+ * drafts). A pass takes at most one prompt: prompts packed together attend over each other's rows
+ * (masked), which grows with the square of their sum (four 949-row prompts: 3,796 x 3,796 scores
+ * a head), where apart each costs its own square.
+ */
+const STEP_ROWS = 16;
+
 export class PassPacker {
   readonly lanes: number;
   private readonly decoderPool: PackedCapacityCache;
@@ -50,6 +58,8 @@ export class PassPacker {
   private readonly laneWaiters: (() => void)[] = [];
   private readonly waiting: Waiting[] = [];
   private pages = 0;
+  /** Pages on their way to a lane (their vision running or queued), not yet joined. */
+  private arriving = 0;
   private running = false;
   private seq = 0;
 
@@ -67,6 +77,29 @@ export class PassPacker {
   /** Bytes the packed caches hold, all lanes. */
   get bytes(): number {
     return this.decoderPool.bytes + (this.mtpPool?.bytes ?? 0);
+  }
+
+  /**
+   * A page is on its way (its vision starts): while a lane is free and such a page is coming, the
+   * pages decoding hold their passes, so that the lanes fill and pages decode together rather than
+   * one by one, each ending before the next one's vision does (measured: 96-token pages never met
+   * in a pass, docs/benchmarks.md). Call the result once the page has joined, or will not (blank,
+   * failed, cancelled).
+   */
+  arrive(): () => void {
+    this.arriving++;
+    let gone = false;
+    return () => {
+      if (gone) return;
+      gone = true;
+      this.arriving--;
+      this.runWhenAllWait();
+    };
+  }
+
+  /** Whether the pages decoding hold their passes for pages on their way to free lanes. */
+  get holding(): boolean {
+    return this.arriving > 0 && this.pages < this.lanes;
   }
 
   /** A page joins once a lane is free; it must `leave` when done, whatever happened. */
@@ -96,14 +129,20 @@ export class PassPacker {
     });
   }
 
-  /** Runs a packed pass once every page in flight waits on one: the graph most pages wait on, the longest-waiting at a tie. */
+  /**
+   * Runs a packed pass once every page in flight waits on one and no free lane waits for a page on
+   * its way: the graph most pages wait on, the longest-waiting at a tie, with at most one prompt.
+   */
   private runWhenAllWait(): void {
     if (this.running || this.waiting.length === 0 || this.waiting.length < this.pages) return;
+    if (this.holding) return;
     const count = (graph: Graph) => this.waiting.filter((w) => w.graph === graph).length;
     const oldest = this.waiting.reduce((a, b) => (b.seq < a.seq ? b : a));
     const graph: Graph = count('decoder') === count('mtp') ? oldest.graph : count('decoder') > count('mtp') ? 'decoder' : 'mtp';
-    const batch = this.waiting.filter((w) => w.graph === graph);
-    this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((w) => w.graph !== graph));
+    const prompts = this.waiting.filter((w) => w.graph === graph && w.embeds.length / this.runner.hidden > STEP_ROWS).sort((a, b) => a.seq - b.seq);
+    const later = new Set(prompts.slice(1));
+    const batch = this.waiting.filter((w) => w.graph === graph && !later.has(w));
+    this.waiting.splice(0, this.waiting.length, ...this.waiting.filter((w) => w.graph !== graph || later.has(w)));
     this.running = true;
     void this.runPacked(graph, batch);
   }

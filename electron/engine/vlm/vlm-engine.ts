@@ -117,9 +117,9 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     if (this.vision.onThread) {
       const cores = os.availableParallelism();
       const beside = visionThreadCount(cores, pkg.threadsOf(pkg.decoderGraph));
-      // a session opened for each page's vision takes every core when no page decodes as it opens (the first page's)
-      const perPass = [...pkg.perPass].some((graph) => graph.startsWith('vision_'));
-      this.runner.visionOnThread(() => (perPass && !this.decoding.active ? cores : beside));
+      // a page's vision takes every core while no pass runs: before the first page decodes, and while the
+      // pages decoding hold their passes for pages on their way to free lanes (pass-packer.ts `arrive`)
+      this.runner.visionOnThread(() => (this.decoding.active && !this.packer?.holding ? beside : cores));
     }
     this.pagesInFlight = this.lanes + this.vision.ahead;
     const chosen = settings.pagesInFlightReason ? `; ${settings.pagesInFlightReason}` : '';
@@ -136,15 +136,27 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     // an unknown mode fails each page, naming the modes offered (resolutionMode)
     const mode = pkg.manifest.vision.resolution_modes.find((candidate) => candidate.name === settings.mode);
     const graphs = mode ? [`vision_${mode.base_size}`, ...(mode.crop ? [`vision_${mode.image_size}`] : [])] : [];
-    if (!mode || !(settings.visionBeside ?? this.lanes > 1) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
+    if (!mode || !(settings.visionBeside ?? (this.lanes > 1 && this.decoderLeavesCores())) || graphs.some((graph) => pkg.onDevice(graph))) return { onThread: false, ahead: 0, why: '' };
     return visionPlan({
       freeBytes: os.freemem(),
       lanes: this.lanes,
       laneBytes: pageCacheBytes(pkg.manifest, mode, settings.maxNewTokens, MAX_SPEC_K, runner.hasMtp),
       // the laid-out features and the prompt's embeddings they go into, float32
       pageBytes: 2 * largestPromptRows(mode) * runner.hidden * 4,
-      sessionBytes: Math.max(...graphs.map((graph) => pkg.weightBytes(graph))),
+      // a kept graph has a session for each of two thread counts there; one opened per pass, one at a time
+      sessionBytes: Math.max(...graphs.map((graph) => (pkg.perPass.has(graph) ? 1 : 2) * pkg.weightBytes(graph))),
     });
+  }
+
+  /**
+   * Whether the decoder's session leaves cores to a vision encoder beside it. One on every core
+   * slowed to a crawl beside the encoder's thread (2 cores, the real-width 2-layer int4 package:
+   * 4-page passes of 125-145 ms against 20-27 ms alone, docs/benchmarks.md), so then the pages'
+   * vision takes turns with their decoding instead, every core to each.
+   */
+  private decoderLeavesCores(): boolean {
+    const cores = os.availableParallelism();
+    return (this.pkg.threadsOf(this.pkg.decoderGraph) ?? cores) < cores;
   }
 
   /** Streams the page's Markdown with any grounding tags taken out (see shared/grounding.ts). */
@@ -170,7 +182,15 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     }
     const asked = performance.now();
     let decodedBefore = 0;
-    const input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
+    // the pages decoding wait for this one while a lane is free for it (pass-packer.ts `arrive`)
+    const arrived = this.packer?.arrive();
+    let input: PageInput;
+    try {
+      input = await pageInput(this.runner, manifest, this.tokenizer, image, mode, () => (decodedBefore = this.decoding.now()));
+    } catch (error) {
+      arrived?.();
+      throw error;
+    }
     const embedded = performance.now();
     const vision: VisionFigures = {
       visionMs: embedded - asked - input.vision.waitMs,
@@ -181,7 +201,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
       laneWaitMs: 0,
     };
     // the page joins the others' passes once its prompt is embedded (its vision is its own), or waits for the page decoding alone
-    const packed = this.packer ? await this.packer.join() : null;
+    const packed = this.packer ? await this.packer.join().finally(arrived) : null;
     const done = packed ? undefined : await this.decodeAlone();
     vision.laneWaitMs = performance.now() - embedded;
     this.decoding.start();
@@ -214,8 +234,12 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     packing: () => PackingStats | undefined,
   ): Promise<ImageConversion> {
     const { manifest } = this.pkg;
-    const start = await prefill(model, input.embeds, input.ids.length + this.settings.maxNewTokens + this.draftLength.maxK + 1);
-    this.draftLength.beginPage?.(input.ids.length, start.ms);
+    // Pages decoding together each keep their own `auto` chooser: sharing one, every page reported each
+    // shared pass's time, so the probes' budget grew with the pages while a probe, which first feeds the
+    // draft head the page's whole prompt, stalled them all (docs/benchmarks.md, "Through the CLI").
+    const draftLength = packing() && this.draftLength instanceof AutoDraftLength ? new AutoDraftLength(MAX_SPEC_K, DEFAULT_AUTO_SETTINGS, this.pkg.stepCosts) : this.draftLength;
+    const start = await prefill(model, input.embeds, input.ids.length + this.settings.maxNewTokens + draftLength.maxK + 1);
+    draftLength.beginPage?.(input.ids.length, start.ms);
     const skippedIds: number[] = [];
     const detokeniser = createDetokeniser(this.tokenizer, [manifest.tokens.bos, manifest.tokens.eos, manifest.tokens.pad], (id) => skippedIds.push(id));
     const parser = new GroundingParser(grounding);
@@ -238,7 +262,7 @@ export class VlmEngine implements Omit<PageEngine, 'name'> {
     };
     // what crosses per step, not the prompt's one-off upload
     this.runner.resetTraffic();
-    const result: DecodeResult = await decodeSpeculative(model, start, null, this.draftLength, limits, input.ids);
+    const result: DecodeResult = await decodeSpeculative(model, start, null, draftLength, limits, input.ids);
     emit(detokeniser.flush());
     const tail = parser.finish();
     if (tail) emitDelta(tail);
