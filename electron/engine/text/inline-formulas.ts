@@ -11,7 +11,7 @@
 import { dominantFontSize, groupRows, splitRow } from '../layout/lines.js';
 import type { TextRun } from '../layout/geometry.js';
 import { unicodeExtensionFonts } from './display-formulas.js';
-import { extensionSlotsAsText, glyphLatex, isMathOnlyFont, isOperatorName, mathFontClass, type MathFontClass } from './math-glyphs.js';
+import { extensionDepth, extensionSlotsAsText, glyphLatex, isMathOnlyFont, isOperatorName, mathFontClass, type MathFontClass } from './math-glyphs.js';
 import { formulaLatex, glyphsOf } from './math-layout.js';
 
 type PlacedRun = TextRun & { baseline: number };
@@ -67,15 +67,30 @@ export function withInlineFormulas(runs: readonly TextRun[]): TextRun[] {
   const asText = (run: TextRun): TextRun => (mathFontClass(run.fontName) === 'extension' ? { ...run, text: extensionSlotsAsText(run.text) } : run);
   if (!runs.some((run) => run.baseline !== undefined && isMathOnlyFont(mathFontClass(run.fontName)))) return runs.map(asText);
   const unicodeFonts = unicodeExtensionFonts(runs);
-  const index = new Map(runs.map((run, i) => [run, i]));
+  // The extension font hangs its glyphs from the baseline: they share the row their ink stands in.
+  const placed = runs.map(inkPlaced);
+  const index = new Map(placed.map((run, i) => [run, i]));
   const replaced = new Map<number, TextRun[]>();
-  for (const fragment of withScriptRows(groupRows(runs)).flatMap(splitRow)) {
+  for (const fragment of withScriptRows(groupRows(placed)).flatMap(splitRow)) {
     if (!fragment.runs.some((run) => isMathOnlyFont(mathFontClass(run.fontName)))) continue;
     if (fragment.runs.some((run) => run.baseline === undefined || run.monospace)) continue;
     const members = fragment.runs.map((run) => index.get(run)!);
     for (const [i, pieces] of rewriteFragment(runs, members, fragment.fontSize, unicodeFonts)) replaced.set(i, pieces);
   }
-  return runs.flatMap((run, i) => replaced.get(i) ?? [asText(run)]);
+  // A glyph painted twice in one place (a fake bold, a doubled bar) goes with its twin into the formula.
+  const taken = runs.filter((_, i) => replaced.has(i) && replaced.get(i)!.every((r) => r.latex !== undefined || r.text.trim() === ''));
+  return runs.flatMap((run, i) => replaced.get(i) ?? (taken.some((t) => t !== run && isTwin(t, run)) ? [] : [asText(run)]));
+}
+
+function isTwin(a: TextRun, b: TextRun): boolean {
+  return a.text === b.text && Math.abs(a.x0 - b.x0) < 0.2 * a.fontSize && Math.abs(a.y0 - b.y0) < 0.2 * a.fontSize;
+}
+
+/** A run of the extension font with the box its ink takes below its baseline; other runs as they are. */
+function inkPlaced(run: TextRun): TextRun {
+  if (mathFontClass(run.fontName) !== 'extension' || run.baseline === undefined) return run;
+  const depth = extensionDepth(run.text.trim());
+  return { ...run, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize };
 }
 
 /**
@@ -109,7 +124,15 @@ function withScriptRows(rows: readonly TextRun[][]): TextRun[][] {
 /** A fragment's runs rewritten where it holds inline formulas: each run index mapped to what replaces it. */
 function rewriteFragment(runs: readonly TextRun[], members: readonly number[], size: number, unicodeFonts: ReadonlySet<string>): Map<number, TextRun[]> {
   const baseline = mainBaseline(members.map((i) => runs[i] as PlacedRun), size);
-  const atoms = members.flatMap((i) => atomsOf(runs[i] as PlacedRun, i, size, baseline)).sort((a, b) => a.x0 - b.x0);
+  const all = members.flatMap((i) => atomsOf(runs[i] as PlacedRun, i, size, baseline)).sort((a, b) => a.x0 - b.x0);
+  // An extensible delimiter is drawn as the same piece stacked: one glyph to the formula.
+  const stacked = new Map<Atom, Atom>();
+  const atoms = all.filter((atom) => {
+    const twin = all.find((other) => other !== atom && !stacked.has(other) && other.run !== atom.run && other.text === atom.text && Math.abs(other.x0 - atom.x0) < 0.2 * size && mathFontClass(runs[atom.run]!.fontName) === 'extension');
+    if (!twin || all.indexOf(twin) > all.indexOf(atom)) return true;
+    stacked.set(atom, twin);
+    return false;
+  });
   const spans: Atom[][] = [];
   // A span never grows back into the one before it.
   let floor = 0;
@@ -133,6 +156,7 @@ function rewriteFragment(runs: readonly TextRun[], members: readonly number[], s
     formulas.push({ atoms: span, run });
     for (const atom of span) used.add(atom);
   }
+  for (const [atom, twin] of stacked) if (used.has(twin)) used.add(atom);
   if (formulas.length === 0) return result;
   // Each touched run keeps what no formula took, as runs of its own; a formula goes where its first atom was.
   const touched = new Set([...used].map((a) => a.run));
@@ -283,7 +307,7 @@ function bracketDepth(atoms: readonly Atom[]): number {
 
 /** The span as one run carrying its LaTeX, or undefined where it is not clearly math. */
 function formulaRun(runs: readonly TextRun[], span: readonly Atom[], unicodeFonts: ReadonlySet<string>, size: number, baseline: number): TextRun | undefined {
-  if (!isClearlyMath(runs, span)) return undefined;
+  if (!isClearlyMath(runs, span, size, baseline)) return undefined;
   if (bracketDepth(span) !== 0) return undefined;
   const byRun = new Map<number, Atom[]>();
   for (const atom of span) byRun.set(atom.run, [...(byRun.get(atom.run) ?? []), atom]);
@@ -298,7 +322,8 @@ function formulaRun(runs: readonly TextRun[], span: readonly Atom[], unicodeFont
     return read;
   });
   if (glyphs.some((g) => UNSAFE_LATEX.test(glyphLatex(g.text, g.fontClass, g.unicodeMapped)))) return undefined;
-  const read = formulaLatex(glyphs, []).trim();
+  // The reader spaces every glyph; a number's digits read as one (TeX sets them alike either way).
+  const read = formulaLatex(glyphs, []).trim().replace(/(?<=\d) (\. )?(?=\d)/g, (_, point: string | undefined) => (point ? '.' : ''));
   if (!read || /^[\d\s.,]+$/.test(read)) return undefined;
   const members = span.map((a) => runs[a.run]!);
   const main = members.filter((r) => Math.abs(r.baseline! - baseline) <= SCRIPT_SHIFT * size && r.fontSize >= 0.95 * size);
@@ -327,10 +352,15 @@ function formulaRun(runs: readonly TextRun[], span: readonly Atom[], unicodeFont
 
 /**
  * A variable, a symbol that is content on its own, or a script, in a math font: not a bullet, a
- * footnote mark, nor the calligraphic capitals of the AMS logo standing alone.
+ * footnote mark, nor the calligraphic capitals of the AMS logo standing alone. A letter at full
+ * size set off the baseline is a logo's (LaTeX2e's lowered epsilon), not a variable.
  */
-function isClearlyMath(runs: readonly TextRun[], span: readonly Atom[]): boolean {
-  const math = span.filter((a) => a.kind === 'math');
+function isClearlyMath(runs: readonly TextRun[], span: readonly Atom[], size: number, baseline: number): boolean {
+  const placed = (a: Atom) => {
+    const run = runs[a.run]!;
+    return Math.abs(run.baseline! - baseline) <= SCRIPT_SHIFT * size || run.fontSize <= SCRIPT_SIZE * size;
+  };
+  const math = span.filter((a) => a.kind === 'math' && placed(a));
   const classOf = (a: Atom): MathFontClass => mathFontClass(runs[a.run]!.fontName);
   if (math.every((a) => PROSE_SYMBOL.test(a.text))) return false;
   const logo = math.length >= 2 && math.length === span.length && math.every((a) => classOf(a) === 'symbol' && /^\p{Lu}$/u.test(a.text));
