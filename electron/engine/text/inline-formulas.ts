@@ -219,7 +219,8 @@ function atomsOf(run: PlacedRun, i: number, size: number, baseline: number): Ato
 }
 
 function textKind(token: string): AtomKind {
-  if (/^\p{N}/u.test(token) || TEXT_OPERATOR.test(token)) return 'operand';
+  // TeX takes its upright Greek capitals (`\Omega`) from the text font.
+  if (/^\p{N}/u.test(token) || TEXT_OPERATOR.test(token) || /^\p{Script=Greek}$/u.test(token)) return 'operand';
   if (/^\p{L}$/u.test(token)) return 'letter';
   if (/^\p{L}{2,}$/u.test(token) && isOperatorName(token)) return 'name';
   return 'stop';
@@ -231,7 +232,8 @@ function close(left: Atom, right: Atom, size: number): boolean {
 
 /** A gap narrower than this (ems) leaves two glyphs touching, as TeX sets an ordinary after another. */
 const TOUCHING_EM = 0.1;
-const BOLD_GAP_EM = 0.2;
+/** A relation's thick space (5/18 em), give or take: a bold letter may stand this far from the formula. */
+const BOLD_GAP_EM = 0.3;
 
 function joins(atom: Atom): boolean {
   return atom.kind === 'math' || atom.kind === 'operand' || atom.kind === 'name';
@@ -246,7 +248,9 @@ function letterJoins(atom: Atom, inner: Atom, outer: Atom | undefined, bold: boo
   if (PROSE_SYMBOL.test(inner.text)) return false;
   // A bold letter may stand a thin space from an operator's name (`\det \mathbf{K}`).
   if (bold) return gap(atom, inner) <= BOLD_GAP_EM * size;
-  return gap(atom, inner) <= TOUCHING_EM * size && outer !== undefined && joins(outer) && gap(atom, outer) <= TOUCHING_EM * size;
+  // Between brackets of the text font only, a letter is an enumeration's `(i)`, not math.
+  const mathBeside = [inner, outer].some((a) => a !== undefined && a.kind === 'math');
+  return mathBeside && gap(atom, inner) <= TOUCHING_EM * size && outer !== undefined && joins(outer) && gap(atom, outer) <= TOUCHING_EM * size;
 }
 
 /** Whether the atom left of a span joins it. */
@@ -255,6 +259,8 @@ function joinsLeft(atoms: readonly Atom[], k: number, runs: readonly TextRun[], 
   const next = atoms[k + 1]!;
   if (!close(atom, next, size)) return false;
   if (atom.kind === 'letter') return letterJoins(atom, next, atoms[k - 1], runs[atom.run]!.bold, size);
+  // A script before the span is the script of what stands before it (`\mathbf{B}^{(\lambda)}`); alone at the span's start it is trimmed.
+  if (atom.kind === 'script') return next.x0 - atom.x1 < 0.3 * size;
   return joins(atom);
 }
 
@@ -273,21 +279,23 @@ function joinsRight(atoms: readonly Atom[], k: number, runs: readonly TextRun[],
  * at its ends. A relation at its start takes the letter before it (`**A** = (a_{ij})`).
  */
 function trimmed(span: Atom[], before: Atom | undefined, size: number): Atom[] {
-  let atoms = [...span];
+  let atoms = balanced(span);
   for (let changed = true; changed && atoms.length > 0; ) {
     changed = false;
     const first = atoms[0]!;
     const last = atoms[atoms.length - 1]!;
-    const depth = bracketDepth(atoms);
-    if (first.kind === 'operand' && ((OPEN.test(first.text) && depth > 0) || CLOSE.test(first.text) || BINARY.test(first.text)) && !(RELATION.test(first.text) && before?.kind === 'letter' && close(before, first, size))) {
+    if (first.kind === 'operand' && BINARY.test(first.text) && !(RELATION.test(first.text) && before?.kind === 'letter' && close(before, first, size))) {
       atoms = atoms.slice(1);
       changed = true;
-    } else if (last.kind === 'operand' && ((CLOSE.test(last.text) && depth < 0) || OPEN.test(last.text) || BINARY.test(last.text))) {
+    } else if (last.kind === 'operand' && BINARY.test(last.text)) {
       atoms = atoms.slice(0, -1);
       changed = true;
     } else if (MATH_PUNCTUATION.test(last.text) || (first.kind === 'math' && MATH_PUNCTUATION.test(first.text))) {
       // A full stop or comma at a formula's end ends the sentence or the list it stands in.
       atoms = MATH_PUNCTUATION.test(last.text) ? atoms.slice(0, -1) : atoms.slice(1);
+      changed = true;
+    } else if (first.kind === 'script') {
+      atoms = atoms.slice(1);
       changed = true;
     } else if (last.kind === 'name' || (first.kind === 'name' && atoms.length === 1)) {
       atoms = atoms.slice(0, -1);
@@ -296,6 +304,29 @@ function trimmed(span: Atom[], before: Atom | undefined, size: number): Atom[] {
   }
   if (atoms.length > 0 && before?.kind === 'letter' && atoms[0] === span[0] && RELATION.test(atoms[0]!.text) && atoms[0]!.kind === 'operand' && close(before, atoms[0]!, size)) atoms.unshift(before);
   return atoms;
+}
+
+/**
+ * The span cut at its unmatched brackets (one closed or opened in the prose around it), the part
+ * with the most math kept.
+ */
+function balanced(span: readonly Atom[]): Atom[] {
+  const open: number[] = [];
+  const unmatched = new Set<number>();
+  span.forEach((atom, k) => {
+    if (atom.kind === 'math') return;
+    if (OPEN.test(atom.text)) open.push(k);
+    else if (CLOSE.test(atom.text)) {
+      if (open.length > 0) open.pop();
+      else unmatched.add(k);
+    }
+  });
+  for (const k of open) unmatched.add(k);
+  if (unmatched.size === 0) return [...span];
+  const parts: Atom[][] = [[]];
+  span.forEach((atom, k) => (unmatched.has(k) ? parts.push([]) : parts[parts.length - 1]!.push(atom)));
+  const weight = (part: readonly Atom[]) => part.filter((a) => a.kind === 'math').length;
+  return parts.reduce((best, part) => (weight(part) > weight(best) ? part : best));
 }
 
 /** Opening brackets less closing ones over the span's text. */
