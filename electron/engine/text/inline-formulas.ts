@@ -383,15 +383,16 @@ function formulaRun(runs: readonly TextRun[], span: readonly Atom[], unicodeFont
 
 /**
  * A variable, a symbol that is content on its own, or a script, in a math font: not a bullet, a
- * footnote mark, nor the calligraphic capitals of the AMS logo standing alone. A letter at full
- * size set off the baseline is a logo's (LaTeX2e's lowered epsilon), not a variable.
+ * footnote mark, nor the calligraphic capitals of the AMS logo standing alone. A number and one
+ * letter at full size set off the baseline is a logo (LaTeX2e's lowered epsilon), not a formula.
  */
 function isClearlyMath(runs: readonly TextRun[], span: readonly Atom[], size: number, baseline: number): boolean {
   const placed = (a: Atom) => {
     const run = runs[a.run]!;
     return Math.abs(run.baseline! - baseline) <= SCRIPT_SHIFT * size || run.fontSize <= SCRIPT_SIZE * size;
   };
-  const math = span.filter((a) => a.kind === 'math' && placed(a));
+  const math = span.filter((a) => a.kind === 'math');
+  if (span.length === 2 && /^\d$/.test(span[0]!.text) && math.length === 1 && !placed(math[0]!)) return false;
   const classOf = (a: Atom): MathFontClass => mathFontClass(runs[a.run]!.fontName);
   if (math.every((a) => PROSE_SYMBOL.test(a.text))) return false;
   const logo = math.length >= 2 && math.length === span.length && math.every((a) => classOf(a) === 'symbol' && /^\p{Lu}$/u.test(a.text));
