@@ -25,6 +25,8 @@ export interface TextRun extends Box {
   link?: string;
   /** Frame y of the baseline, where the text layer gives it (not OCR): what places math scripts. */
   baseline?: number;
+  /** Inline math read from the run's glyphs, as LaTeX (written `$...$`); `text` keeps the characters as they read. */
+  latex?: string;
 }
 
 /** A stroked line or a thin filled rectangle, horizontal or vertical: what tables are drawn with. */

@@ -24,6 +24,8 @@ interface Piece {
   italic: boolean;
   code: boolean;
   link: string | undefined;
+  /** Inline math's LaTeX, written `$...$`; `text` holds its characters as they read. */
+  math: string | undefined;
 }
 
 /** A gap wider than this many ems between two runs is a space pdf.js did not write. */
@@ -44,11 +46,12 @@ function pieceOf(run: TextRun, options: InlineOptions): Piece {
     italic: options.emphasis && run.italic,
     code: options.codeSpans && run.monospace && /[\p{L}\p{N}]/u.test(run.text),
     link: run.link,
+    math: run.latex,
   };
 }
 
 function plainSpace(): Piece {
-  return { text: ' ', bold: false, italic: false, code: false, link: undefined };
+  return { text: ' ', bold: false, italic: false, code: false, link: undefined, math: undefined };
 }
 
 const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/gu;
@@ -118,7 +121,7 @@ function joinLines(lines: readonly Line[], options: InlineOptions): Piece[] {
 }
 
 function sameStyle(a: Piece, b: Piece): boolean {
-  return a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link;
+  return a.bold === b.bold && a.italic === b.italic && a.code === b.code && a.link === b.link && a.math === undefined && b.math === undefined;
 }
 
 /** Whitespace between two pieces of one style takes that style, so `**a b**` is not cut in two. */
@@ -130,7 +133,11 @@ function mergePieces(pieces: readonly Piece[]): Piece[] {
     const after = pieces[i + 1];
     if (!piece.text.trim() && before && after && sameStyle(before, after)) piece = { ...before, text: piece.text };
     if (before && sameStyle(before, piece)) before.text += piece.text;
-    else merged.push({ ...piece });
+    // Two formulas side by side are one: written apart they would read as `$$`.
+    else if (before?.math !== undefined && piece.math !== undefined && before.link === piece.link) {
+      before.text += piece.text;
+      before.math += ` ${piece.math}`;
+    } else merged.push({ ...piece });
   }
   return merged;
 }
@@ -151,34 +158,37 @@ function codeSpan(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-function styled(piece: Piece): string {
+/** `escapeDollars`: every dollar of the text is escaped, so that none pairs with another or with a formula's as math. */
+function styled(piece: Piece, escapeDollars: boolean): string {
   const text = piece.text;
   const core = text.trim();
   if (!core) return text;
   const lead = text.slice(0, text.indexOf(core));
   const trail = text.slice(text.indexOf(core) + core.length);
+  const escaped = (plain: string) => (escapeDollars ? escapeMarkdownText(plain).replace(/\$/g, '\\$') : escapeMarkdownText(plain));
   let inner: string;
-  if (piece.code) inner = codeSpan(core);
-  else if (/^[\p{P}\p{S}\s]+$/u.test(core) || (!piece.bold && !piece.italic)) inner = escapeMarkdownText(core);
+  if (piece.math !== undefined) inner = `$${piece.math}$`;
+  else if (piece.code) inner = codeSpan(core);
+  else if (/^[\p{P}\p{S}\s]+$/u.test(core) || (!piece.bold && !piece.italic)) inner = escaped(core);
   else {
     const marker = piece.bold && piece.italic ? '***' : piece.bold ? '**' : '*';
-    inner = `${marker}${escapeMarkdownText(core)}${marker}`;
+    inner = `${marker}${escaped(core)}${marker}`;
   }
   return `${lead}${inner}${trail}`;
 }
 
-function renderPieces(pieces: readonly Piece[]): string {
+function renderPieces(pieces: readonly Piece[], escapeDollars: boolean): string {
   let out = '';
   let i = 0;
   while (i < pieces.length) {
     const link = pieces[i]!.link;
     if (!link) {
-      out += styled(pieces[i]!);
+      out += styled(pieces[i]!, escapeDollars);
       i++;
       continue;
     }
     let inner = '';
-    while (i < pieces.length && pieces[i]!.link === link) inner += styled(pieces[i++]!);
+    while (i < pieces.length && pieces[i]!.link === link) inner += styled(pieces[i++]!, escapeDollars);
     const label = inner.trim();
     const lead = inner.slice(0, inner.indexOf(label));
     const trail = inner.slice(inner.indexOf(label) + label.length);
@@ -190,5 +200,7 @@ function renderPieces(pieces: readonly Piece[]): string {
 /** Markdown for a paragraph, heading or list item made of these lines. */
 export function renderInline(lines: readonly Line[], options: InlineOptions = PROSE): string {
   const pieces = mergePieces(joinLines(lines, options));
-  return escapeDollarPairs(renderPieces(pieces).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim());
+  // Beside a formula's `$...$`, any dollar of the text could close or open math.
+  if (pieces.some((p) => p.math !== undefined)) return renderPieces(pieces, true).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim();
+  return escapeDollarPairs(renderPieces(pieces, false).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim());
 }

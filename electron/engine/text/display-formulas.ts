@@ -283,7 +283,7 @@ function ruleY(rule: Rule): number {
  * brackets), told from TeX's, whose text is its slots (`X` a sum, `(` a brace), by any character
  * past ASCII that is not one of the slots' Control Pictures.
  */
-function unicodeExtensionFonts(runs: readonly TextRun[]): Set<string> {
+export function unicodeExtensionFonts(runs: readonly TextRun[]): Set<string> {
   const fonts = new Set<string>();
   for (const run of runs) {
     if (mathFontClass(run.fontName) === 'extension' && /[^\u0000-\u007F\u2400-\u241F]/u.test(run.text)) fonts.add(run.fontName);

@@ -124,7 +124,11 @@ const RADICAL_SLOTS = new Set(['p', 'q', 'r', 's', 'v']);
 const RADICAL_PIECES = new Set(['t', 'u']);
 
 /** How deep (ems) the extension font's glyphs hang below their baseline: radicals, text and display operators. */
-const EXTENSION_DEPTH: Readonly<Record<string, number>> = { p: 1.2, q: 1.8, r: 2.4, s: 3, P: 1, Q: 1, R: 1.1, X: 1.5, Y: 1.5, Z: 2.2 };
+const EXTENSION_DEPTH: Readonly<Record<string, number>> = {
+  p: 1.2, q: 1.8, r: 2.4, s: 3, P: 1, Q: 1, R: 1.1, X: 1.5, Y: 1.5, Z: 2.2,
+  // The text-size unions, intersections, circled operators and the rest, as deep as the text-size sum.
+  S: 1, T: 1, H: 1, '`': 1, V: 1, W: 1, N: 1, L: 1, J: 1,
+};
 
 export function extensionDepth(text: string): number {
   return EXTENSION_DEPTH[text] ?? 1.8;
@@ -151,6 +155,11 @@ const OPERATOR_NAMES = new Set([
 
 /** Operator names that take limits (`\\lim_{n \\to \\infty}`), set under them in a display. */
 const LIMIT_NAMES = new Set(['lim', 'liminf', 'limsup', 'sup', 'inf', 'max', 'min', 'det', 'gcd', 'Pr']);
+
+/** An operator's name TeX sets upright in a formula (`log`, `sin`, `max`). */
+export function isOperatorName(word: string): boolean {
+  return OPERATOR_NAMES.has(word);
+}
 
 /** A word in a formula that is prose (`\\text{if}`), not an operator's name (`sin`, or an author's `Var`, `diag`). */
 export function isProseWord(word: string): boolean {

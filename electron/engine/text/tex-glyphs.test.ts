@@ -40,6 +40,7 @@ describe('glyphs of TeX fonts read by the text engine', needs(PROGRAMS, PDFLATEX
     const markdown = await pages.read('named-glyphs', NAMED_GLYPHS);
     // plain TeX's copyright sign, a c inside CMSY's big circle, is one ©
     expect(markdown).toContain('Typeset with LATEX 2ε, © 2024 by the authors.');
-    expect(markdown).toContain('The pair ⟨x, y⟩ has ϵϑϕϱℓ∂℘ and α ∈ y ≤ x and ‖x‖ ⋄ y · x.');
+    // read as inline math, each glyph as the command for the symbol it draws
+    expect(markdown).toContain(String.raw`The pair $\langle x , y \rangle$ has $\epsilon \vartheta \phi \varrho \ell \partial \wp$ and $\alpha \in y \leq x$ and $‖ x ‖ \, ⋄ \, y \cdot x$.`);
   }, 30_000);
 });

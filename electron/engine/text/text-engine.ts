@@ -11,6 +11,7 @@ import { IMAGE_LINK_PREFIX } from '../../../shared/page.js';
 import type { PageContent, PageEngine, PageJob } from '../engine.js';
 import { FailureError } from '../../core/failure-error.js';
 import { findDisplayFormulas } from './display-formulas.js';
+import { withInlineFormulas } from './inline-formulas.js';
 import { extensionSlotsAsText, mathFontClass } from './math-glyphs.js';
 import { PdfiumDocuments } from '../pdf/pdfium-documents.js';
 import { PdfiumFirstDocument, type PdfDocument } from '../pdf/pdf-document.js';
@@ -201,10 +202,12 @@ async function convertPage(
   const rules = drawing.rules.map((rule) => toFrameRule(rule, frame));
   const formulas = findDisplayFormulas(bodyRuns, rules);
   const inFormula = new Set(formulas.flatMap((f) => f.runIndices));
-  const proseRuns = bodyRuns.filter((_, i) => !inFormula.has(i)).map((run) => (mathFontClass(run.fontName) === 'extension' ? { ...run, text: extensionSlotsAsText(run.text) } : run));
+  const mathRuns = bodyRuns.filter((_, i) => !inFormula.has(i));
+  const proseRuns = mathRuns.map((run) => (mathFontClass(run.fontName) === 'extension' ? { ...run, text: extensionSlotsAsText(run.text) } : run));
   const tables = detectTables(proseRuns, rules, frame);
   const taken = new Set(tables.flatMap((t) => t.runIndices));
-  const freeRuns = proseRuns.filter((_, i) => !taken.has(i));
+  // Inline math is read from the runs as they came (the extension font's slots still slots), outside tables.
+  const freeRuns = withInlineFormulas(mathRuns.filter((_, i) => !taken.has(i)));
 
   const images = drawing.images
     .map((image) => ({ ...image, ...transformBox(frame.fromPage, image) }))
