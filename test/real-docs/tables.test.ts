@@ -143,9 +143,7 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     // the paragraph between the two statements stays running text
     expect(markdown).toMatch(/The following proportions based on the 1980 Census data are to/);
   }, 120_000);
-  // Known failure since h-icdar and h-tabular were merged together (each passed alone): the heading block above
-  // this table is read as a table of its own again. Fix, then make this `it` again.
-  it.fails('heads a table whose first rows are group labels with the header line above them, words never cut at a column boundary', async () => {
+  it('heads a table whose first rows are group labels with the header line above them, words never cut at a column boundary', async () => {
     const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-024.pdf'), 3);
     expect(tableCheck(markdown, { cell: 'Sex', top_heading: 'Characteristic', down: 'Male' })).toBe('passed');
     expect(tableCheck(markdown, { cell: '(22.9)', left: '14,037', top_heading: '(%)' })).toBe('passed');

@@ -38,6 +38,10 @@ const MAX_GROUP_LABEL_CHARS = 40;
 const MAX_STACKED_LABEL_LINES = 3;
 /** At most this many header lines are taken above a table body. */
 const MAX_HEADER_LINES = 3;
+/** A block of headings over a table may run longer than the header lines a table takes: a year over wrapped headings. */
+const MAX_HEADING_BLOCK_LINES = 5;
+/** Group labels between a table's header line and its first row. */
+const MAX_GROUP_LABELS = 2;
 /** A segment of this many words starting in lower case is prose, not a header. */
 const PROSE_WORDS = 4;
 /** A header centred over a run of columns lies this close (in line heights) to the run's middle. */
@@ -183,16 +187,25 @@ function minimumSize(block: Block, lines: readonly Line[], rules: readonly Rule[
  * the last two) lines up into columns of its own, which the body's columns break into more.
  */
 function headsNextBlock(lines: readonly Line[], block: Block, rules: readonly Rule[]): boolean {
-  if (block.end - block.start > MAX_HEADER_LINES || block.end >= lines.length) return false;
+  if (block.end - block.start > MAX_HEADING_BLOCK_LINES || block.end >= lines.length) return false;
   const next = growBlock(lines, block.end, rules);
   if (!next || next.columns.length <= block.columns.length) return false;
-  const minimum = minimumSize(next, lines, rules);
-  if (next.end - next.start < minimum || next.columns.length < minimum || !readsLikeCells(lines.slice(next.start, next.end), next.columns)) return false;
+  // the table may open with a header line and group labels ("Sex" over "Male" and "Female"): its rows lie under them
+  const body = next.end - next.start >= minimumSize(next, lines, rules) ? next : rowsUnderLabels(lines, next, rules);
+  const minimum = minimumSize(body, lines, rules);
+  if (body.end - body.start < minimum || body.columns.length < minimum || !readsLikeCells(lines.slice(body.start, body.end), body.columns)) return false;
   const height = lineHeight(lines[next.start]!);
   return lines.slice(block.start, block.end).every((line, i) => {
     const below = lines[block.start + i + 1]!;
     return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && headerSpans(line, next.columns, rules) !== undefined;
   });
+}
+
+/** The block of rows under a few group labels (lines of one segment) right under `block`, or `block` where there is none. */
+function rowsUnderLabels(lines: readonly Line[], block: Block, rules: readonly Rule[]): Block {
+  let later = block.end;
+  while (later < lines.length && later - block.end < MAX_GROUP_LABELS && lines[later]!.segments.length === 1) later++;
+  return (later > block.end ? growBlock(lines, later, rules) : undefined) ?? block;
 }
 
 /** Runs grouped into lines (by vertical overlap) and each line into cell-like segments. */
