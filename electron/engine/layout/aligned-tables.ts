@@ -128,7 +128,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
       start = body.end;
       continue;
     }
-    extendUpwards(lines, body, claimedUntil);
+    extendUpwards(lines, body, claimedUntil, horizontalRules);
     takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
@@ -147,7 +147,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
  * block wherever a wrapped label does not bridge the gap: the rows above it that fit the block's
  * columns, as far apart as its own rows are from each other, are its rows too.
  */
-function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: number): void {
+function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: number, rules: readonly Rule[]): void {
   const rows = lines.slice(block.start, block.end).filter((line) => line.segments.length > 1);
   const gaps = rows.slice(1).map((line, i) => line.y0 - rows[i]!.y1).sort((a, b) => a - b);
   if (gaps.length < 2) return;
@@ -155,7 +155,7 @@ function extendUpwards(lines: readonly Line[], block: Block, claimedUntil: numbe
   while (block.start > claimedUntil) {
     const line = lines[block.start - 1]!;
     const below = lines[block.start]!;
-    if (line.segments.length < 2 || below.y0 - line.y1 > SPACED_ROW_GAP * usual) return;
+    if (line.segments.length < 2 || below.y0 - line.y1 > SPACED_ROW_GAP * usual || ruledApart(line, below, rules)) return;
     const merged = mergeColumns(block.columns, line);
     if (!merged || merged.length !== block.columns.length) return;
     block.columns = merged;
@@ -425,6 +425,11 @@ function closeEnough(upper: Line, lower: Line, rules: readonly Rule[]): boolean 
   const height = lineHeight(upper);
   if (gap <= ROW_GAP * height) return true;
   if (gap > RULED_ROW_GAP * height) return false;
+  return ruledApart(upper, lower, rules);
+}
+
+/** A rule runs between the two lines, under both. */
+function ruledApart(upper: Line, lower: Line, rules: readonly Rule[]): boolean {
   const x0 = Math.max(upper.x0, lower.x0);
   const x1 = Math.min(upper.x1, lower.x1);
   return rules.some((rule) => rule.y0 >= upper.y1 - 1 && rule.y1 <= lower.y0 + 1 && rule.x0 <= x1 && rule.x1 >= x0);

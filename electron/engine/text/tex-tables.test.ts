@@ -119,9 +119,7 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
     expect(functions).toMatch(/\$\$\n.*erf.*= 1\n\$\$/);
   });
 
-  // Known failure since h-icdar and h-tabular were merged together (each passed alone): the two header rows are
-  // joined into one ("Sample property (1)"). Fix, then make this `it` again.
-  it.fails('keeps two header rows centred over columns set flush left whole, above every body row', () => {
+  it('keeps two header rows centred over columns set flush left whole, above every body row', () => {
     expect(tableCheck(centred, { cell: '(2)', left: '(1)', up: 'Values', down: '4008' })).toBe('passed');
     expect(tableCheck(centred, { cell: '0.179', left: 'Initial void ratio', top_heading: 'Values' })).toBe('passed');
     expect(tableCheck(centred, { cell: 'Sample size', up: 'Initial void ratio', top_heading: 'Sample property' })).toBe('passed');
