@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ModelFolderCheck } from '../../shared/app-api.js';
 import { DEMO_MODELS } from '../../shared/demo-models.js';
 import { useApi } from '../state/store-context.js';
@@ -27,9 +27,13 @@ export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderF
     setDemoLabel(check.problem === null ? check.demoLabel : undefined);
   };
   const failed = (error: unknown): CheckShown => ({ problem: (error as Error).message });
+  // checks answer in any order (a slow first check of the saved folder may end after the typed one's): the latest asked is shown
+  const latestCheck = useRef(0);
   const check = async (folder: string) => {
+    const asked = ++latestCheck.current;
     if (folder.trim() === '') return show({ problem: null });
-    show(await api.checkModelFolder(folder.trim()).catch(failed));
+    const found = await api.checkModelFolder(folder.trim()).catch(failed);
+    if (asked === latestCheck.current) show(found);
   };
   // once, for the folder the dialog opened with: it may have moved or been replaced since it was saved
   useEffect(() => {
