@@ -27,7 +27,7 @@ export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderF
     setDemoLabel(check.problem === null ? check.demoLabel : undefined);
   };
   const failed = (error: unknown): CheckShown => ({ problem: (error as Error).message });
-  // checks answer in any order (a slow first check of the saved folder may end after the typed one's): the latest asked is shown
+  // checks answer in any order (a slow check of a typed folder may end after a folder is chosen): only the latest is shown
   const latestCheck = useRef(0);
   const check = async (folder: string) => {
     const asked = ++latestCheck.current;
@@ -46,6 +46,7 @@ export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderF
     show(chosen);
   };
   const choose = async () => {
+    latestCheck.current++;
     const chosen = await api.chooseModelFolder().catch(failed);
     if (chosen === null) return;
     if ('folder' in chosen) take(chosen);
@@ -53,6 +54,7 @@ export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderF
   };
   // main finds and checks the demo package: the page sends a name, never a path
   const chooseDemo = async (name: string) => {
+    latestCheck.current++;
     const chosen = await api.useDemoModel(name).catch(failed);
     if ('folder' in chosen) take(chosen);
     else show(chosen);
