@@ -36,23 +36,23 @@ const FUNCTION_TABLE = String.raw`\documentclass[11pt]{article}
 \usepackage{booktabs}
 \pagestyle{empty}
 \begin{document}
-The error function and its complement are tabulated below for a few arguments, rounded to five places.
+The hyperbolic tangent and secant are tabulated below for a few arguments, rounded to five places.
 \begin{table}[h]
 \centering
-\caption{The error function}
+\caption{Two hyperbolic functions}
 \begin{tabular}{ccc}
 \toprule
-$x$ & erf$(x)$ & erfc$(x)$ \\
+$x$ & tanh$(x)$ & sech$(x)$ \\
 \midrule
-0.00 & 0.00000 & 1.00000 \\
-0.05 & 0.05637 & 0.94363 \\
-0.10 & 0.11246 & 0.88754 \\
-0.15 & 0.16800 & 0.83200 \\
+0.0 & 0.00000 & 1.00000 \\
+0.1 & 0.09967 & 0.99502 \\
+0.2 & 0.19738 & 0.98033 \\
+0.3 & 0.29131 & 0.95663 \\
 \bottomrule
 \end{tabular}
 \end{table}
 A display between paragraphs stays a formula:
-\[ \mathrm{erf}(x) + \mathrm{erfc}(x) = 1 \]
+\[ \mathrm{sech}(x) \, \mathrm{cosh}(x) = 1 \]
 for every real $x$.
 \end{document}
 `;
@@ -60,20 +60,20 @@ for every real $x$.
 const CENTRED_HEADERS = String.raw`\documentclass[11pt]{article}
 \pagestyle{empty}
 \begin{document}
-The samples used in the tests are described in the table below, with the sizes of their particles.
+The specimens cored from the test road are described in the table below, with their layers and sizes.
 \begin{table}[h]
 \centering
-\caption{Samples}
+\caption{Specimens}
 \begin{tabular}{l l}
 \hline\hline
-\multicolumn{1}{c}{Sample property} & \multicolumn{1}{c}{Values} \\
+\multicolumn{1}{c}{Specimen property} & \multicolumn{1}{c}{Values} \\
 \multicolumn{1}{c}{(1)} & \multicolumn{1}{c}{(2)} \\
 \hline
-Number of grains & 4008 \\
-Grain sizes & Multiple \\
-Size range & 0.45 mm to 1.40 mm \\
-Initial void ratio & 0.179 \\
-Sample size & 54 mm by 54 mm by 54 mm \\
+Number of layers & 12 \\
+Binder & Bitumen \\
+Thickness range & 20 mm to 45 mm \\
+Air void ratio & 0.046 \\
+Core diameter & 150 mm \\
 \hline\hline
 \end{tabular}
 \end{table}
@@ -111,18 +111,18 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
   });
 
   it('takes a header row of lowercase function names between the top rule and the midrule as the header, not as a display', () => {
-    expect(tableCheck(functions, { cell: 'erf(x)', left: 'x', right: 'erfc(x)', down: '0.00000' })).toBe('passed');
-    expect(tableCheck(functions, { cell: '0.94363', left: '0.05637', top_heading: 'erfc(x)' })).toBe('passed');
+    expect(tableCheck(functions, { cell: 'tanh(x)', left: 'x', right: 'sech(x)', down: '0.00000' })).toBe('passed');
+    expect(tableCheck(functions, { cell: '0.99502', left: '0.09967', top_heading: 'sech(x)' })).toBe('passed');
   });
 
   it('leaves a display formula between paragraphs a formula', () => {
-    expect(functions).toMatch(/\$\$\n.*erf.*= 1\n\$\$/);
+    expect(functions).toMatch(/\$\$\n.*sech.*= 1\n\$\$/);
   });
 
   it('keeps two header rows centred over columns set flush left whole, above every body row', () => {
-    expect(tableCheck(centred, { cell: '(2)', left: '(1)', up: 'Values', down: '4008' })).toBe('passed');
-    expect(tableCheck(centred, { cell: '0.179', left: 'Initial void ratio', top_heading: 'Values' })).toBe('passed');
-    expect(tableCheck(centred, { cell: 'Sample size', up: 'Initial void ratio', top_heading: 'Sample property' })).toBe('passed');
-    expect(centred).toContain('<tr><td>Number of grains</td><td>4008</td></tr>');
+    expect(tableCheck(centred, { cell: '(2)', left: '(1)', up: 'Values', down: '12' })).toBe('passed');
+    expect(tableCheck(centred, { cell: '0.046', left: 'Air void ratio', top_heading: 'Values' })).toBe('passed');
+    expect(tableCheck(centred, { cell: 'Core diameter', up: 'Air void ratio', top_heading: 'Specimen property' })).toBe('passed');
+    expect(centred).toContain('<tr><td>Number of layers</td><td>12</td></tr>');
   });
 });
