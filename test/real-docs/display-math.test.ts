@@ -7,17 +7,13 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findFormula, renderFormula } from '../../shared/olmocr-bench/math.js';
 import { needs, REAL_DOCS } from '../environment.js';
 import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
+import { rendersIn } from '../bench-verdicts.js';
 
 const PUBLISHERS = path.join(REAL_DOCS_DIR, 'texlive/texlive-publishers-doc/latex');
 const BASE = path.join(REAL_DOCS_DIR, 'texlive/texlive-latex-base-doc/latex');
-
-function rendersIn(markdown: string, reference: string): boolean {
-  return findFormula(reference, renderFormula(reference)!, markdown).passed;
-}
 
 describe('display formulas of real TeX-made papers', needs(REAL_DOCS, realDocsProblem), () => {
   it('reads a display set in Libertine and newtx math: limits under lim and sums, an integral with its scripts', async () => {

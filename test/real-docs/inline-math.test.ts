@@ -6,16 +6,12 @@
 
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findFormula, renderFormula } from '../../shared/olmocr-bench/math.js';
 import { needs, REAL_DOCS } from '../environment.js';
 import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
+import { rendersIn } from '../bench-verdicts.js';
 
 const TESTMATH = path.join(REAL_DOCS_DIR, 'texlive/texlive-latex-base-doc/latex/amsmath/testmath.pdf');
-
-function rendersIn(markdown: string, reference: string): boolean {
-  return findFormula(reference, renderFormula(reference)!, markdown).passed;
-}
 
 describe('inline math of a real TeX-made paper', needs(REAL_DOCS, realDocsProblem), () => {
   let first = '';

@@ -5,20 +5,13 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBenchTest, runBenchTest } from '../../shared/olmocr-bench/bench-test.js';
 import { needs, REAL_DOCS } from '../environment.js';
 import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
+import { tableCheck } from '../bench-verdicts.js';
 
 const ICDAR_US = path.join(REAL_DOCS_DIR, 'icdar2013/competition-dataset-us');
 const ICDAR_EU = path.join(REAL_DOCS_DIR, 'icdar2013/competition-dataset-eu');
-
-/** What the benchmark says of a table check on the Markdown: passed, or why not. */
-function tableCheck(markdown: string, check: Record<string, string>): string {
-  const test = parseBenchTest({ pdf: 'page.pdf', page: 1, id: 'check', type: 'table', ...check }, 'test');
-  const verdict = runBenchTest(test, markdown);
-  return verdict.passed ? 'passed' : (verdict.detail ?? 'failed');
-}
 
 describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
   it('keeps the column headings of a long table that every page repeats at its top, under its top rule and apart from the caption', async () => {

@@ -6,20 +6,13 @@
 
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBenchTest, runBenchTest } from '../../shared/olmocr-bench/bench-test.js';
 import { needs, REAL_DOCS } from '../environment.js';
 import { textEngineMarkdown } from '../text-engine-markdown.js';
 import { REAL_DOCS_DIR, realDocsProblem } from './real-docs-folder.js';
+import { tableCheck } from '../bench-verdicts.js';
 
 const PUBLISHERS = path.join(REAL_DOCS_DIR, 'texlive/texlive-publishers-doc/latex');
 const SCIENCE = path.join(REAL_DOCS_DIR, 'texlive/texlive-science-doc/latex');
-
-/** What the benchmark says of a table check on the Markdown: passed, or why not. */
-function tableCheck(markdown: string, check: Record<string, string>): string {
-  const test = parseBenchTest({ pdf: 'page.pdf', page: 1, id: 'check', type: 'table', ...check }, 'test');
-  const verdict = runBenchTest(test, markdown);
-  return verdict.passed ? 'passed' : (verdict.detail ?? 'failed');
-}
 
 describe('tables of LaTeX-made real pages', needs(REAL_DOCS, realDocsProblem), () => {
   it('reads a LaTeX table whose figures are aligned on the decimal point (dcolumn) as cells, not display math, under its whole header row', async () => {

@@ -6,9 +6,9 @@
  */
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseBenchTest, runBenchTest } from '../../../shared/olmocr-bench/bench-test.js';
 import { needs, PROGRAMS } from '../../../test/environment.js';
 import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
+import { tableCheck } from '../../../test/bench-verdicts.js';
 
 const DECIMAL_COLUMNS = String.raw`\documentclass[11pt]{article}
 \usepackage{dcolumn,booktabs}
@@ -79,13 +79,6 @@ Core diameter & 150 mm \\
 \end{table}
 \end{document}
 `;
-
-/** What the benchmark's table rule says of a cell with its neighbours in the Markdown: passed, or why not. */
-function tableCheck(markdown: string, check: Record<string, string>): string {
-  const test = parseBenchTest({ pdf: 'page.pdf', page: 1, id: 'check', type: 'table', ...check }, 'test');
-  const verdict = runBenchTest(test, markdown);
-  return verdict.passed ? 'passed' : (verdict.detail ?? 'failed');
-}
 
 describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-tables-');
