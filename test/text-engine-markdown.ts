@@ -1,12 +1,14 @@
-/** A PDF read by the text engine in-process, for tests of what it makes of its pages. */
+/** A PDF read by the text engine in-process, opened as the app and CLI open it, for tests of what it makes of its pages. */
 
 import { DEFAULT_CONVERT_OPTIONS } from '../shared/protocol.js';
-import { openPdf } from '../electron/engine/pdf/open-pdf.js';
+import { openDocumentSource } from '../electron/engine/open-document.js';
 import { createTextEngine } from '../electron/engine/text/text-engine.js';
 
 /** The Markdown the text engine makes of page 1 of `file`, of every page (joined by a blank line), or of the one page numbered. */
 export async function textEngineMarkdown(file: string, pages: 'first' | 'all' | number = 'first'): Promise<string> {
-  const { pdf } = await openPdf(file);
+  const source = await openDocumentSource(file);
+  const pdf = source.pdf;
+  if (!pdf) throw new Error(`${file} opened as an image, not a PDF`);
   const engine = createTextEngine();
   const markdown: string[] = [];
   try {
@@ -27,6 +29,6 @@ export async function textEngineMarkdown(file: string, pages: 'first' | 'all' | 
     return markdown.join('\n\n');
   } finally {
     engine.forgetDocument(pdf);
-    await pdf.destroy();
+    await source.close();
   }
 }
