@@ -77,7 +77,7 @@ test('a file that is not a PDF fails by the name the user dropped, never its upl
   await dropFile(page, file);
   const failed = page.getByRole('heading', { name: 'minutes.pdf could not be opened' });
   await expect(failed).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveText('Not a PDF (no %PDF header).');
+  await expect(page.getByRole('alert')).toHaveText('Neither a PDF (no %PDF header) nor a page image (PNG, JPEG, TIFF, WebP, GIF, BMP).');
   await expect(page.getByText('uploads')).toHaveCount(0);
   await screenshot(page, 'first-hour-failed');
 });

@@ -83,7 +83,7 @@ describe('folio command line', () => {
     const run = await folio(['convert', docs.report, docs.notPdf, docs.empty, docs.truncated, docs.locked, docs.notes, '-o', out]);
     expect(run.code).toBe(1);
     const lines = run.stderr.split('\n');
-    expect(lines).toContain(`${docs.notPdf}: not a PDF (no %PDF header).`);
+    expect(lines).toContain(`${docs.notPdf}: neither a PDF (no %PDF header) nor a page image (PNG, JPEG, TIFF, WebP, GIF, BMP).`);
     expect(lines).toContain(`${docs.empty}: the file is empty.`);
     expect(lines.find((line) => line.startsWith(`${docs.truncated}: `))).toMatch(/damaged/);
     expect(lines).toContain(`${docs.locked}: encrypted; give its password with --password.`);

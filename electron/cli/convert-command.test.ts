@@ -55,7 +55,7 @@ describe('folio convert input checks', () => {
     const run = await convert([missing, notPdf, '-o', path.join(folder, 'out-2')]);
     expect(run.hostsStarted).toBe(1);
     const lines = run.stderr.split('\n');
-    expect(lines.indexOf(`${missing}: no such file.`)).toBeLessThan(lines.indexOf(`${notPdf}: not a PDF (no %PDF header).`));
+    expect(lines.indexOf(`${missing}: no such file.`)).toBeLessThan(lines.indexOf(`${notPdf}: neither a PDF (no %PDF header) nor a page image (PNG, JPEG, TIFF, WebP, GIF, BMP).`));
     expect(lines.indexOf(`${missing}: no such file.`)).toBeGreaterThanOrEqual(0);
   });
 });

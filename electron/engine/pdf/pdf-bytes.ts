@@ -19,7 +19,8 @@ export async function readPdfBytes(file: string): Promise<Uint8Array> {
   }
   if (bytes.length === 0) throw new FailureError(emptyInput(file).code, emptyInput(file).message);
   if (!looksLikePdf(bytes)) {
-    throw new FailureError('not-pdf', `${file}: not a PDF (no %PDF header).`);
+    // opened as a PDF only once its first bytes named no image format (open-document.ts)
+    throw new FailureError('not-pdf', `${file}: neither a PDF (no %PDF header) nor a page image (PNG, JPEG, TIFF, WebP, GIF, BMP).`);
   }
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
