@@ -264,6 +264,14 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     let hasUnmapped = false;
     const embedded = new Set<string>();
     const count = api.FPDFText_CountChars(textPage);
+    // A text object's characters share its font, size and matrix (PDFium sets them per object), so
+    // a run of characters from one object reads them once: a third of the calls into PDFium.
+    let lastObject = 0;
+    let font = '';
+    let a = 1;
+    let b = 0;
+    let c = 0;
+    let d = 1;
     for (let index = 0; index < count; index++) {
       let code = api.FPDFText_GetUnicode(textPage, index);
       // PDFium gives a character beyond the Basic Multilingual Plane (LuaTeX's math italic `𝜀`) as
@@ -285,29 +293,32 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         continue;
       }
       const textObject = api.FPDFText_GetTextObject(textPage, charIndex);
-      const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
-      let font = fontKeys.get(fontHandle);
-      if (font === undefined) {
-        font = `pdfium-font-${fontKeys.size}`;
-        fontKeys.set(fontHandle, font);
-        const described = describeFont(pdfium, fontHandle, scratch);
-        styles[font] = described.style;
-        fonts.set(font, described.facts);
-        if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
+      if (!textObject || textObject !== lastObject) {
+        lastObject = textObject;
+        const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
+        const known = fontKeys.get(fontHandle);
+        if (known === undefined) {
+          font = `pdfium-font-${fontKeys.size}`;
+          fontKeys.set(fontHandle, font);
+          const described = describeFont(pdfium, fontHandle, scratch);
+          styles[font] = described.style;
+          fonts.set(font, described.facts);
+          if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
+        } else font = known;
+        const size = api.FPDFText_GetFontSize(textPage, charIndex);
+        api.FPDFText_GetMatrix(textPage, charIndex, scratch);
+        const floats = heap.HEAPF32;
+        const at = scratch >> 2;
+        a = size * (floats[at] ?? 1);
+        b = size * (floats[at + 1] ?? 0);
+        c = size * (floats[at + 2] ?? 0);
+        d = size * (floats[at + 3] ?? 1);
       }
       const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
       if (slotText) {
         text = slotText;
         unmapped = false;
       }
-      const size = api.FPDFText_GetFontSize(textPage, charIndex);
-      api.FPDFText_GetMatrix(textPage, charIndex, scratch);
-      const floats = heap.HEAPF32;
-      const at = scratch >> 2;
-      const a = size * (floats[at] ?? 1);
-      const b = size * (floats[at + 1] ?? 0);
-      const c = size * (floats[at + 2] ?? 0);
-      const d = size * (floats[at + 3] ?? 1);
       api.FPDFText_GetCharOrigin(textPage, charIndex, scratch + 32, scratch + 40);
       const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
       const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
@@ -317,10 +328,14 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const ux = a / run;
       const uy = b / run;
       const boxFloats = heap.HEAPF32;
-      const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
-      const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
-      const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
-      const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) };
+      const at = scratch >> 2;
+      const left = (boxFloats[at] ?? x) - x;
+      const top = (boxFloats[at + 1] ?? y) - y;
+      const right = (boxFloats[at + 2] ?? x) - x;
+      const bottom = (boxFloats[at + 3] ?? y) - y;
+      const advance = Math.max(0, left * ux + top * uy, left * ux + bottom * uy, right * ux + top * uy, right * ux + bottom * uy);
+      const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance };
+      if (unmapped) char.unmapped = true;
       // TeX draws its copyright sign as a `c` and a big circle over each other, in either order.
       const previous = chars.at(-1);
       if (previous && isTexCopyright(char, previous)) chars.splice(-1, 1, { ...char, text: '©' });
@@ -329,7 +344,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       // A font the file does not embed names its glyphs by a standard encoding, which pdf.js knows
       // no better (a table of a standard font's codes); only embedded fonts send the page to pdf.js.
       hasUnmapped ||= unmapped && embedded.has(font);
-      noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
+      noteWidth(widths, font, text, advance / run);
     }
     for (const [font, seen] of widths) {
       const facts = fonts.get(font);
