@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
 import { LINK_SCRATCH_BYTES, readPageLinks, type LinkExports } from './pdfium-links.js';
+import { blankFieldReader, type BlankFieldReader } from './pdfium-form-fields.js';
 import { overlaidText } from '../text/link-text.js';
 import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
 import { charItems, composeAccentChars, type CharTextContent, type PageChar } from '../text/char-items.js';
@@ -83,6 +84,7 @@ interface CharExports extends ObjectExports, LinkExports {
   FPDFPage_GetAnnot(page: number, index: number): number;
   FPDFPage_CloseAnnot(annot: number): void;
   FPDFAnnot_GetSubtype(annot: number): number;
+  EPDFAnnot_GetObjectNumber(annot: number): number;
   FPDFAnnot_GetAP(annot: number, mode: number, buffer: number, length: number): number;
   FPDFAnnot_GetRect(annot: number, rect: number): number;
   FPDFPage_Flatten(page: number, usage: number): number;
@@ -147,6 +149,7 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   }
   let open = true;
   let pagesRead = 0;
+  const fields = blankFieldReader(pdfium, data, bytes.length, password);
   return {
     pageCount: pdfium.FPDF_GetPageCount(doc),
     crossReferenceValid: pdfium.FPDF_DocumentHasValidCrossReferenceTable(doc),
@@ -174,7 +177,7 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
           doc = again;
         }
       }
-      return readPageText(pdfium, doc, pageNumber);
+      return readPageText(pdfium, doc, pageNumber, fields);
     },
     readImages(pageNumber, objectIds, limits) {
       if (!open) throw new Error('PDFium document read after it was closed');
@@ -192,14 +195,17 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
     close() {
       if (!open) return;
       open = false;
+      fields.close();
       pdfium.FPDF_CloseDocument(doc);
       heap.wasmExports.free(data);
     },
   };
 }
 
+/** FPDF_ANNOT_WIDGET (fpdf_annot.h): a form field. */
+const WIDGET_ANNOTATION = 20;
 /** FPDF_ANNOT_FREETEXT, FPDF_ANNOT_STAMP and FPDF_ANNOT_WIDGET (fpdf_annot.h): the annotations whose appearance shows text. */
-const TEXT_ANNOTATIONS = new Set([3, 13, 20]);
+const TEXT_ANNOTATIONS = new Set([3, 13, WIDGET_ANNOTATION]);
 /** FPDFPage_Flatten's usage for what the page shows on screen, and its answer when it merged something (fpdf_flatten.h). */
 const FLAT_NORMALDISPLAY = 0;
 const FLATTEN_SUCCESS = 1;
@@ -213,27 +219,38 @@ const NO_APPEARANCE_BYTES = 2;
  * into the page to be read), and the rectangles [x0, y0, x1, y1] of those that have none, which a
  * reader draws from their values (unpainted-annotations.ts).
  */
-function textAnnotations(api: CharExports, heap: PdfiumHeap, page: number, scratch: number): { painted: boolean; unpainted: [number, number, number, number][] } {
-  const found = { painted: false, unpainted: [] as [number, number, number, number][] };
+function textAnnotations(
+  api: CharExports,
+  heap: PdfiumHeap,
+  page: number,
+  scratch: number,
+  blankTextFields: (objectNumbers: readonly number[]) => ReadonlySet<number>,
+): { painted: boolean; unpainted: [number, number, number, number][] } {
+  let painted = false;
+  const unpainted: { rect: [number, number, number, number]; widget: number }[] = [];
   const count = api.FPDFPage_GetAnnotCount(page);
   for (let index = 0; index < count; index++) {
     const annot = api.FPDFPage_GetAnnot(page, index);
     if (!annot) continue;
-    if (TEXT_ANNOTATIONS.has(api.FPDFAnnot_GetSubtype(annot))) {
-      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) found.painted = true;
+    const subtype = api.FPDFAnnot_GetSubtype(annot);
+    if (TEXT_ANNOTATIONS.has(subtype)) {
+      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) painted = true;
       else if (api.FPDFAnnot_GetRect(annot, scratch)) {
         const f = heap.HEAPF32;
         const [left = 0, top = 0, right = 0, bottom = 0] = [f[scratch >> 2], f[(scratch >> 2) + 1], f[(scratch >> 2) + 2], f[(scratch >> 2) + 3]];
         const rect: [number, number, number, number] = [Math.min(left, right), Math.min(top, bottom), Math.max(left, right), Math.max(top, bottom)];
-        if (rect.every(Number.isFinite)) found.unpainted.push(rect);
+        if (rect.every(Number.isFinite)) unpainted.push({ rect, widget: subtype === WIDGET_ANNOTATION ? api.EPDFAnnot_GetObjectNumber(annot) : 0 });
       }
     }
     api.FPDFPage_CloseAnnot(annot);
   }
-  return found;
+  // A text field with no value draws nothing, and needs no reader to draw it (pdfium-form-fields.ts).
+  const widgets = unpainted.map(({ widget }) => widget).filter((objectNumber) => objectNumber > 0);
+  const blank = widgets.length > 0 ? blankTextFields(widgets) : new Set<number>();
+  return { painted, unpainted: unpainted.filter(({ widget }) => !blank.has(widget)).map(({ rect }) => rect) };
 }
 
-function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
+function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number, fields: BlankFieldReader): CharTextContent {
   const heap = heapOf(pdfium);
   const api = charExports(pdfium);
   let page = api.FPDF_LoadPage(doc, pageNumber - 1);
@@ -245,7 +262,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     // Form fields' values, text boxes and stamps are drawn by their annotations' appearances, not
     // by the page: merged into the page, they are read with its text, in place, as pdftotext reads
     // them. The links are read first: merging takes the annotations it draws off the page.
-    const annotations = textAnnotations(api, heap, page, scratch);
+    const annotations = textAnnotations(api, heap, page, scratch, (objectNumbers) => fields.blankTextFields(pageNumber - 1, objectNumbers));
     const links = annotations.painted ? readPageLinks(api, heap, doc, page, scratch) : undefined;
     if (links && api.FPDFPage_Flatten(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
       // The page object parsed before merging still has the old contents.
