@@ -281,14 +281,12 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     let hasUnmapped = false;
     const embedded = new Set<string>();
     const count = api.FPDFText_CountChars(textPage);
-    // A text object's characters share its font, size and matrix (PDFium sets them per object), so
-    // a run of characters from one object reads them once: a third of the calls into PDFium.
+    // A text object's characters share its font and size (PDFium reads both off the object), so a
+    // run of characters from one object reads them once. Not the matrix: a space PDFium puts in for
+    // a wide kerning gap belongs to the object but has a matrix of its own.
     let lastObject = 0;
     let font = '';
-    let a = 1;
-    let b = 0;
-    let c = 0;
-    let d = 1;
+    let size = 1;
     for (let index = 0; index < count; index++) {
       let code = api.FPDFText_GetUnicode(textPage, index);
       // PDFium gives a character beyond the Basic Multilingual Plane (LuaTeX's math italic `𝜀`) as
@@ -322,20 +320,20 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
           fonts.set(font, described.facts);
           if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
         } else font = known;
-        const size = api.FPDFText_GetFontSize(textPage, charIndex);
-        api.FPDFText_GetMatrix(textPage, charIndex, scratch);
-        const floats = heap.HEAPF32;
-        const at = scratch >> 2;
-        a = size * (floats[at] ?? 1);
-        b = size * (floats[at + 1] ?? 0);
-        c = size * (floats[at + 2] ?? 0);
-        d = size * (floats[at + 3] ?? 1);
+        size = api.FPDFText_GetFontSize(textPage, charIndex);
       }
       const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
       if (slotText) {
         text = slotText;
         unmapped = false;
       }
+      api.FPDFText_GetMatrix(textPage, charIndex, scratch);
+      const floats = heap.HEAPF32;
+      const at = scratch >> 2;
+      const a = size * (floats[at] ?? 1);
+      const b = size * (floats[at + 1] ?? 0);
+      const c = size * (floats[at + 2] ?? 0);
+      const d = size * (floats[at + 3] ?? 1);
       api.FPDFText_GetCharOrigin(textPage, charIndex, scratch + 32, scratch + 40);
       const x = heap.HEAPF64[(scratch + 32) >> 3] ?? 0;
       const y = heap.HEAPF64[(scratch + 40) >> 3] ?? 0;
@@ -345,7 +343,6 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const ux = a / run;
       const uy = b / run;
       const boxFloats = heap.HEAPF32;
-      const at = scratch >> 2;
       const left = (boxFloats[at] ?? x) - x;
       const top = (boxFloats[at + 1] ?? y) - y;
       const right = (boxFloats[at + 2] ?? x) - x;
