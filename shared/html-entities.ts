@@ -1,20 +1,11 @@
 /**
- * HTML text written safely and read back: the one place that escapes untrusted text into HTML (and
- * the XML of Word's math, which needs the same characters escaped) and decodes character
- * references. Decoding uses the `entities` package's tables, the full HTML list a browser reads.
+ * HTML text read back: character references decoded with the `entities` package's tables, the full
+ * HTML list a browser reads; the escaping (html-escape.ts) is given here too for those that do both.
  */
 
 import { decodeHTML, decodeHTMLAttribute } from 'entities/decode';
 
-/** Text for an element's content: `&`, `<` and `>` are all that could start markup there. */
-export function escapeHtmlText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
-/** A value for a quoted attribute, in either quote: the text escapes and both quote marks. */
-export function escapeHtmlAttribute(value: string): string {
-  return escapeHtmlText(value).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-}
+export { escapeHtmlAttribute, escapeHtmlText } from './html-escape.js';
 
 /** Text content with its character references (`&lt;`, `&#x61;`, `&eacute;`) read as a browser reads them. */
 export function decodeHtmlText(text: string): string {

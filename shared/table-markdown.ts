@@ -6,7 +6,7 @@
  * table, so it reads as the same characters in every output.
  */
 
-import { escapeHtmlText } from './html-entities.js';
+import { escapeHtmlText } from './html-escape.js';
 import { escapeDollarPairs, escapeMarkdownText } from './markdown-escape.js';
 
 export interface TableCell {

@@ -18,7 +18,7 @@ import { loadMathCss } from '../core/output/math-css.js';
 import { toFailure } from '../core/failure-error.js';
 import { appDataFolder } from './app-data-folder.js';
 import { inCliWords } from './remedy-words.js';
-import { forkHost } from '../core/engine-client/fork-host.js';
+import { forkHost, withoutTlsSetup } from '../core/engine-client/fork-host.js';
 import { HostClient, type OpenedDocument } from '../core/engine-client/host-client.js';
 import { pagesInFlightFor } from '../core/remote-server/pages-in-flight.js';
 import { supervisorPageLimitMs } from '../core/page-time-limit.js';
@@ -67,7 +67,8 @@ export async function runConvert(request: ConvertRequest, io: ConvertIo): Promis
     return 1;
   }
   const client = new HostClient({
-    spawnHost: io.spawnHost ?? (() => forkHost()),
+    // the text engine reads local files only: its host needs no certificates
+    spawnHost: io.spawnHost ?? (() => forkHost(request.engine === 'text' && !request.remote ? { env: withoutTlsSetup(process.env) } : {})),
     pageTimeoutMs: supervisorPageLimitMs(request, request.pageTimeoutMs),
     openTimeoutMs: request.pageTimeoutMs,
   });

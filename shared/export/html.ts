@@ -1,6 +1,6 @@
 /** The standalone HTML export: one file that opens offline with tables and rendered math. */
 
-import { escapeHtmlText } from '../html-entities.js';
+import { escapeHtmlText } from '../html-escape.js';
 import { dollarMath } from '../math-delimiters.js';
 import { EXPORT_STYLESHEET } from './html-style.js';
 import { markdownToHtml } from './markdown-html.js';

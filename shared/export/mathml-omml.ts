@@ -6,7 +6,7 @@
  */
 
 import type { Element, ElementContent } from 'hast';
-import { escapeHtmlAttribute, escapeHtmlText } from '../html-entities.js';
+import { escapeHtmlAttribute, escapeHtmlText } from '../html-escape.js';
 import { isElement, textOf } from './markdown-tree.js';
 
 export class UnsupportedMathError extends Error {

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forkHost } from './fork-host.js';
+import { forkHost, withoutTlsSetup } from './fork-host.js';
 
 const builtHost = path.resolve(import.meta.dirname, '../../../dist/electron/engine/host.js');
 let folder: string;
@@ -24,5 +24,12 @@ describe('a forked engine host', () => {
     expect(await exited).toBe('exit code 0');
     // one per thread: the host's and its parent watchdog's
     expect((await readdir(folder)).filter((name) => name.endsWith('.cpuprofile')).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('is started without the extra certificates Node would parse at start when it opens no TLS connection', () => {
+    const env = { PATH: '/usr/bin', NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt', FOLIO_API_KEY: 'k' };
+    expect(withoutTlsSetup(env)).toEqual({ PATH: '/usr/bin', FOLIO_API_KEY: 'k' });
+    // the caller's environment is left as it was
+    expect(env.NODE_EXTRA_CA_CERTS).toBe('/etc/ssl/certs/ca-certificates.crt');
   });
 });

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { init, type WrappedPdfiumModule } from '@embedpdf/pdfium';
 import { OBJECT_SCRATCH_BYTES, readPageObjects, type ObjectExports, type ObjectHeap } from './pdfium-drawing.js';
 import { LINK_SCRATCH_BYTES, readPageLinks, type LinkExports } from './pdfium-links.js';
+import { blankFieldReader, type BlankFieldReader } from './pdfium-form-fields.js';
 import { overlaidText } from '../text/link-text.js';
 import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
 import { charItems, composeAccentChars, type CharTextContent, type PageChar } from '../text/char-items.js';
@@ -83,6 +84,7 @@ interface CharExports extends ObjectExports, LinkExports {
   FPDFPage_GetAnnot(page: number, index: number): number;
   FPDFPage_CloseAnnot(annot: number): void;
   FPDFAnnot_GetSubtype(annot: number): number;
+  EPDFAnnot_GetObjectNumber(annot: number): number;
   FPDFAnnot_GetAP(annot: number, mode: number, buffer: number, length: number): number;
   FPDFAnnot_GetRect(annot: number, rect: number): number;
   FPDFPage_Flatten(page: number, usage: number): number;
@@ -147,6 +149,7 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
   }
   let open = true;
   let pagesRead = 0;
+  const fields = blankFieldReader(pdfium, data, bytes.length, password);
   return {
     pageCount: pdfium.FPDF_GetPageCount(doc),
     crossReferenceValid: pdfium.FPDF_DocumentHasValidCrossReferenceTable(doc),
@@ -174,7 +177,7 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
           doc = again;
         }
       }
-      return readPageText(pdfium, doc, pageNumber);
+      return readPageText(pdfium, doc, pageNumber, fields);
     },
     readImages(pageNumber, objectIds, limits) {
       if (!open) throw new Error('PDFium document read after it was closed');
@@ -192,14 +195,17 @@ export function openPdfiumDocument(pdfium: WrappedPdfiumModule, bytes: Uint8Arra
     close() {
       if (!open) return;
       open = false;
+      fields.close();
       pdfium.FPDF_CloseDocument(doc);
       heap.wasmExports.free(data);
     },
   };
 }
 
+/** FPDF_ANNOT_WIDGET (fpdf_annot.h): a form field. */
+const WIDGET_ANNOTATION = 20;
 /** FPDF_ANNOT_FREETEXT, FPDF_ANNOT_STAMP and FPDF_ANNOT_WIDGET (fpdf_annot.h): the annotations whose appearance shows text. */
-const TEXT_ANNOTATIONS = new Set([3, 13, 20]);
+const TEXT_ANNOTATIONS = new Set([3, 13, WIDGET_ANNOTATION]);
 /** FPDFPage_Flatten's usage for what the page shows on screen, and its answer when it merged something (fpdf_flatten.h). */
 const FLAT_NORMALDISPLAY = 0;
 const FLATTEN_SUCCESS = 1;
@@ -213,27 +219,38 @@ const NO_APPEARANCE_BYTES = 2;
  * into the page to be read), and the rectangles [x0, y0, x1, y1] of those that have none, which a
  * reader draws from their values (unpainted-annotations.ts).
  */
-function textAnnotations(api: CharExports, heap: PdfiumHeap, page: number, scratch: number): { painted: boolean; unpainted: [number, number, number, number][] } {
-  const found = { painted: false, unpainted: [] as [number, number, number, number][] };
+function textAnnotations(
+  api: CharExports,
+  heap: PdfiumHeap,
+  page: number,
+  scratch: number,
+  blankTextFields: (objectNumbers: readonly number[]) => ReadonlySet<number>,
+): { painted: boolean; unpainted: [number, number, number, number][] } {
+  let painted = false;
+  const unpainted: { rect: [number, number, number, number]; widget: number }[] = [];
   const count = api.FPDFPage_GetAnnotCount(page);
   for (let index = 0; index < count; index++) {
     const annot = api.FPDFPage_GetAnnot(page, index);
     if (!annot) continue;
-    if (TEXT_ANNOTATIONS.has(api.FPDFAnnot_GetSubtype(annot))) {
-      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) found.painted = true;
+    const subtype = api.FPDFAnnot_GetSubtype(annot);
+    if (TEXT_ANNOTATIONS.has(subtype)) {
+      if (api.FPDFAnnot_GetAP(annot, NORMAL_APPEARANCE, 0, 0) > NO_APPEARANCE_BYTES) painted = true;
       else if (api.FPDFAnnot_GetRect(annot, scratch)) {
         const f = heap.HEAPF32;
         const [left = 0, top = 0, right = 0, bottom = 0] = [f[scratch >> 2], f[(scratch >> 2) + 1], f[(scratch >> 2) + 2], f[(scratch >> 2) + 3]];
         const rect: [number, number, number, number] = [Math.min(left, right), Math.min(top, bottom), Math.max(left, right), Math.max(top, bottom)];
-        if (rect.every(Number.isFinite)) found.unpainted.push(rect);
+        if (rect.every(Number.isFinite)) unpainted.push({ rect, widget: subtype === WIDGET_ANNOTATION ? api.EPDFAnnot_GetObjectNumber(annot) : 0 });
       }
     }
     api.FPDFPage_CloseAnnot(annot);
   }
-  return found;
+  // A text field with no value draws nothing, and needs no reader to draw it (pdfium-form-fields.ts).
+  const widgets = unpainted.map(({ widget }) => widget).filter((objectNumber) => objectNumber > 0);
+  const blank = widgets.length > 0 ? blankTextFields(widgets) : new Set<number>();
+  return { painted, unpainted: unpainted.filter(({ widget }) => !blank.has(widget)).map(({ rect }) => rect) };
 }
 
-function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number): CharTextContent {
+function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: number, fields: BlankFieldReader): CharTextContent {
   const heap = heapOf(pdfium);
   const api = charExports(pdfium);
   let page = api.FPDF_LoadPage(doc, pageNumber - 1);
@@ -245,7 +262,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     // Form fields' values, text boxes and stamps are drawn by their annotations' appearances, not
     // by the page: merged into the page, they are read with its text, in place, as pdftotext reads
     // them. The links are read first: merging takes the annotations it draws off the page.
-    const annotations = textAnnotations(api, heap, page, scratch);
+    const annotations = textAnnotations(api, heap, page, scratch, (objectNumbers) => fields.blankTextFields(pageNumber - 1, objectNumbers));
     const links = annotations.painted ? readPageLinks(api, heap, doc, page, scratch) : undefined;
     if (links && api.FPDFPage_Flatten(page, FLAT_NORMALDISPLAY) === FLATTEN_SUCCESS) {
       // The page object parsed before merging still has the old contents.
@@ -264,6 +281,12 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
     let hasUnmapped = false;
     const embedded = new Set<string>();
     const count = api.FPDFText_CountChars(textPage);
+    // A text object's characters share its font and size (PDFium reads both off the object), so a
+    // run of characters from one object reads them once. Not the matrix: a space PDFium puts in for
+    // a wide kerning gap belongs to the object but has a matrix of its own.
+    let lastObject = 0;
+    let font = '';
+    let size = 1;
     for (let index = 0; index < count; index++) {
       let code = api.FPDFText_GetUnicode(textPage, index);
       // PDFium gives a character beyond the Basic Multilingual Plane (LuaTeX's math italic `𝜀`) as
@@ -285,22 +308,25 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
         continue;
       }
       const textObject = api.FPDFText_GetTextObject(textPage, charIndex);
-      const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
-      let font = fontKeys.get(fontHandle);
-      if (font === undefined) {
-        font = `pdfium-font-${fontKeys.size}`;
-        fontKeys.set(fontHandle, font);
-        const described = describeFont(pdfium, fontHandle, scratch);
-        styles[font] = described.style;
-        fonts.set(font, described.facts);
-        if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
+      if (!textObject || textObject !== lastObject) {
+        lastObject = textObject;
+        const fontHandle = textObject ? api.FPDFTextObj_GetFont(textObject) : 0;
+        const known = fontKeys.get(fontHandle);
+        if (known === undefined) {
+          font = `pdfium-font-${fontKeys.size}`;
+          fontKeys.set(fontHandle, font);
+          const described = describeFont(pdfium, fontHandle, scratch);
+          styles[font] = described.style;
+          fonts.set(font, described.facts);
+          if (fontHandle && pdfium.FPDFFont_GetIsEmbedded(fontHandle) === 1) embedded.add(font);
+        } else font = known;
+        size = api.FPDFText_GetFontSize(textPage, charIndex);
       }
       const slotText = unmapped ? texSlotText(fonts.get(font)?.name ?? '', code) : undefined;
       if (slotText) {
         text = slotText;
         unmapped = false;
       }
-      const size = api.FPDFText_GetFontSize(textPage, charIndex);
       api.FPDFText_GetMatrix(textPage, charIndex, scratch);
       const floats = heap.HEAPF32;
       const at = scratch >> 2;
@@ -317,10 +343,13 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const ux = a / run;
       const uy = b / run;
       const boxFloats = heap.HEAPF32;
-      const along = (bx: number, by: number) => (bx - x) * ux + (by - y) * uy;
-      const [left = x, top = y, right = x, bottom = y] = [boxFloats[at], boxFloats[at + 1], boxFloats[at + 2], boxFloats[at + 3]];
-      const advance = Math.max(0, along(left, top), along(left, bottom), along(right, top), along(right, bottom));
-      const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance, ...(unmapped && { unmapped }) };
+      const left = (boxFloats[at] ?? x) - x;
+      const top = (boxFloats[at + 1] ?? y) - y;
+      const right = (boxFloats[at + 2] ?? x) - x;
+      const bottom = (boxFloats[at + 3] ?? y) - y;
+      const advance = Math.max(0, left * ux + top * uy, left * ux + bottom * uy, right * ux + top * uy, right * ux + bottom * uy);
+      const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance };
+      if (unmapped) char.unmapped = true;
       // TeX draws its copyright sign as a `c` and a big circle over each other, in either order.
       const previous = chars.at(-1);
       if (previous && isTexCopyright(char, previous)) chars.splice(-1, 1, { ...char, text: '©' });
@@ -329,7 +358,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       // A font the file does not embed names its glyphs by a standard encoding, which pdf.js knows
       // no better (a table of a standard font's codes); only embedded fonts send the page to pdf.js.
       hasUnmapped ||= unmapped && embedded.has(font);
-      noteWidth(widths, font, text, advance / (Math.hypot(a, b) || 1));
+      noteWidth(widths, font, text, advance / run);
     }
     for (const [font, seen] of widths) {
       const facts = fonts.get(font);

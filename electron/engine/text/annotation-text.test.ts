@@ -4,12 +4,13 @@
  * leaves out what the page does not show.
  */
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assemblePdf, pdfStream } from '../../../test/hand-built-pdf.js';
 import { textEngineMarkdown } from '../../../test/text-engine-markdown.js';
+import { loadPdfium, openPdfiumDocument } from '../pdf/pdfium-text.js';
 
 let folder: string;
 
@@ -105,5 +106,22 @@ describe('text drawn by annotations', () => {
       { entries: '/Subtype /Widget /FT /Ch /Ff 131072 /T (stay) /Opt [[(w1) (One week)] [(w2) (Two weeks)]] /V (w2) /DA (/Helv 10 Tf 0 g) /F 4', rect: [72, 560, 300, 580] },
     ]);
     expect((await textEngineMarkdown(file)).split('\n\n')).toEqual(['Mooring request', 'Berth 7 please', 'Kittiwake', 'Two weeks']);
+  });
+
+  it('needs no reader for text fields without an appearance that hold no value, and still draws those whose value their parent field holds', async () => {
+    const file = await pdfWith('blank-fields', ['Crew list'], [
+      { entries: '/Subtype /Widget /FT /Tx /T (empty) /V () /DA (/Helv 12 Tf 0 g) /F 4', rect: [72, 640, 300, 660] },
+      { entries: '/Subtype /Widget /FT /Tx /T (spaces) /V (   ) /DA (/Helv 12 Tf 0 g) /F 4', rect: [72, 600, 300, 620] },
+      { entries: '/Subtype /Widget /FT /Tx /T (unset) /DA (/Helv 12 Tf 0 g) /F 4', rect: [72, 560, 300, 580] },
+      { entries: '/Subtype /Widget /Parent << /FT /Tx /T (skipper) /V (Grace Darling) >> /DA (/Helv 12 Tf 0 g) /F 4', rect: [72, 520, 300, 540] },
+    ]);
+    expect((await textEngineMarkdown(file)).split('\n\n')).toEqual(['Crew list', 'Grace Darling']);
+    const document = openPdfiumDocument(await loadPdfium(), new Uint8Array(await readFile(file)));
+    try {
+      // only the field with a value is left for pdf.js's annotation data to draw
+      expect(document.readText(1).unpaintedAnnotations).toEqual([[72, 520, 300, 540]]);
+    } finally {
+      document.close();
+    }
   });
 });

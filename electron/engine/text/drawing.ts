@@ -72,7 +72,12 @@ export function drawingFromObjects(
 }
 
 export function finishRules(pieces: readonly Rule[], page: { width: number; height: number }): Rule[] {
-  return mergeRules(pieces.flatMap((piece) => clipRule(piece, page))).filter((rule) => !isPageFrame(rule, page));
+  const clipped: Rule[] = [];
+  for (const piece of pieces) {
+    const rule = clipRule(piece, page);
+    if (rule) clipped.push(rule);
+  }
+  return mergeRules(clipped).filter((rule) => !isPageFrame(rule, page));
 }
 
 /** The rule pieces of one painted path; `m` takes its points to the page. */
@@ -119,11 +124,12 @@ export function clipToPage(box: Box, page: { width: number; height: number }): B
   return clipped.x1 > clipped.x0 && clipped.y1 > clipped.y0 ? clipped : undefined;
 }
 
-function clipRule(rule: Rule, page: { width: number; height: number }): Rule[] {
+/** The part of the rule on the page, or undefined when too little of it is. */
+function clipRule(rule: Rule, page: { width: number; height: number }): Rule | undefined {
   const box = clipToPage(rule, page);
-  if (!box) return [];
+  if (!box) return undefined;
   const length = rule.orientation === 'horizontal' ? box.x1 - box.x0 : box.y1 - box.y0;
-  return length >= MIN_RULE_LENGTH ? [{ ...box, orientation: rule.orientation }] : [];
+  return length >= MIN_RULE_LENGTH ? { ...box, orientation: rule.orientation } : undefined;
 }
 
 /** A line along a page edge spanning nearly the whole side: a frame around the page, not content. */
