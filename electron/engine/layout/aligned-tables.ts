@@ -8,6 +8,7 @@
 import type { Box, Rule, TextRun } from './geometry.js';
 import { bridgedRules } from './bridged-rules.js';
 import { spannedColumns } from './spanner-rules.js';
+import { unwrappedRows } from './unwrapped-rows.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
 /**
@@ -132,7 +133,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
-      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
+      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules, body.columns), body.columns)],
       headers,
       body.columns,
     );
@@ -705,13 +706,13 @@ function bestSpans(candidates: readonly SpanCandidate[][], tolerance: number): {
  * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped,
  * and that where rules are drawn between most rows, the lines between two rules are one row.
  */
-function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
+function bodyRows(lines: readonly Line[], rules: readonly Rule[], columns: readonly Column[]): Line[][] {
   const x0 = Math.min(...lines.map((line) => line.x0));
   const x1 = Math.max(...lines.map((line) => line.x1));
   const across = rules.filter((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2);
   const ruleBelow = (i: number) => across.some((rule) => rule.y0 >= lines[i]!.y1 - 1 && rule.y1 <= lines[i + 1]!.y0 + 1);
   // Rules drawn between most rows part the rows: the lines between two rules are one row, wrapped,
-  // unless blank space parts them too.
+  // unless blank space parts them too, or none of them is wrapped.
   const ruled = lines.slice(0, -1).map((_, i) => ruleBelow(i));
   if (ruled.filter(Boolean).length >= Math.max(2, RULED_ROWS_SHARE * ruled.length)) {
     const rows: Line[][] = [[]];
@@ -720,7 +721,7 @@ function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
       const next = lines[i + 1];
       if (next && (ruled[i] || next.y0 - line.y1 > BLANK_LINE * lineHeight(line))) rows.push([]);
     });
-    return rows;
+    return rows.flatMap((row) => unwrappedRows(row, columns));
   }
   const last = Math.min(MAX_WRAPPED_HEADER_LINES, lines.length - 2);
   for (let i = 1; i < last; i++) {

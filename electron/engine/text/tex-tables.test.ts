@@ -80,12 +80,32 @@ Core diameter & 150 mm \\
 \end{document}
 `;
 
+const COMMAND_TABLE = String.raw`\documentclass[11pt]{article}
+\usepackage{booktabs}
+\pagestyle{empty}
+\begin{document}
+The commands for vectors are listed below with what each prints; two of them share one box of the table.
+
+\begin{tabular}{l | l | l}\toprule
+\verb=\norm{v}= & $\|v\| = (v \cdot v)^{1/2}$ & Length of a vector \\ \midrule
+\verb=\abs{x}= & $|x|$ & Absolute value \\ \midrule
+\verb=\inner{u}{v}= & $\langle u, v \rangle$ & Inner product \\
+\verb=\outer{u}{v}= & $u \otimes v$ & Outer product \\ \midrule
+\verb=\trace{A}= & $\mathrm{tr}\, A$ & Trace of a matrix \\ \midrule
+\verb=\rank{A}= & $\mathrm{rk}\, A$ & Rank of a matrix \\ \bottomrule
+\end{tabular}
+
+\end{document}
+`;
+
 describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-tables-');
   let decimal = '';
   let functions = '';
   let centred = '';
+  let commands = '';
   beforeAll(async () => {
+    commands = await pages.read('commands', COMMAND_TABLE);
     decimal = await pages.read('decimal', DECIMAL_COLUMNS);
     functions = await pages.read('functions', FUNCTION_TABLE);
     centred = await pages.read('centred', CENTRED_HEADERS);
@@ -117,5 +137,15 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
     expect(tableCheck(centred, { cell: '0.046', left: 'Air void ratio', top_heading: 'Values' })).toBe('passed');
     expect(tableCheck(centred, { cell: 'Core diameter', up: 'Air void ratio', top_heading: 'Specimen property' })).toBe('passed');
     expect(centred).toContain('<tr><td>Number of layers</td><td>12</td></tr>');
+  });
+
+  it('reads two rows a rule left out between as two rows', () => {
+    expect(tableCheck(commands, { cell: 'Inner product', up: 'Absolute value', down: 'Outer product' })).toBe('passed');
+    expect(tableCheck(commands, { cell: 'Outer product', down: 'Trace of a matrix' })).toBe('passed');
+  });
+
+  it('writes a table whose cell holds a bar as HTML, since a pipe table reader would split the row there', () => {
+    expect(commands).toMatch(/<td>\\abs\{x\}<\/td><td>\|.+\|<\/td><td>Absolute value<\/td>/u);
+    expect(tableCheck(commands, { cell: 'Absolute value', up: 'Length of a vector', down: 'Inner product' })).toBe('passed');
   });
 });

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { unwrappedRows } from './unwrapped-rows.js';
+
+/** A line at `y` of 10-point text, one segment per [text, x0, x1]. */
+const line = (y: number, ...segments: [string, number, number][]) => ({
+  x0: segments[0]![1],
+  x1: segments.at(-1)![2],
+  y0: y,
+  y1: y + 10,
+  segments: segments.map(([text, x0, x1]) => ({ text, x0, x1, y0: y, y1: y + 10 })),
+});
+
+const columns = [
+  { x0: 100, x1: 200 },
+  { x0: 220, x1: 300 },
+  { x0: 320, x1: 450 },
+];
+
+describe('unwrappedRows', () => {
+  it('parts lines that each fill every column, where one column had room for the next line after each', () => {
+    const row = [line(0, ['\\powset{A}', 100, 190], ['P(A)', 220, 245], ['Powerset of a set', 320, 420]), line(12, ['\\eset', 100, 130], ['∅', 220, 228], ['Empty set', 320, 370])];
+    expect(unwrappedRows(row, columns)).toEqual([[row[0]], [row[1]]]);
+  });
+
+  it('keeps lines that each column wraps, filling it before the break, as one row', () => {
+    const row = [
+      line(0, ['Vectors added head', 100, 199], ['The sum is the', 220, 300], ['Either order gives the same', 320, 449]),
+      line(12, ['to tail', 100, 135], ['same', 220, 245], ['vector', 320, 355]),
+    ];
+    expect(unwrappedRows(row, columns)).toEqual([row]);
+  });
+
+  it('keeps a label centred between two lines of its neighbours in their row', () => {
+    const row = [line(0, ['x \\join y', 100, 150], ['x ∨ y', 220, 245]), line(6, ['Join operation', 320, 400]), line(12, ['\\Join x_i', 100, 150], ['⋁ x_i', 220, 245])];
+    expect(unwrappedRows(row, columns)).toEqual([row]);
+  });
+});
