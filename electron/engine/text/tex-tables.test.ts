@@ -98,14 +98,33 @@ The commands for vectors are listed below with what each prints; two of them sha
 \end{document}
 `;
 
+// Ruled off only after the label column: the four columns of words right of it share one ruled column.
+const LABEL_RULED = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\begin{document}
+The weather of a few cities by season is summed up in the table below, in a word for each.
+
+\begin{tabular}{|l|llll|}\hline
+\textbf{city} & \textbf{spring} & \textbf{summer} & \textbf{autumn} & \textbf{winter} \\ \hline
+Oslo & Mild days & Warm & & Snow \\ \hline
+Rome & Warm & Hot and dry & Mild & Rain \\ \hline
+Cairo & & Very hot & & \\ \hline
+Lima & Fog & & Fog & \\ \hline
+Quito & & Showers & & Cool \\ \hline
+\end{tabular}
+\end{document}
+`;
+
 describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-tables-');
   let decimal = '';
   let functions = '';
   let centred = '';
   let commands = '';
+  let seasons = '';
   beforeAll(async () => {
     commands = await pages.read('commands', COMMAND_TABLE);
+    seasons = await pages.read('seasons', LABEL_RULED);
     decimal = await pages.read('decimal', DECIMAL_COLUMNS);
     functions = await pages.read('functions', FUNCTION_TABLE);
     centred = await pages.read('centred', CENTRED_HEADERS);
@@ -147,5 +166,11 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
   it('writes a table whose cell holds a bar as HTML, since a pipe table reader would split the row there', () => {
     expect(commands).toMatch(/<td>\\abs\{x\}<\/td><td>\|.+\|<\/td><td>Absolute value<\/td>/u);
     expect(tableCheck(commands, { cell: 'Absolute value', up: 'Length of a vector', down: 'Inner product' })).toBe('passed');
+  });
+
+  it('parts one ruled column holding several columns of words at the gaps its headings keep to', () => {
+    expect(tableCheck(seasons, { cell: 'Hot and dry', left: 'Warm', right: 'Mild', top_heading: 'summer' })).toBe('passed');
+    expect(tableCheck(seasons, { cell: 'Rain', up: 'Snow', left: 'Mild', top_heading: 'winter' })).toBe('passed');
+    expect(tableCheck(seasons, { cell: 'spring', left: 'city', right: 'summer' })).toBe('passed');
   });
 });
