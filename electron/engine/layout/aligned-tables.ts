@@ -488,6 +488,10 @@ function hasLeaderDots(line: Line): boolean {
 function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
+  // Prose cut at gaps is lowercase in every piece; one column of lowercase phrases beside columns
+  // that are not (a manual's commands, what they print, what they mean) is a grid's.
+  const lowercase = columns.length >= 3 ? columns.filter((column) => textShape(textsIn(lines, column)).lowercaseShare > MAX_LOWERCASE_START_SHARE) : [];
+  const phrased = lowercase.length === 1 ? textShape(lines.flatMap((line) => line.segments.filter((s) => !(s.x0 < lowercase[0]!.x1 && s.x1 > lowercase[0]!.x0)).map((s) => s.text.trim()))) : all;
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   const rows = overlappingRows(lines, columns[0]!).length;
   const proseColumn = columns.some((column) => {
@@ -496,7 +500,7 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   });
   return (
     all.meanChars <= MAX_MEAN_CELL_CHARS &&
-    all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
+    phrased.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
     filled >= MIN_FILLED_SHARE * rows * columns.length &&
     !proseColumn &&
     keyColumnShare(lines) < 0.5
@@ -758,7 +762,8 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
       previous !== undefined &&
       tight(previous, row) &&
       ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
-        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))));
+        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))) ||
+        continuesCell(previous, row));
     if (joinsPrevious) {
       merged[merged.length - 1] = [...previous, ...row];
       continue;
@@ -766,6 +771,15 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
     merged.push([...row]);
   }
   return merged;
+}
+
+/** A lone piece in lowercase set tight under the row above, at the left edge of one of its cells but the first: that cell's wrapped text. */
+function continuesCell(upper: readonly Line[], lower: readonly Line[]): boolean {
+  const line = lower[0]!;
+  const above = upper[upper.length - 1]!;
+  if (lower.length !== 1 || line.segments.length !== 1 || line.y0 - above.y1 > 0.5 * lineHeight(above)) return false;
+  const piece = line.segments[0]!;
+  return /^\p{Ll}/u.test(piece.text.trim()) && upper.some((upperLine) => upperLine.segments.slice(1).some((segment) => Math.abs(segment.x0 - piece.x0) <= 2));
 }
 
 /** `dataFirst`: the body's first row is data, not the header's last row. */

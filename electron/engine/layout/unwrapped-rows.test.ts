@@ -34,4 +34,13 @@ describe('unwrappedRows', () => {
     const row = [line(0, ['x \\join y', 100, 150], ['x ∨ y', 220, 245]), line(6, ['Join operation', 320, 400]), line(12, ['\\Join x_i', 100, 150], ['⋁ x_i', 220, 245])];
     expect(unwrappedRows(row, columns)).toEqual([row]);
   });
+
+  it('ends a row only after a line broken by hand, keeping a wrapped cell of the next row whole', () => {
+    const row = [
+      line(0, ['s', 100, 105], ['start', 220, 250], ['a command that starts a block', 320, 440]),
+      line(12, ['c', 100, 105], ['go on with', 220, 298], ['a command that goes on with the', 320, 449]),
+      line(24, ['x', 100, 199], ['more of it', 220, 299], ['block', 320, 350]),
+    ];
+    expect(unwrappedRows(row, columns)).toEqual([[row[0]], [row[1], row[2]]]);
+  });
 });

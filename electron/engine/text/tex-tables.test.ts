@@ -115,6 +115,25 @@ Quito & & Showers & & Cool \\ \hline
 \end{document}
 `;
 
+// No rules at all: commands, what they print, and lowercase phrases saying what they mean, one wrapped in its p column.
+const PHRASE_TABLE = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\begin{document}
+The operators of vector calculus have commands of their own, listed below with what each prints and what it means.
+
+\begin{center}
+\begin{tabular}{l l p{5cm}}
+\verb=\grad{f}= & $\nabla f$ & gradient of a scalar field \\
+\verb=\divergence{F}= & $\nabla \cdot F$ & divergence of a vector field, which is written with a dot as a product \\
+\verb=\curl{F}= & $\nabla \times F$ & curl of a vector field \\
+\verb=\laplacian{f}= & $\nabla^2 f$ & scalar laplacian \\
+\verb=\dd{x}= & $\mathrm{d}x$ & upright differential \\
+\end{tabular}
+\end{center}
+All of them work in inline and display math alike.
+\end{document}
+`;
+
 describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-tables-');
   let decimal = '';
@@ -122,9 +141,11 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
   let centred = '';
   let commands = '';
   let seasons = '';
+  let phrases = '';
   beforeAll(async () => {
     commands = await pages.read('commands', COMMAND_TABLE);
     seasons = await pages.read('seasons', LABEL_RULED);
+    phrases = await pages.read('phrases', PHRASE_TABLE);
     decimal = await pages.read('decimal', DECIMAL_COLUMNS);
     functions = await pages.read('functions', FUNCTION_TABLE);
     centred = await pages.read('centred', CENTRED_HEADERS);
@@ -172,5 +193,11 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
     expect(tableCheck(seasons, { cell: 'Hot and dry', left: 'Warm', right: 'Mild', top_heading: 'summer' })).toBe('passed');
     expect(tableCheck(seasons, { cell: 'Rain', up: 'Snow', left: 'Mild', top_heading: 'winter' })).toBe('passed');
     expect(tableCheck(seasons, { cell: 'spring', left: 'city', right: 'summer' })).toBe('passed');
+  });
+
+  it('reads an unruled table whose last column holds lowercase phrases as a table, a wrapped phrase whole in its cell', () => {
+    expect(tableCheck(phrases, { cell: 'curl of a vector field', left: '∇ × F', up: 'divergence of a vector field, which is written with a dot as a product', down: 'scalar laplacian' })).toBe('passed');
+    expect(tableCheck(phrases, { cell: 'upright differential', up: 'scalar laplacian', left: 'dx' })).toBe('passed');
+    expect(phrases).toContain('All of them work in inline and display math alike.');
   });
 });
