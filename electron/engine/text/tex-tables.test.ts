@@ -134,6 +134,25 @@ All of them work in inline and display math alike.
 \end{document}
 `;
 
+// Ruled in groups of rows, no rule between the rows of a group.
+const GROUPED_ROWS = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\begin{document}
+Each flag of the drawing command changes what it does, as the table below lists in groups.
+
+\begin{center}
+\begin{tabular}{|c|l|}\hline
+Flag & Meaning \\ \hline
+a & opens a group \\
+b & opens a group with a title \\
+c & closes the group that is open, whatever its title is, and every group inside it \\ \hline
+d & draws a line \\
+e & draws a dashed line \\ \hline
+\end{tabular}
+\end{center}
+\end{document}
+`;
+
 describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), () => {
   const pages = latexPages('folio-tex-tables-');
   let decimal = '';
@@ -142,10 +161,12 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
   let commands = '';
   let seasons = '';
   let phrases = '';
+  let groups = '';
   beforeAll(async () => {
     commands = await pages.read('commands', COMMAND_TABLE);
     seasons = await pages.read('seasons', LABEL_RULED);
     phrases = await pages.read('phrases', PHRASE_TABLE);
+    groups = await pages.read('groups', GROUPED_ROWS);
     decimal = await pages.read('decimal', DECIMAL_COLUMNS);
     functions = await pages.read('functions', FUNCTION_TABLE);
     centred = await pages.read('centred', CENTRED_HEADERS);
@@ -199,5 +220,10 @@ describe('booktabs tables of a LaTeX page', needs(PROGRAMS, PDFLATEX_PROBLEM), (
     expect(tableCheck(phrases, { cell: 'curl of a vector field', left: '∇ × F', up: 'divergence of a vector field, which is written with a dot as a product', down: 'scalar laplacian' })).toBe('passed');
     expect(tableCheck(phrases, { cell: 'upright differential', up: 'scalar laplacian', left: 'dx' })).toBe('passed');
     expect(phrases).toContain('All of them work in inline and display math alike.');
+  });
+
+  it('parts the rows of a ruled group that no rule parts, a wrapped cell kept whole', () => {
+    expect(tableCheck(groups, { cell: 'opens a group with a title', left: 'b', up: 'opens a group', top_heading: 'Meaning' })).toBe('passed');
+    expect(tableCheck(groups, { cell: 'c', up: 'b', down: 'd', right: 'closes the group that is open, whatever its title is, and every group inside it' })).toBe('passed');
   });
 });
