@@ -51,6 +51,8 @@ const CLOSE = /^[)\]}]$/u;
 /** Text-font operators that need an operand beside them: never the first or last thing of a span. */
 const BINARY = /^[=+\-−<>/*×·±:]$/u;
 const RELATION = /^[=<>]$/u;
+/** Operators TeX may break inline math after; a hyphen ending the row is a word's, broken there. */
+const ROW_END_OPERATOR = /^[=+<>×·±]$/u;
 const MATH_PUNCTUATION = /^[,.;:]$/u;
 /** Marks a math font sets in prose: list bullets, footnote marks, the author's symbols. */
 const PROSE_SYMBOL = /^[•·∗*†‡§¶◦○©®'’′,.;:]+$/u;
@@ -288,7 +290,7 @@ function trimmed(span: Atom[], before: Atom | undefined, size: number, rowEnd: b
     if (first.kind === 'operand' && BINARY.test(first.text) && !(RELATION.test(first.text) && before?.kind === 'letter' && close(before, first, size))) {
       atoms = atoms.slice(1);
       changed = true;
-    } else if (last.kind === 'operand' && BINARY.test(last.text) && !(rowEnd && last === span[span.length - 1] && atoms.length > 1)) {
+    } else if (last.kind === 'operand' && BINARY.test(last.text) && !(rowEnd && ROW_END_OPERATOR.test(last.text) && last === span[span.length - 1] && atoms.length > 1)) {
       atoms = atoms.slice(0, -1);
       changed = true;
     } else if (MATH_PUNCTUATION.test(last.text) || (first.kind === 'math' && MATH_PUNCTUATION.test(first.text))) {
