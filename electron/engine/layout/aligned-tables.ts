@@ -26,6 +26,8 @@ const LABEL_ROW_GAP = 2;
 /** Cells of prose-like length or shape mark a block as running text. */
 const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
+/** Columns of commands, symbols or figures beside a column of phrases hold tokens this short on average. */
+const MAX_MEAN_TOKEN_CHARS = 12;
 /** A column of long cells that often start in lowercase is running text, however short the rest. */
 const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
@@ -488,10 +490,11 @@ function hasLeaderDots(line: Line): boolean {
 function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
-  // Prose cut at gaps is lowercase in every piece; one column of lowercase phrases beside columns
-  // that are not (a manual's commands, what they print, what they mean) is a grid's.
+  // Prose cut at gaps is lowercase in every piece; one column of lowercase phrases beside columns of
+  // short tokens (a manual's commands, what they print, what they mean) is a grid's.
   const lowercase = columns.length >= 3 ? columns.filter((column) => textShape(textsIn(lines, column)).lowercaseShare > MAX_LOWERCASE_START_SHARE) : [];
-  const phrased = lowercase.length === 1 ? textShape(lines.flatMap((line) => line.segments.filter((s) => !(s.x0 < lowercase[0]!.x1 && s.x1 > lowercase[0]!.x0)).map((s) => s.text.trim()))) : all;
+  const others = lowercase.length === 1 ? textShape(lines.flatMap((line) => line.segments.filter((s) => !(s.x0 < lowercase[0]!.x1 && s.x1 > lowercase[0]!.x0)).map((s) => s.text.trim()))) : undefined;
+  const phrased = others && others.meanChars <= MAX_MEAN_TOKEN_CHARS ? others : all;
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   const rows = overlappingRows(lines, columns[0]!).length;
   const proseColumn = columns.some((column) => {
