@@ -1,6 +1,7 @@
 /**
  * A table's cells and their Markdown: a GFM pipe table when the grid is simple, an HTML table when
- * cells span or hold several lines (GFM cannot express either). Every engine that rebuilds tables
+ * cells span or hold several lines (GFM cannot express either) or hold a `|` (GFM escapes it, but many
+ * readers, olmOCR-Bench's among them, split a row at every `|`, escaped or not). Every engine that rebuilds tables
  * renders them here, so the same table reads the same whichever engine found it. A cell's text is
  * the document's text: it is escaped here, as Markdown in a pipe table and as HTML in an HTML
  * table, so it reads as the same characters in every output.
@@ -31,14 +32,14 @@ export function tableMarkdown(grid: TableGrid): string {
   return isSimpleGrid(grid) ? pipeTable(grid) : htmlTable(grid);
 }
 
-/** No spans, at most one line per cell, one header row at most, every row the same width. */
+/** No spans, at most one line per cell and no `|` in it, one header row at most, every row the same width. */
 export function isSimpleGrid(grid: TableGrid): boolean {
   const width = grid.rows[0]?.length ?? 0;
   return (
     grid.headerRows <= 1 &&
     width > 0 &&
     grid.rows.every(
-      (row) => row.length === width && row.every((cell) => cell.rowSpan === 1 && cell.colSpan === 1 && cell.lines.length <= 1),
+      (row) => row.length === width && row.every((cell) => cell.rowSpan === 1 && cell.colSpan === 1 && cell.lines.length <= 1 && !cell.lines.some((line) => line.includes('|'))),
     )
   );
 }
@@ -51,14 +52,13 @@ function pipeTable(grid: TableGrid): string {
   return [line(header), rule, ...body.map(line)].join('\n');
 }
 
-/** GFM splits a row at every unescaped `|` before it reads the cells, so `|` is escaped after the rest. */
 function pipeCellText(cell: TableCell): string {
   const text = cell.lines.join(' ').replace(/\s+/g, ' ').trim();
   const escaped = escapeMarkdownText(text);
   // Emphasis takes an opening and a closing run of stars: a cell's only run (a footnote mark, "1992*")
   // is literal as it stands, and left bare it reads as the document's text to readers that do not unescape.
   const stars = (text.match(/\*+/g) ?? []).length === 1 ? escaped.replace(/\\\*/g, '*') : escaped;
-  return escapeDollarPairs(stars).replace(/\|/g, '\\|');
+  return escapeDollarPairs(stars);
 }
 
 function htmlTable(grid: TableGrid): string {

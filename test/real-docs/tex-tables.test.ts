@@ -45,7 +45,7 @@ describe('tables of LaTeX-made real pages', needs(REAL_DOCS, realDocsProblem), (
   }, 120_000);
 
   // Known failure since h-icdar and h-tabular were merged together (each passed alone). Fix, then make this `it` again.
-  it.fails("keeps a manual's row of command, what it prints and what it means in the table, not as a display with words", async () => {
+  it("keeps a manual's row of command, what it prints and what it means in the table, not as a display with words", async () => {
     const markdown = await textEngineMarkdown(path.join(SCIENCE, 'rec-thy/rec-thy.pdf'), 9);
     expect(tableCheck(markdown, { cell: 'Set notation', down: 'Cardinality' })).toBe('passed');
     expect(tableCheck(markdown, { cell: 'Emptyset abbreviation', top_heading: 'Set notation' })).toBe('passed');

@@ -8,6 +8,7 @@
 import type { Box, Rule, TextRun } from './geometry.js';
 import { bridgedRules } from './bridged-rules.js';
 import { spannedColumns } from './spanner-rules.js';
+import { unwrappedRows } from './unwrapped-rows.js';
 import { plainCells, type CellSpan, type TableLayout } from './table-layout.js';
 
 /**
@@ -25,6 +26,8 @@ const LABEL_ROW_GAP = 2;
 /** Cells of prose-like length or shape mark a block as running text. */
 const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
+/** Columns of commands, symbols or figures beside a column of phrases hold tokens this short on average. */
+const MAX_MEAN_TOKEN_CHARS = 12;
 /** A column of long cells that often start in lowercase is running text, however short the rest. */
 const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
@@ -132,7 +135,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
-      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules), body.columns)],
+      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules, body.columns), body.columns)],
       headers,
       body.columns,
     );
@@ -487,6 +490,11 @@ function hasLeaderDots(line: Line): boolean {
 function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boolean {
   const texts = lines.flatMap((line) => line.segments.map((s) => s.text.trim()));
   const all = textShape(texts);
+  // Prose cut at gaps is lowercase in every piece; one column of lowercase phrases beside columns of
+  // short tokens (a manual's commands, what they print, what they mean) is a grid's.
+  const lowercase = columns.length >= 3 ? columns.filter((column) => textShape(textsIn(lines, column)).lowercaseShare > MAX_LOWERCASE_START_SHARE) : [];
+  const others = lowercase.length === 1 ? textShape(lines.flatMap((line) => line.segments.filter((s) => !(s.x0 < lowercase[0]!.x1 && s.x1 > lowercase[0]!.x0)).map((s) => s.text.trim()))) : undefined;
+  const phrased = others && others.meanChars <= MAX_MEAN_TOKEN_CHARS ? others : all;
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   const rows = overlappingRows(lines, columns[0]!).length;
   const proseColumn = columns.some((column) => {
@@ -495,7 +503,7 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   });
   return (
     all.meanChars <= MAX_MEAN_CELL_CHARS &&
-    all.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
+    phrased.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
     filled >= MIN_FILLED_SHARE * rows * columns.length &&
     !proseColumn &&
     keyColumnShare(lines) < 0.5
@@ -705,13 +713,13 @@ function bestSpans(candidates: readonly SpanCandidate[][], tolerance: number): {
  * whole table under its first lines (booktabs' midrule) are one header row whose cells wrapped,
  * and that where rules are drawn between most rows, the lines between two rules are one row.
  */
-function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
+function bodyRows(lines: readonly Line[], rules: readonly Rule[], columns: readonly Column[]): Line[][] {
   const x0 = Math.min(...lines.map((line) => line.x0));
   const x1 = Math.max(...lines.map((line) => line.x1));
   const across = rules.filter((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2);
   const ruleBelow = (i: number) => across.some((rule) => rule.y0 >= lines[i]!.y1 - 1 && rule.y1 <= lines[i + 1]!.y0 + 1);
   // Rules drawn between most rows part the rows: the lines between two rules are one row, wrapped,
-  // unless blank space parts them too.
+  // unless blank space parts them too, or none of them is wrapped.
   const ruled = lines.slice(0, -1).map((_, i) => ruleBelow(i));
   if (ruled.filter(Boolean).length >= Math.max(2, RULED_ROWS_SHARE * ruled.length)) {
     const rows: Line[][] = [[]];
@@ -720,7 +728,7 @@ function bodyRows(lines: readonly Line[], rules: readonly Rule[]): Line[][] {
       const next = lines[i + 1];
       if (next && (ruled[i] || next.y0 - line.y1 > BLANK_LINE * lineHeight(line))) rows.push([]);
     });
-    return rows;
+    return rows.flatMap((row) => unwrappedRows(row, columns));
   }
   const last = Math.min(MAX_WRAPPED_HEADER_LINES, lines.length - 2);
   for (let i = 1; i < last; i++) {
@@ -757,7 +765,8 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
       previous !== undefined &&
       tight(previous, row) &&
       ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
-        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))));
+        (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))) ||
+        continuesCell(previous, row));
     if (joinsPrevious) {
       merged[merged.length - 1] = [...previous, ...row];
       continue;
@@ -765,6 +774,15 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
     merged.push([...row]);
   }
   return merged;
+}
+
+/** A lone piece in lowercase set tight under the row above, at the left edge of one of its cells but the first: that cell's wrapped text. */
+function continuesCell(upper: readonly Line[], lower: readonly Line[]): boolean {
+  const line = lower[0]!;
+  const above = upper[upper.length - 1]!;
+  if (lower.length !== 1 || line.segments.length !== 1 || line.y0 - above.y1 > 0.5 * lineHeight(above)) return false;
+  const piece = line.segments[0]!;
+  return /^\p{Ll}/u.test(piece.text.trim()) && upper.some((upperLine) => upperLine.segments.slice(1).some((segment) => Math.abs(segment.x0 - piece.x0) <= 2));
 }
 
 /** `dataFirst`: the body's first row is data, not the header's last row. */

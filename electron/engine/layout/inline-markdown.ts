@@ -28,6 +28,9 @@ interface Piece {
   math: string | undefined;
 }
 
+/** The LaTeX of a relation or binary operator ending a formula, where TeX may break a line in inline math. */
+const TRAILING_OPERATOR = /(?:^|[\s}])(?:[=<>+\-*/]|\\(?:leq?|geq?|neq?|ll|gg|equiv|approx|sim|simeq|cong|propto|in|ni|notin|subset|supset|subseteq|supseteq|to|mapsto|rightarrow|leftarrow|Rightarrow|Leftarrow|leftrightarrow|iff|times|cdot|pm|mp|cup|cap|wedge|vee|oplus|otimes|mid))$/;
+
 /** A gap wider than this many ems between two runs is a space pdf.js did not write. */
 const SPACE_GAP_EM = 0.15;
 
@@ -132,11 +135,17 @@ function mergePieces(pieces: readonly Piece[]): Piece[] {
     const before = merged[merged.length - 1];
     const after = pieces[i + 1];
     if (!piece.text.trim() && before && after && sameStyle(before, after)) piece = { ...before, text: piece.text };
+    // TeX breaks inline math after a relation or an operator: a formula ending in one goes on with the formula after the break.
+    if (!piece.text.trim() && before?.math !== undefined && TRAILING_OPERATOR.test(before.math) && after?.math !== undefined && before.link === after.link) {
+      before.text += piece.text;
+      before.math += ' ';
+      continue;
+    }
     if (before && sameStyle(before, piece)) before.text += piece.text;
     // Two formulas side by side are one: written apart they would read as `$$`.
     else if (before?.math !== undefined && piece.math !== undefined && before.link === piece.link) {
       before.text += piece.text;
-      before.math += ` ${piece.math}`;
+      before.math = `${before.math.trimEnd()} ${piece.math}`;
     } else merged.push({ ...piece });
   }
   return merged;

@@ -5,7 +5,9 @@
  *   hold several rows of data in each slot, one line each. Where every column of such a slot holds
  *   one line at each of the same heights, and the columns after the first hold figures on each,
  *   the lines are rows of their own. Wrapped text never qualifies: its lines are not figures, and
- *   its neighbours do not wrap into the same number of lines at the same heights;
+ *   its neighbours do not wrap into the same number of lines at the same heights. Lines of words
+ *   are rows too where every column holds one on each and a column was broken by hand
+ *   (unwrapped-rows.ts);
  * - a body row ruled only above and below (vertical rules drawn in the header alone) is one cell
  *   across the table. Where its text lies apart at column boundaries, and mostly as figures, the
  *   boundaries no text crosses part it into the header's columns again. A note across the table
@@ -15,6 +17,7 @@
 import type { TextRun } from './geometry.js';
 import { isFigures } from './table-figures.js';
 import { cellOwners, slotAt, type CellSpan, type TableLayout } from './table-layout.js';
+import { unwrappedRows } from './unwrapped-rows.js';
 
 
 interface TextLine {
@@ -64,6 +67,8 @@ export function splitUnruledSpans(layout: TableLayout, runs: readonly TextRun[],
 export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], indices: readonly number[]): TableLayout {
   const owners = cellOwners(layout);
   const columns = layout.xs.length - 1;
+  // Wrapped text stops short of its column's rule by the column's padding only: no next word fits there.
+  const slots = layout.xs.slice(0, -1).map((x0, col) => ({ x0, x1: layout.xs[col + 1]! }));
   const ys: number[] = [layout.ys[0]!];
   const cells: CellSpan[] = [];
   for (let row = 0; row < layout.ys.length - 1; row++) {
@@ -77,7 +82,7 @@ export function splitStackedRows(layout: TableLayout, runs: readonly TextRun[], 
       const cell = layout.cells[owner];
       return cell !== undefined && cell.rowSpan === 1 && cell.colSpan === 1;
     });
-    const lines = plain && row >= layout.headerRows ? stackedLines(runs, inRow, layout.xs) : undefined;
+    const lines = plain && row >= layout.headerRows ? (stackedLines(runs, inRow, layout.xs) ?? handBrokenLines(runs, inRow, slots)) : undefined;
     const at = ys.length - 1;
     if (!lines) {
       ys.push(bottom);
@@ -140,6 +145,36 @@ function stackedLines(runs: readonly TextRun[], indices: readonly number[], xs: 
     line.texts[firstUsed]!.join(' ').trim().endsWith(':') || (next !== undefined && next.x0 >= line.x0 + GROUP_INDENT * line.fontSize);
   if (!lines.some(reports) || !lines.every((line, i) => reports(line) || labelsGroup(line, lines[i + 1]))) return undefined;
   return lines;
+}
+
+/** A script is set this small beside its line's text; it stands on that line whatever its height. */
+const SCRIPT_SIZE = 0.85;
+/** Runs whose centres lie this close (in font sizes) share a line. */
+const LINE_SPREAD = 0.4;
+
+/** The rows a slot row's lines print (unwrappedRows): every column holds text on each line, some broken by hand. */
+function handBrokenLines(runs: readonly TextRun[], indices: readonly number[], slots: readonly { x0: number; x1: number }[]): TextLine[] | undefined {
+  const texts = indices.map((i) => runs[i]!).filter((run) => run.text.trim());
+  if (texts.length < 4) return undefined;
+  const size = Math.max(...texts.map((run) => run.fontSize));
+  const lines: (TextLine & { x1: number; segments: TextRun[] })[] = [];
+  for (const run of texts.filter((r) => r.fontSize >= SCRIPT_SIZE * size).sort((a, b) => centre(a) - centre(b))) {
+    let line = lines.at(-1);
+    // Lines set solid may overlap in their boxes: a line is the runs centred within half a size of its first.
+    if (!line || centre(run) - centre(line.segments[0]!) > LINE_SPREAD * run.fontSize) {
+      line = { y0: run.y0, y1: run.y1, texts: [], x0: run.x0, x1: run.x1, fontSize: run.fontSize, segments: [] };
+      lines.push(line);
+    }
+    line.y0 = Math.min(line.y0, run.y0);
+    line.y1 = Math.max(line.y1, run.y1);
+    line.x0 = Math.min(line.x0, run.x0);
+    line.x1 = Math.max(line.x1, run.x1);
+    line.segments.push(run);
+  }
+  if (lines.length < 2) return undefined;
+  const rows = unwrappedRows(lines, slots);
+  if (rows.length < 2) return undefined;
+  return rows.map((group) => ({ ...group[0]!, y0: Math.min(...group.map((line) => line.y0)), y1: Math.max(...group.map((line) => line.y1)) }));
 }
 
 function centre(run: TextRun): number {

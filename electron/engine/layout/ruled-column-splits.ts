@@ -4,7 +4,8 @@
  * several printed ones. Where the body's figures in such a column keep to separate x ranges, apart
  * on the same lines, the gaps between them part the column again. A heading over those columns
  * spans them; headings set under it, one over each printed column, become cells of their own.
- * Wrapped words never qualify: lines of text fill their cell's width, or are not figures.
+ * Columns of words part too under a heading row whose headings keep to the parts, one over each.
+ * Wrapped words never qualify: lines of text fill their cell's width, leaving no gap down the column.
  */
 
 import type { TextRun } from './geometry.js';
@@ -30,11 +31,11 @@ export function splitAlignedColumns(layout: TableLayout, runs: readonly TextRun[
   const bodyTop = layout.ys[layout.headerRows] ?? Infinity;
   const cutsOf: number[][] = [];
   for (let col = 0; col < columns; col++) {
-    const pieces = indices
+    const inColumn = indices
       .map((i) => runs[i]!)
-      .filter((run) => run.text.trim() && (run.y0 + run.y1) / 2 >= bodyTop && slotAt(layout.xs, (run.x0 + run.x1) / 2) === col)
+      .filter((run) => run.text.trim() && slotAt(layout.xs, (run.x0 + run.x1) / 2) === col)
       .map((run) => ({ x0: run.x0, x1: run.x1, y: (run.y0 + run.y1) / 2, text: run.text.trim(), fontSize: run.fontSize }));
-    cutsOf.push(columnCuts(pieces));
+    cutsOf.push(columnCuts(inColumn.filter((piece) => piece.y >= bodyTop), inColumn.filter((piece) => piece.y < bodyTop)));
   }
   if (cutsOf.every((cuts) => cuts.length === 0)) return layout;
   return partedColumns(headingsParted(layout, runs, indices, cutsOf), runs, indices, cutsOf);
@@ -109,26 +110,40 @@ function splitHeightOf(layout: TableLayout, cell: CellSpan, runs: readonly TextR
   return top <= bottom + 1 ? (top + bottom) / 2 : undefined;
 }
 
-/** The x positions that part one ruled column's body pieces into printed columns of figures. */
-function columnCuts(pieces: readonly Piece[]): number[] {
+/**
+ * The x positions that part one ruled column's body pieces into printed columns: of figures, or of
+ * words under a heading row whose headings keep to the parts, one or more over each (then a part
+ * may be empty on most lines).
+ */
+function columnCuts(pieces: readonly Piece[], headings: readonly Piece[]): number[] {
   if (pieces.length < 2 * MIN_LINES_APART) return [];
+  const lines = lineGroups(pieces);
+  const cuts = gapCuts(pieces, lines, MIN_SHARE_APART);
+  // Every part must hold figures only, but the first (a label column the rules left joined to its figures).
+  const bounds = [-Infinity, ...cuts, Infinity];
+  const partsHoldFigures = bounds.slice(1, -1).every((cut, k) => pieces.filter((p) => p.x0 >= cut && p.x1 <= bounds[k + 2]!).every((p) => isFigure(p.text)));
+  if (partsHoldFigures && cuts.length > 0) return cuts;
+  if (headings.length === 0) return [];
+  const headedCuts = gapCuts([...pieces, ...headings], lines, 0);
+  const headed = [-Infinity, ...headedCuts, Infinity];
+  return headed.slice(0, -1).every((cut, k) => headings.some((p) => p.x0 >= cut && p.x1 <= headed[k + 1]!)) ? headedCuts : [];
+}
+
+/** Gaps down the column that no piece crosses, with text on both sides on enough of the lines. */
+function gapCuts(pieces: readonly Piece[], lines: readonly Piece[][], minShare: number): number[] {
   const sorted = [...pieces].sort((a, b) => a.x0 - b.x0);
   const fontSize = Math.max(...pieces.map((p) => p.fontSize));
-  const lines = lineGroups(pieces);
   const cuts: number[] = [];
   let reach = sorted[0]!.x1;
   for (const piece of sorted.slice(1)) {
     if (piece.x0 - reach >= COLUMN_GAP * fontSize) {
       const cut = (reach + piece.x0) / 2;
       const apart = lines.filter((line) => line.some((p) => p.x1 <= cut) && line.some((p) => p.x0 >= cut)).length;
-      if (apart >= MIN_LINES_APART && apart >= MIN_SHARE_APART * lines.length) cuts.push(cut);
+      if (apart >= MIN_LINES_APART && apart >= minShare * lines.length) cuts.push(cut);
     }
     reach = Math.max(reach, piece.x1);
   }
-  // Every part must hold figures only, but the first (a label column the rules left joined to its figures).
-  const bounds = [-Infinity, ...cuts, Infinity];
-  const partsHoldFigures = bounds.slice(1, -1).every((cut, k) => pieces.filter((p) => p.x0 >= cut && p.x1 <= bounds[k + 2]!).every((p) => isFigure(p.text)));
-  return partsHoldFigures ? cuts : [];
+  return cuts;
 }
 
 /** Pieces grouped into lines by their centres. */

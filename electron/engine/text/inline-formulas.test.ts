@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { needs, PROGRAMS } from '../../../test/environment.js';
+import { missingPrograms, needs, PROGRAMS } from '../../../test/environment.js';
 import { latexPages, PDFLATEX_PROBLEM } from '../../../test/latex-page.js';
+
+const run = promisify(execFile);
 
 const DOCUMENT = String.raw`\documentclass[11pt]{article}
 \usepackage{amsmath,amssymb}
@@ -41,5 +46,30 @@ describe('inline math of a LaTeX-made page', needs(PROGRAMS, PDFLATEX_PROBLEM), 
     expect(markdown).toContain('a ticket costs \\$5 or \\$10.');
     // every unescaped dollar opens or closes a formula: an even number in each paragraph
     for (const paragraph of markdown.split('\n\n')) expect((paragraph.match(/(?<!\\)\$/g) ?? []).length % 2).toBe(0);
+  });
+});
+
+// A document may ask TeX to prefer breaking inline math after relations (\relpenalty); here one breaks after "=".
+const BROKEN_FORMULA = String.raw`\documentclass[11pt]{article}
+\pagestyle{empty}
+\relpenalty=-300
+\begin{document}
+The bound states of a particle in the well are found as follows, and the stationary equation that each one of them satisfies then reads $H \psi = E \psi$ for them, with the energy $E$ real.
+\end{document}
+`;
+
+describe('inline math that TeX broke across two lines', needs(PROGRAMS, missingPrograms({ pdflatex: 'texlive-latex-base', pdftotext: 'poppler-utils' })), () => {
+  const pages = latexPages('folio-inline-break-');
+  let markdown = '';
+  let text = '';
+  beforeAll(async () => {
+    markdown = await pages.read('broken', BROKEN_FORMULA);
+    text = (await run('/usr/bin/pdftotext', ['-layout', path.join(pages.folder(), 'broken.pdf'), '-'])).stdout;
+  }, 60_000);
+
+  it('writes a formula broken after its relation as one formula, the relation inside it', () => {
+    // the page breaks the line after the relation, as the case needs
+    expect(text).toMatch(/H\s*ψ =\s*\n\s*E\s*ψ/u);
+    expect(markdown).toContain('then reads $H \\psi = E \\psi$ for them, with the energy $E$ real.');
   });
 });

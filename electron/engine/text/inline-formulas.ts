@@ -51,6 +51,8 @@ const CLOSE = /^[)\]}]$/u;
 /** Text-font operators that need an operand beside them: never the first or last thing of a span. */
 const BINARY = /^[=+\-−<>/*×·±:]$/u;
 const RELATION = /^[=<>]$/u;
+/** Operators TeX may break inline math after; a hyphen ending the row is a word's, broken there. */
+const ROW_END_OPERATOR = /^[=+<>×·±]$/u;
 const MATH_PUNCTUATION = /^[,.;:]$/u;
 /** Marks a math font sets in prose: list bullets, footnote marks, the author's symbols. */
 const PROSE_SYMBOL = /^[•·∗*†‡§¶◦○©®'’′,.;:]+$/u;
@@ -142,7 +144,7 @@ function rewriteFragment(runs: readonly TextRun[], members: readonly number[], s
     let last = k;
     while (first > floor && joinsLeft(atoms, first - 1, runs, size)) first--;
     while (last < atoms.length - 1 && joinsRight(atoms, last + 1, runs, size)) last++;
-    const span = trimmed(atoms.slice(first, last + 1), atoms[first - 1], size);
+    const span = trimmed(atoms.slice(first, last + 1), atoms[first - 1], size, last === atoms.length - 1);
     if (span.length > 0) spans.push(span);
     k = last;
     floor = last + 1;
@@ -276,9 +278,10 @@ function joinsRight(atoms: readonly Atom[], k: number, runs: readonly TextRun[],
 
 /**
  * The span less what belongs to the prose around it: unbalanced brackets and text-font operators
- * at its ends. A relation at its start takes the letter before it (`**A** = (a_{ij})`).
+ * at its ends. A relation at its start takes the letter before it (`**A** = (a_{ij})`). An operator
+ * ending the row (`rowEnd`) stays: TeX broke the formula after it, and it goes on on the next line.
  */
-function trimmed(span: Atom[], before: Atom | undefined, size: number): Atom[] {
+function trimmed(span: Atom[], before: Atom | undefined, size: number, rowEnd: boolean): Atom[] {
   let atoms = balanced(span);
   for (let changed = true; changed && atoms.length > 0; ) {
     changed = false;
@@ -287,7 +290,7 @@ function trimmed(span: Atom[], before: Atom | undefined, size: number): Atom[] {
     if (first.kind === 'operand' && BINARY.test(first.text) && !(RELATION.test(first.text) && before?.kind === 'letter' && close(before, first, size))) {
       atoms = atoms.slice(1);
       changed = true;
-    } else if (last.kind === 'operand' && BINARY.test(last.text)) {
+    } else if (last.kind === 'operand' && BINARY.test(last.text) && !(rowEnd && ROW_END_OPERATOR.test(last.text) && last === span[span.length - 1] && atoms.length > 1)) {
       atoms = atoms.slice(0, -1);
       changed = true;
     } else if (MATH_PUNCTUATION.test(last.text) || (first.kind === 'math' && MATH_PUNCTUATION.test(first.text))) {
