@@ -24,6 +24,26 @@ export function mathFontClass(fontName: string): MathFontClass {
   return 'other';
 }
 
+const SANS_FONT = /^(?:CMSS|LMSans)/i;
+const FRAKTUR_FONT = /^(?:EUFM|EUFB)/i;
+const SCRIPT_FONT = /^RSFS/i;
+const BOLD_ITALIC_FONT = /^(?:CMMIB|NewTXBMI|txbmi|rtxbmi|pxbmi)/i;
+
+/**
+ * The math alphabet a text font's letters stand for in a formula (`\\mathsf{F}` from TeX's sans
+ * serif, `\\mathbf{E}` from a bold face, `\\boldsymbol{x}` from the bold math italic, `\\mathfrak{g}` from Euler Fraktur), if any: the math italic
+ * and symbol fonts have alphabets of their own (`blackboard`, the symbol font's calligraphic capitals).
+ */
+export function mathAlphabet(fontName: string, bold: boolean, italic: boolean): string | undefined {
+  if (FRAKTUR_FONT.test(fontName)) return '\\mathfrak';
+  if (SCRIPT_FONT.test(fontName)) return '\\mathscr';
+  const fontClass = mathFontClass(fontName);
+  if (BOLD_ITALIC_FONT.test(fontName)) return '\\boldsymbol';
+  if ((fontClass !== 'roman' && fontClass !== 'other') || italic) return undefined;
+  if (SANS_FONT.test(fontName)) return bold ? undefined : '\\mathsf';
+  return bold ? '\\mathbf' : undefined;
+}
+
 /** Fonts that only math is set in: a run in one of them makes its neighbourhood a formula candidate. */
 export function isMathOnlyFont(fontClass: MathFontClass): boolean {
   return fontClass === 'italic' || fontClass === 'symbol' || fontClass === 'extension' || fontClass === 'blackboard';
