@@ -190,6 +190,44 @@ c = \binom{n}{k} + \iint g \, dA
     expect(written).not.toMatch(/\(1\)|\(2\)/);
   });
 
+  it('reads a split formula as one aligned display, stacked and side-by-side limits, and math alphabets from their fonts', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath,amssymb}\pagestyle{empty}\begin{document}
+A formula broken over two rows, aligned at its relations and numbered once:
+\begin{equation}
+\begin{split}
+g(x,z) &= z - \alpha_{1} x - \beta_{m} x^m z^n \\
+&= z - K r^{-1} x - K r^{-(m+n)} x^m z^n
+\end{split}
+\end{equation}
+a sum over two conditions set one under the other,
+\begin{equation*}
+T = \sum_{\substack{0 \le i \le m \\ 0 < j < n}} Q(i,j)
+\end{equation*}
+a sum and a product whose limits touch, after a fraction,
+\begin{equation*}
+H = \frac{1}{2n} \sum_{l=0}^{n} (n-l)^{p-2} \sum_{l_1+\dots+l_p=l} \prod_{i=1}^{p} \binom{n_i}{l_i}
+\end{equation*}
+an expectation in bold before an integral with a small script on its limit,
+\begin{equation*}
+f = \varepsilon \mathbf{E}_{x} \int_0^{t_\varepsilon} L_{x} \, ds
+\end{equation*}
+and letters of the sans-serif and Fraktur alphabets:
+\begin{equation*}
+\mathsf{F} = m \mathbf{a} + \mathfrak{g}
+\end{equation*}
+\end{document}`;
+    const written = await pages.read('alphabets', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('\\begin{split} g(x,z) &= z - \\alpha_{1} x - \\beta_{m} x^m z^n \\\\ &= z - K r^{-1} x - K r^{-(m+n)} x^m z^n \\end{split}')).toBe(true);
+    expect(renders('T = \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} Q(i,j)')).toBe(true);
+    expect(renders('H = \\frac{1}{2n} \\sum_{l=0}^{n} (n-l)^{p-2} \\sum_{l_1+\\dots+l_p=l} \\prod_{i=1}^{p} \\binom{n_i}{l_i}')).toBe(true);
+    expect(renders('f = \\varepsilon \\mathbf{E}_{x} \\int_0^{t_\\varepsilon} L_{x} \\, ds')).toBe(true);
+    expect(renders('\\mathsf{F} = m \\mathbf{a} + \\mathfrak{g}')).toBe(true);
+    // the split is one display, its number taken with it
+    expect(written.match(/\$\$/g)).toHaveLength(10);
+    expect(written).not.toContain('(1)');
+  });
+
   it('reads an inline script whose font holds one digit as a script, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await pages.read('variance', source)).toBe('The variance $\\sigma^{2}$ of a sample.');

@@ -232,11 +232,13 @@ function joinContinued(runs: readonly TextRun[], candidates: readonly number[], 
       const next = order.find((f) => {
         if (taken.has(f) || chain.includes(f) || f.box.y0 <= last.box.y0 || f.box.y0 - last.box.y1 > CONTINUED_GAP_EM * size) return false;
         if (f.box.x0 > head.box.x1 || f.box.x1 < head.box.x0) return false;
-        // Nothing stands between the rows: a line of prose between two displays parts them.
+        // Nothing stands between the rows (a line of prose between two displays parts them); a split's
+        // number, centred on its rows at the margin, stands beside them.
         const between = candidates.some((i) => {
           const run = runs[i]!;
           const y = (run.y0 + run.y1) / 2;
-          return y > last.box.y1 && y < f.box.y0 && !f.cluster.includes(i) && !last.cluster.includes(i);
+          const beside = run.x0 >= Math.max(last.box.x1, f.box.x1) || run.x1 <= Math.min(last.box.x0, f.box.x0);
+          return y > last.box.y1 && y < f.box.y0 && !(beside && EQUATION_NUMBER.test(run.text.replace(/\s/g, '')));
         });
         if (between) return false;
         const start = [...f.glyphs].sort((a, b) => a.x0 - b.x0)[0];
