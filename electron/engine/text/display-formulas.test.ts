@@ -228,6 +228,26 @@ and letters of the sans-serif and Fraktur alphabets:
     expect(written).not.toContain('(1)');
   });
 
+  it('takes no integral for a drop cap, and reads the extension font\'s wide hat as an accent that hangs nowhere', async () => {
+    // at 10pt the display integral is twice the size of its limit's script-script epsilon, as a drop cap would be
+    const source = String.raw`\documentclass{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The mean over the interval is an integral whose upper limit carries a small script,
+\begin{equation*}
+f = \int_0^{t_\varepsilon} L(s) \, ds
+\end{equation*}
+and multiplication is defined for the elements of $\widehat{X}$ by
+\begin{equation*}
+\hat{x}_i \hat{x}_j = \hat{x}_j \hat{x}_i , \quad \widehat{X} = \{ \hat{x}_1 , \dots , \hat{x}_n \}
+\end{equation*}
+\end{document}`;
+    const written = await pages.read('wide-hat', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('f = \\int_0^{t_\\varepsilon} L(s) \\, ds')).toBe(true);
+    expect(renders('\\hat{x}_i \\hat{x}_j = \\hat{x}_j \\hat{x}_i , \\quad \\widehat{X} = \\{ \\hat{x}_1 , \\dots , \\hat{x}_n \\}')).toBe(true);
+    expect(written).toContain('for the elements of $\\widehat{X}$ by');
+    expect(written.match(/\$\$/g)).toHaveLength(4);
+  });
+
   it('reads an inline script whose font holds one digit as a script, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await pages.read('variance', source)).toBe('The variance $\\sigma^{2}$ of a sample.');

@@ -150,7 +150,11 @@ const EXTENSION_DEPTH: Readonly<Record<string, number>> = {
   S: 1, T: 1, H: 1, '`': 1, V: 1, W: 1, N: 1, L: 1, J: 1,
 };
 
+/** The extension font's wide accents (`\\widehat`, `\\widetilde`, three widths each): set over their letters, hanging nowhere. */
+const WIDE_ACCENT_SLOTS: Readonly<Record<string, string>> = { b: '\\widehat', c: '\\widehat', d: '\\widehat', e: '\\widetilde', f: '\\widetilde', g: '\\widetilde' };
+
 export function extensionDepth(text: string): number {
+  if (WIDE_ACCENT_SLOTS[text]) return 0;
   return EXTENSION_DEPTH[text] ?? 1.8;
 }
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap', '\\coprod', '\\bigwedge', '\\bigvee', '\\bigotimes', '\\bigoplus', '\\bigodot']);
@@ -200,6 +204,7 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
     if (RADICAL_SLOTS.has(text)) return 'radical';
     if (RADICAL_PIECES.has(text) || DELIMITER_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
+    if (WIDE_ACCENT_SLOTS[text]) return 'accent';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
     return 'ordinary';
   }
@@ -217,7 +222,8 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
   return 'ordinary';
 }
 
-export function accentCommand(text: string): string | undefined {
+export function accentCommand(text: string, fontClass?: MathFontClass, unicodeMapped = false): string | undefined {
+  if (fontClass === 'extension' && !unicodeMapped) return WIDE_ACCENT_SLOTS[text];
   return ACCENTS[text] ?? COMBINING_ACCENTS[text];
 }
 

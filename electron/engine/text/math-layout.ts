@@ -225,7 +225,7 @@ function attachAccents(glyphs: readonly MathGlyph[]): MathGlyph[] {
       }
     }
     if (best) {
-      best.accents.push(accentCommand(accent.text)!);
+      best.accents.push(accentCommand(accent.text, accent.fontClass, accent.unicodeMapped)!);
       dropped.add(accent);
     }
   }
