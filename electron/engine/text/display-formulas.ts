@@ -38,7 +38,7 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   const found: RowFormula[] = [];
   for (const whole of all) {
     // An aligned display (align, gather, eqnarray) is one cluster of several rows: each row is a formula.
-    for (const row of formulaRows(runs, whole, rules)) {
+    for (const row of formulaRows(runs, whole, rules, unicodeFonts)) {
       // An equation number set close to a narrow column's formula joins its cluster: it is no part of it.
       const number = row.filter((i) => isMarginNumber(runs, row, i));
       const cluster = row.filter((i) => !number.includes(i));
@@ -332,7 +332,7 @@ function joinSideBySide(found: FoundFormula[]): void {
  * row nearest its baseline. A cluster stays whole when it has one row, or when a tall delimiter
  * spans its rows (a matrix, cases): it is one formula then, not a formula a row.
  */
-function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules: readonly Rule[]): number[][] {
+function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules: readonly Rule[], unicodeFonts: ReadonlySet<string>): number[][] {
   const members = cluster.map((i) => runs[i] as PlacedRun);
   const largest = Math.max(...members.map((r) => r.fontSize));
   const fractionRules = rules.filter((r) => r.orientation === 'horizontal');
@@ -347,9 +347,10 @@ function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules
     previous = baseline;
   }
   if (levels.length < 2) return [[...cluster]];
-  // The extension font's glyphs hang from their baseline: a tall delimiter at a row's end reaches no higher.
+  // TeX's extension font hangs its glyphs from their baseline: a tall delimiter at a row's end reaches
+  // no higher (a Unicode-mapped one, newtx's, stands on its baseline).
   const spans = (run: PlacedRun) => {
-    const ink = { y0: run.baseline - 0.05 * run.fontSize, y1: run.baseline + extensionDepth(run.text.trim()) * run.fontSize };
+    const ink = unicodeFonts.has(run.fontName) ? inkBox(run) : { ...inkBox(run), y0: run.baseline - 0.05 * run.fontSize };
     return levels.some((level, k) => k > 0 && ink.y0 < (levels[k - 1]! + level) / 2 - 0.3 * largest && ink.y1 > (levels[k - 1]! + level) / 2 + 0.3 * largest);
   };
   if (members.some((r) => mathFontClass(r.fontName) === 'extension' && spans(r))) return [[...cluster]];
