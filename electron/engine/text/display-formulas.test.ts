@@ -211,6 +211,10 @@ an expectation in bold before an integral with a small script on its limit,
 \begin{equation*}
 f = \varepsilon \mathbf{E}_{x} \int_0^{t_\varepsilon} L_{x} \, ds
 \end{equation*}
+a double integral over a region named under it,
+\begin{equation*}
+I = \iint\limits_A f(x,y) \, dx \, dy
+\end{equation*}
 and letters of the sans-serif and Fraktur alphabets:
 \begin{equation*}
 \mathsf{F} = m \mathbf{a} + \mathfrak{g}
@@ -223,8 +227,9 @@ and letters of the sans-serif and Fraktur alphabets:
     expect(renders('H = \\frac{1}{2n} \\sum_{l=0}^{n} (n-l)^{p-2} \\sum_{l_1+\\dots+l_p=l} \\prod_{i=1}^{p} \\binom{n_i}{l_i}')).toBe(true);
     expect(renders('f = \\varepsilon \\mathbf{E}_{x} \\int_0^{t_\\varepsilon} L_{x} \\, ds')).toBe(true);
     expect(renders('\\mathsf{F} = m \\mathbf{a} + \\mathfrak{g}')).toBe(true);
+    expect(renders('I = \\iint\\limits_A f(x,y) \\, dx \\, dy')).toBe(true);
     // the split is one display, its number taken with it
-    expect(written.match(/\$\$/g)).toHaveLength(10);
+    expect(written.match(/\$\$/g)).toHaveLength(12);
     expect(written).not.toContain('(1)');
   });
 

@@ -6,7 +6,7 @@
  */
 
 import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
-import { extensionDepth, glyphRole, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
+import { extensionDepth, glyphLatex, glyphRole, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
 import { casesLatex, formulaLatex, glyphsOf, isSingleRow, type MathGlyph } from './math-layout.js';
 
 export interface DisplayFormula {
@@ -435,8 +435,9 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
       if (i !== op && limit.fontSize < box.fontSize && x > box.x0 - 0.2 * box.fontSize && x < box.x1 + 0.2 * box.fontSize && gap >= 0 && gap < 0.4 * box.fontSize) parent.set(find(i), find(op));
     }
   }
-  // A display operator's limit set in rows (`\\substack`): each row under the one before, centred under the operator.
-  for (const op of indices.filter((i) => mathFontClass(runs[i]!.fontName) === 'extension' && glyphRole(runs[i]!.text.trim(), 'extension') === 'display-operator')) {
+  // A display operator's limit set in rows (`\\substack`): each row under the one before, centred under
+  // the operator (or under integral signs, `\\iint\\limits_{A}`).
+  for (const op of indices.filter((i) => mathFontClass(runs[i]!.fontName) === 'extension' && hasLimitsUnder(runs[i]!.text))) {
     const sign = runs[op]!;
     let bottom = boxes.get(op)!.y1;
     for (const i of [...indices].sort((a, b) => boxes.get(a)!.y0 - boxes.get(b)!.y0)) {
@@ -515,13 +516,20 @@ function joinEnclosed(groups: number[][], boxes: ReadonlyMap<number, Box & { fon
   return merged.filter((_, k) => !absorbed.has(k));
 }
 
+/** A run of the extension font's display operators, or of its integral signs (`\\iint` comes as `Z Z`). */
+function hasLimitsUnder(text: string): boolean {
+  const signs = text.trim().split(/\s+/);
+  return signs.length === 1 ? glyphRole(signs[0]!, 'extension') === 'display-operator' || glyphLatex(signs[0]!, 'extension') === '\\int' : signs.every((sign) => glyphLatex(sign, 'extension') === '\\int');
+}
+
 /**
  * Where a run's ink is. The extension font hangs its big operators, radicals and delimiters from
  * the baseline, so their ink (and the limits set close over and under it) lies below it.
  */
 function inkBox(run: PlacedRun): Box & { fontSize: number } {
   if (mathFontClass(run.fontName) !== 'extension') return run;
-  const depth = extensionDepth(run.text.trim());
+  // Integral signs set together (`\\iint`) come as one run, `Z Z`: each hangs as deep as one.
+  const depth = extensionDepth(run.text.trim().split(/\s+/)[0]!);
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 

@@ -202,6 +202,46 @@ function attachLimits(glyphs: readonly MathGlyph[], rules: readonly Rule[]): Mat
     op.limits = { lower: [...found.lower], upper: [...found.upper] };
     rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
   }
+  return attachIntegralLimits(rest);
+}
+
+/**
+ * `\\iint\\limits_{A}`: TeX's display integral keeps its scripts beside it, the lower one reaching into
+ * its depth; a limit set under it (`\\limits`) starts below its foot, centred on the signs set
+ * together. The limits go to the first sign, which readRow joins with the others.
+ */
+function attachIntegralLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  let rest = [...glyphs];
+  const signs = glyphs.filter((g) => g.fontClass === 'extension' && !g.unicodeMapped && isIntegral(g)).sort((a, b) => a.x0 - b.x0);
+  for (let k = 0; k < signs.length; k++) {
+    const first = signs[k]!;
+    let last = first;
+    while (signs[k + 1] && Math.abs(signs[k + 1]!.baseline - first.baseline) < 0.1 * first.size && signs[k + 1]!.x0 <= last.x1 + INTEGRAL_GAP_EM * first.size) last = signs[++k]!;
+    const size = first.size;
+    const foot = first.baseline + extensionDepth(first.text) * size;
+    const centred = (g: MathGlyph) => centreX(g) > first.x0 - 0.1 * size && centreX(g) < last.x1 + 0.1 * size && g.size < size;
+    const lower = rest.filter((g) => centred(g) && g.y0 > foot - 0.1 * size && g.y0 < foot + size);
+    const upper = rest.filter((g) => centred(g) && g.y1 < first.baseline - 0.1 * size && g.y1 > first.baseline - 1.2 * size);
+    if (lower.length === 0 && upper.length === 0) continue;
+    const grow = (seeds: readonly MathGlyph[]) => {
+      const row = new Set(seeds);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const g of rest) {
+          if (row.has(g) || isIntegral(g)) continue;
+          if ([...row].some((r) => Math.abs(r.baseline - g.baseline) < 0.3 * r.size && g.x0 < r.x1 + 0.4 * r.size && g.x1 > r.x0 - 0.4 * r.size)) {
+            row.add(g);
+            grew = true;
+          }
+        }
+      }
+      return [...row];
+    };
+    const limits = { lower: grow(lower), upper: grow(upper) };
+    const index = rest.indexOf(first);
+    rest[index] = { ...first, limits };
+    rest = rest.filter((g) => !limits.lower.includes(g) && !limits.upper.includes(g));
+  }
   return rest;
 }
 
@@ -338,7 +378,8 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     if (g.alphabet) nucleus = `${g.alphabet}{${nucleus}}`;
     for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
     if (g.limits) {
-      tokens.push(nucleus + scripts(limitLatex(g.limits.lower), limitLatex(g.limits.upper)));
+      // An integral's limits are set under and over it only when the author asked (`\\limits`).
+      tokens.push(nucleus + (isIntegral(g) ? '\\limits' : '') + scripts(limitLatex(g.limits.lower), limitLatex(g.limits.upper)));
       continue;
     }
     tokens.push(withScripts(nucleus, g));
