@@ -253,6 +253,30 @@ and multiplication is defined for the elements of $\widehat{X}$ by
     expect(written.match(/\$\$/g)).toHaveLength(4);
   });
 
+  it('keeps the words of a wide display between short one-line paragraphs, the column\'s edge read from the prose further off', async () => {
+    const source = String.raw`\documentclass{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The mean and the variance of a sample are read from the spread of its values around the centre, and
+the long paragraph here sets the edges of the column that the display below is centred in. Each line
+of it runs from the left edge of the column to its right edge, as prose does.
+\vspace{5\baselineskip}
+
+The first display is:
+\begin{equation}
+\int_{-\infty}^{+\infty} e^{-t} \, dt = 1 \quad\text{and}\quad \int_{-\infty}^{+\infty} t e^{-t} \, dt = \gamma.
+\end{equation}
+It is typed as shown.
+\vspace{5\baselineskip}
+
+The long paragraph after the display sets the column's edges again: each of its lines runs from the
+left edge of the column to its right edge, as prose does, and it ends the page.
+\end{document}`;
+    const written = await pages.read('short-lines', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('\\int_{-\\infty}^{+\\infty} e^{-t} \\, dt = 1 \\quad\\text{and}\\quad \\int_{-\\infty}^{+\\infty} t e^{-t} \\, dt = \\gamma')).toBe(true);
+    expect(written).toContain('The first display is:');
+    expect(written).toContain('It is typed as shown.');
+  });
+
   it('reads an inline script whose font holds one digit as a script, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await pages.read('variance', source)).toBe('The variance $\\sigma^{2}$ of a sample.');

@@ -609,6 +609,16 @@ function isSetApart(runs: readonly TextRun[], candidates: readonly number[], clu
   const below = frame.filter((run) => run.y0 >= box.y1);
   if (above.length === 0 && below.length === 0) return false;
   const left = Math.min(...frame.map((run) => run.x0));
-  const right = Math.max(...frame.map((run) => run.x1));
-  return box.x0 - left >= DISPLAY_INDENT_EM * size && right - box.x1 >= DISPLAY_INDENT_EM * size;
+  if (box.x0 - left < DISPLAY_INDENT_EM * size) return false;
+  // Short lines around a wide display (a one-line paragraph before it, another after) say nothing of
+  // the column's right edge: the prose further off does.
+  const reach = candidates
+    .filter((i) => !own.has(i))
+    .map((i) => runs[i]!)
+    .filter((run) => run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - RIGHT_EDGE_LINES * size && run.y0 < box.y1 + RIGHT_EDGE_LINES * size && !(run.y0 < box.y1 && run.y1 > box.y0));
+  const right = Math.max(...reach.map((run) => run.x1));
+  return right - box.x1 >= DISPLAY_INDENT_EM * size;
 }
+
+/** How far (lines) above and below a row the column's right edge is looked for. */
+const RIGHT_EDGE_LINES = 15;
