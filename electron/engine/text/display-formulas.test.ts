@@ -190,6 +190,93 @@ c = \binom{n}{k} + \iint g \, dA
     expect(written).not.toMatch(/\(1\)|\(2\)/);
   });
 
+  it('reads a split formula as one aligned display, stacked and side-by-side limits, and math alphabets from their fonts', async () => {
+    const source = String.raw`\documentclass[11pt]{article}\usepackage{amsmath,amssymb}\pagestyle{empty}\begin{document}
+A formula broken over two rows, aligned at its relations and numbered once:
+\begin{equation}
+\begin{split}
+g(x,z) &= z - \alpha_{1} x - \beta_{m} x^m z^n \\
+&= z - K r^{-1} x - K r^{-(m+n)} x^m z^n
+\end{split}
+\end{equation}
+a sum over two conditions set one under the other,
+\begin{equation*}
+T = \sum_{\substack{0 \le i \le m \\ 0 < j < n}} Q(i,j)
+\end{equation*}
+a sum and a product whose limits touch, after a fraction,
+\begin{equation*}
+H = \frac{1}{2n} \sum_{l=0}^{n} (n-l)^{p-2} \sum_{l_1+\dots+l_p=l} \prod_{i=1}^{p} \binom{n_i}{l_i}
+\end{equation*}
+an expectation in bold before an integral with a small script on its limit,
+\begin{equation*}
+f = \varepsilon \mathbf{E}_{x} \int_0^{t_\varepsilon} L_{x} \, ds
+\end{equation*}
+a double integral over a region named under it,
+\begin{equation*}
+I = \iint\limits_A f(x,y) \, dx \, dy
+\end{equation*}
+and letters of the sans-serif and Fraktur alphabets:
+\begin{equation*}
+\mathsf{F} = m \mathbf{a} + \mathfrak{g}
+\end{equation*}
+\end{document}`;
+    const written = await pages.read('alphabets', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('\\begin{split} g(x,z) &= z - \\alpha_{1} x - \\beta_{m} x^m z^n \\\\ &= z - K r^{-1} x - K r^{-(m+n)} x^m z^n \\end{split}')).toBe(true);
+    expect(renders('T = \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} Q(i,j)')).toBe(true);
+    expect(renders('H = \\frac{1}{2n} \\sum_{l=0}^{n} (n-l)^{p-2} \\sum_{l_1+\\dots+l_p=l} \\prod_{i=1}^{p} \\binom{n_i}{l_i}')).toBe(true);
+    expect(renders('f = \\varepsilon \\mathbf{E}_{x} \\int_0^{t_\\varepsilon} L_{x} \\, ds')).toBe(true);
+    expect(renders('\\mathsf{F} = m \\mathbf{a} + \\mathfrak{g}')).toBe(true);
+    expect(renders('I = \\iint\\limits_A f(x,y) \\, dx \\, dy')).toBe(true);
+    // the split is one display, its number taken with it
+    expect(written.match(/\$\$/g)).toHaveLength(12);
+    expect(written).not.toContain('(1)');
+  });
+
+  it('takes no integral for a drop cap, and reads the extension font\'s wide hat as an accent that hangs nowhere', async () => {
+    // at 10pt the display integral is twice the size of its limit's script-script epsilon, as a drop cap would be
+    const source = String.raw`\documentclass{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The mean over the interval is an integral whose upper limit carries a small script,
+\begin{equation*}
+f = \int_0^{t_\varepsilon} L(s) \, ds
+\end{equation*}
+and multiplication is defined for the elements of $\widehat{X}$ by
+\begin{equation*}
+\hat{x}_i \hat{x}_j = \hat{x}_j \hat{x}_i , \quad \widehat{X} = \{ \hat{x}_1 , \dots , \hat{x}_n \}
+\end{equation*}
+\end{document}`;
+    const written = await pages.read('wide-hat', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('f = \\int_0^{t_\\varepsilon} L(s) \\, ds')).toBe(true);
+    expect(renders('\\hat{x}_i \\hat{x}_j = \\hat{x}_j \\hat{x}_i , \\quad \\widehat{X} = \\{ \\hat{x}_1 , \\dots , \\hat{x}_n \\}')).toBe(true);
+    expect(written).toContain('for the elements of $\\widehat{X}$ by');
+    expect(written.match(/\$\$/g)).toHaveLength(4);
+  });
+
+  it('keeps the words of a wide display between short one-line paragraphs, the column\'s edge read from the prose further off', async () => {
+    const source = String.raw`\documentclass{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
+The mean and the variance of a sample are read from the spread of its values around the centre, and
+the long paragraph here sets the edges of the column that the display below is centred in. Each line
+of it runs from the left edge of the column to its right edge, as prose does.
+\vspace{5\baselineskip}
+
+The first display is:
+\begin{equation}
+\int_{-\infty}^{+\infty} e^{-t} \, dt = 1 \quad\text{and}\quad \int_{-\infty}^{+\infty} t e^{-t} \, dt = \gamma.
+\end{equation}
+It is typed as shown.
+\vspace{5\baselineskip}
+
+The long paragraph after the display sets the column's edges again: each of its lines runs from the
+left edge of the column to its right edge, as prose does, and it ends the page.
+\end{document}`;
+    const written = await pages.read('short-lines', source);
+    const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
+    expect(renders('\\int_{-\\infty}^{+\\infty} e^{-t} \\, dt = 1 \\quad\\text{and}\\quad \\int_{-\\infty}^{+\\infty} t e^{-t} \\, dt = \\gamma')).toBe(true);
+    expect(written).toContain('The first display is:');
+    expect(written).toContain('It is typed as shown.');
+  });
+
   it('reads an inline script whose font holds one digit as a script, not code', async () => {
     const source = String.raw`\documentclass{article}\pagestyle{empty}\begin{document}The variance $\sigma^2$ of a sample.\end{document}`;
     expect(await pages.read('variance', source)).toBe('The variance $\\sigma^{2}$ of a sample.');

@@ -6,8 +6,8 @@
  */
 
 import { unionBox, type Box, type Rule, type TextRun } from '../layout/geometry.js';
-import { extensionDepth, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
-import { casesLatex, formulaLatex, glyphsOf, isSingleRow } from './math-layout.js';
+import { extensionDepth, glyphLatex, glyphRole, isMathOnlyFont, isProseWord, mathFontClass } from './math-glyphs.js';
+import { casesLatex, formulaLatex, glyphsOf, isSingleRow, type MathGlyph } from './math-layout.js';
 
 export interface DisplayFormula {
   box: Box;
@@ -35,10 +35,10 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
   if (!candidates.some((i) => isMathOnlyFont(mathFontClass(runs[i]!.fontName)) || isSymbolRun(runs[i]!))) return [];
   const all = clusters(runs, candidates, rules);
   const unicodeFonts = unicodeExtensionFonts(runs);
-  const found: FoundFormula[] = [];
+  const found: RowFormula[] = [];
   for (const whole of all) {
     // An aligned display (align, gather, eqnarray) is one cluster of several rows: each row is a formula.
-    for (const row of formulaRows(runs, whole, rules)) {
+    for (const row of formulaRows(runs, whole, rules, unicodeFonts)) {
       // An equation number set close to a narrow column's formula joins its cluster: it is no part of it.
       const number = row.filter((i) => isMarginNumber(runs, row, i));
       const cluster = row.filter((i) => !number.includes(i));
@@ -52,9 +52,10 @@ export function findDisplayFormulas(runs: readonly TextRun[], rules: readonly Ru
       const latex = isSingleRow(glyphs, inside) ? formulaLatex(glyphs, inside) : casesLatex(glyphs, inside);
       if (latex === undefined) continue;
       if (isTableCell(runs, candidates, cluster, box) || isRuledRow(box, rules, mainBaseline(members).size)) continue;
-      if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members) });
+      if (latex.replace(/[.,;]/g, '').trim()) found.push({ cluster, box: unionBox([box, ...inside]), latex, ...(number.length > 0 ? { number } : {}), ...mainBaseline(members), glyphs, rules: inside });
     }
   }
+  joinContinued(runs, candidates, found);
   joinAnnotations(runs, candidates, all, found);
   joinSideBySide(found);
   // An equation's number, set at the margin on its row, belongs to the nearest formula to its left.
@@ -209,6 +210,105 @@ interface FoundFormula {
   size?: number;
 }
 
+/** A row of a display as found, with the glyphs and rules it was read from. */
+interface RowFormula extends FoundFormula {
+  glyphs: MathGlyph[];
+  rules: Rule[];
+}
+
+/**
+ * Rows of one broken formula, whether they came as rows of one cluster or as clusters of their own
+ * (the rows of `split` stand apart when neither reaches into the other), are joined into one.
+ */
+function joinContinued(runs: readonly TextRun[], candidates: readonly number[], found: RowFormula[]): void {
+  const order = [...found].sort((a, b) => a.box.y0 - b.box.y0);
+  const taken = new Set<RowFormula>();
+  for (const head of order) {
+    if (taken.has(head)) continue;
+    const chain = [head];
+    for (;;) {
+      const last = chain[chain.length - 1]!;
+      const size = head.size!;
+      const next = order.find((f) => {
+        if (taken.has(f) || chain.includes(f) || f.box.y0 <= last.box.y0 || f.box.y0 - last.box.y1 > CONTINUED_GAP_EM * size) return false;
+        if (f.box.x0 > head.box.x1 || f.box.x1 < head.box.x0) return false;
+        // Nothing stands between the rows (a line of prose between two displays parts them); a split's
+        // number, centred on its rows at the margin, stands beside them.
+        const between = candidates.some((i) => {
+          const run = runs[i]!;
+          const y = (run.y0 + run.y1) / 2;
+          const beside = run.x0 >= Math.max(last.box.x1, f.box.x1) || run.x1 <= Math.min(last.box.x0, f.box.x0);
+          return y > last.box.y1 && y < f.box.y0 && !(beside && EQUATION_NUMBER.test(run.text.replace(/\s/g, '')));
+        });
+        if (between) return false;
+        const start = [...f.glyphs].sort((a, b) => a.x0 - b.x0)[0];
+        return start !== undefined && CONTINUATION_START.test(start.text);
+      });
+      if (!next) break;
+      chain.push(next);
+    }
+    const joined = continuedRows(chain);
+    if (!joined) continue;
+    for (const row of chain) taken.add(row);
+    found.splice(found.indexOf(head), 1, joined);
+    for (const row of chain.slice(1)) found.splice(found.indexOf(row), 1);
+  }
+}
+
+/** How far apart (ems) the rows of one broken formula stand at most, ink to ink. */
+const CONTINUED_GAP_EM = 1.5;
+
+/** Relations (and the operators a broken line may start with) that a continued row begins with. */
+const CONTINUATION_START = /^[=<>≤≥≠≈≡∼≃≅∝→⇒⇔⊂⊆∈+\-−±∓×·]$/u;
+
+/**
+ * One formula broken over rows (`split`, `multline`, an `aligned` block): the rows after the first
+ * have no left side, each starting with a relation (`&= ...`) set under one of the first row's, or
+ * with an operator set further right (`&\\quad + ...`). Read as one `aligned` environment, the rows
+ * aligned at that relation; rows that each have a left side stay formulas of their own.
+ */
+function continuedRows(rows: readonly RowFormula[]): RowFormula | undefined {
+  if (rows.length < 2) return undefined;
+  const firsts = rows.map((row) => [...row.glyphs].sort((a, b) => a.x0 - b.x0));
+  const head = firsts[0]!;
+  const size = rows[0]!.size!;
+  let align: number | undefined;
+  for (const row of firsts.slice(1)) {
+    const start = row[0];
+    if (!start || !CONTINUATION_START.test(start.text) || start.x0 < head[0]!.x0 + size) return undefined;
+    if (RELATION.test(start.text)) {
+      const under = head.find((g) => RELATION.test(g.text) && Math.abs(g.x0 - start.x0) < 0.3 * size);
+      if (!under || (align !== undefined && Math.abs(align - under.x0) > 0.3 * size)) return undefined;
+      align ??= under.x0;
+    }
+  }
+  if (align === undefined) return undefined;
+  const at = align;
+  const lines = rows.map((row, k) => {
+    const part = (keep: (g: MathGlyph) => boolean) => {
+      const glyphs = row.glyphs.filter(keep);
+      const rules = row.rules.filter((r) => glyphs.some((g) => r.x0 <= g.x1 && r.x1 >= g.x0));
+      return glyphs.length > 0 ? formulaLatex(glyphs, rules) : '';
+    };
+    const left = k === 0 ? part((g) => g.x1 <= at + 0.5) : '';
+    const right = k === 0 ? part((g) => g.x1 > at + 0.5) : part(() => true);
+    // A row starting right of the relations (`&\\quad + h`) is indented by a quad.
+    const indent = k > 0 && !RELATION.test(firsts[k]![0]!.text) ? '\\quad ' : '';
+    return `${left} &${indent}${right}`.trim();
+  });
+  const last = rows[rows.length - 1]!;
+  return {
+    cluster: rows.flatMap((row) => row.cluster),
+    box: unionBox(rows.map((row) => row.box)),
+    latex: `\\begin{aligned} ${lines.join(' \\\\ ').replace(/\s*[.,;]$/, '')} \\end{aligned}`,
+    ...(rows.some((row) => row.number) ? { number: rows.flatMap((row) => row.number ?? []) } : {}),
+    baseline: last.baseline!,
+    size,
+    glyphs: rows.flatMap((row) => row.glyphs),
+    rules: rows.flatMap((row) => row.rules),
+  };
+}
+
 function joinSideBySide(found: FoundFormula[]): void {
   found.sort((a, b) => a.box.y0 - b.box.y0 || a.box.x0 - b.box.x0);
   for (let k = 0; k < found.length; k++) {
@@ -232,7 +332,7 @@ function joinSideBySide(found: FoundFormula[]): void {
  * row nearest its baseline. A cluster stays whole when it has one row, or when a tall delimiter
  * spans its rows (a matrix, cases): it is one formula then, not a formula a row.
  */
-function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules: readonly Rule[]): number[][] {
+function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules: readonly Rule[], unicodeFonts: ReadonlySet<string>): number[][] {
   const members = cluster.map((i) => runs[i] as PlacedRun);
   const largest = Math.max(...members.map((r) => r.fontSize));
   const fractionRules = rules.filter((r) => r.orientation === 'horizontal');
@@ -247,8 +347,10 @@ function formulaRows(runs: readonly TextRun[], cluster: readonly number[], rules
     previous = baseline;
   }
   if (levels.length < 2) return [[...cluster]];
+  // TeX's extension font hangs its glyphs from their baseline: a tall delimiter at a row's end reaches
+  // no higher (a Unicode-mapped one, newtx's, stands on its baseline).
   const spans = (run: PlacedRun) => {
-    const ink = inkBox(run);
+    const ink = unicodeFonts.has(run.fontName) ? inkBox(run) : { ...inkBox(run), y0: run.baseline - 0.05 * run.fontSize };
     return levels.some((level, k) => k > 0 && ink.y0 < (levels[k - 1]! + level) / 2 - 0.3 * largest && ink.y1 > (levels[k - 1]! + level) / 2 + 0.3 * largest);
   };
   if (members.some((r) => mathFontClass(r.fontName) === 'extension' && spans(r))) return [[...cluster]];
@@ -333,6 +435,20 @@ function clusters(runs: readonly TextRun[], indices: readonly number[], rules: r
       if (i !== op && limit.fontSize < box.fontSize && x > box.x0 - 0.2 * box.fontSize && x < box.x1 + 0.2 * box.fontSize && gap >= 0 && gap < 0.4 * box.fontSize) parent.set(find(i), find(op));
     }
   }
+  // A display operator's limit set in rows (`\\substack`): each row under the one before, centred under
+  // the operator (or under integral signs, `\\iint\\limits_{A}`).
+  for (const op of indices.filter((i) => mathFontClass(runs[i]!.fontName) === 'extension' && hasLimitsUnder(runs[i]!.text))) {
+    const sign = runs[op]!;
+    let bottom = boxes.get(op)!.y1;
+    for (const i of [...indices].sort((a, b) => boxes.get(a)!.y0 - boxes.get(b)!.y0)) {
+      const limit = boxes.get(i)!;
+      const x = (limit.x0 + limit.x1) / 2;
+      if (i === op || limit.fontSize >= sign.fontSize || limit.y0 < bottom - 0.5 * limit.fontSize || x < sign.x0 - 0.2 * sign.fontSize || x > sign.x1 + 0.2 * sign.fontSize) continue;
+      if (limit.y0 - bottom > 0.4 * limit.fontSize) break;
+      parent.set(find(i), find(op));
+      bottom = Math.max(bottom, limit.y1);
+    }
+  }
   // A fraction's rule holds its numerator and denominator together (they may not touch the row).
   for (const rule of rules) {
     if (rule.orientation !== 'horizontal') continue;
@@ -382,7 +498,28 @@ function joinEnclosed(groups: number[][], boxes: ReadonlyMap<number, Box & { fon
       }
     });
   }
+  // Two built-up parts of one row (`\\frac{1}{2n} \\sum_{l=0}^{n}` and, after it, `\\sum_{l_1+\\dots+l_p=l}`)
+  // touch only where the second's limit starts under the first's end: each is as high as the other.
+  for (const a of tall) {
+    if (absorbed.has(a)) continue;
+    for (const b of tall) {
+      if (b === a || absorbed.has(b)) continue;
+      const [one, two] = [extent(merged[a]!), extent(merged[b]!)];
+      const gap = Math.max(one.x0, two.x0) - Math.min(one.x1, two.x1);
+      const centred = (p: Box, q: Box) => (p.y0 + p.y1) / 2 > q.y0 && (p.y0 + p.y1) / 2 < q.y1;
+      if (gap > 0 && gap <= CLUSTER_GAP_EM * Math.min(one.fontSize, two.fontSize) && centred(one, two) && centred(two, one)) {
+        merged[a]!.push(...merged[b]!);
+        absorbed.add(b);
+      }
+    }
+  }
   return merged.filter((_, k) => !absorbed.has(k));
+}
+
+/** A run of the extension font's display operators, or of its integral signs (`\\iint` comes as `Z Z`). */
+function hasLimitsUnder(text: string): boolean {
+  const signs = text.trim().split(/\s+/);
+  return signs.length === 1 ? glyphRole(signs[0]!, 'extension') === 'display-operator' || glyphLatex(signs[0]!, 'extension') === '\\int' : signs.every((sign) => glyphLatex(sign, 'extension') === '\\int');
 }
 
 /**
@@ -391,7 +528,8 @@ function joinEnclosed(groups: number[][], boxes: ReadonlyMap<number, Box & { fon
  */
 function inkBox(run: PlacedRun): Box & { fontSize: number } {
   if (mathFontClass(run.fontName) !== 'extension') return run;
-  const depth = extensionDepth(run.text.trim());
+  // Integral signs set together (`\\iint`) come as one run, `Z Z`: each hangs as deep as one.
+  const depth = extensionDepth(run.text.trim().split(/\s+/)[0]!);
   return { x0: run.x0, x1: run.x1, y0: run.baseline - 0.4 * run.fontSize, y1: run.baseline + (depth + 0.3) * run.fontSize, fontSize: run.fontSize };
 }
 
@@ -471,6 +609,16 @@ function isSetApart(runs: readonly TextRun[], candidates: readonly number[], clu
   const below = frame.filter((run) => run.y0 >= box.y1);
   if (above.length === 0 && below.length === 0) return false;
   const left = Math.min(...frame.map((run) => run.x0));
-  const right = Math.max(...frame.map((run) => run.x1));
-  return box.x0 - left >= DISPLAY_INDENT_EM * size && right - box.x1 >= DISPLAY_INDENT_EM * size;
+  if (box.x0 - left < DISPLAY_INDENT_EM * size) return false;
+  // Short lines around a wide display (a one-line paragraph before it, another after) say nothing of
+  // the column's right edge: the prose further off does.
+  const reach = candidates
+    .filter((i) => !own.has(i))
+    .map((i) => runs[i]!)
+    .filter((run) => run.x1 > box.x0 && run.x0 < box.x1 && run.y1 > box.y0 - RIGHT_EDGE_LINES * size && run.y0 < box.y1 + RIGHT_EDGE_LINES * size && !(run.y0 < box.y1 && run.y1 > box.y0));
+  const right = Math.max(...reach.map((run) => run.x1));
+  return right - box.x1 >= DISPLAY_INDENT_EM * size;
 }
+
+/** How far (lines) above and below a row the column's right edge is looked for. */
+const RIGHT_EDGE_LINES = 15;

@@ -1,10 +1,12 @@
 /**
  * Drop caps: a paragraph's first letter set several lines tall beside its first lines. Left as a
  * run of its own it shares a row with two or three lines and joins them into one ("W inter ...
- * thefirst"); it belongs at the start of the topmost line beside it.
+ * thefirst"); it belongs at the start of the topmost line beside it. A math font's big glyph (the
+ * extension font's display integral is its slot `Z`) beside its limits is no drop cap.
  */
 
 import type { TextRun } from '../layout/geometry.js';
+import { isMathOnlyFont, mathFontClass } from './math-glyphs.js';
 
 /** At least this many times the size of the text beside it. */
 const MIN_SCALE = 2;
@@ -12,7 +14,7 @@ const MIN_SCALE = 2;
 export function attachDropCaps(runs: readonly TextRun[]): TextRun[] {
   const result = [...runs];
   for (const cap of runs) {
-    if (!/^\p{Lu}$/u.test(cap.text.trim())) continue;
+    if (!/^\p{Lu}$/u.test(cap.text.trim()) || isMathOnlyFont(mathFontClass(cap.fontName))) continue;
     let first: TextRun | undefined;
     for (const run of result) {
       if (run === cap || run.fontSize * MIN_SCALE > cap.fontSize) continue;

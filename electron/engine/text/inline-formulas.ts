@@ -350,10 +350,8 @@ function formulaRun(runs: readonly TextRun[], span: readonly Atom[], unicodeFont
     const start = Math.min(...atoms.map((a) => a.start));
     const end = Math.max(...atoms.map((a) => a.end));
     const part = { ...slice(run, start, end), baseline: run.baseline };
-    const read = glyphsOf(part, unicodeFonts.has(run.fontName));
-    // A bold letter of the text font is `\mathbf`, written as the command over its glyph.
-    if (run.bold) for (const g of read) if (g.fontClass === 'roman' && /^\p{L}$/u.test(g.text)) g.accents.push('\\mathbf');
-    return read;
+    // A bold letter of the text font comes back `\mathbf` (math-layout.ts reads its alphabet).
+    return glyphsOf(part, unicodeFonts.has(run.fontName));
   });
   if (glyphs.some((g) => UNSAFE_LATEX.test(glyphLatex(g.text, g.fontClass, g.unicodeMapped)))) return undefined;
   // The reader spaces every glyph; a number's digits read as one (TeX sets them alike either way).

@@ -24,6 +24,26 @@ export function mathFontClass(fontName: string): MathFontClass {
   return 'other';
 }
 
+const SANS_FONT = /^(?:CMSS|LMSans)/i;
+const FRAKTUR_FONT = /^(?:EUFM|EUFB)/i;
+const SCRIPT_FONT = /^RSFS/i;
+const BOLD_ITALIC_FONT = /^(?:CMMIB|NewTXBMI|txbmi|rtxbmi|pxbmi)/i;
+
+/**
+ * The math alphabet a text font's letters stand for in a formula (`\\mathsf{F}` from TeX's sans
+ * serif, `\\mathbf{E}` from a bold face, `\\boldsymbol{x}` from the bold math italic, `\\mathfrak{g}` from Euler Fraktur), if any: the math italic
+ * and symbol fonts have alphabets of their own (`blackboard`, the symbol font's calligraphic capitals).
+ */
+export function mathAlphabet(fontName: string, bold: boolean, italic: boolean): string | undefined {
+  if (FRAKTUR_FONT.test(fontName)) return '\\mathfrak';
+  if (SCRIPT_FONT.test(fontName)) return '\\mathscr';
+  const fontClass = mathFontClass(fontName);
+  if (BOLD_ITALIC_FONT.test(fontName)) return '\\boldsymbol';
+  if ((fontClass !== 'roman' && fontClass !== 'other') || italic) return undefined;
+  if (SANS_FONT.test(fontName)) return bold ? undefined : '\\mathsf';
+  return bold ? '\\mathbf' : undefined;
+}
+
 /** Fonts that only math is set in: a run in one of them makes its neighbourhood a formula candidate. */
 export function isMathOnlyFont(fontClass: MathFontClass): boolean {
   return fontClass === 'italic' || fontClass === 'symbol' || fontClass === 'extension' || fontClass === 'blackboard';
@@ -130,7 +150,11 @@ const EXTENSION_DEPTH: Readonly<Record<string, number>> = {
   S: 1, T: 1, H: 1, '`': 1, V: 1, W: 1, N: 1, L: 1, J: 1,
 };
 
+/** The extension font's wide accents (`\\widehat`, `\\widetilde`, three widths each): set over their letters, hanging nowhere. */
+const WIDE_ACCENT_SLOTS: Readonly<Record<string, string>> = { b: '\\widehat', c: '\\widehat', d: '\\widehat', e: '\\widetilde', f: '\\widetilde', g: '\\widetilde' };
+
 export function extensionDepth(text: string): number {
+  if (WIDE_ACCENT_SLOTS[text]) return 0;
   return EXTENSION_DEPTH[text] ?? 1.8;
 }
 const BIG_OPERATORS = new Set(['\\sum', '\\prod', '\\int', '\\oint', '\\bigcup', '\\bigcap', '\\coprod', '\\bigwedge', '\\bigvee', '\\bigotimes', '\\bigoplus', '\\bigodot']);
@@ -180,6 +204,7 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
     if (RADICAL_SLOTS.has(text)) return 'radical';
     if (RADICAL_PIECES.has(text) || DELIMITER_PIECES.has(text)) return 'piece';
     if (DISPLAY_OPERATOR_SLOTS.has(text)) return 'display-operator';
+    if (WIDE_ACCENT_SLOTS[text]) return 'accent';
     if (BIG_OPERATORS.has(EXTENSION[text] ?? '')) return 'operator';
     return 'ordinary';
   }
@@ -197,7 +222,8 @@ export function glyphRole(text: string, fontClass: MathFontClass, unicodeMapped 
   return 'ordinary';
 }
 
-export function accentCommand(text: string): string | undefined {
+export function accentCommand(text: string, fontClass?: MathFontClass, unicodeMapped = false): string | undefined {
+  if (fontClass === 'extension' && !unicodeMapped) return WIDE_ACCENT_SLOTS[text];
   return ACCENTS[text] ?? COMBINING_ACCENTS[text];
 }
 

@@ -7,7 +7,7 @@
  */
 
 import type { Box, Rule, TextRun } from '../layout/geometry.js';
-import { accentCommand, extensionDepth, glyphLatex, glyphRole, isProseWord, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
+import { accentCommand, extensionDepth, glyphLatex, glyphRole, isProseWord, mathAlphabet, mathFontClass, type GlyphRole, type MathFontClass } from './math-glyphs.js';
 
 export interface MathGlyph extends Box {
   text: string;
@@ -25,6 +25,8 @@ export interface MathGlyph extends Box {
   spaceBefore: boolean;
   opensRun: boolean;
   closesRun: boolean;
+  /** The math alphabet (`\\mathbf`, `\\mathsf`) the glyph's font sets it in, if any. */
+  alphabet?: string;
   /** A display operator's limits, set over and under it. */
   limits?: { lower: MathGlyph[]; upper: MathGlyph[] };
 }
@@ -45,7 +47,10 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
   const unit = (run.x1 - run.x0) / (chars.length || 1);
   // Variation selectors (a display-size operator's `∑︁` in newtx) choose a glyph and add no symbol.
   const text = run.text.replace(/[\uFE00-\uFE0F]/g, ' ');
-  const pieces = fontClass === 'roman' ? text.match(/\p{L}{2,}|\S\p{M}*/gu) : text.match(/\S\p{M}*/gu);
+  const alphabet = mathAlphabet(run.fontName, run.bold, run.italic);
+  // A bold or sans-serif word that is no prose is letters of that alphabet (`\\mathbf{A}\\mathbf{x}`), not an operator's name.
+  const words = fontClass === 'roman' ? text.match(/\p{L}{2,}|\S\p{M}*/gu) : text.match(/\S\p{M}*/gu);
+  const pieces = alphabet ? words?.flatMap((piece) => (/^\p{L}{2,}$/u.test(piece) && !isProseWord(piece) ? piece.match(/\S\p{M}*/gu)! : [piece])) : words;
   const glyphs: MathGlyph[] = [];
   let offset = 0;
   for (const [index, piece] of (pieces ?? []).entries()) {
@@ -68,6 +73,7 @@ export function glyphsOf(run: TextRun & { baseline: number }, unicodeMapped = fa
       unicodeMapped,
       textFont: own === 'other',
       accents: [],
+      ...(alphabet && /^[\p{L}\p{N}]\p{M}*$/u.test(piece) ? { alphabet } : {}),
       spaceBefore,
       opensRun: index === 0,
       closesRun: index === pieces!.length - 1,
@@ -147,11 +153,11 @@ export function casesLatex(glyphs: readonly MathGlyph[], rules: readonly Rule[])
 }
 
 /** Glyphs in rows: each full-size baseline more than most of a line below the last starts a row; scripts go to the nearest. */
-function rowsOf(glyphs: readonly MathGlyph[]): MathGlyph[][] {
+function rowsOf(glyphs: readonly MathGlyph[], pitch = 0.9): MathGlyph[][] {
   const largest = Math.max(...glyphs.map((g) => g.size));
   const levels: number[] = [];
   for (const baseline of glyphs.filter((g) => g.size >= 0.95 * largest).map((g) => g.baseline).sort((a, b) => a - b)) {
-    if (levels.length === 0 || baseline - levels[levels.length - 1]! > 0.9 * largest) levels.push(baseline);
+    if (levels.length === 0 || baseline - levels[levels.length - 1]! > pitch * largest) levels.push(baseline);
   }
   const rows: MathGlyph[][] = levels.map(() => []);
   for (const g of glyphs) {
@@ -183,14 +189,58 @@ function conditionStart(rows: readonly MathGlyph[][]): number | undefined {
  */
 function attachLimits(glyphs: readonly MathGlyph[], rules: readonly Rule[]): MathGlyph[] {
   let rest = [...glyphs];
-  for (const op of glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0)) {
+  const operators = glyphs.filter((g) => g.role === 'display-operator').sort((a, b) => a.x0 - b.x0);
+  for (const op of operators) {
     // A fraction's rule between the operator and a glyph puts them in numerator and denominator: no limit.
     const ruleBetween = (g: MathGlyph) =>
       rules.some((r) => r.x0 <= centreX(g) && r.x1 >= centreX(g) && ruleY(r) > Math.min(op.baseline, inkY(g)) && ruleY(r) < Math.max(op.baseline, inkY(g)));
-    const found = operatorLimits(op, rest.filter((g) => g !== op && !ruleBetween(g)));
+    // Limits of the next operator on the row (`\sum_{i} \prod_{j}`) may touch this one's: they are centred under their own.
+    const rivals = operators.filter((o) => o !== op && Math.abs(o.baseline - op.baseline) < 0.5 * op.size);
+    const underRival = (g: MathGlyph) => rivals.some((o) => centreX(g) > o.x0 - 0.1 * o.size && centreX(g) < o.x1 + 0.1 * o.size);
+    const found = operatorLimits(op, rest.filter((g) => g !== op && !ruleBetween(g) && !underRival(g)));
     if (!found) continue;
     op.limits = { lower: [...found.lower], upper: [...found.upper] };
     rest = rest.filter((g) => !found.lower.has(g) && !found.upper.has(g));
+  }
+  return attachIntegralLimits(rest);
+}
+
+/**
+ * `\\iint\\limits_{A}`: TeX's display integral keeps its scripts beside it, the lower one reaching into
+ * its depth; a limit set under it (`\\limits`) starts below its foot, centred on the signs set
+ * together. The limits go to the first sign, which readRow joins with the others.
+ */
+function attachIntegralLimits(glyphs: readonly MathGlyph[]): MathGlyph[] {
+  let rest = [...glyphs];
+  const signs = glyphs.filter((g) => g.fontClass === 'extension' && !g.unicodeMapped && isIntegral(g)).sort((a, b) => a.x0 - b.x0);
+  for (let k = 0; k < signs.length; k++) {
+    const first = signs[k]!;
+    let last = first;
+    while (signs[k + 1] && Math.abs(signs[k + 1]!.baseline - first.baseline) < 0.1 * first.size && signs[k + 1]!.x0 <= last.x1 + INTEGRAL_GAP_EM * first.size) last = signs[++k]!;
+    const size = first.size;
+    const foot = first.baseline + extensionDepth(first.text) * size;
+    const centred = (g: MathGlyph) => centreX(g) > first.x0 - 0.1 * size && centreX(g) < last.x1 + 0.1 * size && g.size < size;
+    const lower = rest.filter((g) => centred(g) && g.y0 > foot - 0.1 * size && g.y0 < foot + size);
+    const upper = rest.filter((g) => centred(g) && g.y1 < first.baseline - 0.1 * size && g.y1 > first.baseline - 1.2 * size);
+    if (lower.length === 0 && upper.length === 0) continue;
+    const grow = (seeds: readonly MathGlyph[]) => {
+      const row = new Set(seeds);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const g of rest) {
+          if (row.has(g) || isIntegral(g)) continue;
+          if ([...row].some((r) => Math.abs(r.baseline - g.baseline) < 0.3 * r.size && g.x0 < r.x1 + 0.4 * r.size && g.x1 > r.x0 - 0.4 * r.size)) {
+            row.add(g);
+            grew = true;
+          }
+        }
+      }
+      return [...row];
+    };
+    const limits = { lower: grow(lower), upper: grow(upper) };
+    const index = rest.indexOf(first);
+    rest[index] = { ...first, limits };
+    rest = rest.filter((g) => !limits.lower.includes(g) && !limits.upper.includes(g));
   }
   return rest;
 }
@@ -215,7 +265,7 @@ function attachAccents(glyphs: readonly MathGlyph[]): MathGlyph[] {
       }
     }
     if (best) {
-      best.accents.push(accentCommand(accent.text)!);
+      best.accents.push(accentCommand(accent.text, accent.fontClass, accent.unicodeMapped)!);
       dropped.add(accent);
     }
   }
@@ -325,9 +375,11 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     right = g.x1;
     if (before && thinSpaceBetween(before, g)) tokens.push('\\,');
     previous = { glyph: g, x1: g.x1, closesRun: g.closesRun };
+    if (g.alphabet) nucleus = `${g.alphabet}{${nucleus}}`;
     for (const command of g.accents) nucleus = `${command}{${nucleus}}`;
     if (g.limits) {
-      tokens.push(nucleus + scripts(readRow(g.limits.lower, []), readRow(g.limits.upper, [])));
+      // An integral's limits are set under and over it only when the author asked (`\\limits`).
+      tokens.push(nucleus + (isIntegral(g) ? '\\limits' : '') + scripts(limitLatex(g.limits.lower), limitLatex(g.limits.upper)));
       continue;
     }
     tokens.push(withScripts(nucleus, g));
@@ -349,6 +401,13 @@ function readRow(glyphs: readonly MathGlyph[], rules: readonly Rule[]): string {
     };
     return nucleus + scripts(readRow(below.glyphs, below.rules), readRow(above.glyphs, above.rules));
   }
+}
+
+/** A limit as LaTeX: limits stacked in rows under (or over) their operator are a `\\substack`, a row each. */
+function limitLatex(glyphs: readonly MathGlyph[]): string {
+  const rows = rowsOf(glyphs, 0.8);
+  if (rows.length < 2) return readRow(glyphs, []);
+  return `\\substack{${rows.map((row) => readRow(row, [])).join(' \\\\ ')}}`;
 }
 
 /** An upright word that is prose, not an operator's name: the start of a `\\text{...}`. */
