@@ -354,22 +354,28 @@ function joinedAttention(layers: Layers, q: string, k: string, v: string, i: num
 }
 
 /**
- * Attention over a cache at capacity, read in place: keys `[1, heads, dim, capacity]` (already
- * transposed for the scores), values `[1, heads, capacity, dim]`, the new rows' scores beside the
- * past's and `bias` hiding the empty slots and later new rows. No pass copies the cache: joining it
- * to the new rows copied the whole past every step, about 1.8 ms per layer at 900 rows and 10 ms at
- * 4,400, against 0.15 and 2.3 ms for this. Returns the attended rows `[1, s, hidden]` and the new key
- * and value rows `[1, s, heads, dim]`.
+ * Attention over a cache at capacity, read in place, with the pages of a packed pass on a batch axis
+ * (`lanes`): keys `[lanes, heads, dim, capacity]` (already transposed for the scores), values
+ * `[lanes, heads, capacity, dim]`, the pass's rows lane by lane in equal groups (`[1, lanes * R,
+ * hidden]`), each group's scores over its own lane's slots and its own new rows, and `bias`
+ * `[lanes, 1, R, capacity + R]` hiding the empty slots and later new rows. With the lanes along one
+ * sequence axis every row read every lane's slots: a pass of 4 pages at 1,200 rows a lane spent 16x
+ * a page's attention time (profiled, docs/benchmarks.md). One page is `lanes` = 1. No pass copies the
+ * cache: joining it to the new rows copied the whole past every step, about 1.8 ms per layer at 900
+ * rows and 10 ms at 4,400, against 0.15 and 2.3 ms for this. Returns the attended rows
+ * `[1, s, hidden]` and the new key and value rows `[1, s, heads, dim]`.
  */
 function capacityAttention(layers: Layers, q: string, k: string, v: string, pastKey: string, pastValue: string, bias: string, block: string): [string, string, string] {
   const { g, config, precision } = layers;
   const dim = headDim(config);
   const shape = layers.heads();
-  const qHeads = g.op('Transpose', [g.op('Reshape', [q, shape], `${block}.q_heads`)], `${block}.q_t`, { attributes: { perm: [0, 2, 1, 3] } });
-  const kHeads = g.op('Transpose', [g.op('Reshape', [k, shape], `${block}.k_heads`)], `${block}.k_t`, { attributes: { perm: [0, 2, 3, 1] } });
-  const vRows = g.op('Reshape', [v, shape], `${block}.v_heads`);
-  const vHeads = g.op('Transpose', [vRows], `${block}.v_t`, { attributes: { perm: [0, 2, 1, 3] } });
+  // [lanes, R, heads, dim]: the lanes from the cache, the rows a lane from the pass
+  const laneShape = g.op('Concat', [g.op('Shape', [pastKey], `${block}.lanes`, { attributes: { start: 0, end: 1 } }), g.ints('shape.lane_heads', [-1, config.num_key_value_heads, dim])], `${block}.lane_shape`, { attributes: { axis: 0 } });
+  const qHeads = g.op('Transpose', [g.op('Reshape', [q, laneShape], `${block}.q_heads`)], `${block}.q_t`, { attributes: { perm: [0, 2, 1, 3] } });
+  const kHeads = g.op('Transpose', [g.op('Reshape', [k, laneShape], `${block}.k_heads`)], `${block}.k_t`, { attributes: { perm: [0, 2, 3, 1] } });
+  const vHeads = g.op('Transpose', [g.op('Reshape', [v, laneShape], `${block}.v_lanes`)], `${block}.v_t`, { attributes: { perm: [0, 2, 1, 3] } });
   const kRows = g.op('Reshape', [k, shape], `${block}.present_key`);
+  const vRows = g.op('Reshape', [v, shape], `${block}.v_heads`);
   const scores = g.op('Concat', [g.op('MatMul', [qHeads, pastKey], `${block}.scores_past`), g.op('MatMul', [qHeads, kHeads], `${block}.scores_new`)], `${block}.scores`, { attributes: { axis: -1 } });
   const scale = g.weight(`${block}.scale`, floatScalar(precision.floatType, Math.fround(dim ** -0.5)));
   const biased = g.op('Add', [g.op('Mul', [scores, scale], `${block}.scaled`), bias], `${block}.biased`);
@@ -420,10 +426,10 @@ export async function buildDecoder(build: DecoderBuild): Promise<Omit<BuiltGraph
   const pastSpecs: TensorSpec[] = capacity
     ? [
         ...names.flatMap((name): TensorSpec[] => [
-          { name: `past_key${name}`, dtype: f, shape: [1, heads, dim, 'capacity'] },
-          { name: `past_value${name}`, dtype: f, shape: [1, heads, 'capacity', dim] },
+          { name: `past_key${name}`, dtype: f, shape: ['lanes', heads, dim, 'capacity'] },
+          { name: `past_value${name}`, dtype: f, shape: ['lanes', heads, 'capacity', dim] },
         ]),
-        { name: 'attention_bias', dtype: f, shape: [1, 1, 'sequence', 'capacity_and_sequence'] },
+        { name: 'attention_bias', dtype: f, shape: ['lanes', 1, 'lane_sequence', 'capacity_and_lane_sequence'] },
       ]
     : kvSpecs('past', names, d, 'past', f);
   const inputs: TensorSpec[] = [
@@ -520,9 +526,9 @@ export function buildMtp(reader: CheckpointReader, d: DecoderConfig, precision: 
     { name: 'previous_hidden', dtype: f, shape: [1, 'sequence', hidden] },
     { name: 'position_ids', dtype: 'int64', shape: [1, 'sequence'] },
     { name: 'num_logits', dtype: 'int64', shape: [] },
-    { name: 'past_key', dtype: f, shape: [1, heads, dim, 'capacity'] },
-    { name: 'past_value', dtype: f, shape: [1, heads, 'capacity', dim] },
-    { name: 'attention_bias', dtype: f, shape: [1, 1, 'sequence', 'capacity_and_sequence'] },
+    { name: 'past_key', dtype: f, shape: ['lanes', heads, dim, 'capacity'] },
+    { name: 'past_value', dtype: f, shape: ['lanes', heads, 'capacity', dim] },
+    { name: 'attention_bias', dtype: f, shape: ['lanes', 1, 'lane_sequence', 'capacity_and_lane_sequence'] },
   ];
   const outputs: TensorSpec[] = [
     { name: 'logits', dtype: 'float32', shape: [1, 'num_logits', d.vocab_size] },

@@ -12,13 +12,14 @@
  */
 
 import * as ort from 'onnxruntime-node';
+import type { GraphSpec } from '../../core/model/manifest.js';
 import { CapacityDecoderCache } from './capacity-decoder-cache.js';
 import { CAPACITY_BLOCK, CapacityKvCache } from './capacity-kv-cache.js';
 import { DeviceKvCache, DeviceMtpCache } from './device-kv-cache.js';
 import { floatsFrom, halvesFrom } from './half-float.js';
 import { KvCache, type CacheDtype } from './kv-cache.js';
 import type { KeyValueCache } from './key-value-cache.js';
-import { PackedCapacityCache, type LaneCache, type PackedRequest } from './packed-capacity-cache.js';
+import { PackedCapacityCache, packedPasses, type LaneCache, type PackedRequest } from './packed-capacity-cache.js';
 import { chooseToken, type Ban, type Logits } from './token-choice.js';
 import type { ModelPackage } from './model-package.js';
 import type { PreparedViews } from './views.js';
@@ -177,12 +178,14 @@ export class ModelRunner {
   }
 
   /**
-   * Whether several pages' rows can share a decoder pass: on the CPU, with a decoder that takes its
-   * cache at capacity with a bias (packed-capacity-cache.ts). The rows layout's decoder builds its
+   * Whether several pages' rows can share a decoder pass: on the CPU, with a decoder (and draft head)
+   * that takes its cache at capacity with a bias and the pages on its batch axis
+   * (packed-capacity-cache.ts; packages exported before that axis decode one page at a time). The rows layout's decoder builds its
    * own causal bias, and the device caches are resident rows of one page.
    */
   get packs(): boolean {
-    return !this.resident && (this.pkg.manifest.graphs[this.pkg.decoderGraph]?.inputs.some((input) => input.name === 'attention_bias') ?? false);
+    const graphs = this.pkg.manifest.graphs;
+    return !this.resident && lanesOnBatch(graphs[this.pkg.decoderGraph]) && (!this.hasMtp || lanesOnBatch(graphs.mtp));
   }
 
   /** The decoder's and the draft head's caches for `lanes` pages decoding together. */
@@ -200,17 +203,29 @@ export class ModelRunner {
    * on its own lane of `pool`; returns each page's logits and hidden rows as its own pass would.
    */
   async packed(graph: 'decoder' | 'mtp', pool: PackedCapacityCache, passes: readonly PackedPass[]): Promise<PassOutput[]> {
+    const requests: PackedRequest[] = passes.map((pass) => ({ lane: pass.cache.lane, rows: pass.embeds.length / this.hidden, logits: pass.logits }));
+    const outputs = new Array<PassOutput>(passes.length);
+    for (const group of packedPasses(requests)) {
+      const results = await this.packedPass(graph, pool, group.map((i) => passes[i] as PackedPass), group.map((i) => requests[i] as PackedRequest));
+      group.forEach((i, at) => (outputs[i] = results[at] as PassOutput));
+    }
+    return outputs;
+  }
+
+  /** One session run of a packed pass. */
+  private async packedPass(graph: 'decoder' | 'mtp', pool: PackedCapacityCache, passes: readonly PackedPass[], requests: readonly PackedRequest[]): Promise<PassOutput[]> {
     const name = graph === 'decoder' ? this.pkg.decoderGraph : 'mtp';
     const hidden = this.hidden;
-    const requests: PackedRequest[] = passes.map((pass) => ({ lane: pass.cache.lane, rows: pass.embeds.length / hidden, logits: pass.logits }));
     const { feeds, layout } = pool.feeds(requests);
     const rows = layout.order.length;
+    // padding rows stay zeros
     const gather = (pick: (pass: PackedPass) => Float32Array | undefined): Float32Array => {
       const packed = new Float32Array(rows * hidden);
-      layout.order.forEach(({ request, index }, at) => {
-        const from = pick(passes[request] as PackedPass);
+      layout.order.forEach((row, at) => {
+        if (row === null) return;
+        const from = pick(passes[row.request] as PackedPass);
         if (!from) throw new Error(`the ${name} graph's packed pass lacks a page's rows`);
-        packed.set(from.subarray(index * hidden, (index + 1) * hidden), at * hidden);
+        packed.set(from.subarray(row.index * hidden, (row.index + 1) * hidden), at * hidden);
       });
       return packed;
     };
@@ -226,13 +241,13 @@ export class ModelRunner {
     if (isTensor(logits)) throw new Error('a packed pass runs on the host');
     const states = float32(out.hidden_states, 'hidden_states');
     const pageRows = requests.map((request) => new Float32Array(request.rows * hidden));
-    layout.order.forEach(({ request, index }, at) => (pageRows[request] as Float32Array).set(states.subarray(at * hidden, (at + 1) * hidden), index * hidden));
-    let logitRow = 0;
+    layout.order.forEach((row, at) => {
+      if (row !== null) (pageRows[row.request] as Float32Array).set(states.subarray(at * hidden, (at + 1) * hidden), row.index * hidden);
+    });
     return requests.map((request, i) => {
-      const from = logitRow;
-      logitRow += request.logits;
+      const from = layout.logitStart[i] as number;
       // views, not copies: the output is this pass's alone (four rows of a real vocabulary are 2 MB)
-      return { logits: logits.subarray(from * this.vocab, logitRow * this.vocab), hidden: pageRows[i] as Float32Array };
+      return { logits: logits.subarray(from * this.vocab, (from + request.logits) * this.vocab), hidden: pageRows[i] as Float32Array };
     });
   }
 
@@ -496,4 +511,10 @@ export class ModelRunner {
 
 function joinBans(a: ReadonlySet<number>, b: ReadonlySet<number>): Ban {
   return { has: (id) => a.has(id) || b.has(id) };
+}
+
+/** Whether a graph takes its cache at capacity with the pages of a packed pass on the batch axis (`lanes`). */
+function lanesOnBatch(graph: GraphSpec | undefined): boolean {
+  const bias = graph?.inputs.find((input) => input.name === 'attention_bias');
+  return bias !== undefined && bias.shape[0] === 'lanes';
 }

@@ -86,7 +86,7 @@ export async function knownPackedPassCosts(
 export function whyPagesCannotPack(runner: ModelRunner, pkg: ModelPackage): string {
   return runner.resident || pkg.provider.provider !== 'cpu'
     ? `pages decode together on the CPU only for now, not on ${pkg.provider.provider}`
-    : "the package's decoder takes no cache at capacity (export it with the default --cache-layout both)";
+    : "the package's decoder takes no cache at capacity with the pages on its batch axis (export it again, with the default --cache-layout both)";
 }
 
 /**

@@ -90,13 +90,16 @@ class DecoderGraph(nn.Module):
 
 
 class CapacityAttention(nn.Module):
-    """`Attention` over a cache handed over whole at its capacity: keys `[1, kv_heads, dim, capacity]`
-    (already transposed for the scores), values `[1, kv_heads, capacity, dim]`, and a bias
-    `[1, 1, rows, capacity + rows]`, 0 where a query may look (a cached row, then its own and
-    earlier new rows) and -inf elsewhere (slots past the cache's length, later new rows). The new
+    """`Attention` over caches handed over whole at their capacity, one per lane (a page of a packed
+    pass): keys `[lanes, kv_heads, dim, capacity]` (already transposed for the scores), values
+    `[lanes, kv_heads, capacity, dim]`, the rows lane by lane in equal groups (`[1, lanes * R,
+    hidden]`), and a bias `[lanes, 1, R, capacity + R]`, 0 where a query may look (a cached row of
+    its lane, then its own and earlier new rows of its group) and -inf elsewhere. Each group attends
+    to its own lane only, so a pass of N pages reads each lane's slots once, not once per row. The new
     rows are attended to beside the cache rather than appended to it, so no pass copies the cache:
     concatenating and transposing it cost a small head's CPU pass more than its arithmetic, and
-    more as the page grew. Returns the new rows `[1, rows, kv_heads, dim]` like `Attention`."""
+    more as the page grew. One sequence is `lanes` = 1. Returns the new rows `[1, rows, kv_heads,
+    dim]` like `Attention`."""
 
     def __init__(self, attention: Attention) -> None:
         super().__init__()
@@ -107,13 +110,15 @@ class CapacityAttention(nn.Module):
         a = self.attention
         past_keys, past_values, bias = past
         b, s, _ = x.shape
+        lanes = past_keys.shape[0]
         q, k, v = a.rotated_qkv(x, position_ids)
         group = a.heads // a.kv_heads
-        new_keys, new_values = k.permute(0, 2, 3, 1), v.transpose(1, 2)
+        qt = q.reshape(lanes, -1, a.heads, a.head_dim).transpose(1, 2)
+        new_keys = k.reshape(lanes, -1, a.kv_heads, a.head_dim).permute(0, 2, 3, 1)
+        new_values = v.reshape(lanes, -1, a.kv_heads, a.head_dim).transpose(1, 2)
         if group > 1:
             past_keys, past_values, new_keys, new_values = (
                 t.repeat_interleave(group, dim=1) for t in (past_keys, past_values, new_keys, new_values))
-        qt = q.transpose(1, 2)
         scores = torch.cat([qt @ past_keys, qt @ new_keys], dim=-1) * (a.head_dim ** -0.5) + bias
         probs = scores.float().softmax(-1).to(v.dtype)
         capacity = past_keys.shape[-1]

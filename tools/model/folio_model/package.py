@@ -138,14 +138,15 @@ def _export_capacity_decoder(model: DeepseekOCRForCausalLM, out: Path, half: boo
               TensorSpec("position_ids", "int64", (1, "sequence")),
               TensorSpec("num_logits", "int64", ()),
               *[spec for layer in layers for spec in (
-                  TensorSpec(f"past_key{layer}", _float(half), (1, heads, dim, "capacity")),
-                  TensorSpec(f"past_value{layer}", _float(half), (1, heads, "capacity", dim)))],
-              TensorSpec("attention_bias", _float(half), (1, 1, "sequence", "capacity_and_sequence"))]
+                  TensorSpec(f"past_key{layer}", _float(half), ("lanes", heads, dim, "capacity")),
+                  TensorSpec(f"past_value{layer}", _float(half), ("lanes", heads, "capacity", dim)))],
+              TensorSpec("attention_bias", _float(half), ("lanes", 1, "lane_sequence", "capacity_and_lane_sequence"))]
     outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
                TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
                *_kv_specs("present", layers, heads, dim, "sequence", half)]
-    past = [t for _ in layers for t in (torch.zeros(1, heads, dim, 5), torch.zeros(1, heads, 5, dim))]
-    example = (torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1), *past, torch.zeros(1, 1, 2, 7))
+    # two lanes of one row each, so that the trace keeps the lanes as an axis
+    past = [t for _ in layers for t in (torch.zeros(2, heads, dim, 5), torch.zeros(2, heads, 5, dim))]
+    example = (torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1), *past, torch.zeros(2, 1, 1, 6))
     export_graph(CapacityDecoderGraph(model), example, out / "decoder_capacity.onnx", inputs, outputs, half)
     return {"file": "decoder_capacity.onnx", "inputs": inputs, "outputs": outputs}
 
@@ -166,14 +167,14 @@ def _export_mtp(model: DeepseekOCRForCausalLM, out: Path, half: bool) -> dict:
               TensorSpec("previous_hidden", _float(half), (1, "sequence", hidden)),
               TensorSpec("position_ids", "int64", (1, "sequence")),
               TensorSpec("num_logits", "int64", ()),
-              TensorSpec("past_key", _float(half), (1, heads, dim, "capacity")),
-              TensorSpec("past_value", _float(half), (1, heads, "capacity", dim)),
-              TensorSpec("attention_bias", _float(half), (1, 1, "sequence", "capacity_and_sequence"))]
+              TensorSpec("past_key", _float(half), ("lanes", heads, dim, "capacity")),
+              TensorSpec("past_value", _float(half), ("lanes", heads, "capacity", dim)),
+              TensorSpec("attention_bias", _float(half), ("lanes", 1, "lane_sequence", "capacity_and_lane_sequence"))]
     outputs = [TensorSpec("logits", "float32", (1, "num_logits", cfg.vocab_size)),
                TensorSpec("hidden_states", _float(half), (1, "sequence", hidden)),
                *_kv_specs("present", [""], heads, dim, "sequence", half)]
     example = (torch.zeros(1, 2, hidden), torch.zeros(1, 2, hidden), torch.tensor([[3, 4]]), torch.tensor(1),
-               torch.zeros(1, heads, dim, 5), torch.zeros(1, heads, 5, dim), torch.zeros(1, 1, 2, 7))
+               torch.zeros(2, heads, dim, 5), torch.zeros(2, heads, 5, dim), torch.zeros(2, 1, 1, 6))
     export_graph(MTPGraph(model), example, out / "mtp.onnx", inputs, outputs, half)
     return {"file": "mtp.onnx", "inputs": inputs, "outputs": outputs}
 

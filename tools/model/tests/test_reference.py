@@ -102,6 +102,27 @@ class Decoder(unittest.TestCase):
         torch.testing.assert_close(key, new_keys)
         torch.testing.assert_close(value, new_values)
 
+    def test_mtp_graph_over_two_lanes_gives_each_lane_what_it_gives_alone(self):
+        # a packed pass: two pages' caches on the batch axis, their rows lane by lane in groups of 2
+        graph, capacity, rows = MTPGraph(self.model), 6, 2
+        lengths = (4, 1)
+        emb, hid = torch.randn(1, 2 * rows, 64), torch.randn(1, 2 * rows, 64)
+        keys, values = torch.randn(2, 4, 16, capacity), torch.randn(2, 4, capacity, 16)
+        bias = torch.full((2, 1, rows, capacity + rows), float("-inf"))
+        for lane, length in enumerate(lengths):
+            bias[lane, 0, :, :length] = 0
+            bias[lane, 0, :, capacity:] = torch.full((rows, rows), float("-inf")).triu(1)
+        positions = torch.tensor([[lengths[0], lengths[0] + 1, lengths[1], lengths[1] + 1]])
+        with torch.no_grad():
+            _, hidden, key, value = graph(emb, hid, positions, torch.tensor(0), keys, values, bias)
+            for lane in range(2):
+                at = slice(lane * rows, (lane + 1) * rows)
+                _, alone, alone_key, alone_value = graph(emb[:, at], hid[:, at], positions[:, at], torch.tensor(0),
+                                                         keys[lane:lane + 1], values[lane:lane + 1], bias[lane:lane + 1])
+                torch.testing.assert_close(hidden[:, at], alone, atol=1e-5, rtol=0)
+                torch.testing.assert_close(key[:, at], alone_key)
+                torch.testing.assert_close(value[:, at], alone_value)
+
 
 class Layout(unittest.TestCase):
     def test_tiles_then_global_then_separator_with_row_newlines(self):
