@@ -195,25 +195,25 @@ c = \binom{n}{k} + \iint g \, dA
 A formula broken over two rows, aligned at its relations and numbered once:
 \begin{equation}
 \begin{split}
-g(x,z) &= z - \alpha_{1} x - \beta_{m} x^m z^n \\
-&= z - K r^{-1} x - K r^{-(m+n)} x^m z^n
+h(u,v) &= v + \lambda_{0} u - \mu_{r} u^r v^2 \\
+&= v + c q^{-1} u - c q^{-(r+2)} u^r v^2
 \end{split}
 \end{equation}
 a sum over two conditions set one under the other,
 \begin{equation*}
-T = \sum_{\substack{0 \le i \le m \\ 0 < j < n}} Q(i,j)
+S = \sum_{\substack{1 \le a \le r \\ b < a}} W(a,b)
 \end{equation*}
 a sum and a product whose limits touch, after a fraction,
 \begin{equation*}
-H = \frac{1}{2n} \sum_{l=0}^{n} (n-l)^{p-2} \sum_{l_1+\dots+l_p=l} \prod_{i=1}^{p} \binom{n_i}{l_i}
+G = \frac{3}{2m} \sum_{a=1}^{m} a^{q+1} \sum_{b_1+\dots+b_q=a} \prod_{c=1}^{q} \binom{m_c}{b_c}
 \end{equation*}
 an expectation in bold before an integral with a small script on its limit,
 \begin{equation*}
-f = \varepsilon \mathbf{E}_{x} \int_0^{t_\varepsilon} L_{x} \, ds
+g = \lambda \mathbf{P}_{y} \int_0^{s_\lambda} M_{y} \, dr
 \end{equation*}
 a double integral over a region named under it,
 \begin{equation*}
-I = \iint\limits_A f(x,y) \, dx \, dy
+V = \iint\limits_D h(u,v) \, du \, dv
 \end{equation*}
 and letters of the sans-serif and Fraktur alphabets:
 \begin{equation*}
@@ -222,12 +222,12 @@ and letters of the sans-serif and Fraktur alphabets:
 \end{document}`;
     const written = await pages.read('alphabets', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
-    expect(renders('\\begin{split} g(x,z) &= z - \\alpha_{1} x - \\beta_{m} x^m z^n \\\\ &= z - K r^{-1} x - K r^{-(m+n)} x^m z^n \\end{split}')).toBe(true);
-    expect(renders('T = \\sum_{\\substack{0 \\le i \\le m \\\\ 0 < j < n}} Q(i,j)')).toBe(true);
-    expect(renders('H = \\frac{1}{2n} \\sum_{l=0}^{n} (n-l)^{p-2} \\sum_{l_1+\\dots+l_p=l} \\prod_{i=1}^{p} \\binom{n_i}{l_i}')).toBe(true);
-    expect(renders('f = \\varepsilon \\mathbf{E}_{x} \\int_0^{t_\\varepsilon} L_{x} \\, ds')).toBe(true);
+    expect(renders('\\begin{split} h(u,v) &= v + \\lambda_{0} u - \\mu_{r} u^r v^2 \\\\ &= v + c q^{-1} u - c q^{-(r+2)} u^r v^2 \\end{split}')).toBe(true);
+    expect(renders('S = \\sum_{\\substack{1 \\le a \\le r \\\\ b < a}} W(a,b)')).toBe(true);
+    expect(renders('G = \\frac{3}{2m} \\sum_{a=1}^{m} a^{q+1} \\sum_{b_1+\\dots+b_q=a} \\prod_{c=1}^{q} \\binom{m_c}{b_c}')).toBe(true);
+    expect(renders('g = \\lambda \\mathbf{P}_{y} \\int_0^{s_\\lambda} M_{y} \\, dr')).toBe(true);
     expect(renders('\\mathsf{F} = m \\mathbf{a} + \\mathfrak{g}')).toBe(true);
-    expect(renders('I = \\iint\\limits_A f(x,y) \\, dx \\, dy')).toBe(true);
+    expect(renders('V = \\iint\\limits_D h(u,v) \\, du \\, dv')).toBe(true);
     // the split is one display, its number taken with it
     expect(written.match(/\$\$/g)).toHaveLength(12);
     expect(written).not.toContain('(1)');
@@ -238,18 +238,18 @@ and letters of the sans-serif and Fraktur alphabets:
     const source = String.raw`\documentclass{article}\usepackage{amsmath}\pagestyle{empty}\begin{document}
 The mean over the interval is an integral whose upper limit carries a small script,
 \begin{equation*}
-f = \int_0^{t_\varepsilon} L(s) \, ds
+g = \int_0^{s_\lambda} M(r) \, dr
 \end{equation*}
-and multiplication is defined for the elements of $\widehat{X}$ by
+and on the completion $\widehat{U}$ the product of two generators commutes,
 \begin{equation*}
-\hat{x}_i \hat{x}_j = \hat{x}_j \hat{x}_i , \quad \widehat{X} = \{ \hat{x}_1 , \dots , \hat{x}_n \}
+\hat{u}_a \hat{u}_b = \hat{u}_b \hat{u}_a , \quad \widehat{U} = \{ \hat{u}_1 , \dots , \hat{u}_m \}
 \end{equation*}
 \end{document}`;
     const written = await pages.read('wide-hat', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
-    expect(renders('f = \\int_0^{t_\\varepsilon} L(s) \\, ds')).toBe(true);
-    expect(renders('\\hat{x}_i \\hat{x}_j = \\hat{x}_j \\hat{x}_i , \\quad \\widehat{X} = \\{ \\hat{x}_1 , \\dots , \\hat{x}_n \\}')).toBe(true);
-    expect(written).toContain('for the elements of $\\widehat{X}$ by');
+    expect(renders('g = \\int_0^{s_\\lambda} M(r) \\, dr')).toBe(true);
+    expect(renders('\\hat{u}_a \\hat{u}_b = \\hat{u}_b \\hat{u}_a , \\quad \\widehat{U} = \\{ \\hat{u}_1 , \\dots , \\hat{u}_m \\}')).toBe(true);
+    expect(written).toContain('on the completion $\\widehat{U}$ the product of two generators commutes,');
     expect(written.match(/\$\$/g)).toHaveLength(4);
   });
 
@@ -262,9 +262,9 @@ of it runs from the left edge of the column to its right edge, as prose does.
 
 The first display is:
 \begin{equation}
-\int_{-\infty}^{+\infty} e^{-t} \, dt = 1 \quad\text{and}\quad \int_{-\infty}^{+\infty} t e^{-t} \, dt = \gamma.
+\int_{0}^{1} x^{2} \, dx = \frac{1}{3} \quad\text{and}\quad \int_{0}^{\pi} \sin x \, dx = 2.
 \end{equation}
-It is typed as shown.
+Both are read off a table.
 \vspace{5\baselineskip}
 
 The long paragraph after the display sets the column's edges again: each of its lines runs from the
@@ -272,9 +272,9 @@ left edge of the column to its right edge, as prose does, and it ends the page.
 \end{document}`;
     const written = await pages.read('short-lines', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
-    expect(renders('\\int_{-\\infty}^{+\\infty} e^{-t} \\, dt = 1 \\quad\\text{and}\\quad \\int_{-\\infty}^{+\\infty} t e^{-t} \\, dt = \\gamma')).toBe(true);
+    expect(renders('\\int_{0}^{1} x^{2} \\, dx = \\frac{1}{3} \\quad\\text{and}\\quad \\int_{0}^{\\pi} \\sin x \\, dx = 2')).toBe(true);
     expect(written).toContain('The first display is:');
-    expect(written).toContain('It is typed as shown.');
+    expect(written).toContain('Both are read off a table.');
   });
 
   it('reads an inline script whose font holds one digit as a script, not code', async () => {
@@ -288,23 +288,23 @@ as the following display shows for every choice of the parameters involved in it
 \begin{equation*}
 A_l = \begin{cases} n!, & \text{if } l = 1 \\ 0, & \text{otherwise}. \end{cases}
 \end{equation*}
-Two vectors are equal exactly when their entries agree up to the permutation, which we write as
+Two lists are the same exactly when their entries agree up to the shuffle, which we write as
 \begin{equation*}
-y = y' \quad \text{if and only if} \quad y'_k = \delta_k y_{\tau(k)}
+u = v \quad \text{if and only if} \quad u_j = v_{\sigma(j)}
 \end{equation*}
 and the chain of equalities below is justified line by line by the results quoted beside it:
 \begin{align*}
-x &= y_1 - y_2 + y_3 && \text{by the first lemma} \\
-  &= y' \circ y^* && \text{by the second lemma}
+w &= a_1 - a_2 + a_3 && \text{by the first lemma} \\
+  &= b \circ b^* && \text{by the second lemma}
 \end{align*}
 The last line of this paragraph holds for all $x \in X$.
 \end{document}`;
     const written = await pages.read('text-in-math', source);
     const renders = (reference: string) => findFormula(reference, renderFormula(reference)!, written).passed;
     expect(renders('A_l = \\begin{cases} n!, & \\text{if } l = 1 \\\\ 0, & \\text{otherwise}. \\end{cases}')).toBe(true);
-    expect(renders("y = y' \\quad \\text{if and only if} \\quad y'_k = \\delta_k y_{\\tau(k)}")).toBe(true);
-    expect(renders('x = y_1 - y_2 + y_3 \\qquad \\text{by the first lemma}')).toBe(true);
-    expect(renders("= y' \\circ y^* \\qquad \\text{by the second lemma}")).toBe(true);
+    expect(renders("u = v \\quad \\text{if and only if} \\quad u_j = v_{\\sigma(j)}")).toBe(true);
+    expect(renders('w = a_1 - a_2 + a_3 \\qquad \\text{by the first lemma}')).toBe(true);
+    expect(renders("= b \\circ b^* \\qquad \\text{by the second lemma}")).toBe(true);
     // a paragraph's last line, at the column's edge, stays prose though it has few words and some math
     expect(written).toContain('The last line of this paragraph holds for all $x \\in X$.');
     expect(written.match(/\$\$/g)).toHaveLength(8);

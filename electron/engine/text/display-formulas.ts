@@ -223,6 +223,12 @@ interface RowFormula extends FoundFormula {
 function joinContinued(runs: readonly TextRun[], candidates: readonly number[], found: RowFormula[]): void {
   const order = [...found].sort((a, b) => a.box.y0 - b.box.y0);
   const taken = new Set<RowFormula>();
+  const annotated = (row: RowFormula) =>
+    candidates.some((i) => {
+      const run = runs[i]!;
+      const y = (run.y0 + run.y1) / 2;
+      return y > row.box.y0 && y < row.box.y1 && run.x0 >= row.box.x1 && !EQUATION_NUMBER.test(run.text.replace(/\s/g, ''));
+    });
   for (const head of order) {
     if (taken.has(head)) continue;
     const chain = [head];
@@ -241,6 +247,8 @@ function joinContinued(runs: readonly TextRun[], candidates: readonly number[], 
           return y > last.box.y1 && y < f.box.y0 && !(beside && EQUATION_NUMBER.test(run.text.replace(/\s/g, '')));
         });
         if (between) return false;
+        // Rows with words set beside them (`&& \text{by the lemma}`) are rows of their own, each with its words.
+        if (annotated(last) || annotated(f)) return false;
         const start = [...f.glyphs].sort((a, b) => a.x0 - b.x0)[0];
         return start !== undefined && CONTINUATION_START.test(start.text);
       });
