@@ -40,6 +40,8 @@ const MAX_STACKED_LABEL_LINES = 3;
 const MAX_HEADER_LINES = 3;
 /** A block of headings over a table may run longer than the header lines a table takes: a year over wrapped headings. */
 const MAX_HEADING_BLOCK_LINES = 5;
+/** At most this many lines of headings are taken over a table: a year over spanners over headings wrapped onto four lines. */
+const MAX_HEADER_BLOCK_LINES = 6;
 /** Group labels between a table's header line and its first row. */
 const MAX_GROUP_LABELS = 2;
 /** A segment of this many words starting in lower case is prose, not a header. */
@@ -197,7 +199,7 @@ function headsNextBlock(lines: readonly Line[], block: Block, rules: readonly Ru
   const height = lineHeight(lines[next.start]!);
   return lines.slice(block.start, block.end).every((line, i) => {
     const below = lines[block.start + i + 1]!;
-    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && headerSpans(line, next.columns, rules) !== undefined;
+    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && (headerSpans(line, next.columns, rules) ?? wrappedHeadingTop(line, lines.slice(block.start + i + 1, next.start + 1), next.columns)) !== undefined;
   });
 }
 
@@ -568,7 +570,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
   const x1 = body.columns[body.columns.length - 1]!.x1;
   const acrossBetween = (upper: Line, lower: Line) =>
     rules.some((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2 && rule.y0 >= upper.y1 - 1 && rule.y1 <= lower.y0 + 1);
-  for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
+  for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_BLOCK_LINES; i--) {
     const line = lines[i]!;
     const below = lines[i + 1]!;
     // A rule across the table above its headings is its top rule: what lies above is a caption.
@@ -577,7 +579,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
       if (!closeEnough(line, below, rules)) break;
       if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
     }
-    const spans = headerSpans(line, body.columns, rules);
+    const spans = headerSpans(line, body.columns, rules) ?? wrappedHeadingTop(line, lines.slice(i + 1, bodyStart + 1), body.columns);
     if (!spans) break;
     headers.unshift(spans);
   }
@@ -615,6 +617,31 @@ function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rul
   }
   for (; col < columns.length; col++) cells.push({ row: 0, col, rowSpan: 1, colSpan: 1 });
   return cells;
+}
+
+/**
+ * The cells of a header line whose lone segment lies within the slot of one column right of the
+ * first, over header lines with text in that column (`under`, down to the body's first): a line of
+ * that column's heading, wrapped ("total" over "occupied housing units") and set higher than its
+ * neighbours' headings. Over the first column it may as well be a title.
+ */
+function wrappedHeadingTop(line: Line, under: readonly Line[], columns: readonly Column[]): CellSpan[] | undefined {
+  const segment = line.segments[0];
+  if (line.segments.length !== 1 || !segment || !isHeaderText(segment.text) || CAPTION_LABEL.test(segment.text.trim())) return undefined;
+  const col = columns.findIndex((_, i) => withinSlot(segment, columns, i));
+  const column = columns[col];
+  if (col <= 0 || !column || !under.some((below) => below.segments.some((other) => other.x0 < column.x1 && other.x1 > column.x0))) return undefined;
+  return plainCells(1, columns.length);
+}
+
+/** The segment lies inside column `i`'s slot: the column and the near halves of the gaps beside it. */
+function withinSlot(segment: Segment, columns: readonly Column[], i: number): boolean {
+  const column = columns[i]!;
+  const previous = columns[i - 1];
+  const next = columns[i + 1];
+  const left = previous ? (previous.x1 + column.x0) / 2 : column.x0;
+  const right = next ? (column.x1 + next.x0) / 2 : column.x1;
+  return segment.x0 >= left && segment.x1 <= right;
 }
 
 /**

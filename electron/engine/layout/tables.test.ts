@@ -163,6 +163,22 @@ const documents = {
       <tr><td>Southgate</td><td class="n">9 250</td><td class="n">6 105</td><td class="n">66%</td></tr>
     </table>
     <p>Eastmoor was connected first.</p>`),
+  // A survey table: years over groups of columns, a group heading over three of each, and
+  // headings wrapped onto several lines set at the foot of the header, so that their first lines
+  // stand alone on lines above the others.
+  stackedHeader: page(`
+    <p>Dwellings surveyed in the two rounds, by region.</p>
+    <table style="font-size: 9pt">
+      <style>td, th { padding: 1pt 8pt; font-weight: normal; text-align: right; vertical-align: bottom; } td:first-child, th:first-child { text-align: left; } th.group { text-align: center; } th.narrow { width: 34pt; }</style>
+      <tr><th></th><th class="group" colspan="4">2019</th><th class="group" colspan="4">2021</th></tr>
+      <tr><th rowspan="2">Region</th><th rowspan="2" class="narrow">all listed homes in area</th><th class="group" colspan="3">Damp homes</th><th rowspan="2" class="narrow">all listed homes in area</th><th class="group" colspan="3">Damp homes</th></tr>
+      <tr><th>no.</th><th>(%)</th><th class="narrow">Crude odds ratio</th><th>no.</th><th>(%)</th><th class="narrow">Crude odds ratio</th></tr>
+      <tr><td>Coast</td><td>61,206</td><td>14,037</td><td>(22.9)</td><td>1.0</td><td>60,721</td><td>13,647</td><td>(22.5)</td><td>1.0</td></tr>
+      <tr><td>Uplands</td><td>49,486</td><td>12,303</td><td>(24.9)</td><td>1.1</td><td>51,084</td><td>12,549</td><td>(24.6)</td><td>1.1</td></tr>
+      <tr><td>Valleys</td><td>12,609</td><td>2,754</td><td>(21.8)</td><td>0.9</td><td>12,739</td><td>3,079</td><td>(24.2)</td><td>1.1</td></tr>
+      <tr><td>Islands</td><td>4,050</td><td>705</td><td>(17.4)</td><td>0.7</td><td>4,181</td><td>720</td><td>(17.2)</td><td>0.7</td></tr>
+    </table>
+    <p>Most reports came from the uplands.</p>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -341,6 +357,23 @@ describe('detectTables on tables without vertical rules', () => {
       const taken = new Set(table!.runIndices);
       expect(printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ')).toMatch(/Pupils/);
     }
+  });
+
+  it('keeps every line of a deep header over its table: years, groups and headings whose first lines stand alone', () => {
+    const printed = pages.get('stackedHeader')!;
+    const [table, ...others] = tablesOf('stackedHeader');
+    expect(others).toEqual([]);
+    const taken = new Set(table!.runIndices);
+    expect(printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ')).not.toMatch(/2019|2021|Damp|listed|Crude/);
+    const [graph] = parseHtmlTables(table!.markdown);
+    const headingsOf = (cell: string) => {
+      const key = [...graph!.cellText].find(([, text]) => text === cell)![0];
+      return graph!.topHeading.get(key)!.map((heading) => graph!.cellText.get(heading));
+    };
+    expect(headingsOf('12,549')).toEqual(expect.arrayContaining(['2021', 'Damp homes', 'no.']));
+    expect(headingsOf('(17.4)')).toEqual(expect.arrayContaining(['2019', 'Damp homes', '(%)']));
+    expect(headingsOf('720')).not.toContain('2019');
+    expect(headingsOf('4,050').join(' ')).toMatch(/all listed homes/);
   });
 
   it('keeps a figure whose thousands are set apart by a space in one cell', () => {
