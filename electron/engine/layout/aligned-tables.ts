@@ -30,8 +30,12 @@ const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
 /** Scattered labels (chart axes, equations) line up by chance but leave most of the grid empty. */
 const MIN_FILLED_SHARE = 0.6;
-/** Dot leaders mark a table of contents, which reads better as text. */
+/** Dot leaders: in a table of contents (a title led to its page), which reads better as text, or a table's row label led to its figures. */
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
+/** A piece of dot leaders alone, set apart from the label it leads from. */
+const LEADER_ONLY = /^(?:(?:\.\s?){5,}|…{2,})$/u;
+/** A row label leads to at least this many figures; a title in a table of contents leads to one page number. */
+const MIN_LED_ENTRIES = 2;
 /** A label over a group of rows is a short phrase, not a line of prose. */
 const MAX_GROUP_LABEL_CHARS = 40;
 /** At most this many lines of one segment each (labels) in a row are taken inside a table. */
@@ -96,7 +100,7 @@ interface Segment extends Box {
 
 interface Line extends Box {
   segments: Segment[];
-  /** Currency signs set apart before an amount on the line. */
+  /** Runs taken with the line but written in no cell: currency signs set apart before an amount, dot leaders set apart after a row label. */
   signIndices: number[];
 }
 
@@ -248,6 +252,12 @@ function lineOf(runs: readonly TextRun[], group: number[]): Line {
   for (const [position, piece] of pieces.entries()) {
     const next = pieces[position + 1];
     if (CURRENCY_SIGN.test(piece.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - piece.x1 > CELL_GAP * piece.fontSize) {
+      signIndices.push(piece.index);
+      segment = undefined;
+      continue;
+    }
+    // Leaders set apart between a row's label and its figures lead the eye across, no cell of their own.
+    if (LEADER_ONLY.test(piece.text.trim()) && position > 0 && pieces.length - position - 1 >= MIN_LED_ENTRIES) {
       signIndices.push(piece.index);
       segment = undefined;
       continue;
@@ -477,8 +487,10 @@ function isBracketed(block: Block, lines: readonly Line[], rules: readonly Rule[
   return above && below;
 }
 
+/** Dot leaders leading to fewer entries than a row of figures has: a line of a table of contents. */
 function hasLeaderDots(line: Line): boolean {
-  return line.segments.some((segment) => LEADER_DOTS.test(segment.text));
+  const led = line.segments.findLastIndex((segment) => LEADER_DOTS.test(segment.text));
+  return led >= 0 && line.segments.length - led - 1 < MIN_LED_ENTRIES;
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
-import { parseHtmlTables } from '../../../shared/olmocr-bench/tables.js';
+import { parseHtmlTables, parseMarkdownTables } from '../../../shared/olmocr-bench/tables.js';
 import { detectTables, type DetectedTable } from './tables.js';
 
 const STYLE = `<style>
@@ -179,6 +179,25 @@ const documents = {
       <tr><td>Islands</td><td>4,050</td><td>705</td><td>(17.4)</td><td>0.7</td><td>4,181</td><td>720</td><td>(17.2)</td><td>0.7</td></tr>
     </table>
     <p>Most reports came from the uplands.</p>`),
+  // Row labels led by dots to their figures, as government reports set them; and a table of
+  // contents, whose titles are led to one page number each, below it.
+  ledRows: page(`
+    <p>Trips taken, by distance, in millions.</p>
+    <table style="font-size: 10pt">
+      <style>td, th { padding: 1pt 10pt 1pt 0; font-weight: normal; text-align: right; } td:first-child, th:first-child { text-align: left; }</style>
+      <tr><th>Distance</th><th>2018</th><th>2019</th><th>2020</th></tr>
+      <tr><td>Under 1 mile ....................</td><td>812</td><td>798</td><td>640</td></tr>
+      <tr><td>1 to 5 miles ....................</td><td>1,204</td><td>1,187</td><td>955</td></tr>
+      <tr><td>5 to 25 miles ...................</td><td>633</td><td>650</td><td>512</td></tr>
+      <tr><td>Over 25 miles ...................</td><td>98</td><td>101</td><td>77</td></tr>
+    </table>
+    <p style="margin-top: 24pt">Contents</p>
+    <table style="font-size: 10pt">
+      <style>td { padding: 1pt 10pt 1pt 0; }</style>
+      <tr><td>1</td><td>Walking ..........................................</td><td>3</td></tr>
+      <tr><td>2</td><td>Cycling ..........................................</td><td>9</td></tr>
+      <tr><td>3</td><td>Driving ..........................................</td><td>14</td></tr>
+    </table>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -374,6 +393,16 @@ describe('detectTables on tables without vertical rules', () => {
     expect(headingsOf('(17.4)')).toEqual(expect.arrayContaining(['2019', 'Damp homes', '(%)']));
     expect(headingsOf('720')).not.toContain('2019');
     expect(headingsOf('4,050').join(' ')).toMatch(/all listed homes/);
+  });
+
+  it('reads rows whose labels are led by dots to several figures as a table, and leaves a table of contents as text', () => {
+    const [table, ...others] = tablesOf('ledRows');
+    expect(others).toEqual([]);
+    const [graph] = [...parseMarkdownTables(table!.markdown), ...parseHtmlTables(table!.markdown)];
+    expect(table!.markdown).not.toMatch(/Walking|Cycling/);
+    const key = [...graph!.cellText].find(([, text]) => text === '1,187')![0];
+    expect(graph!.up.get(key)!.map((k) => graph!.cellText.get(k))).toEqual(['798']);
+    expect(graph!.left.get(key)!.map((k) => graph!.cellText.get(k))).toEqual(['1,204']);
   });
 
   it('keeps a figure whose thousands are set apart by a space in one cell', () => {
