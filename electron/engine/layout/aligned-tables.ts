@@ -609,7 +609,10 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
 function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rule[]): CellSpan[] | undefined {
   const segments = line.segments;
   if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
-  if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
+  // Beside a heading that starts in capitals, a heading of a few words in lower case ("no working
+  // smoke alarm") is one too: prose cut into columns leaves no capitalised label beside it.
+  const capitalised = segments.some((segment) => /^[\p{Lu}\p{N}]/u.test(segment.text.trim()) && isHeaderText(segment.text));
+  if (segments.some((segment) => !isHeaderText(segment.text, segments.length > 1 && capitalised))) return undefined;
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
   const candidates = segments.map((segment, k) => {
@@ -669,11 +672,11 @@ function headsGroup(segment: Segment, run: { first: number; last: number }, colu
 }
 
 /** A label: short, holding a letter, figure or unit, not a run of words in lower case (a line of prose). */
-function isHeaderText(text: string): boolean {
+function isHeaderText(text: string, lowercaseWordsAllowed = false): boolean {
   const trimmed = text.trim();
   const words = trimmed.split(/\s+/u);
   // A unit alone ("(%)", "$") heads a column as well as a word does.
-  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
+  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && (lowercaseWordsAllowed || !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed)));
 }
 
 interface SpanCandidate {
