@@ -47,6 +47,22 @@ describe('tables of real pages', needs(REAL_DOCS, realDocsProblem), () => {
     expect(tableCheck(markdown, { cell: 'Male', down: 'White, non-Hispanic' })).toBe('passed');
   }, 120_000);
 
+  it('keeps a header of years over spanners over headings wrapped onto four lines, the lone first line of one included, spanners in lower case too', async () => {
+    // Page 3: "2007" and "2009" over "Unhealthy housing units" over "total" / "occupied" / "housing" / "units".
+    const years = await textEngineMarkdown(path.join(ICDAR_US, 'us-024.pdf'), 3);
+    expect(tableCheck(years, { cell: '12,549', top_heading: '2009' })).toBe('passed');
+    expect(tableCheck(years, { cell: '218', top_heading: '2007' })).toBe('passed');
+    expect(tableCheck(years, { cell: '218', top_heading: '2009' })).not.toBe('passed');
+    // Page 5: the headings make a block of their own, with "occupied" alone on a line, over the table below.
+    const spanners = await textEngineMarkdown(path.join(ICDAR_US, 'us-024.pdf'), 5);
+    expect(tableCheck(spanners, { cell: '(38.9)', top_heading: 'Rodent seen in unit recently' })).toBe('passed');
+    expect(tableCheck(spanners, { cell: '469', top_heading: 'Leaks during preceding 12 months' })).toBe('passed');
+    // Page 6: a spanner of four words in lower case ("no working smoke alarm") beside one in capitals.
+    const lowercase = await textEngineMarkdown(path.join(ICDAR_US, 'us-024.pdf'), 6);
+    expect(tableCheck(lowercase, { cell: '(4.6–6.3)', top_heading: 'no working smoke alarm' })).toBe('passed');
+    expect(tableCheck(lowercase, { cell: '446', top_heading: 'Peeling paint' })).toBe('passed');
+  }, 120_000);
+
   it('attaches headings that span columns, marked by rules drawn under them, to the columns under those rules', async () => {
     // "Number of teachers" over Total, Public and Private; "Control" over Public and Private only.
     const markdown = await textEngineMarkdown(path.join(ICDAR_US, 'us-018.pdf'), 4);

@@ -33,8 +33,12 @@ const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
 /** Scattered labels (chart axes, equations) line up by chance but leave most of the grid empty. */
 const MIN_FILLED_SHARE = 0.6;
-/** Dot leaders mark a table of contents, which reads better as text. */
+/** Dot leaders: in a table of contents (a title led to its page), which reads better as text, or a table's row label led to its figures. */
 const LEADER_DOTS = /(?:\.\s?){5,}|…{2,}/;
+/** A piece of dot leaders alone, set apart from the label it leads from. */
+const LEADER_ONLY = /^(?:(?:\.\s?){5,}|…{2,})$/u;
+/** A row label leads to at least this many figures; a title in a table of contents leads to one page number. */
+const MIN_LED_ENTRIES = 2;
 /** A label over a group of rows is a short phrase, not a line of prose. */
 const MAX_GROUP_LABEL_CHARS = 40;
 /** At most this many lines of one segment each (labels) in a row are taken inside a table. */
@@ -43,6 +47,8 @@ const MAX_STACKED_LABEL_LINES = 3;
 const MAX_HEADER_LINES = 3;
 /** A block of headings over a table may run longer than the header lines a table takes: a year over wrapped headings. */
 const MAX_HEADING_BLOCK_LINES = 5;
+/** At most this many lines of headings are taken over a table: a year over spanners over headings wrapped onto four lines. */
+const MAX_HEADER_BLOCK_LINES = 6;
 /** Group labels between a table's header line and its first row. */
 const MAX_GROUP_LABELS = 2;
 /** A segment of this many words starting in lower case is prose, not a header. */
@@ -97,7 +103,7 @@ interface Segment extends Box {
 
 interface Line extends Box {
   segments: Segment[];
-  /** Currency signs set apart before an amount on the line. */
+  /** Runs taken with the line but written in no cell: currency signs set apart before an amount, dot leaders set apart after a row label. */
   signIndices: number[];
 }
 
@@ -200,7 +206,7 @@ function headsNextBlock(lines: readonly Line[], block: Block, rules: readonly Ru
   const height = lineHeight(lines[next.start]!);
   return lines.slice(block.start, block.end).every((line, i) => {
     const below = lines[block.start + i + 1]!;
-    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && headerSpans(line, next.columns, rules) !== undefined;
+    return closeEnough(line, below, rules) && Math.abs(lineHeight(line) - height) <= 0.25 * height && (headerSpans(line, next.columns, rules) ?? wrappedHeadingTop(line, lines.slice(block.start + i + 1, next.start + 1), next.columns)) !== undefined;
   });
 }
 
@@ -249,6 +255,12 @@ function lineOf(runs: readonly TextRun[], group: number[]): Line {
   for (const [position, piece] of pieces.entries()) {
     const next = pieces[position + 1];
     if (CURRENCY_SIGN.test(piece.text.trim()) && next && AMOUNT_START.test(next.text.trim()) && next.x0 - piece.x1 > CELL_GAP * piece.fontSize) {
+      signIndices.push(piece.index);
+      segment = undefined;
+      continue;
+    }
+    // Leaders set apart between a row's label and its figures lead the eye across, no cell of their own.
+    if (LEADER_ONLY.test(piece.text.trim()) && position > 0 && pieces.length - position - 1 >= MIN_LED_ENTRIES) {
       signIndices.push(piece.index);
       segment = undefined;
       continue;
@@ -478,8 +490,10 @@ function isBracketed(block: Block, lines: readonly Line[], rules: readonly Rule[
   return above && below;
 }
 
+/** Dot leaders leading to fewer entries than a row of figures has: a line of a table of contents. */
 function hasLeaderDots(line: Line): boolean {
-  return line.segments.some((segment) => LEADER_DOTS.test(segment.text));
+  const led = line.segments.findLastIndex((segment) => LEADER_DOTS.test(segment.text));
+  return led >= 0 && line.segments.length - led - 1 < MIN_LED_ENTRIES;
 }
 
 /**
@@ -576,7 +590,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
   const x1 = body.columns[body.columns.length - 1]!.x1;
   const acrossBetween = (upper: Line, lower: Line) =>
     rules.some((rule) => rule.x0 <= x0 + 2 && rule.x1 >= x1 - 2 && rule.y0 >= upper.y1 - 1 && rule.y1 <= lower.y0 + 1);
-  for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_LINES; i--) {
+  for (let i = bodyStart - 1; i >= claimedUntil && headers.length < MAX_HEADER_BLOCK_LINES; i--) {
     const line = lines[i]!;
     const below = lines[i + 1]!;
     // A rule across the table above its headings is its top rule: what lies above is a caption.
@@ -585,7 +599,7 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
       if (!closeEnough(line, below, rules)) break;
       if (Math.abs(lineHeight(line) - bodyHeight) > 0.25 * bodyHeight) break;
     }
-    const spans = headerSpans(line, body.columns, rules);
+    const spans = headerSpans(line, body.columns, rules) ?? wrappedHeadingTop(line, lines.slice(i + 1, bodyStart + 1), body.columns);
     if (!spans) break;
     headers.unshift(spans);
   }
@@ -603,7 +617,10 @@ function headerLinesAbove(lines: readonly Line[], body: Block, claimedUntil: num
 function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rule[]): CellSpan[] | undefined {
   const segments = line.segments;
   if (segments.length === 0 || hasLeaderDots(line) || CAPTION_LABEL.test(segments[0]!.text.trim())) return undefined;
-  if (segments.some((segment) => !isHeaderText(segment.text))) return undefined;
+  // Beside a heading that starts in capitals, a heading of a few words in lower case ("no working
+  // smoke alarm") is one too: prose cut into columns leaves no capitalised label beside it.
+  const capitalised = segments.some((segment) => /^[\p{Lu}\p{N}]/u.test(segment.text.trim()) && isHeaderText(segment.text));
+  if (segments.some((segment) => !isHeaderText(segment.text, segments.length > 1 && capitalised))) return undefined;
   const overlapped = segments.map((segment) => columns.map((column, i) => (segment.x0 < column.x1 && segment.x1 > column.x0 ? i : -1)).filter((i) => i >= 0));
   const tolerance = CENTRED_HEADER_SLACK * lineHeight(line);
   const candidates = segments.map((segment, k) => {
@@ -626,6 +643,31 @@ function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rul
 }
 
 /**
+ * The cells of a header line whose lone segment lies within the slot of one column right of the
+ * first, over header lines with text in that column (`under`, down to the body's first): a line of
+ * that column's heading, wrapped ("total" over "occupied housing units") and set higher than its
+ * neighbours' headings. Over the first column it may as well be a title.
+ */
+function wrappedHeadingTop(line: Line, under: readonly Line[], columns: readonly Column[]): CellSpan[] | undefined {
+  const segment = line.segments[0];
+  if (line.segments.length !== 1 || !segment || !isHeaderText(segment.text) || CAPTION_LABEL.test(segment.text.trim())) return undefined;
+  const col = columns.findIndex((_, i) => withinSlot(segment, columns, i));
+  const column = columns[col];
+  if (col <= 0 || !column || !under.some((below) => below.segments.some((other) => other.x0 < column.x1 && other.x1 > column.x0))) return undefined;
+  return plainCells(1, columns.length);
+}
+
+/** The segment lies inside column `i`'s slot: the column and the near halves of the gaps beside it. */
+function withinSlot(segment: Segment, columns: readonly Column[], i: number): boolean {
+  const column = columns[i]!;
+  const previous = columns[i - 1];
+  const next = columns[i + 1];
+  const left = previous ? (previous.x1 + column.x0) / 2 : column.x0;
+  const right = next ? (column.x1 + next.x0) / 2 : column.x1;
+  return segment.x0 >= left && segment.x1 <= right;
+}
+
+/**
  * Whether a line's lone segment heads the run of columns it was given as a group: not when the run
  * is one column (the line is a lone cell), every column (a caption centred over the table) or when
  * the segment is set left, starting at or before the first column, across several (a caption or
@@ -638,11 +680,11 @@ function headsGroup(segment: Segment, run: { first: number; last: number }, colu
 }
 
 /** A label: short, holding a letter, figure or unit, not a run of words in lower case (a line of prose). */
-function isHeaderText(text: string): boolean {
+function isHeaderText(text: string, lowercaseWordsAllowed = false): boolean {
   const trimmed = text.trim();
   const words = trimmed.split(/\s+/u);
   // A unit alone ("(%)", "$") heads a column as well as a word does.
-  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed));
+  return trimmed.length <= MAX_GROUP_LABEL_CHARS && /[\p{L}\p{N}%$€£¥]/u.test(trimmed) && (lowercaseWordsAllowed || !(words.length >= PROSE_WORDS && /^\p{Ll}/u.test(trimmed)));
 }
 
 interface SpanCandidate {

@@ -1,7 +1,7 @@
 import type { PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPrintedPdf, printHtml, readPrintedPage, type PrintedPage } from '../../../test/printed-page.js';
-import { parseHtmlTables } from '../../../shared/olmocr-bench/tables.js';
+import { parseHtmlTables, parseMarkdownTables } from '../../../shared/olmocr-bench/tables.js';
 import { detectTables, type DetectedTable } from './tables.js';
 
 const STYLE = `<style>
@@ -163,6 +163,41 @@ const documents = {
       <tr><td>Southgate</td><td class="n">9 250</td><td class="n">6 105</td><td class="n">66%</td></tr>
     </table>
     <p>Eastmoor was connected first.</p>`),
+  // A survey table: years over groups of columns, a group heading over three of each, and
+  // headings wrapped onto several lines set at the foot of the header, so that their first lines
+  // stand alone on lines above the others.
+  stackedHeader: page(`
+    <p>Dwellings surveyed in the two rounds, by region.</p>
+    <table style="font-size: 9pt">
+      <style>td, th { padding: 1pt 8pt; font-weight: normal; text-align: right; vertical-align: bottom; } td:first-child, th:first-child { text-align: left; } th.group { text-align: center; } th.narrow { width: 34pt; }</style>
+      <tr><th></th><th class="group" colspan="4">2019</th><th class="group" colspan="4">2021</th></tr>
+      <tr><th rowspan="2">Region</th><th rowspan="2" class="narrow">all listed homes in area</th><th class="group" colspan="3">Damp homes</th><th rowspan="2" class="narrow">all listed homes in area</th><th class="group" colspan="3">Damp homes</th></tr>
+      <tr><th>no.</th><th>(%)</th><th class="narrow">Crude odds ratio</th><th>no.</th><th>(%)</th><th class="narrow">Crude odds ratio</th></tr>
+      <tr><td>Coast</td><td>61,206</td><td>14,037</td><td>(22.9)</td><td>1.0</td><td>60,721</td><td>13,647</td><td>(22.5)</td><td>1.0</td></tr>
+      <tr><td>Uplands</td><td>49,486</td><td>12,303</td><td>(24.9)</td><td>1.1</td><td>51,084</td><td>12,549</td><td>(24.6)</td><td>1.1</td></tr>
+      <tr><td>Valleys</td><td>12,609</td><td>2,754</td><td>(21.8)</td><td>0.9</td><td>12,739</td><td>3,079</td><td>(24.2)</td><td>1.1</td></tr>
+      <tr><td>Islands</td><td>4,050</td><td>705</td><td>(17.4)</td><td>0.7</td><td>4,181</td><td>720</td><td>(17.2)</td><td>0.7</td></tr>
+    </table>
+    <p>Most reports came from the uplands.</p>`),
+  // Row labels led by dots to their figures, as government reports set them; and a table of
+  // contents, whose titles are led to one page number each, below it.
+  ledRows: page(`
+    <p>Trips taken, by distance, in millions.</p>
+    <table style="font-size: 10pt">
+      <style>td, th { padding: 1pt 10pt 1pt 0; font-weight: normal; text-align: right; } td:first-child, th:first-child { text-align: left; }</style>
+      <tr><th>Distance</th><th>2018</th><th>2019</th><th>2020</th></tr>
+      <tr><td>Under 1 mile ....................</td><td>812</td><td>798</td><td>640</td></tr>
+      <tr><td>1 to 5 miles ....................</td><td>1,204</td><td>1,187</td><td>955</td></tr>
+      <tr><td>5 to 25 miles ...................</td><td>633</td><td>650</td><td>512</td></tr>
+      <tr><td>Over 25 miles ...................</td><td>98</td><td>101</td><td>77</td></tr>
+    </table>
+    <p style="margin-top: 24pt">Contents</p>
+    <table style="font-size: 10pt">
+      <style>td { padding: 1pt 10pt 1pt 0; }</style>
+      <tr><td>1</td><td>Walking ..........................................</td><td>3</td></tr>
+      <tr><td>2</td><td>Cycling ..........................................</td><td>9</td></tr>
+      <tr><td>3</td><td>Driving ..........................................</td><td>14</td></tr>
+    </table>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -341,6 +376,33 @@ describe('detectTables on tables without vertical rules', () => {
       const taken = new Set(table!.runIndices);
       expect(printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ')).toMatch(/Pupils/);
     }
+  });
+
+  it('keeps every line of a deep header over its table: years, groups and headings whose first lines stand alone', () => {
+    const printed = pages.get('stackedHeader')!;
+    const [table, ...others] = tablesOf('stackedHeader');
+    expect(others).toEqual([]);
+    const taken = new Set(table!.runIndices);
+    expect(printed.runs.filter((_, i) => !taken.has(i)).map((run) => run.text).join(' ')).not.toMatch(/2019|2021|Damp|listed|Crude/);
+    const [graph] = parseHtmlTables(table!.markdown);
+    const headingsOf = (cell: string) => {
+      const key = [...graph!.cellText].find(([, text]) => text === cell)![0];
+      return graph!.topHeading.get(key)!.map((heading) => graph!.cellText.get(heading));
+    };
+    expect(headingsOf('12,549')).toEqual(expect.arrayContaining(['2021', 'Damp homes', 'no.']));
+    expect(headingsOf('(17.4)')).toEqual(expect.arrayContaining(['2019', 'Damp homes', '(%)']));
+    expect(headingsOf('720')).not.toContain('2019');
+    expect(headingsOf('4,050').join(' ')).toMatch(/all listed homes/);
+  });
+
+  it('reads rows whose labels are led by dots to several figures as a table, and leaves a table of contents as text', () => {
+    const [table, ...others] = tablesOf('ledRows');
+    expect(others).toEqual([]);
+    const [graph] = [...parseMarkdownTables(table!.markdown), ...parseHtmlTables(table!.markdown)];
+    expect(table!.markdown).not.toMatch(/Walking|Cycling/);
+    const key = [...graph!.cellText].find(([, text]) => text === '1,187')![0];
+    expect(graph!.up.get(key)!.map((k) => graph!.cellText.get(k))).toEqual(['798']);
+    expect(graph!.left.get(key)!.map((k) => graph!.cellText.get(k))).toEqual(['1,204']);
   });
 
   it('keeps a figure whose thousands are set apart by a space in one cell', () => {
