@@ -156,7 +156,9 @@ describe.each([
   it('keeps the cells as text in the JSON export', () => {
     const json = JSON.parse(documentJson({ file: 'order.pdf', info: { pageCount: 1 } }, pages, [])) as { pages: { markdown: string; blocks: { kind: string; markdown: string }[] }[] };
     const table = json.pages[0]!.blocks.find((block) => block.kind === 'table');
-    expect(table?.markdown).toContain('\\<script>');
+    // a cell holds a `|`, so the table is written as HTML (table-markdown.ts), its cells' markup as entities
+    expect(table?.markdown).toContain('<td>&lt;script&gt;document.title=');
+    expect(table?.markdown).not.toMatch(/<(?:script|img|a|svg|h1)\b/i);
     expect(json.pages[0]!.markdown).not.toMatch(/(?<!\\)<(?:script|img|a|svg|h1)\b/i);
   });
 });
