@@ -28,6 +28,8 @@ const MAX_MEAN_CELL_CHARS = 24;
 const MAX_LOWERCASE_START_SHARE = 0.5;
 /** Columns of commands, symbols or figures beside a column of phrases hold tokens this short on average. */
 const MAX_MEAN_TOKEN_CHARS = 12;
+/** ...and run to this many rows at least: a code line beside a display and two list items line up by chance for three. */
+const MIN_PHRASED_ROWS = 4;
 /** A column of long cells that often start in lowercase is running text, however short the rest. */
 const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
@@ -508,9 +510,9 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
   // short tokens (a manual's commands, what they print, what they mean) is a grid's.
   const lowercase = columns.length >= 3 ? columns.filter((column) => textShape(textsIn(lines, column)).lowercaseShare > MAX_LOWERCASE_START_SHARE) : [];
   const others = lowercase.length === 1 ? textShape(lines.flatMap((line) => line.segments.filter((s) => !(s.x0 < lowercase[0]!.x1 && s.x1 > lowercase[0]!.x0)).map((s) => s.text.trim()))) : undefined;
-  const phrased = others && others.meanChars <= MAX_MEAN_TOKEN_CHARS ? others : all;
   const filled = texts.filter((t) => /[\p{L}\p{N}]/u.test(t)).length;
   const rows = overlappingRows(lines, columns[0]!).length;
+  const phrased = others && others.meanChars <= MAX_MEAN_TOKEN_CHARS && rows >= MIN_PHRASED_ROWS ? others : all;
   const proseColumn = columns.some((column) => {
     const shape = textShape(textsIn(lines, column));
     return shape.meanChars > MAX_MEAN_PROSE_CELL_CHARS && shape.lowercaseShare >= MIN_PROSE_LOWERCASE_SHARE;
