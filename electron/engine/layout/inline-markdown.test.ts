@@ -52,4 +52,10 @@ describe('inline Markdown', () => {
     expect(renderInline([lineOf(0, 0, 'costs $5 or $6')])).toBe('costs \\$5 or \\$6');
     expect(renderInline([lineOf(0, 0, 'costs $5')])).toBe('costs $5');
   });
+
+  it('leaves the dollars of a code span as written, and escapes a dollar of the text that could pair with one', () => {
+    // inside a code span a backslash is shown: `\$1+1=2\$` would show the backslashes
+    expect(renderInline([lineOf(0, 0, 'the syntax', ['$1+1=2$', { monospace: true }], 'gives 1 + 1 = 2')])).toBe('the syntax `$1+1=2$` gives 1 + 1 = 2');
+    expect(renderInline([lineOf(0, 0, 'costs $5, typed as', ['$x$', { monospace: true }])])).toBe('costs \\$5, typed as `$x$`');
+  });
 });

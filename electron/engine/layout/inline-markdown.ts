@@ -4,7 +4,7 @@
  * escaped where they would otherwise change the meaning.
  */
 
-import { escapeDollarPairs, escapeMarkdownText } from '../../../shared/markdown-escape.js';
+import { escapeMarkdownText } from '../../../shared/markdown-escape.js';
 import type { TextRun } from './geometry.js';
 import type { Line } from './lines.js';
 
@@ -209,7 +209,11 @@ function renderPieces(pieces: readonly Piece[], escapeDollars: boolean): string 
 /** Markdown for a paragraph, heading or list item made of these lines. */
 export function renderInline(lines: readonly Line[], options: InlineOptions = PROSE): string {
   const pieces = mergePieces(joinLines(lines, options));
-  // Beside a formula's `$...$`, any dollar of the text could close or open math.
-  if (pieces.some((p) => p.math !== undefined)) return renderPieces(pieces, true).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim();
-  return escapeDollarPairs(renderPieces(pieces, false).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim());
+  // Beside a formula's `$...$`, any dollar of the text could close or open math; so could two dollars
+  // of the text, or one beside a code span's. A code span's own dollars stay as written: inside it a
+  // backslash is shown, not an escape.
+  const dollars = (code: boolean) => pieces.reduce((n, p) => n + (p.math === undefined && Boolean(p.code) === code ? (p.text.match(/\$/g)?.length ?? 0) : 0), 0);
+  const textDollars = dollars(false);
+  const escapeDollars = pieces.some((p) => p.math !== undefined) || (textDollars > 0 && textDollars + dollars(true) >= 2);
+  return renderPieces(pieces, escapeDollars).replace(SOFT_HYPHENS, '').replace(/\s+/g, ' ').trim();
 }
