@@ -425,7 +425,7 @@ function bodyBlock(lines: readonly Line[], start: number, rules: readonly Rule[]
 /**
  * One short segment starting in the first column, however far it reaches: a label over the group
  * of rows below it; or one over two columns or more right of the first: a heading over the
- * figures of the rows below ("Projected enrollment, in thousands"). growBlock takes either only
+ * figures of the rows below ("Trips taken, in millions"). growBlock takes either only
  * when a row that fits the columns follows.
  */
 function isGroupLabel(line: Line, columns: readonly Column[]): boolean {
@@ -647,7 +647,7 @@ function headerSpans(line: Line, columns: readonly Column[], rules: readonly Rul
 /**
  * The cells of a header line whose lone segment lies within the slot of one column right of the
  * first, over header lines with text in that column (`under`, down to the body's first): a line of
- * that column's heading, wrapped ("total" over "occupied housing units") and set higher than its
+ * that column's heading, wrapped ("all listed" over "homes in area") and set higher than its
  * neighbours' headings. Over the first column it may as well be a title.
  */
 function wrappedHeadingTop(line: Line, under: readonly Line[], columns: readonly Column[]): CellSpan[] | undefined {

@@ -18,7 +18,7 @@ const columns = [
 
 describe('unwrappedRows', () => {
   it('parts lines that each fill every column, where one column had room for the next line after each', () => {
-    const row = [line(0, ['\\powset{A}', 100, 190], ['P(A)', 220, 245], ['Powerset of a set', 320, 420]), line(12, ['\\eset', 100, 130], ['∅', 220, 228], ['Empty set', 320, 370])];
+    const row = [line(0, ['\\norm{v}', 100, 190], ['‖v‖', 220, 245], ['Length of a vector', 320, 420]), line(12, ['\\abs{x}', 100, 130], ['|x|', 220, 228], ['Absolute value', 320, 370])];
     expect(unwrappedRows(row, columns)).toEqual([[row[0]], [row[1]]]);
   });
 
@@ -31,7 +31,7 @@ describe('unwrappedRows', () => {
   });
 
   it('keeps a label centred between two lines of its neighbours in their row', () => {
-    const row = [line(0, ['x \\join y', 100, 150], ['x ∨ y', 220, 245]), line(6, ['Join operation', 320, 400]), line(12, ['\\Join x_i', 100, 150], ['⋁ x_i', 220, 245])];
+    const row = [line(0, ['u \\wedge v', 100, 150], ['u ∧ v', 220, 245]), line(6, ['Wedge product', 320, 400]), line(12, ['\\bigwedge u_i', 100, 150], ['⋀ u_i', 220, 245])];
     expect(unwrappedRows(row, columns)).toEqual([row]);
   });
 

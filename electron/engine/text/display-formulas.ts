@@ -506,7 +506,7 @@ function joinEnclosed(groups: number[][], boxes: ReadonlyMap<number, Box & { fon
       }
     });
   }
-  // Two built-up parts of one row (`\\frac{1}{2n} \\sum_{l=0}^{n}` and, after it, `\\sum_{l_1+\\dots+l_p=l}`)
+  // Two built-up parts of one row (`\\frac{3}{2m} \\sum_{a=1}^{m}` and, after it, `\\sum_{b_1+\\dots+b_q=a}`)
   // touch only where the second's limit starts under the first's end: each is as high as the other.
   for (const a of tall) {
     if (absorbed.has(a)) continue;
