@@ -10,8 +10,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { startBridge, type Bridge } from '../electron/web/bridge-server.js';
+import { PAGE_SHARE_BOUNDS } from '../shared/settings.js';
 import { dropFile, FIXTURES, screenshot } from './support/app-page.js';
 
 const PDF = path.join(FIXTURES, 'running-headers.pdf');
@@ -34,6 +35,20 @@ async function openConverted(page: Page, on: Bridge = bridge): Promise<void> {
   if (wasOpen) await expect(page.getByText(`${path.basename(PDF)} is already open`)).toBeVisible();
   await expect(page.getByText('4 of 4 pages done')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Markdown' }).locator('.page-section[data-page="1"] .markdown-body')).not.toBeEmpty();
+}
+
+/** An element's box once layout has settled (pages, thumbnails and notices arrive after the text): two reads a poll apart agree. */
+async function settledBox(locator: Locator): Promise<{ x: number; y: number; width: number; height: number }> {
+  let last = '';
+  await expect
+    .poll(async () => {
+      const box = JSON.stringify(await locator.boundingBox());
+      const same = box === last;
+      last = box;
+      return same;
+    })
+    .toBe(true);
+  return (await locator.boundingBox())!;
 }
 
 async function horizontalOverflow(page: Page): Promise<number> {
@@ -125,6 +140,8 @@ test('nothing scrolls sideways at 1440, 800 or 640 px, and the editor stays wide
 });
 
 test('the divider is dragged or moved with the arrow keys, and stays where it was left across a reload', async ({ page }) => {
+  // from the default share, whatever an earlier run of this test left
+  await bridge.service.setSettings({ pageShare: PAGE_SHARE_BOUNDS.default });
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(bridge.url);
   await openConverted(page);
@@ -133,9 +150,10 @@ test('the divider is dragged or moved with the arrow keys, and stays where it wa
   const before = Number(await divider.getAttribute('aria-valuenow'));
   const markdownBefore = await widthOf(page, '.markdown-pane');
 
-  const box = (await divider.boundingBox())!;
+  const box = await settledBox(divider);
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
+  await expect(page.locator('.pane-split.dragging')).toHaveCount(1);
   await page.mouse.move(box.x - 100, box.y + box.height / 2, { steps: 4 });
   await page.mouse.move(box.x - 200, box.y + box.height / 2, { steps: 4 });
   await page.mouse.up();

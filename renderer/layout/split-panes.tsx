@@ -22,6 +22,8 @@ export function SplitPanes({ thumbnails, pages, markdown }: SplitPanesProps) {
   const [width, setWidth] = useState(0);
   const panesRef = useRef<HTMLDivElement>(null);
   const splitRef = useRef<HTMLDivElement>(null);
+  // the drag as the events see it: a move or release may come before React renders the last one's state
+  const drag = useRef<number | null>(null);
   useLayoutEffect(() => {
     const element = panesRef.current;
     if (!element) return;
@@ -67,19 +69,26 @@ export function SplitPanes({ thumbnails, pages, markdown }: SplitPanesProps) {
             event.preventDefault();
             event.currentTarget.setPointerCapture(event.pointerId);
             event.currentTarget.focus();
+            drag.current = share;
             setDragged(share);
           }}
           onPointerMove={(event) => {
-            if (dragged === null || !splitRef.current) return;
+            if (drag.current === null || !splitRef.current) return;
             const box = splitRef.current.getBoundingClientRect();
-            setDragged(stacked ? shareAtPointer(event.clientY, box.top, box.height) : shareAtPointer(event.clientX, box.left, box.width));
+            drag.current = stacked ? shareAtPointer(event.clientY, box.top, box.height) : shareAtPointer(event.clientX, box.left, box.width);
+            setDragged(drag.current);
           }}
           onPointerUp={() => {
-            if (dragged === null) return;
+            const left = drag.current;
+            if (left === null) return;
+            drag.current = null;
             setDragged(null);
-            keep(dragged);
+            keep(left);
           }}
-          onPointerCancel={() => setDragged(null)}
+          onPointerCancel={() => {
+            drag.current = null;
+            setDragged(null);
+          }}
           onDoubleClick={() => keep(clampShare(PAGE_SHARE_BOUNDS.default, room()))}
           onKeyDown={(event) => {
             const next = shareAfterKey(share, event.key, stacked, room());

@@ -77,7 +77,8 @@ export function ModelFolderField({ value, onChange, emptyMeaning }: ModelFolderF
             onChange(event.target.value);
             setDemoLabel(undefined);
           }}
-          onBlur={() => void check(value)}
+          // the field's own value: a blur that follows a keystroke at once may come before the re-render that passes it down
+          onBlur={(event) => void check(event.currentTarget.value)}
         />
         <button type="button" onClick={() => void choose()}>
           Choose…

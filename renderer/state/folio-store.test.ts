@@ -196,6 +196,23 @@ describe('the renderer store', () => {
     await vi.waitFor(() => expect(store.getState().appInfo).toMatchObject({ device: 'webgpu', deviceReason: 'webgpu was asked for' }));
   });
 
+  it('keeps the latest of two quick settings changes when the first one\'s answer comes last', async () => {
+    const store = await connectedStore();
+    const answers: Array<() => void> = [];
+    const write = main.setSettings.bind(main);
+    // main answers each write only when the test says, so the first answer can arrive after the second change
+    main.setSettings = (patch) => new Promise((resolve) => answers.push(() => void write(patch).then(resolve)));
+    const first = store.getState().updateSettings({ pageShare: 0.42 });
+    const second = store.getState().updateSettings({ pageShare: 0.44 });
+    expect(store.getState().settings.pageShare).toBe(0.44);
+    answers[0]!();
+    await first;
+    expect(store.getState().settings.pageShare).toBe(0.44);
+    answers[1]!();
+    await second;
+    expect(store.getState().settings.pageShare).toBe(0.44);
+  });
+
   it('opens dropped files, selects the first and converts each once it has opened', async () => {
     const store = await connectedStore();
     await store.getState().openFiles([pdfFile('a.pdf'), pdfFile('b.pdf')]);

@@ -138,6 +138,8 @@ export interface StoreOptions {
 export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }: StoreOptions = {}): FolioStore {
   const pendingEdits = new Map<string, { timer: ReturnType<typeof setTimeout>; save: () => Promise<void> }>();
   let savesInFlight = 0;
+  // settings writes so far: an answer to an earlier one must not undo a later change made meanwhile
+  let settingsWrites = 0;
 
   return createStore<FolioState & FolioActions>()((set, get, store) => {
     let queued: WorkspaceEvent[] = [];
@@ -476,8 +478,10 @@ export function createFolioStore(api: FolioApi, { now = Date.now, batchMs = 32 }
 
       async updateSettings(patch) {
         set((state) => ({ settings: { ...state.settings, ...patch } }));
+        const write = ++settingsWrites;
         try {
-          set({ settings: await api.setSettings(patch) });
+          const saved = await api.setSettings(patch);
+          if (write === settingsWrites) set({ settings: saved });
         } catch (error) {
           failWith('The settings could not be saved')(error);
           return;
