@@ -108,6 +108,24 @@ describe('running lines', () => {
     expect(runningLines(buildFragments([...prose, ...rows]), [], HEIGHT).size).toBe(0);
   });
 
+  it("keeps a continued table's title, subtitle and column headings that every page of the table repeats, and takes its running head", () => {
+    // a table over two pages: the same title's first line, subtitle and headings at the same heights, the title's last line and the figures not
+    const tablePage = (continued: boolean, first: number) =>
+      buildFragments([
+        run('Harbour Board annual statistics', 50, 20, 7),
+        run('Table 2. Vessels entering the harbour, by tonnage class and month: 2019', 50, 40, 9),
+        run(continued ? 'through 2026—Continued' : 'through 2026', 90, 51, 9),
+        run('[In hundreds]', 260, 63, 9),
+        run('Tonnage class', 330, 76, 9),
+        run('Month', 50, 90, 9),
+        run('Small', 300, 90, 9),
+        run('Large', 380, 90, 9),
+        ...Array.from({ length: 30 }, (_, i) => [run(`${first + i}`, 50, 104 + i * 12, 9), run(`${(first + i) * 3}`, 300, 104 + i * 12, 9), run(`${(first + i) * 7}`, 380, 104 + i * 12, 9)]).flat(),
+      ]);
+    const running = runningLines(tablePage(true, 31), [bandLinesOf(tablePage(false, 1), HEIGHT)], HEIGHT);
+    expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join(''))).toEqual(['Harbour Board annual statistics']);
+  });
+
   it('takes a page number centred under a paragraph set in its size, and line numbers that outnumber the text', () => {
     const numbers = Array.from({ length: 50 }, (_, i) => run(`${521 + i}`, 48, 100 + i * 11, 6));
     const text = Array.from({ length: 3 }, (_, i) => run(`Reference ${i + 1} of the list, set small.`, 73, 640 + i * 11, 7));

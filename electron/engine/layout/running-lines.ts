@@ -92,14 +92,8 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
   const content = contentExtent(lines);
   const continues = new Map<Line, boolean>();
   const leadsInward = (line: Line, band: Band): boolean => {
-    const inward = nextInward(lines, line, band);
-    return (
-      inward !== undefined &&
-      Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
-      Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
-      alignedWith(line, inward) &&
-      (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band))
-    );
+    const inward = paragraphNext(lines, line, band);
+    return inward !== undefined && (bandOf(inward, pageHeight, content) !== band || continuesBody(inward, band));
   };
   // A row continues the body when one of its lines does: a table's column headings, repeated on
   // each page of a long table, are one row, and only some of them sit over a line at body spacing
@@ -118,7 +112,19 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
     smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER,
     largerThanBody: candidate.item.fontSize >= bodySize / SMALLER,
     gapInward: gapInward(lines, candidate.item, candidate.band),
+    wrapsInto: paragraphNext(lines, candidate.item, candidate.band),
   });
+}
+
+/** The next line towards the page's middle when it is of the line's paragraph: its size, at line spacing, aligned with it. */
+function paragraphNext(lines: readonly Line[], line: Line, band: Band): Line | undefined {
+  const inward = nextInward(lines, line, band);
+  const same =
+    inward !== undefined &&
+    Math.abs(inward.fontSize - line.fontSize) <= 0.1 * line.fontSize &&
+    Math.abs(inward.y0 - line.y0) <= BODY_PITCH * line.fontSize &&
+    alignedWith(line, inward);
+  return same ? inward : undefined;
 }
 
 /** Blank space between the line and the nearest line towards the page's middle, wherever across, in the line's heights. */

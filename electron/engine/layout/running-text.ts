@@ -119,6 +119,8 @@ export interface CandidateFacts {
   largerThanBody?: boolean;
   /** Blank space between it and the next line towards the page's middle, in its own heights (Infinity: none). */
   gapInward?: number;
+  /** The next line towards the page's middle when it is of the same paragraph (its size, at line spacing, aligned). */
+  wrapsInto?: Box;
 }
 
 /**
@@ -160,6 +162,7 @@ export function runningText<T extends Box>(
   }
   // Margin matter by its own look stands alone on its row: beside a title or a cell it is content.
   const marginal = new Set([...candidates.filter((c) => !facts.get(c)!.continuesBody && isMarginText(c.text)), ...outermostSmall(candidates, facts)]);
+  for (const candidate of contentAmongRepeated(candidates, repeated, marginal, facts)) repeated.delete(candidate);
   for (const candidate of marginal) {
     const rowMates = candidates.filter((c) => c !== candidate && sameRow(c.item, candidate.item));
     if (rowMates.every((c) => marginal.has(c) || repeated.has(c) || isPageNumber(c.text))) repeated.add(candidate);
@@ -172,6 +175,47 @@ export function runningText<T extends Box>(
   }
   for (const footer of outermostMarginRows(candidates, running, facts, pageHeight)) running.add(footer.item);
   return running;
+}
+
+/**
+ * Repeated lines that are the page's own text: a running head neither runs on into the page's text
+ * nor has any above it. A line is content when its row wraps into a line of the same paragraph that
+ * no neighbour repeats (a continued table's title, "…by grade: Fall 1996" over "through fall
+ * 2021—Continued"), and in the top band when content lies above it (the same table's subtitle and
+ * column headings under that title, at the same heights on every page of the table).
+ */
+function contentAmongRepeated<T extends Box>(
+  candidates: readonly BandCandidate<T>[],
+  repeated: ReadonlySet<BandCandidate<T>>,
+  marginal: ReadonlySet<BandCandidate<T>>,
+  facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+): Set<BandCandidate<T>> {
+  const content = new Set<BandCandidate<T>>();
+  const running = (c: BandCandidate<T>) => (repeated.has(c) && !content.has(c)) || marginal.has(c) || isPageNumber(c.text);
+  const rowOf = (c: BandCandidate<T>) => candidates.filter((o) => o === c || sameRow(o.item, c.item));
+  const byItem = new Map(candidates.map((c) => [c.item as Box, c]));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const candidate of repeated) {
+      if (content.has(candidate)) continue;
+      const row = rowOf(candidate);
+      const wraps = row.some((c) => {
+        const next = facts.get(c)!.wrapsInto;
+        const inward = next && byItem.get(next);
+        return inward !== undefined && !running(inward);
+      });
+      if (!wraps) continue;
+      for (const c of row) if (repeated.has(c)) content.add(c);
+      changed = true;
+    }
+  }
+  const top = candidates.filter((c) => c.band === 'top').sort((a, b) => a.item.y0 - b.item.y0);
+  for (const candidate of top) {
+    if (!repeated.has(candidate) || content.has(candidate)) continue;
+    const above = top.filter((o) => o.item.y1 <= candidate.item.y0 + 0.5 * (o.item.y1 - o.item.y0) && !sameRow(o.item, candidate.item));
+    if (above.some((o) => !running(o))) content.add(candidate);
+  }
+  return content;
 }
 
 /** A page number this many of its row's heights from the text beside it is set apart, as a folio is. */
