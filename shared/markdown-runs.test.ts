@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentHtml } from './export/html.js';
 import { decodeHtmlText } from './html-entities.js';
-import { escapeMarkdownText } from './markdown-escape.js';
+import { escapeDollarPairs, escapeMarkdownText } from './markdown-escape.js';
 import { safeModelMarkdown } from './model-markdown.js';
 
 const RUN = 200_000;
@@ -35,6 +35,20 @@ describe('long runs of Markdown punctuation', () => {
     expect(shownText('\\['.repeat(100_000))).toBe('['.repeat(100_000));
     expect(shownText('\\('.repeat(100_000))).toBe('('.repeat(100_000));
   }, 180_000);
+
+  it('doubles a backslash only where it would escape or break a line, and every text with backslashes reads back as itself', () => {
+    expect(escapeMarkdownText('\\n and \\section')).toBe('\\n and \\section');
+    expect(escapeMarkdownText('use \\& in emacs, \\* and \\\\b, C:\\')).toBe('use \\\\& in emacs, \\\\\\* and \\\\\\b, C:\\\\');
+    for (const text of ['\\n', 'r\\+', '\\&', '\\\\b', 'a\\', '\\_x_', '\\[x](y)', '\\<b>', '\\`code`', 'x \\\\ y']) {
+      expect(shownText(`${escapeMarkdownText(text)} end`), text).toBe(`${text} end`.replace(/\s+/g, ''));
+    }
+  });
+
+  it('escapes a pair of dollars in a cell even where a backslash stands before one, in linear time', () => {
+    expect(escapeDollarPairs(escapeMarkdownText('\\$5 and $6'))).toBe('\\\\\\$5 and \\$6');
+    expect(escapeDollarPairs('one $5')).toBe('one $5');
+    expect(escapeDollarPairs(`${'\\'.repeat(RUN)}$ $`)).toBe(`${'\\'.repeat(RUN)}\\$ \\$`);
+  });
 
   it('escapes every underscore that could make emphasis, and none inside a word', () => {
     expect(escapeMarkdownText('___init___ snake_case _x_')).toBe('\\_\\_\\_init\\_\\_\\_ snake_case \\_x\\_');
