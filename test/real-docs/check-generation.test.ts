@@ -191,4 +191,16 @@ describe('running heads and page numbers', () => {
     expect(checks.some((c) => c.spec.type === 'absent' && c.spec.text === 'input')).toBe(false);
     for (const check of checks) expectSound(check);
   });
+
+  it('takes no caption for a running head, though its number keeps pace with the page', () => {
+    const captioned = Array.from({ length: 6 }, (_, i) => [`Table ${i + 1}`, `Figures of the survey, part ${i + 1}.`, 'Harbour Journal', String(i + 1)]);
+    const captionPdf: PdfText = {
+      pages: captioned.map((lines) => lines.join('\n')),
+      lines: captioned.map((lines) => lines.map((text, i) => ({ text, yMin: 10 * i, yMax: 10 * i + 8 }))),
+      twoColumnPages: new Set(),
+    };
+    const found = runningLineChecks(captionPdf, new PageFinder(captionPdf.pages), () => false, 100).map((c) => c.spec);
+    expect(found.filter((spec) => spec.type === 'absent' && spec.text.startsWith('Table'))).toEqual([]);
+    expect(found).toContainEqual({ type: 'absent', text: '3', last_n: 4 });
+  });
 });

@@ -19,6 +19,12 @@ interface EdgeLine {
   top: boolean;
 }
 
+/**
+ * A float's caption or its label ("Table 3", "Figure 2: …"): numbered by the document, so one at
+ * the top of each of a few pages in a row can keep pace with the page by chance.
+ */
+const CAPTION_LABEL = /^(?:table|figure|fig\.|tab\.|algorithm|listing|scheme)\s*\d+(?:\.\d+)*[.:]?(?:\s|$)/i;
+
 const template = (text: string) => text.replace(/\d+/g, '#').replace(/\s+/g, ' ').trim().toLowerCase();
 const isNumber = (text: string) => /^(?:\d{1,4}|[ivxlc]{1,7})$/i.test(text.trim());
 
@@ -73,7 +79,8 @@ export function runningLineChecks(pdf: PdfText, pages: PageFinder, isContent: (t
     if (letters < 3 && !/^[-–(\[]?\s*#\s*[/:–-]\s*#\s*[-–)\]]?$/.test(shape)) continue;
     if (new Set(lines.map((line) => line.page)).size >= enough && steady(lines)) runningTemplates.add(key);
   }
-  const running = (edge: EdgeLine) => !isNumber(edge.text) && runningTemplates.has(`${edge.top}:${template(edge.text)}`) && !isContent(edge.text);
+  const running = (edge: EdgeLine) =>
+    !isNumber(edge.text) && !CAPTION_LABEL.test(edge.text) && runningTemplates.has(`${edge.top}:${template(edge.text)}`) && !isContent(edge.text);
 
   // Page numbers: lone numbers at an edge whose difference from the page index most of them share.
   const numbers = edges.filter((edge) => isNumber(edge.text));
