@@ -15,7 +15,7 @@ import { overlaidText } from '../text/link-text.js';
 import { IMAGE_SCRATCH_BYTES, readImagePixels, type ImageExports, type ImageLimits, type ImagePixels } from './pdfium-images.js';
 import { charItems, composeAccentChars, type CharTextContent, type PageChar } from '../text/char-items.js';
 import { readFontFacts, type FontFacts } from '../text/font-facts.js';
-import { isTexCopyright, texSlotText } from '../text/tex-encodings.js';
+import { isTexCopyright, texSlotText, texVariantByWidth } from '../text/tex-encodings.js';
 import type { TextStyleLike } from '../text/text-runs.js';
 import { writtenNumber, type PageGeometry } from './page-geometry.js';
 
@@ -348,6 +348,7 @@ function readPageText(pdfium: WrappedPdfiumModule, doc: number, pageNumber: numb
       const right = (boxFloats[at + 2] ?? x) - x;
       const bottom = (boxFloats[at + 3] ?? y) - y;
       const advance = Math.max(0, left * ux + top * uy, left * ux + bottom * uy, right * ux + top * uy, right * ux + bottom * uy);
+      if (text === 'φ' || text === 'ϕ' || text === 'ε' || text === 'ϵ') text = texVariantByWidth(fonts.get(font)?.name ?? '', text, advance / run);
       const char: PageChar = { text, generated: false, font, a, b, c, d, x, y, advance };
       if (unmapped) char.unmapped = true;
       // TeX draws its copyright sign as a `c` and a big circle over each other, in either order.

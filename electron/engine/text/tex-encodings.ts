@@ -34,3 +34,45 @@ function dvipsSlot(code: number): number {
 export function isTexCopyright(circle: { text: string; x: number; advance: number }, inner: { text: string; x: number } | undefined): boolean {
   return circle.text === '◯' && inner?.text === 'c' && inner.x >= circle.x && inner.x <= circle.x + circle.advance;
 }
+
+/**
+ * The widths (em) of TeX's math italic `phi` and `phi1`, `epsilon` and `epsilon1` at each design
+ * size, from the fonts' TFM files. Readers name the glyphs by the Adobe list, which gives `phi` φ
+ * and `phi1` ϕ, where TeX draws `\phi` as ϕ and `\varphi` as φ (and `epsilon` ε for TeX's ϵ), so
+ * in a file without a ToUnicode map the pairs come swapped. The variant is always the wider glyph.
+ */
+const VARIANT_WIDTHS: Readonly<Record<string, readonly [phi: number, varphi: number, epsilon: number, varepsilon: number]>> = {
+  CMMI5: [0.8417, 0.9181, 0.6135, 0.6747],
+  CMMI6: [0.7421, 0.8116, 0.5233, 0.5867],
+  CMMI7: [0.6869, 0.7514, 0.4761, 0.5397],
+  CMMI8: [0.6316, 0.6924, 0.4295, 0.4906],
+  CMMI9: [0.6117, 0.6711, 0.4164, 0.4771],
+  CMMI10: [0.5958, 0.6542, 0.4059, 0.4663],
+  CMMI12: [0.5795, 0.6414, 0.3954, 0.4582],
+  CMMIB5: [0.9403, 0.9972, 0.6694, 0.7139],
+  CMMIB6: [0.8579, 0.9065, 0.5981, 0.6448],
+  CMMIB7: [0.799, 0.8417, 0.5476, 0.5954],
+  CMMIB8: [0.7549, 0.7931, 0.5122, 0.5584],
+  CMMIB9: [0.7329, 0.7676, 0.4969, 0.542],
+  CMMIB10: [0.7125, 0.7472, 0.4833, 0.5288],
+};
+
+/** How far (em) a glyph's width may be from its TFM width and still tell the pair apart. */
+const WIDTH_TOLERANCE = 0.012;
+
+/**
+ * TeX's phi or epsilon as the glyph drawn, told by its width in em (`emWidth`) in the math italic
+ * font `fontName` (no subset tag): ϕ for `\phi`, φ for `\varphi`, ϵ for `\epsilon`, ε for
+ * `\varepsilon`, whatever Unicode the file's map gave. Anything else, or a width that matches
+ * neither glyph, comes back as `text`.
+ */
+export function texVariantByWidth(fontName: string, text: string, emWidth: number): string {
+  const widths = VARIANT_WIDTHS[fontName.match(/^CMMIB?\d+/)?.[0] ?? ''];
+  if (!widths) return text;
+  const pair = text === 'φ' || text === 'ϕ' ? (['ϕ', 'φ', widths[0], widths[1]] as const) : text === 'ε' || text === 'ϵ' ? (['ϵ', 'ε', widths[2], widths[3]] as const) : undefined;
+  if (!pair) return text;
+  const [plain, variant, plainWidth, variantWidth] = pair;
+  if (Math.abs(emWidth - plainWidth) <= WIDTH_TOLERANCE) return plain;
+  if (Math.abs(emWidth - variantWidth) <= WIDTH_TOLERANCE) return variant;
+  return text;
+}

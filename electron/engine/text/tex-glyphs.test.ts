@@ -34,13 +34,28 @@ describe('glyphs of TeX fonts read by the text engine', needs(PROGRAMS, PDFLATEX
     expect(await pages.read('non-bmp', source)).toBe('Typeset with LATEX 2𝜀 by the authors.');
   }, 30_000);
 
-  it('reads the glyphs of TeX fonts named only in their encoding, by slot or as pdf.js reads them', async () => {
+  it('reads the glyphs of TeX fonts named only in their encoding, by slot or by width', async () => {
     await writeFile(path.join(pages.folder(), 'symbol-names.enc'), encoding('SymbolNames', SYMBOL_NAMES));
     await writeFile(path.join(pages.folder(), 'italic-names.enc'), encoding('ItalicNames', ITALIC_NAMES));
     const markdown = await pages.read('named-glyphs', NAMED_GLYPHS);
     // plain TeX's copyright sign, a c inside CMSY's big circle, is one ©
     expect(markdown).toContain('Typeset with LATEX 2ε, © 2024 by the authors.');
     // read as inline math, each glyph as the command for the symbol it draws
-    expect(markdown).toContain(String.raw`The pair $\langle x , y \rangle$ has $\epsilon \vartheta \phi \varrho \ell \partial \wp$ and $\alpha \in y \leq x$ and $‖ x ‖ \, ⋄ \, y \cdot x$.`);
+    expect(markdown).toContain(String.raw`The pair $\langle x , y \rangle$ has $\epsilon \vartheta \varphi \varrho \ell \partial \wp$ and $\alpha \in y \leq x$ and $‖ x ‖ \, ⋄ \, y \cdot x$.`);
+  }, 30_000);
+
+  it('tells TeX\'s phi from varphi and epsilon from varepsilon in a file without a ToUnicode map, at each size and in bold', async () => {
+    // the Adobe glyph list, which readers name these glyphs by, has them the other way round
+    const source = String.raw`\pdfgentounicode=0
+\documentclass{article}\pagestyle{empty}\begin{document}
+The angles $\phi, \varphi$ and bounds $\epsilon, \varepsilon$ of the model.
+
+Small: $x_{\phi \varphi \epsilon \varepsilon}$ and $y_{z_{\phi \varphi}}$; bold: {\boldmath $\phi \varphi \epsilon \varepsilon$}.
+\end{document}`;
+    const markdown = await pages.read('phi-variants', source);
+    expect(markdown).toContain(String.raw`The angles $\phi , \varphi$ and bounds $\epsilon , \varepsilon$ of the model.`);
+    expect(markdown).toMatch(/x_\{\\phi \\varphi \\epsilon \\varepsilon\}/);
+    expect(markdown).toMatch(/z_\{\\phi \\varphi\}/);
+    expect(markdown).toContain(String.raw`bold: $\boldsymbol{\phi} \boldsymbol{\varphi} \boldsymbol{\epsilon} \boldsymbol{\varepsilon}$`);
   }, 30_000);
 });
