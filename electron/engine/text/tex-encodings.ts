@@ -11,8 +11,9 @@ const OML =
 const OMS =
   '−·×∗÷⋄±∓⊕⊖⊗⊘⊙◯∘•≍≡⊆⊇≤≥⪯⪰∼≈⊂⊃≪≫≺≻←→↑↓↔↗↘≃⇐⇒⇑⇓⇔↖↙∝′∞∈∋△▽\u0338\u0000∀∃¬∅ℜℑ⊤⊥ℵABCDEFGHIJKLMNOPQRSTUVWXYZ∪∩⊎∧∨⊢⊣⌊⌋⌈⌉{}⟨⟩|‖↕⇕\\≀√⨿∇∫⊔⊓⊑⊒§†‡¶♣♢♡♠';
 
-const OML_FONT = /^(?:CMMI|CMMIB)\d/;
-const OMS_FONT = /^(?:CMSY|CMBSY)\d/;
+// Latin Modern's math fonts keep Computer Modern's slots and widths
+const OML_FONT = /^(?:CMMI|CMMIB)\d|^LMMathItalic\d+-(?:Regular|Bold)$/;
+const OMS_FONT = /^(?:CMSY|CMBSY)\d|^LMMathSymbols\d+-(?:Regular|Bold)$/;
 
 /** The character at slot `code` of the TeX math font `fontName` (no subset tag), if it is one. */
 export function texSlotText(fontName: string, code: number): string | undefined {
@@ -37,7 +38,7 @@ export function isTexCopyright(circle: { text: string; x: number; advance: numbe
 
 /**
  * The widths (em) of TeX's math italic `phi` and `phi1`, `epsilon` and `epsilon1` at each design
- * size, from the fonts' TFM files. Readers name the glyphs by the Adobe list, which gives `phi` φ
+ * size, from the fonts' TFM files (Latin Modern's are the same). Readers name the glyphs by the Adobe list, which gives `phi` φ
  * and `phi1` ϕ, where TeX draws `\phi` as ϕ and `\varphi` as φ (and `epsilon` ε for TeX's ϵ), so
  * in a file without a ToUnicode map the pairs come swapped. The variant is always the wider glyph.
  */
@@ -57,6 +58,13 @@ const VARIANT_WIDTHS: Readonly<Record<string, readonly [phi: number, varphi: num
   CMMIB10: [0.7125, 0.7472, 0.4833, 0.5288],
 };
 
+/** A math italic's Computer Modern name and size: `CMMI7` for `CMMI7` and `LMMathItalic7-Regular`, `CMMIB10` for `LMMathItalic10-Bold`. */
+function computerModernName(fontName: string): string {
+  const latinModern = /^LMMathItalic(\d+)-(Regular|Bold)$/.exec(fontName);
+  if (latinModern) return `${latinModern[2] === 'Bold' ? 'CMMIB' : 'CMMI'}${latinModern[1]}`;
+  return /^CMMIB?\d+/.exec(fontName)?.[0] ?? '';
+}
+
 /** How far (em) a glyph's width may be from its TFM width and still tell the pair apart. */
 const WIDTH_TOLERANCE = 0.012;
 
@@ -67,7 +75,7 @@ const WIDTH_TOLERANCE = 0.012;
  * neither glyph, comes back as `text`.
  */
 export function texVariantByWidth(fontName: string, text: string, emWidth: number): string {
-  const widths = VARIANT_WIDTHS[fontName.match(/^CMMIB?\d+/)?.[0] ?? ''];
+  const widths = VARIANT_WIDTHS[computerModernName(fontName)];
   if (!widths) return text;
   const pair = text === 'φ' || text === 'ϕ' ? (['ϕ', 'φ', widths[0], widths[1]] as const) : text === 'ε' || text === 'ϵ' ? (['ϵ', 'ε', widths[2], widths[3]] as const) : undefined;
   if (!pair) return text;
