@@ -86,6 +86,27 @@ describe('page layout', () => {
     ]);
   });
 
+  it('ends a one-line paragraph of justified text at its short line, before the next indented paragraph', () => {
+    // first lines indented 15pt, the others at the column's edge, full lines all ending at x = 255; the
+    // one-line paragraph stops 25pt short, too little room for the next line's first word
+    const at = (x0: number, line: number, text: string) => textLines(x0, 40 + line * 12, text);
+    const elements = [
+      ...at(65, 0, 'The harbour master opens the lock gate'),
+      ...at(50, 1, 'at high water and the boats go out one by'),
+      ...at(50, 2, 'one until the basin is empty again.'),
+      ...at(65, 3, 'Sections may be numbered or left.'),
+      ...at(65, 4, 'Short formulas may be used in the cap-'),
+      ...at(50, 5, 'tions and headings of each section, and a'),
+      ...at(50, 6, 'keeper copies them into the harbour logs,'),
+      ...at(50, 7, 'which is kept in the office.'),
+    ];
+    expect(markdown(elements)).toEqual([
+      'The harbour master opens the lock gate at high water and the boats go out one by one until the basin is empty again.',
+      'Sections may be numbered or left.',
+      'Short formulas may be used in the captions and headings of each section, and a keeper copies them into the harbour logs, which is kept in the office.',
+    ]);
+  });
+
   it('measures a narrower quotation against itself, keeping it one paragraph', () => {
     const body = textLines(50, 40, 'A body line that runs across the whole width of the column, full.');
     const quote = textLines(90, 70, 'A quotation set narrower than', 'the body text runs on to a', 'third line.');

@@ -187,16 +187,20 @@ export function splitParagraphs(lines: readonly LineInfo[], m: ColumnMetrics): L
       current = { lines: [info], item };
       // A gap or an unindented plain line after a list ends it; continuation lines keep it going.
       inList = item || (inList && !gap && info.line.x0 > m.left + 0.5 * m.em);
-      continue;
-    }
-    current.lines.push(info);
-    if (m.justified && info.line.x1 < m.right - 2 * m.em && /[.!?:]$/.test(info.text) && !current.item) {
+    } else current.lines.push(info);
+    // a one-line paragraph ends as any other: the next paragraph's indented first line would otherwise join it
+    if (endsShort(current, info, m)) {
       groups.push(current);
       current = undefined;
     }
   }
   if (current) groups.push(current);
   return groups;
+}
+
+/** In justified text, a line that stops well short of the measure at the end of a sentence ends its paragraph. */
+function endsShort(group: LineGroup, info: LineInfo, m: ColumnMetrics): boolean {
+  return m.justified && !group.item && info.line.x1 < m.right - 2 * m.em && /[.!?:]$/.test(info.text);
 }
 
 /**
