@@ -1,7 +1,8 @@
 /**
- * `npm run bench:real [-- --engines text,auto] [--no-baseline] [--rebuild] [--build-only]`: the real-document
- * benchmark (third-party PDFs and their makers' ground truth, tools/bench/real-docs/) built when
- * its inputs changed, then each engine run over `tune/` and `holdout/` with `folio bench`, and
+ * `npm run bench:real [-- --engines text,auto] [--no-baseline] [--rebuild] [--build-only] [--single-pages]`:
+ * the real-document benchmark (third-party PDFs and their makers' ground truth, tools/bench/real-docs/)
+ * built when its inputs changed, then each engine run over `tune/` and `holdout/` (with
+ * --single-pages, over copies where each tested page is a PDF of its own) with `folio bench`, and
  * pdftotext's text scored side by side (`folio bench --outputs`). Prints pass rates by kind of
  * check; holdout's failures are never printed (score `tune/` with `folio bench` to read its own).
  */
@@ -17,6 +18,7 @@ import { parseCommandLine, UsageError } from '../../electron/cli/cli-args.js';
 import { BENCH_TEST_TYPES, type BenchTestType } from '../../shared/olmocr-bench/bench-test.js';
 import { parseTestFile, rate, type BenchReport } from '../../shared/olmocr-bench/bench-score.js';
 import { BENCH_SIDES, buildRealBench, REAL_BENCH_DIR } from './real-docs/build.js';
+import { singlePageBench } from './real-docs/single-pages.js';
 
 const run = promisify(execFile);
 
@@ -25,17 +27,19 @@ interface Options {
   baseline: boolean;
   rebuild: boolean;
   buildOnly: boolean;
+  singlePages: boolean;
 }
 
 function parseOptions(args: readonly string[]): Options {
-  const options: Options = { engines: ['text', 'auto'], baseline: true, rebuild: false, buildOnly: false };
+  const options: Options = { engines: ['text', 'auto'], baseline: true, rebuild: false, buildOnly: false, singlePages: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     if (arg === '--engines') options.engines = (args[++i] ?? '').split(',').filter(Boolean);
     else if (arg === '--no-baseline') options.baseline = false;
     else if (arg === '--rebuild') options.rebuild = true;
     else if (arg === '--build-only') options.buildOnly = true;
-    else throw new UsageError(`bench:real takes --engines E1,E2, --no-baseline, --rebuild and --build-only, not "${arg}"`);
+    else if (arg === '--single-pages') options.singlePages = true;
+    else throw new UsageError(`bench:real takes --engines E1,E2, --no-baseline, --rebuild, --build-only and --single-pages, not "${arg}"`);
   }
   return options;
 }
@@ -85,7 +89,12 @@ async function main(): Promise<void> {
   }
   const rows: { side: string; converter: string; report: BenchReport }[] = [];
   for (const side of BENCH_SIDES) {
-    const dir = path.join(REAL_BENCH_DIR, side);
+    let dir = path.join(REAL_BENCH_DIR, side);
+    if (options.singlePages) {
+      process.stderr.write(`bench:real: ${side}, each tested page a PDF of its own\n`);
+      await singlePageBench(dir, `${dir}-single-pages`);
+      dir = `${dir}-single-pages`;
+    }
     for (const engine of options.engines) {
       process.stderr.write(`bench:real: ${side}, engine ${engine}\n`);
       rows.push({ side, converter: `folio --engine ${engine}`, report: await benchReport([dir, '--engine', engine]) });
@@ -102,6 +111,7 @@ async function main(): Promise<void> {
   }
   const types = BENCH_TEST_TYPES.filter((type) => rows.some((row) => row.report.types[type]));
   const counts = (side: string) => Object.values(summary.checks[side as 'tune']).reduce((a, b) => a + b, 0);
+  if (options.singlePages) console.log('Each tested page converted as a PDF of its own (--single-pages): no neighbouring pages to tell running heads by.');
   console.log(`Real-document benchmark (${REAL_BENCH_DIR}): tune ${summary.documents.tune} documents, ${counts('tune')} checks; holdout ${summary.documents.holdout} documents, ${counts('holdout')} checks (and a baseline check per PDF)\n`);
   const header = ['part', 'converter', ...types, 'all', 'mean of files'];
   const table = rows.map(({ side, converter, report }) => [side, converter, ...types.map((t) => percent(report, t)), percent(report), `${(100 * report.fileAverage).toFixed(1)}%`]);

@@ -126,6 +126,25 @@ describe('running lines', () => {
     expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join(''))).toEqual(['Harbour Board annual statistics']);
   });
 
+  it('takes a running head whose page number is part of its text, or an article page beside a title, read from the page alone', () => {
+    const body = (top: number) => Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, top + i * 15, 11));
+    const texts = (lines: Map<unknown, unknown>) => [...lines.keys()].map((line) => (line as { runs: { text: string }[] }).runs.map((r) => r.text).join(''));
+    // a surname and page at the top right, an issue line and a journal at the foot, a title and article page
+    expect(texts(runningLines(buildFragments([run('Doe 2', 500, 40, 11), ...body(90)]), [], HEIGHT))).toEqual(['Doe 2']);
+    const foot = [run('2 / PREPRINT FOR REVIEW', 50, 770), run('Transactions of the ASME', 450, 770)];
+    expect(texts(runningLines(buildFragments([...body(90), ...foot]), [], HEIGHT))).toEqual(['2 / PREPRINT FOR REVIEW', 'Transactions of the ASME']);
+    const head = [run('The Name of the Title Is Hope', 50, 40), run('111:9', 520, 40)];
+    expect(texts(runningLines(buildFragments([...head, ...body(90)]), [], HEIGHT))).toEqual(['The Name of the Title Is Hope', '111:9']);
+  });
+
+  it('keeps a caption, a larger heading, a lone time and a line that runs on into the body, whatever numbers they hold', () => {
+    const body = (top: number) => Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, top + i * 15, 11));
+    for (const first of [run('Table 2', 250, 40, 11), run('Chapter 2', 50, 40, 16), run('12:30', 290, 40, 11)]) {
+      expect(runningLines(buildFragments([first, ...body(90)]), [], HEIGHT).size, first.text).toBe(0);
+    }
+    expect(runningLines(buildFragments([run('Line 0 of the section, set in the body size and spacing, to 2', 50, 75, 11), ...body(90)]), [], HEIGHT).size).toBe(0);
+  });
+
   it('takes a page number centred under a paragraph set in its size, and line numbers that outnumber the text', () => {
     const numbers = Array.from({ length: 50 }, (_, i) => run(`${521 + i}`, 48, 100 + i * 11, 6));
     const text = Array.from({ length: 3 }, (_, i) => run(`Reference ${i + 1} of the list, set small.`, 73, 640 + i * 11, 7));

@@ -173,6 +173,16 @@ export function runningText<T extends Box>(
     if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
     else if (isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
   }
+  // An article's page ("111:9") is a folio only beside a running title, never alone (a time, a ratio).
+  for (const number of candidates.filter((c) => ARTICLE_PAGE.test(c.text.trim()) && !facts.get(c)!.continuesBody)) {
+    const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
+    if (rowMates.length > 0 && isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
+  }
+  for (const candidate of candidates) {
+    if (running.has(candidate.item) || !FOLIO_IN_TEXT.test(candidate.text.trim())) continue;
+    const row = candidates.filter((c) => c === candidate || sameRow(c.item, candidate.item));
+    if (isHeadWithFolio(row, candidates, running, facts)) for (const c of row) running.add(c.item);
+  }
   for (const footer of outermostMarginRows(candidates, running, facts, pageHeight)) running.add(footer.item);
   return running;
 }
@@ -220,8 +230,37 @@ function contentAmongRepeated<T extends Box>(
 
 /** A page number this many of its row's heights from the text beside it is set apart, as a folio is. */
 const FOLIO_GAP = 3;
-/** Words of a running head beside its folio: a title or author line, never a paragraph. */
-const RUNNING_HEAD_CHARS = 80;
+/** Words of a running head beside its folio: a title, author or journal line, never a paragraph. */
+const RUNNING_HEAD_CHARS = 100;
+/** A journal article's page: article 111, page 9. */
+const ARTICLE_PAGE = /^\d{1,4}:\d{1,4}$/;
+/**
+ * A running head's own text that begins or ends with its page number: "Doe 2", "2 / PREPRINT FOR
+ * REVIEW", "Title • 111:9"; up to three digits, so that a year ("Works Programme 2027") is none.
+ */
+const FOLIO_IN_TEXT = /^\d{1,3}(?::\d{1,4})?\s*(?:[/|•·]\s*)?\p{L}|\p{L}[.,]?\s*(?:[/|•·]\s*)?(?<!\d)\d{1,3}(?::\d{1,4})?$/u;
+/** A float's caption label, which a page may begin or end with: "Table 2", "Figure 3". */
+const CAPTION_LABEL = /^(?:table|figure|fig\.|tab\.|algorithm|listing|scheme|chart|plate|exhibit)\s*\d/i;
+/** Blank space (in the row's heights) that sets a running head with its folio in its text apart from the body. */
+const HEAD_GAP = 1.5;
+
+/**
+ * A running head or foot whose page number is part of its own text ("Doe 2", "2 / PREPRINT FOR
+ * REVIEW"), read from the page alone: the outermost row of its band, no larger than the body and no
+ * part of it, set apart from it by more than a line's blank space, short, and no caption.
+ */
+function isHeadWithFolio<T extends Box>(
+  row: readonly BandCandidate<T>[],
+  candidates: readonly BandCandidate<T>[],
+  running: ReadonlySet<T>,
+  facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+): boolean {
+  const band = row[0]!.band;
+  if (row.some((c) => c.band !== band || facts.get(c)!.continuesBody || facts.get(c)!.largerThanBody)) return false;
+  if (row.some((c) => c.text.length > RUNNING_HEAD_CHARS || CAPTION_LABEL.test(c.text.trim()))) return false;
+  if (!row.some((c) => (facts.get(c)!.gapInward ?? 0) >= HEAD_GAP)) return false;
+  return outermost(row, candidates, running);
+}
 
 /**
  * A running head or foot read from the page alone: the outermost row of its band, a page number at
