@@ -241,13 +241,13 @@ const ARTICLE_PAGE = /^\d{1,4}:\d{1,4}$/;
 const FOLIO_IN_TEXT = /^\d{1,3}(?::\d{1,4})?\s*(?:[/|•·]\s*)?\p{L}|\p{L}[.,]?\s*(?:[/|•·]\s*)?(?<!\d)\d{1,3}(?::\d{1,4})?$/u;
 /** A float's caption label, which a page may begin or end with: "Table 2", "Figure 3". */
 const CAPTION_LABEL = /^(?:table|figure|fig\.|tab\.|algorithm|listing|scheme|chart|plate|exhibit)\s*\d/i;
-/** Blank space (in the row's heights) that sets a running head with its folio in its text apart from the body. */
-const HEAD_GAP = 1.5;
+/** Blank space (in the row's heights) that sets a running head with its folio in its text apart from the body, as a folio row's. */
+const HEAD_GAP = 1;
 
 /**
  * A running head or foot whose page number is part of its own text ("Doe 2", "2 / PREPRINT FOR
  * REVIEW"), read from the page alone: the outermost row of its band, no larger than the body and no
- * part of it, set apart from it by more than a line's blank space, short, and no caption.
+ * part of it, set apart from it by a line's height of blank space, short, and no caption.
  */
 function isHeadWithFolio<T extends Box>(
   row: readonly BandCandidate<T>[],
