@@ -204,3 +204,22 @@ describe('running heads and page numbers', () => {
     expect(found).toContainEqual({ type: 'absent', text: '3', last_n: 4 });
   });
 });
+
+describe('ICDAR cell texts as the page prints them', () => {
+  const pages = new PageFinder([
+    'Complaints by area\nAir passengers\nrights 92 82\nnetherlands? no: Netherlands 14\nAge(years) 12\nTotal (n) 5\nTOTAL(N) 7',
+    'Air passengers rights in a legend\nand Air passengers rights in the table',
+  ]);
+
+  it('puts back the spaces and capitals the ground truth lost, wherever the page prints the text one way', () => {
+    expect(pages.printedAs(1, 'Airpassengersrights')).toBe('Air passengers rights');
+    expect(pages.printedAs(2, 'Airpassengersrights')).toBe('Air passengers rights');
+  });
+
+  it('never takes a space out, and keeps the ground truth where the page prints it two ways or not at all', () => {
+    expect(pages.printedAs(1, 'Age (years)')).toBe('Age (years)');
+    expect(pages.printedAs(1, 'Total(n)')).toBe('Total(n)');
+    expect(pages.printedAs(1, 'netherlands')).toBe('netherlands');
+    expect(pages.printedAs(1, 'Belgium')).toBe('Belgium');
+  });
+});

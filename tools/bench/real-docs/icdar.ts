@@ -123,8 +123,11 @@ const PRESENT_CHECKS = 2;
  * pdftotext finds on that page.
  */
 export async function icdarChecks(structureFile: string, alternativeFile: string | undefined, pages: PageFinder): Promise<BuiltCheck[]> {
-  const tables = readStructure(await readFile(structureFile, 'utf8'), structureFile);
-  const alternative = alternativeFile ? readStructure(await readFile(alternativeFile, 'utf8'), alternativeFile) : undefined;
+  // cell texts as the page prints them where the ground truth lost their spaces or capitals
+  const asPrinted = (tables: IcdarPageTable[]): IcdarPageTable[] =>
+    tables.map((table) => ({ ...table, truth: { ...table.truth, cells: table.truth.cells.map((c) => ({ ...c, text: pages.printedAs(table.page, c.text) })) } }));
+  const tables = asPrinted(readStructure(await readFile(structureFile, 'utf8'), structureFile));
+  const alternative = alternativeFile ? asPrinted(readStructure(await readFile(alternativeFile, 'utf8'), alternativeFile)) : undefined;
   const checks: BuiltCheck[] = [];
   for (const { page, truth } of tables) {
     if (page > pages.pageCount) continue;

@@ -98,9 +98,31 @@ export class PageFinder {
   /** The pages' keys joined, for what runs across a page break. */
   private readonly all: string;
 
-  constructor(pages: readonly string[]) {
-    this.keys = pages.map(letterKey);
+  /** Each page's text without its white space, lower case, with each character's place in the page. */
+  private readonly squeezed: ({ text: string; places: number[] } | undefined)[] = [];
+
+  constructor(private readonly texts: readonly string[]) {
+    this.keys = texts.map(letterKey);
     this.all = this.keys.join('');
+  }
+
+  /**
+   * `text` as page `page` prints it, where the page has spaces `text` lacks and capitals where it
+   * has none, and prints it one way wherever it does (ICDAR's ground truth has lost spaces and
+   * capitals the text layer has: `Airpassengersrights`, `netherlands`); else `text`.
+   */
+  printedAs(page: number, text: string): string {
+    const raw = this.texts[page - 1];
+    const target = text.replace(/\s+/g, '').toLowerCase();
+    if (raw === undefined || target === '') return text;
+    const squeezed = (this.squeezed[page - 1] ??= squeeze(raw));
+    if (!squeezed) return text;
+    const forms = new Set<string>();
+    for (let at = squeezed.text.indexOf(target); at >= 0; at = squeezed.text.indexOf(target, at + 1)) {
+      forms.add(raw.slice(squeezed.places[at]!, squeezed.places[at + target.length - 1]! + 1).replace(/\s+/g, ' '));
+    }
+    const form = forms.size === 1 ? [...forms][0]! : undefined;
+    return form !== undefined && spacedLike(form, text.replace(/\s+/g, ' ').trim()) ? form : text;
   }
 
   get pageCount(): number {
@@ -156,4 +178,29 @@ export class PageFinder {
     for (let at = haystack.indexOf(key); at >= 0; at = haystack.indexOf(key, at + 1)) count++;
     return count;
   }
+}
+
+/** A page's text without white space, lower case, each character with its place; undefined where lower case changes a length. */
+function squeeze(raw: string): { text: string; places: number[] } | undefined {
+  let text = '';
+  const places: number[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const char = raw[i]!;
+    if (/\s/.test(char)) continue;
+    const lower = char.toLowerCase();
+    if (lower.length !== 1) return undefined;
+    text += lower;
+    places.push(i);
+  }
+  return { text, places };
+}
+
+/** `printed` is `text` with spaces put in (never taken out), in any case. */
+function spacedLike(printed: string, text: string): boolean {
+  let j = 0;
+  for (const char of printed) {
+    if (j < text.length && char.toLowerCase() === text[j]!.toLowerCase()) j++;
+    else if (char !== ' ') return false;
+  }
+  return j === text.length;
 }
