@@ -137,12 +137,17 @@ describe('running lines', () => {
     expect(texts(runningLines(buildFragments([...head, ...body(90)]), [], HEIGHT))).toEqual(['The Name of the Title Is Hope', '111:9']);
   });
 
-  it('keeps a caption, a larger heading, a lone time and a line that runs on into the body, whatever numbers they hold', () => {
+  it('keeps a caption, a larger heading, a lone time, a footnote and a line that runs on into the body, whatever numbers they hold', () => {
     const body = (top: number) => Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, top + i * 15, 11));
     for (const first of [run('Table 2', 250, 40, 11), run('Chapter 2', 50, 40, 16), run('12:30', 290, 40, 11)]) {
       expect(runningLines(buildFragments([first, ...body(90)]), [], HEIGHT).size, first.text).toBe(0);
     }
     expect(runningLines(buildFragments([run('Line 0 of the section, set in the body size and spacing, to 2', 50, 75, 11), ...body(90)]), [], HEIGHT).size).toBe(0);
+    // footnotes set apart at the foot, above the page number: a mark first, a number last
+    for (const note of ['1 The map, drawn in 1962 for the river authority, was returned in 2004.', '2 See the county survey, p. 12']) {
+      const running = runningLines(buildFragments([...body(90), run(note, 50, 700, 9), run('3', 300, 770, 9)]), [], HEIGHT);
+      expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join('')), note).toEqual(['3']);
+    }
   });
 
   it('takes a page number centred under a paragraph set in its size, and line numbers that outnumber the text', () => {

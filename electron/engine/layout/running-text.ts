@@ -179,7 +179,7 @@ export function runningText<T extends Box>(
     if (rowMates.length > 0 && isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
   }
   for (const candidate of candidates) {
-    if (running.has(candidate.item) || !FOLIO_IN_TEXT.test(candidate.text.trim())) continue;
+    if (running.has(candidate.item) || !hasFolioInText(candidate.text.trim())) continue;
     const row = candidates.filter((c) => c === candidate || sameRow(c.item, candidate.item));
     if (isHeadWithFolio(row, candidates, running, facts)) for (const c of row) running.add(c.item);
   }
@@ -235,10 +235,16 @@ const RUNNING_HEAD_CHARS = 100;
 /** A journal article's page: article 111, page 9. */
 const ARTICLE_PAGE = /^\d{1,4}:\d{1,4}$/;
 /**
- * A running head's own text that begins or ends with its page number: "Doe 2", "2 / PREPRINT FOR
- * REVIEW", "Title • 111:9"; up to three digits, so that a year ("Works Programme 2027") is none.
+ * A running head's own text that ends with its page number ("Doe 2", "Title • 111:9"), or begins
+ * with it and a separator ("2 / PREPRINT FOR REVIEW"), never with a note's mark (a footnote is
+ * "1 The map…"); up to three digits, so that a year ("Works Programme 2027") is none.
  */
-const FOLIO_IN_TEXT = /^\d{1,3}(?::\d{1,4})?\s*(?:[/|•·]\s*)?\p{L}|\p{L}[.,]?\s*(?:[/|•·]\s*)?(?<!\d)\d{1,3}(?::\d{1,4})?$/u;
+function hasFolioInText(text: string): boolean {
+  return LEADING_FOLIO.test(text) || (TRAILING_FOLIO.test(text) && !NOTE_MARK.test(text));
+}
+const LEADING_FOLIO = /^\d{1,3}(?::\d{1,4})?\s*[/|•·]\s*\p{L}/u;
+const TRAILING_FOLIO = /\p{L}[.,]?\s*(?:[/|•·]\s*)?(?<!\d)\d{1,3}(?::\d{1,4})?$/u;
+const NOTE_MARK = /^[\d¹²³⁰-⁹*†‡§¶]/u;
 /** A float's caption label, which a page may begin or end with: "Table 2", "Figure 3". */
 const CAPTION_LABEL = /^(?:table|figure|fig\.|tab\.|algorithm|listing|scheme|chart|plate|exhibit)\s*\d/i;
 /** Blank space (in the row's heights) that sets a running head with its folio in its text apart from the body, as a folio row's. */
