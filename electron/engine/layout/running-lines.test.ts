@@ -137,6 +137,14 @@ describe('running lines', () => {
     expect(texts(runningLines(buildFragments([...head, ...body(90)]), [], HEIGHT))).toEqual(['The Name of the Title Is Hope', '111:9']);
   });
 
+  it("measures a foot's blank space in lines of its size where its box is taller (a link's area)", () => {
+    const body = Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, 464 + i * 15, 11));
+    // the foot's boxes are twice its type's height; the body ends 14pt above it, more than a line of 8pt type
+    const foot = [{ ...run('Accepted in Quantum 2017-05-09, click title to verify. Published under CC-BY 4.0.', 50, 774), y1: 790 }, { ...run('2', 533, 774), y1: 790 }];
+    const running = runningLines(buildFragments([...body, ...foot]), [], HEIGHT);
+    expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join('')).sort()).toEqual(['2', 'Accepted in Quantum 2017-05-09, click title to verify. Published under CC-BY 4.0.']);
+  });
+
   it('keeps a caption, a larger heading, a lone time, a footnote and a line that runs on into the body, whatever numbers they hold', () => {
     const body = (top: number) => Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, top + i * 15, 11));
     for (const first of [run('Table 2', 250, 40, 11), run('Chapter 2', 50, 40, 16), run('12:30', 290, 40, 11)]) {

@@ -50,6 +50,9 @@ const BODY_PITCH = 1.8;
 /** Smaller than the body by this factor: a banner's or running head's size. */
 const SMALLER = 0.9;
 
+/** A line's height in its font sizes, at most, for measuring blank space in lines. */
+const LINE_HEIGHT = 1.25;
+
 /** Running text is a small part of a page; more than this share of its characters is its body. */
 const RUNNING_SHARE = 0.5;
 
@@ -127,9 +130,13 @@ function paragraphNext(lines: readonly Line[], line: Line, band: Band): Line | u
   return same ? inward : undefined;
 }
 
-/** Blank space between the line and the nearest line towards the page's middle, wherever across, in the line's heights. */
+/**
+ * Blank space between the line and the nearest line towards the page's middle, wherever across, in
+ * the line's heights: its box's, or a line's of its size where the box is taller (a link's area or
+ * a tall glyph beside a footer's text).
+ */
 function gapInward(lines: readonly Line[], line: Line, band: Band): number {
-  const height = Math.max(line.y1 - line.y0, 1);
+  const height = Math.max(Math.min(line.y1 - line.y0, LINE_HEIGHT * line.fontSize), 1);
   let gap = Infinity;
   for (const other of lines) {
     if (other === line || sameRow(other, line)) continue;
