@@ -147,10 +147,10 @@ test('the divider is dragged or moved with the arrow keys, and stays where it wa
   await openConverted(page);
   const divider = page.getByRole('separator', { name: 'Resize pages and Markdown' });
   await expect(divider).toHaveAttribute('aria-orientation', 'vertical');
-  const before = Number(await divider.getAttribute('aria-valuenow'));
-  const markdownBefore = await widthOf(page, '.markdown-pane');
-
+  // measured once the layout has settled: the thumbnail strip and the page images arrive after the text
   const box = await settledBox(divider);
+  const before = Number(await divider.getAttribute('aria-valuenow'));
+  const markdownBefore = (await settledBox(page.locator('.markdown-pane').first())).width;
   await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
   await page.mouse.down();
   await expect(page.locator('.pane-split.dragging')).toHaveCount(1);
