@@ -130,19 +130,19 @@ describe('running lines', () => {
     const body = (top: number) => Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, top + i * 15, 11));
     const texts = (lines: Map<unknown, unknown>) => [...lines.keys()].map((line) => (line as { runs: { text: string }[] }).runs.map((r) => r.text).join(''));
     // a surname and page at the top right, an issue line and a journal at the foot, a title and article page
-    expect(texts(runningLines(buildFragments([run('Doe 2', 500, 40, 11), ...body(90)]), [], HEIGHT))).toEqual(['Doe 2']);
-    const foot = [run('2 / PREPRINT FOR REVIEW', 50, 770), run('Transactions of the ASME', 450, 770)];
-    expect(texts(runningLines(buildFragments([...body(90), ...foot]), [], HEIGHT))).toEqual(['2 / PREPRINT FOR REVIEW', 'Transactions of the ASME']);
-    const head = [run('The Name of the Title Is Hope', 50, 40), run('111:9', 520, 40)];
-    expect(texts(runningLines(buildFragments([...head, ...body(90)]), [], HEIGHT))).toEqual(['The Name of the Title Is Hope', '111:9']);
+    expect(texts(runningLines(buildFragments([run('Hale 2', 500, 40, 11), ...body(90)]), [], HEIGHT))).toEqual(['Hale 2']);
+    const foot = [run('2 / DRAFT FOR COMMENT', 50, 770), run('Harbour Engineering Notes', 450, 770)];
+    expect(texts(runningLines(buildFragments([...body(90), ...foot]), [], HEIGHT))).toEqual(['2 / DRAFT FOR COMMENT', 'Harbour Engineering Notes']);
+    const head = [run('Tides of the Northern Basin', 50, 40), run('214:7', 520, 40)];
+    expect(texts(runningLines(buildFragments([...head, ...body(90)]), [], HEIGHT))).toEqual(['Tides of the Northern Basin', '214:7']);
   });
 
   it("measures a foot's blank space in lines of its size where its box is taller (a link's area)", () => {
     const body = Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the section, set in the body size and spacing.`, 50, 464 + i * 15, 11));
     // the foot's boxes are twice its type's height; the body ends 14pt above it, more than a line of 8pt type
-    const foot = [{ ...run('Accepted in Quantum 2017-05-09, click title to verify. Published under CC-BY 4.0.', 50, 774), y1: 790 }, { ...run('2', 533, 774), y1: 790 }];
+    const foot = [{ ...run('Filed with the Harbour Board 2027-03-14, see the register for later copies of it.', 50, 774), y1: 790 }, { ...run('2', 533, 774), y1: 790 }];
     const running = runningLines(buildFragments([...body, ...foot]), [], HEIGHT);
-    expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join('')).sort()).toEqual(['2', 'Accepted in Quantum 2017-05-09, click title to verify. Published under CC-BY 4.0.']);
+    expect([...running.keys()].map((line) => line.runs.map((r) => r.text).join('')).sort()).toEqual(['2', 'Filed with the Harbour Board 2027-03-14, see the register for later copies of it.']);
   });
 
   it('keeps a caption, a larger heading, a lone time, a footnote and a line that runs on into the body, whatever numbers they hold', () => {

@@ -173,7 +173,7 @@ export function runningText<T extends Box>(
     if (rowMates.every((c) => repeated.has(c))) running.add(number.item);
     else if (isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
   }
-  // An article's page ("111:9") is a folio only beside a running title, never alone (a time, a ratio).
+  // An article's page ("214:7") is a folio only beside a running title, never alone (a time, a ratio).
   for (const number of candidates.filter((c) => ARTICLE_PAGE.test(c.text.trim()) && !facts.get(c)!.continuesBody)) {
     const rowMates = candidates.filter((c) => c !== number && sameRow(c.item, number.item));
     if (rowMates.length > 0 && isFolioRow(number, rowMates, candidates, running, facts)) for (const c of [number, ...rowMates]) running.add(c.item);
@@ -190,8 +190,8 @@ export function runningText<T extends Box>(
 /**
  * Repeated lines that are the page's own text: a running head neither runs on into the page's text
  * nor has any above it. A line is content when its row wraps into a line of the same paragraph that
- * no neighbour repeats (a continued table's title, "…by grade: Fall 1996" over "through fall
- * 2021—Continued"), and in the top band when content lies above it (the same table's subtitle and
+ * no neighbour repeats (a continued table's title, "…by month: 2019" over "through
+ * 2026—Continued"), and in the top band when content lies above it (the same table's subtitle and
  * column headings under that title, at the same heights on every page of the table).
  */
 function contentAmongRepeated<T extends Box>(
@@ -235,8 +235,8 @@ const RUNNING_HEAD_CHARS = 100;
 /** A journal article's page: article 111, page 9. */
 const ARTICLE_PAGE = /^\d{1,4}:\d{1,4}$/;
 /**
- * A running head's own text that ends with its page number ("Doe 2", "Title • 111:9"), or begins
- * with it and a separator ("2 / PREPRINT FOR REVIEW"), never with a note's mark (a footnote is
+ * A running head's own text that ends with its page number ("Hale 2", "Title • 214:7"), or begins
+ * with it and a separator ("2 / DRAFT FOR COMMENT"), never with a note's mark (a footnote is
  * "1 The map…"); up to three digits, so that a year ("Works Programme 2027") is none.
  */
 function hasFolioInText(text: string): boolean {
@@ -251,8 +251,8 @@ const CAPTION_LABEL = /^(?:table|figure|fig\.|tab\.|algorithm|listing|scheme|cha
 const HEAD_GAP = 1;
 
 /**
- * A running head or foot whose page number is part of its own text ("Doe 2", "2 / PREPRINT FOR
- * REVIEW"), read from the page alone: the outermost row of its band, no larger than the body and no
+ * A running head or foot whose page number is part of its own text ("Hale 2", "2 / DRAFT FOR
+ * COMMENT"), read from the page alone: the outermost row of its band, no larger than the body and no
  * part of it, set apart from it by a line's height of blank space, short, and no caption.
  */
 function isHeadWithFolio<T extends Box>(

@@ -109,7 +109,7 @@ export class PageFinder {
   /**
    * `text` as page `page` prints it, where the page has spaces `text` lacks and capitals where it
    * has none, and prints it one way wherever it does (ICDAR's ground truth has lost spaces and
-   * capitals the text layer has: `Airpassengersrights`, `netherlands`); else `text`.
+   * capitals the text layer has: `Northquay` for `North quay`, `norway`); else `text`.
    */
   printedAs(page: number, text: string): string {
     const raw = this.texts[page - 1];
