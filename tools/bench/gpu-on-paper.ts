@@ -81,8 +81,13 @@ const ASSUME = {
   kernelS: 3e-6,
   /** Host-side dispatch a node, seconds; it overlaps the GPU's work. */
   dispatchS: { cuda: 10e-6, webgpu: 20e-6 },
-  /** One read-back of token ids a pass, seconds. */
-  readBackS: { cuda: 0.05e-3, webgpu: 0.5e-3 },
+  /**
+   * Fixed cost a pass beyond its nodes, seconds. CUDA: one read-back of token ids (not measured).
+   * WebGPU: its graph runs (embedding, decoder or draft head, cache append, token choice), each
+   * submitted and read back; measured on an H200 (docs/benchmarks.md, 2026-12-04), where 12 and 4
+   * layers stepped alike at 22-25 ms: 22.3 ms less the 8.5 ms of a step's dispatch above.
+   */
+  passFixedS: { cuda: 0.05e-3, webgpu: 13.8e-3 },
   /** int4 weights: 4 bits and a scale per 32 values. */
   weightBytes: 0.5625,
 };
@@ -107,7 +112,7 @@ function passSeconds(gpu: Gpu, path: Path, cacheValue: number, params: number, r
   const dispatchS = nodes * ASSUME.dispatchS[provider];
   // CUDA as onnxruntime-node ships it: every pass uploads the past cache and downloads the present one, and the logits
   const pcieS = path === 'cuda' ? (2 * cache + rows * MODEL.vocab * 4) / gpu.pcie : 0;
-  return Math.max(gpuS, dispatchS) + ASSUME.readBackS[provider] + pcieS;
+  return Math.max(gpuS, dispatchS) + ASSUME.passFixedS[provider] + pcieS;
 }
 
 /** The vision encoder and the prefill of one page, seconds: compute-bound (FLOPs from the encoder's sizes). */
