@@ -2,7 +2,8 @@
  * Tables drawn without vertical rules (borderless, or booktabs-style with only horizontal rules):
  * consecutive lines whose pieces of text fall into the same column ranges. Prose in columns, lists
  * and key-value lines also line up, so a block must have three or more columns and rows (two of
- * each when rules bracket it above and below) and read like table cells: short, not running text.
+ * each when rules bracket it above and below) and read like table cells: short, not running text;
+ * or two columns of labels beside the phrases they name.
  */
 
 import type { Box, Rule, TextRun } from './geometry.js';
@@ -30,6 +31,19 @@ const MAX_LOWERCASE_START_SHARE = 0.5;
 const MAX_MEAN_TOKEN_CHARS = 12;
 /** ...and run to this many rows at least: a code line beside a display and two list items line up by chance for three. */
 const MIN_PHRASED_ROWS = 4;
+/** Two columns (labels beside phrases): a label runs to this many characters on average... */
+const MAX_LABEL_CHARS = 32;
+/** ...its phrase to this many... */
+const MAX_PHRASE_CHARS = 64;
+/** ...at least this share of the labels start flush with the column (wrapped or indented ones may not)... */
+const MIN_FLUSH_SHARE = 0.75;
+const FLUSH_SLACK = 0.5;
+/** ...and the typical label ends this far (in line heights) short of the phrases: prose columns meet at a narrow gutter. */
+const MIN_LABEL_GAP = 1.5;
+/** At least this share of the phrases hold a word, and fewer of the labels are a list's markers alone. */
+const MIN_WORDED_SHARE = 0.5;
+const WORDED = /\p{L}{2}/u;
+const LIST_MARKER = /^(?:[•◦▪–-]|\(?[\p{L}\d]{1,3}[.)\]]|\[\d{1,3}\])$/u;
 /** A column of long cells that often start in lowercase is running text, however short the rest. */
 const MAX_MEAN_PROSE_CELL_CHARS = 40;
 const MIN_PROSE_LOWERCASE_SHARE = 0.3;
@@ -130,12 +144,13 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     const minimum = bracketed ? 2 : 3;
     // A line of one segment (a group label) shows no alignment: rows of several cells count.
     const cellRows = lines.slice(body.start, body.end).filter((line) => line.segments.length >= 2).length;
-    if (cellRows < minimum || body.columns.length < minimum) {
+    const labelled = !bracketed && body.columns.length === 2 && labelsBesidePhrases(lines.slice(body.start, body.end), body.columns);
+    if (!labelled && (cellRows < minimum || body.columns.length < minimum)) {
       // Lines that kept to too few columns together keep to too few from any later start as well.
       start = body.columns.length < minimum ? Math.max(start + 1, body.end - 1) : start + 1;
       continue;
     }
-    if (!readsLikeCells(lines.slice(body.start, body.end), body.columns) || headsNextBlock(lines, body, horizontalRules)) {
+    if ((!labelled && !readsLikeCells(lines.slice(body.start, body.end), body.columns)) || headsNextBlock(lines, body, horizontalRules)) {
       start = body.end;
       continue;
     }
@@ -143,7 +158,7 @@ export function findAlignedTables(runs: readonly TextRun[], indices: readonly nu
     takeLabelsUnderHeader(lines, body, claimedUntil, horizontalRules);
     const { headers, bodyStart } = headerLinesAbove(lines, body, claimedUntil, horizontalRules);
     const folded = foldWrappedHeadings(
-      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules, body.columns), body.columns)],
+      [...lines.slice(bodyStart - headers.length, bodyStart).map((line) => [line]), ...mergeWrappedCells(bodyRows(lines.slice(bodyStart, body.end), horizontalRules, body.columns), body.columns, labelled)],
       headers,
       body.columns,
     );
@@ -527,6 +542,42 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
 }
 
 /**
+ * Two columns, unruled: labels set flush left beside the phrases they name ("Population" beside
+ * "Projections are consistent with..."; a file beside what it holds). Read as two separate columns
+ * they would lose their pairing, so such a block is a table, told from what also lines up in two:
+ * prose columns (their lines mostly run on in lowercase), side-by-side author blocks (centred, not
+ * flush), lists (a marker alone in the first column), a table of contents or a statement (figures,
+ * not phrases, on the right) and `key:` forms.
+ */
+function labelsBesidePhrases(lines: readonly Line[], columns: readonly Column[]): boolean {
+  const paired = lines.filter((line) => line.segments.length === 2);
+  if (paired.length < MIN_PHRASED_ROWS) return false;
+  const labels = paired.map((line) => line.segments[0]!);
+  const phrases = paired.map((line) => line.segments[1]!);
+  const labelShape = textShape(labels.map((s) => s.text.trim()));
+  const phraseShape = textShape(lines.flatMap((line) => line.segments.filter((s) => s.x0 >= columns[1]!.x0 - 1).map((s) => s.text.trim())));
+  const em = median(paired.map(lineHeight));
+  const flushLeft = labels.filter((s) => s.x0 - columns[0]!.x0 <= FLUSH_SLACK * em).length;
+  const apart = median(labels.map((s) => columns[1]!.x0 - s.x1));
+  return (
+    labelShape.meanChars <= MAX_LABEL_CHARS &&
+    labelShape.lowercaseShare <= MAX_LOWERCASE_START_SHARE &&
+    phraseShape.lowercaseShare < MIN_PROSE_LOWERCASE_SHARE &&
+    phraseShape.meanChars <= MAX_PHRASE_CHARS &&
+    phrases.filter((s) => WORDED.test(s.text)).length >= MIN_WORDED_SHARE * phrases.length &&
+    labels.filter((s) => LIST_MARKER.test(s.text.trim())).length < MIN_WORDED_SHARE * labels.length &&
+    flushLeft >= MIN_FLUSH_SHARE * labels.length &&
+    apart >= MIN_LABEL_GAP * em &&
+    keyColumnShare(lines) < 0.5
+  );
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] ?? 0;
+}
+
+/**
  * Mean length, and the share of texts starting with a letter that start in lowercase and run on
  * for a word or more: prose cut at a gap leaves pieces of several words, while a lone lowercase
  * word is a label (a unit, an identifier, a function's name such as `erf(x)`).
@@ -786,9 +837,10 @@ function bodyRows(lines: readonly Line[], rules: readonly Rule[], columns: reado
  * A row label that wrapped onto two lines leaves lines with text only in the first column beside
  * a line with the row's values and an empty first column (cells centred vertically), or under
  * the full line (a continuation starting in lower case). Such lines, set tight to each other,
- * are one row. A label line ending in a colon heads the rows below it and stays a row.
+ * are one row. A label line ending in a colon heads the rows below it and stays a row. In two
+ * columns of labels beside phrases (`phrased`), a label and its phrase may also wrap at once.
  */
-function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][] {
+function mergeWrappedCells(rows: Line[][], columns: readonly Column[], phrased: boolean): Line[][] {
   if (columns.length < 2) return rows;
   const split = columns[1]!.x0;
   const labelOnly = (row: readonly Line[]) => row.every((line) => line.segments.every((s) => s.x1 <= split));
@@ -810,7 +862,8 @@ function mergeWrappedCells(rows: Line[][], columns: readonly Column[]): Line[][]
       tight(previous, row) &&
       ((valuesOnly(row) && labelOnly(previous) && !/:$/.test(lastText(previous))) ||
         (labelOnly(row) && (/^\p{Ll}/u.test(firstText(row)) || wrapsLabel(previous, row))) ||
-        continuesCell(previous, row));
+        continuesCell(previous, row) ||
+        (phrased && continuesEveryCell(previous, row)));
     if (joinsPrevious) {
       merged[merged.length - 1] = [...previous, ...row];
       continue;
@@ -827,6 +880,17 @@ function continuesCell(upper: readonly Line[], lower: readonly Line[]): boolean 
   if (lower.length !== 1 || line.segments.length !== 1 || line.y0 - above.y1 > 0.5 * lineHeight(above)) return false;
   const piece = line.segments[0]!;
   return /^\p{Ll}/u.test(piece.text.trim()) && upper.some((upperLine) => upperLine.segments.slice(1).some((segment) => Math.abs(segment.x0 - piece.x0) <= 2));
+}
+
+/**
+ * A line whose every piece goes on in lowercase, set tight under the row above with a piece under
+ * each of that row's cells: the row's label and phrase wrapped at once.
+ */
+function continuesEveryCell(upper: readonly Line[], lower: readonly Line[]): boolean {
+  const line = lower[0]!;
+  const above = upper[upper.length - 1]!;
+  if (lower.length !== 1 || line.segments.length < 2 || line.segments.length !== above.segments.length || line.y0 - above.y1 > 0.5 * lineHeight(above)) return false;
+  return line.segments.every((piece, i) => /^\p{Ll}/u.test(piece.text.trim()) && piece.x0 < above.segments[i]!.x1 && piece.x1 > above.segments[i]!.x0);
 }
 
 /** `dataFirst`: the body's first row is data, not the header's last row. */

@@ -37,6 +37,19 @@ describe('headings', () => {
     expect(headingLevel({ text: names, lines: [lineOf(0, 0, [names, { size: 14 }])], boldShare: 0 }, stats)).toBeUndefined();
   });
 
+  it('never makes a row of cells set far apart a heading, a number set apart before a title aside', () => {
+    const spread = (left: string, right: string, size = 10) => {
+      const [first, second] = [lineOf(0, 0, [left, { size, bold: true }]), lineOf(0, 0, [right, { size, bold: true }])];
+      const shifted = second.runs.map((run) => ({ ...run, x0: run.x0 + first.x1 + 6 * size, x1: run.x1 + first.x1 + 6 * size }));
+      const line = { ...first, runs: [...first.runs, ...shifted], x1: shifted.at(-1)!.x1 };
+      return headingLevel({ text: `${left} ${right}`, lines: [line], boldShare: 1 }, stats);
+    };
+    expect(spread('Contact services', '$8.6M')).toBeUndefined();
+    expect(spread('Program', 'Budget', 14)).toBeUndefined();
+    expect(spread('2.1', 'Results')).toBe(3);
+    expect(spread('Chapter 4', 'Methods', 18)).toBe(1);
+  });
+
   it('never makes a formula or a long bold sentence a heading', () => {
     const bold = (text: string) => headingLevel({ text, lines: [lineOf(0, 0, [text, { bold: true }])], boldShare: 1 }, stats);
     expect(bold('x = a + b')).toBeUndefined();

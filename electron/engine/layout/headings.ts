@@ -130,11 +130,27 @@ export function headingLevel(block: HeadingFacts, stats: FontStatistics, outline
   return Math.min(6, outline.topNumberedLevel === undefined ? level : outline.topNumberedLevel + depth - 1);
 }
 
+/** Pieces of a line this far apart (in ems) are cells of a row or a form, not words of a title... */
+const CELL_APART_EM = 2;
+/** ...unless what stands before the gap is a heading's number ("1.", "§2", "A.3", "Chapter 4"). */
+const NUMBER_BEFORE_TITLE = /^(?:§\s*)?(?:(?:Chapter|Section|Part|Appendix)\s+)?(?:\d{1,2}|[A-Z]|[IVXL]{1,5})(?:\.\d{1,2}){0,4}\.?$/u;
+
+/** A line whose text stands in pieces far apart: a table's row ("Program ... Budget") or a page's foot. */
+function setApartInCells(line: Line): boolean {
+  const runs = [...line.runs].filter((run) => run.text.trim()).sort((a, b) => a.x0 - b.x0);
+  for (let i = 1; i < runs.length; i++) {
+    if (runs[i]!.x0 - runs[i - 1]!.x1 < CELL_APART_EM * line.fontSize) continue;
+    const before = runs.slice(0, i).map((run) => run.text).join('').trim();
+    if (!NUMBER_BEFORE_TITLE.test(before)) return true;
+  }
+  return false;
+}
+
 function fontLevel(block: HeadingFacts, stats: FontStatistics): number | undefined {
   const { text, lines } = block;
   if (lines.length === 0 || lines.length > MAX_HEADING_LINES || text.length > MAX_HEADING_CHARS) return undefined;
   if (!/\p{L}/u.test(text) || text.replace(/[^\p{L}]/gu, '').length < 2) return undefined;
-  if (FORMULA.test(text)) return undefined;
+  if (FORMULA.test(text) || lines.some(setApartInCells)) return undefined;
   // A line of names (authors, affiliations) is set large but is no heading.
   if ((text.match(/,/g)?.length ?? 0) >= 3) return undefined;
   const size = sizeKey(Math.max(...lines.map((l) => l.fontSize)));

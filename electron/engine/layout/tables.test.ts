@@ -198,6 +198,34 @@ const documents = {
       <tr><td>2</td><td>Cycling ..........................................</td><td>9</td></tr>
       <tr><td>3</td><td>Driving ..........................................</td><td>14</td></tr>
     </table>`),
+  labelledPhrases: page(`
+    <p>Planning assumptions for the next budget.</p>
+    <table style="font-size: 10pt; width: 100%">
+      <style>td, th { padding: 1pt 0; font-weight: normal; text-align: left; vertical-align: top; } td + td, th + th { text-align: right; }</style>
+      <tr><th>Item</th><th>Assumption</th></tr>
+      <tr><td>Ticket sales</td><td>Grow by the rate of the last three seasons</td></tr>
+      <tr><td>Staff costs per member of<br>the permanent team</td><td>Rise between 1.5% and 2.5% a year, with the<br>new pay scale from the second year</td></tr>
+      <tr><td>Energy</td><td>Prices held at the level agreed in the contract</td></tr>
+      <tr><td>Repairs to the hall</td><td>Spread over four years from the spring</td></tr>
+    </table>
+    <p>The board reviews these figures every quarter.</p>`),
+  authorsSideBySide: page(`
+    <table style="width: 100%; font-size: 11pt">
+      <style>td { text-align: center; width: 50%; padding: 0; }</style>
+      <tr><td>Mara Quist</td><td>Tobias Fenn</td></tr>
+      <tr><td>Department of Soil Science</td><td>Institute of Hydrology</td></tr>
+      <tr><td>Northfield University</td><td>Coastal Research Centre</td></tr>
+      <tr><td>Harrow, Westland</td><td>Port Ellis, Eastmarch</td></tr>
+    </table>`),
+  numberedReferences: page(`
+    <table style="font-size: 10pt">
+      <style>td { padding: 0 12pt 2pt 0; vertical-align: top; }</style>
+      <tr><td>[1]</td><td>Quist, M. Soil moisture under grass</td></tr>
+      <tr><td>[2]</td><td>Fenn, T. Tides and the lower river</td></tr>
+      <tr><td>[3]</td><td>Orme, L. Sediment in flood water</td></tr>
+      <tr><td>[4]</td><td>Vale, R. Drainage of clay fields</td></tr>
+      <tr><td>[5]</td><td>Quist, M. Roots and rainfall</td></tr>
+    </table>`),
   listsAndPairs: page(`
     <ul><li>First point to make</li><li>Second point to make</li><li>Third point to make</li></ul>
     <ol><li>Open the valve</li><li>Wait ten minutes</li><li>Close the valve</li></ol>
@@ -441,6 +469,26 @@ describe('detectTables on tables without vertical rules', () => {
         '| Dunmore | 77 | 80 | -3 |',
       ].join('\n'),
     ]);
+  });
+});
+
+describe('detectTables on two columns of labels and phrases', () => {
+  it('reads labels set flush left beside phrases as one table, each label with its phrase, cells wrapped together joined', () => {
+    expect(tablesOf('labelledPhrases').map((t) => t.markdown)).toEqual([
+      [
+        '| Item | Assumption |',
+        '| --- | --- |',
+        '| Ticket sales | Grow by the rate of the last three seasons |',
+        '| Staff costs per member of the permanent team | Rise between 1.5% and 2.5% a year, with the new pay scale from the second year |',
+        '| Energy | Prices held at the level agreed in the contract |',
+        '| Repairs to the hall | Spread over four years from the spring |',
+      ].join('\n'),
+    ]);
+  });
+
+  it('finds no table in author blocks set side by side, nor in a numbered list of references', () => {
+    expect(tablesOf('authorsSideBySide')).toEqual([]);
+    expect(tablesOf('numberedReferences')).toEqual([]);
   });
 });
 
