@@ -542,8 +542,8 @@ function readsLikeCells(lines: readonly Line[], columns: readonly Column[]): boo
 }
 
 /**
- * Two columns, unruled: labels set flush left beside the phrases they name ("Population" beside
- * "Projections are consistent with..."; a file beside what it holds). Read as two separate columns
+ * Two columns, unruled: labels set flush left beside the phrases they name ("Ticket sales" beside
+ * "Grow by the rate of the last three seasons"; a file beside what it holds). Read as two separate columns
  * they would lose their pairing, so such a block is a table, told from what also lines up in two:
  * prose columns (their lines mostly run on in lowercase), side-by-side author blocks (centred, not
  * flush), lists (a marker alone in the first column), a table of contents or a statement (figures,

@@ -135,7 +135,7 @@ const CELL_APART_EM = 2;
 /** ...unless what stands before the gap is a heading's number ("1.", "§2", "A.3", "Chapter 4"). */
 const NUMBER_BEFORE_TITLE = /^(?:§\s*)?(?:(?:Chapter|Section|Part|Appendix)\s+)?(?:\d{1,2}|[A-Z]|[IVXL]{1,5})(?:\.\d{1,2}){0,4}\.?$/u;
 
-/** A line whose text stands in pieces far apart: a table's row ("Program ... Budget") or a page's foot. */
+/** A line whose text stands in pieces far apart: a table's row ("Item ... Cost") or a page's foot. */
 function setApartInCells(line: Line): boolean {
   const runs = [...line.runs].filter((run) => run.text.trim()).sort((a, b) => a.x0 - b.x0);
   for (let i = 1; i < runs.length; i++) {
