@@ -37,6 +37,15 @@ describe('running lines', () => {
     expect([...running.values()].sort()).toEqual(['bottom', 'top', 'top']);
   });
 
+  it("measures the body by a manual's prose, not its longer listings: a head smaller than the prose goes, a listing's first line stays", () => {
+    const mono = (text: string, y0: number) => ({ ...run(text, 60, y0, 10), monospace: true });
+    const listing = Array.from({ length: 24 }, (_, i) => mono(`\\drawgrid{${i},${i + 1},${i + 2},${i + 3}}{cell-${i}}`, 200 + i * 13));
+    const prose = [run('A grid is drawn from its list of cells.', 60, 150, 12), run('Each cell names its row and column.', 60, 166, 12)];
+    const runs = [run('gridlines package manual', 400, 40, 10), ...prose, ...listing, mono('\\begin{grid}', 70), run('4', 500, 790, 10)];
+    const running = runningLines(buildFragments(runs), [], HEIGHT);
+    expect([...running].map(([line]) => line.runs.map((r) => r.text).join('')).sort()).toEqual(['4', 'gridlines package manual']);
+  });
+
   it('takes the running title and folio of a book page printed well inside a larger sheet, on the page alone', () => {
     const body = Array.from({ length: 20 }, (_, i) => run(`Line ${i + 1} of the chapter, set in the body size and spacing.`, 140, 200 + i * 15, 11));
     const runs = [run('THE LONG WINTER', 250, 160), ...body, run('47', 290, 520, 9)];

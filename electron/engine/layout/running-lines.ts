@@ -91,7 +91,10 @@ function characters(lines: readonly Line[]): number {
  * it is set smaller than the page's body text.
  */
 function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate: BandCandidate<Line>) => CandidateFacts {
-  const bodySize = dominantFontSize(lines.flatMap((l) => l.runs));
+  // The body is the page's prose: a manual's listings, in a smaller monospace, may outweigh its sentences.
+  const runs = lines.flatMap((l) => l.runs);
+  const prose = runs.filter((run) => !run.monospace);
+  const bodySize = dominantFontSize(prose.length > 0 ? prose : runs);
   const content = contentExtent(lines);
   const continues = new Map<Line, boolean>();
   const leadsInward = (line: Line, band: Band): boolean => {
@@ -112,7 +115,8 @@ function candidateFacts(lines: readonly Line[], pageHeight: number): (candidate:
   };
   return (candidate) => ({
     continuesBody: continuesBody(candidate.item, candidate.band),
-    smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER,
+    // a listing's line is small beside the prose but no banner
+    smallerThanBody: candidate.item.fontSize <= bodySize * SMALLER && !candidate.item.runs.every((run) => run.monospace),
     largerThanBody: candidate.item.fontSize >= bodySize / SMALLER,
     gapInward: gapInward(lines, candidate.item, candidate.band),
     wrapsInto: paragraphNext(lines, candidate.item, candidate.band),

@@ -50,6 +50,18 @@ describe('running text', () => {
       expect(isFooterText(text), text).toBe(false);
   });
 
+  it("takes a short line under a page number set well apart at the foot, and keeps what lies above it or under a chart's tick", () => {
+    const row = (text: string, y0: number) => ({ item: { x0: 200, y0, x1: 400, y1: y0 + 8, text }, text, band: 'bottom' as const });
+    const foot = [row('1 A note on the survey of the lower river.', 700), row('3 of 8', 745), row('Harbour Board of Westland', 765)];
+    const apart = (gap: number) => (c: BandCandidate<{ x0: number; y0: number; x1: number; y1: number; text: string }>) => ({
+      continuesBody: false,
+      smallerThanBody: false,
+      gapInward: c.text === '3 of 8' ? gap : 1,
+    });
+    expect([...runningText(foot, [], page.height, apart(4))].map((f) => f.text).sort()).toEqual(['3 of 8', 'Harbour Board of Westland']);
+    expect([...runningText(foot, [], page.height, apart(1))].map((f) => f.text)).toEqual(['3 of 8']);
+  });
+
   it('takes the outermost rows of the foot that hold only such matter, and nothing above a line that is not', () => {
     const row = (text: string, x0: number, y0: number) => ({ item: { x0, y0, x1: x0 + 80, y1: y0 + 10, text }, text, band: 'bottom' as const });
     const foot = [row('Rev. 4.2', 50, 770), row('March 3, 2021', 400, 770), row('The pumps were serviced.', 50, 740), row('2021-03-05', 50, 720)];

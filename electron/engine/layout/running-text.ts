@@ -184,7 +184,31 @@ export function runningText<T extends Box>(
     if (isHeadWithFolio(row, candidates, running, facts)) for (const c of row) running.add(c.item);
   }
   for (const footer of outermostMarginRows(candidates, running, facts, pageHeight)) running.add(footer.item);
+  for (const under of underFolios(candidates, running, facts)) running.add(under.item);
   return running;
+}
+
+/** Points a line under a folio may reach back over it (rounding of boxes). */
+const BEYOND_SLACK = 1;
+
+/**
+ * Lines under the page's number at its foot, between it and the sheet's edge: a publisher's name
+ * under "3 of 8". A page's own text, footnotes included, lies above its number. Only under a
+ * number set well apart from the text above it (FOOT_GAP lines: a chart's lone tick label sits
+ * closer to its neighbours), and only short lines, no larger than the body and no caption.
+ */
+function underFolios<T extends Box>(
+  candidates: readonly BandCandidate<T>[],
+  running: ReadonlySet<T>,
+  facts: ReadonlyMap<BandCandidate<T>, CandidateFacts>,
+): BandCandidate<T>[] {
+  const folios = candidates.filter((c) => c.band === 'bottom' && running.has(c.item) && isPageNumber(c.text) && (facts.get(c)!.gapInward ?? 0) >= FOOT_GAP);
+  return candidates.filter((c) => {
+    const fact = facts.get(c)!;
+    const text = c.text.trim();
+    if (c.band !== 'bottom' || running.has(c.item) || fact.continuesBody || fact.largerThanBody || text.length > RUNNING_HEAD_CHARS || CAPTION_LABEL.test(text)) return false;
+    return folios.some((folio) => !sameRow(folio.item, c.item) && c.item.y0 >= folio.item.y1 - BEYOND_SLACK);
+  });
 }
 
 /**
