@@ -189,7 +189,7 @@ export function runningText<T extends Box>(
 }
 
 /** Points a line under a folio may reach back over it (rounding of boxes). */
-const BEYOND_SLACK = 1;
+const UNDER_SLACK = 1;
 
 /**
  * Lines under the page's number at its foot, between it and the sheet's edge: a publisher's name
@@ -207,7 +207,7 @@ function underFolios<T extends Box>(
     const fact = facts.get(c)!;
     const text = c.text.trim();
     if (c.band !== 'bottom' || running.has(c.item) || fact.continuesBody || fact.largerThanBody || text.length > RUNNING_HEAD_CHARS || CAPTION_LABEL.test(text)) return false;
-    return folios.some((folio) => !sameRow(folio.item, c.item) && c.item.y0 >= folio.item.y1 - BEYOND_SLACK);
+    return folios.some((folio) => !sameRow(folio.item, c.item) && c.item.y0 >= folio.item.y1 - UNDER_SLACK);
   });
 }
 
